@@ -1,0 +1,91 @@
+// Command bomberzero trains and studies self-play agents for Charles Daniel's
+// Flying Bombers family of chess variants.
+//
+// Usage:
+//
+//	bomberzero <command> [flags] [arguments]
+//
+// Run "bomberzero help" for the list of commands. Each command lives in its
+// own file in this directory and only parses flags and calls the packages
+// that do the work.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// command is one subcommand of the bomberzero tool.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+// commands returns the subcommands in the order "help" lists them.
+func commands() []command {
+	return []command{
+		{"variants", "list the built-in variants", runVariants},
+	}
+}
+
+// exitError carries a specific process exit status out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// errUsage marks a command-line mistake; it exits with status 2.
+var errUsage = errors.New("usage")
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line args and returns the process exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printHelp(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(args[1:], stdout, stderr)
+		if err == nil {
+			return 0
+		}
+		var ee *exitError
+		switch {
+		case errors.As(err, &ee):
+			fmt.Fprintf(stderr, "bomberzero %s: %v\n", c.name, ee.err)
+			return ee.code
+		case errors.Is(err, errUsage):
+			fmt.Fprintf(stderr, "bomberzero %s: %v\n", c.name, err)
+			return 2
+		default:
+			fmt.Fprintf(stderr, "bomberzero %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "bomberzero: unknown command %q; run \"bomberzero help\"\n", args[0])
+	return 2
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "bomberzero: self-play training for the Flying Bombers chess variants")
+	fmt.Fprintln(w, "\nUsage: bomberzero <command> [flags] [arguments]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun \"bomberzero <command> -h\" for a command's flags.")
+}

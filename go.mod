@@ -1,0 +1,3 @@
+module bomberzero
+
+go 1.26

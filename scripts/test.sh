@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs bomberzero's whole test suite on a fresh machine: installs what the
+# tests need (OpenBLAS for the cgo build, staticcheck), checks formatting and
+# static analysis, then runs the tests for the pure-Go build and the OpenBLAS
+# build. Usage: scripts/test.sh   (run from anywhere inside the repository)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# OpenBLAS headers and library for the `openblas` build tag.
+if ! ldconfig -p 2>/dev/null | grep -q 'libopenblas\.so\b'; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenblas-dev >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenblas-dev >/dev/null
+  fi
+fi
+STATICCHECK_VERSION=v0.8.2
+if ! command -v staticcheck >/dev/null; then
+  GOFLAGS= go install "honnef.co/go/tools/cmd/staticcheck@${STATICCHECK_VERSION}"
+  export PATH="$(go env GOPATH)/bin:$PATH"
+fi
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; exit 1; fi
+echo "== go vet"
+go vet ./...
+go vet -tags openblas ./...
+echo "== staticcheck"
+staticcheck ./...
+echo "== go test (pure Go)"
+go test -count=1 -timeout 30m ./...
+echo "== go test (OpenBLAS build)"
+go test -count=1 -timeout 30m -tags openblas ./...
