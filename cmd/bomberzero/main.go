@@ -28,6 +28,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"variants", "list the built-in variants", runVariants},
+		{"bench", "measure speed against this machine's ceilings", runBench},
 	}
 }
 
