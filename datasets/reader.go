@@ -1,0 +1,263 @@
+package datasets
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// ChunkError says why one chunk file cannot be used. Readers skip such a
+// chunk and go on with the rest of the directory.
+type ChunkError struct {
+	Path string // the chunk file
+	Err  error  // what is wrong with it
+}
+
+func (e *ChunkError) Error() string { return fmt.Sprintf("chunk %s: %v", e.Path, e.Err) }
+func (e *ChunkError) Unwrap() error { return e.Err }
+
+// ErrCorrupt is wrapped by every ChunkError about a damaged, truncated or
+// foreign file (as opposed to one that could not be read at all).
+var ErrCorrupt = errors.New("corrupt chunk")
+
+// Chunk is one chunk file read and verified in full.
+type Chunk struct {
+	Info ChunkInfo
+	Rows []Row // a game's rows are contiguous and in ply order
+}
+
+// rowSchema is the Parquet schema of Row, computed once.
+var rowSchema = parquet.SchemaOf(Row{})
+
+// minParquetSize is the smallest possible Parquet file: magic, footer
+// length, magic.
+const minParquetSize = 12
+
+// IsChunkName reports whether a directory entry's name is a published chunk
+// (not a temporary file of a writer still at work or killed).
+func IsChunkName(name string) bool {
+	return strings.HasSuffix(name, ".parquet") && !strings.HasPrefix(name, ".")
+}
+
+// List returns the chunks of dir in chunk order (oldest first), reading
+// only their footers. Chunks that cannot be used are left out and returned
+// as ChunkErrors; err is only for a directory that cannot be listed.
+func List(dir string) (chunks []ChunkInfo, problems []*ChunkError, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing chunks: %w", err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || !IsChunkName(e.Name()) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		info, err := Stat(path)
+		if err != nil {
+			problems = append(problems, asChunkError(path, err))
+			continue
+		}
+		chunks = append(chunks, info)
+	}
+	SortChunks(chunks)
+	return chunks, problems, nil
+}
+
+// SortChunks puts chunks in chunk order, oldest first.
+func SortChunks(chunks []ChunkInfo) {
+	slices.SortFunc(chunks, func(a, b ChunkInfo) int {
+		switch {
+		case a.Before(&b):
+			return -1
+		case b.Before(&a):
+			return 1
+		}
+		return 0
+	})
+}
+
+func asChunkError(path string, err error) *ChunkError {
+	var ce *ChunkError
+	if errors.As(err, &ce) {
+		return ce
+	}
+	return &ChunkError{Path: path, Err: err}
+}
+
+// Stat reads a chunk's footer and returns its description without reading
+// or verifying its rows.
+func Stat(path string) (ChunkInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return ChunkInfo{}, &ChunkError{Path: path, Err: err}
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return ChunkInfo{}, &ChunkError{Path: path, Err: err}
+	}
+	info, _, err := openChunk(f, st.Size(), path, false)
+	return info, err
+}
+
+// ReadChunk reads a chunk file in full and verifies it: Parquet page CRCs,
+// the schema, the row count, the SHA-256 over the rows and the record
+// invariants (valid games, contiguous and unique game IDs, derived columns
+// consistent). Any fault is a *ChunkError naming the file.
+func ReadChunk(path string) (*Chunk, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ChunkError{Path: path, Err: err}
+	}
+	return decodeChunk(data, path)
+}
+
+// decodeChunk is ReadChunk on the file's bytes.
+func decodeChunk(data []byte, path string) (c *Chunk, err error) {
+	info, pf, err := openChunk(bytes.NewReader(data), int64(len(data)), path, true)
+	if err != nil {
+		return nil, err
+	}
+	corrupt := func(format string, args ...any) error {
+		return &ChunkError{Path: path, Err: fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			c, err = nil, corrupt("decoding rows: %v", p)
+		}
+	}()
+	rows := make([]Row, info.Positions)
+	r := parquet.NewGenericReader[Row](pf)
+	defer r.Close()
+	n := 0
+	for n < len(rows) {
+		m, err := r.Read(rows[n:])
+		n += m
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, corrupt("decoding rows: %v", err)
+		}
+	}
+	if n != info.Positions {
+		return nil, corrupt("%d rows decoded, metadata says %d", n, info.Positions)
+	}
+	if sum := checksumRows(rows); sum != info.Checksum {
+		return nil, corrupt("SHA-256 of the rows is %s, metadata says %s", sum, info.Checksum)
+	}
+	if err := checkRows(rows, &info); err != nil {
+		return nil, corrupt("%v", err)
+	}
+	info.Name = filepath.Base(path)
+	return &Chunk{Info: info, Rows: rows}, nil
+}
+
+// openChunk opens the Parquet footer of a chunk of the given size and
+// checks its metadata and schema; withIndex also loads the page index.
+func openChunk(r io.ReaderAt, size int64, path string, withIndex bool) (info ChunkInfo, pf *parquet.File, err error) {
+	corrupt := func(format string, args ...any) error {
+		return &ChunkError{Path: path, Err: fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			info, pf, err = ChunkInfo{}, nil, corrupt("reading the Parquet footer: %v", p)
+		}
+	}()
+	if size < minParquetSize {
+		return info, nil, corrupt("%d bytes, too short for a Parquet file (truncated?)", size)
+	}
+	var tail [8]byte
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return info, nil, &ChunkError{Path: path, Err: err}
+	}
+	if string(tail[4:]) != "PAR1" {
+		return info, nil, corrupt("no Parquet end marker (truncated or not a Parquet file)")
+	}
+	if footer := int64(binary.LittleEndian.Uint32(tail[:4])); footer > size-minParquetSize {
+		return info, nil, corrupt("footer length %d does not fit in the file's %d bytes (truncated?)", footer, size)
+	}
+	pf, err = parquet.OpenFile(r, size, parquet.SkipPageIndex(!withIndex), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return info, nil, corrupt("%v", err)
+	}
+	if err := info.parseMetadata(pf.Lookup); err != nil {
+		return info, nil, corrupt("%v", err)
+	}
+	if !parquet.EqualNodes(pf.Schema(), rowSchema) {
+		return info, nil, corrupt("schema differs from format version %d's", info.Version)
+	}
+	if rows := pf.NumRows(); rows != int64(info.Positions) {
+		return info, nil, corrupt("footer has %d rows, metadata says %d positions", rows, info.Positions)
+	}
+	info.Path = path
+	info.Name = filepath.Base(path)
+	info.Size = size
+	return info, pf, nil
+}
+
+// checkRows verifies the record invariants of a decoded chunk against its
+// metadata.
+func checkRows(rows []Row, info *ChunkInfo) error {
+	full := 0
+	for i := range rows {
+		r := &rows[i]
+		if r.FullSearch {
+			full++
+		}
+		want := r.ResultWhite
+		if !r.WhiteToMove {
+			want = -want
+		}
+		if r.ResultSTM != want {
+			return fmt.Errorf("row %d (game %s ply %d): result_stm %d, want %d from result_white %d",
+				i, r.GameID, r.Ply, r.ResultSTM, want, r.ResultWhite)
+		}
+		if len(r.WhitePieces) != len(r.PieceTypes) || len(r.BlackPieces) != len(r.PieceTypes) {
+			return fmt.Errorf("row %d (game %s ply %d): piece_types, white_pieces, black_pieces have lengths %d, %d, %d",
+				i, r.GameID, r.Ply, len(r.PieceTypes), len(r.WhitePieces), len(r.BlackPieces))
+		}
+		if i > 0 && rows[i-1].GameID == r.GameID && !sameGame(&rows[i-1], r) {
+			return fmt.Errorf("row %d (game %s ply %d): game-level columns differ from the game's previous row", i, r.GameID, r.Ply)
+		}
+	}
+	if full != info.FullPositions {
+		return fmt.Errorf("%d full-search rows, metadata says %d", full, info.FullPositions)
+	}
+	games := Games(rows)
+	if len(games) != info.Games {
+		return fmt.Errorf("%d games, metadata says %d", len(games), info.Games)
+	}
+	seen := make(map[string]bool, len(games))
+	start := 0
+	for i := range games {
+		g := &games[i]
+		if seen[g.ID] {
+			return fmt.Errorf("game %s split into separate runs of rows", g.ID)
+		}
+		seen[g.ID] = true
+		if err := g.Validate(); err != nil {
+			return err
+		}
+		if fr, _ := g.FalseResignation(); rows[start].FalseResign != fr {
+			return fmt.Errorf("game %s: false_resign %v, want %v", g.ID, rows[start].FalseResign, fr)
+		}
+		start += len(g.Positions)
+	}
+	return nil
+}
+
+// sameGame reports whether two rows agree on every game-level column.
+func sameGame(a, b *Row) bool {
+	return a.Variant == b.Variant && a.Model == b.Model && a.Generation == b.Generation &&
+		a.GameLength == b.GameLength && a.Termination == b.Termination && a.ResultWhite == b.ResultWhite &&
+		a.ResignDisabled == b.ResignDisabled && a.WouldResign == b.WouldResign && a.FalseResign == b.FalseResign
+}
