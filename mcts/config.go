@@ -1,0 +1,133 @@
+package mcts
+
+import "fmt"
+
+// Config holds the search parameters. DefaultConfig gives the documented
+// defaults; docs/search.md explains each one.
+type Config struct {
+	// Sims is the number of playouts (leaf evaluations or terminal
+	// visits) of a full search.
+	Sims int
+	// CheapSims is the number of playouts of a cheap search.
+	CheapSims int
+	// CheapShare is the probability that a search is cheap (playout-cap
+	// randomization); 0 makes every search full.
+	CheapShare float64
+
+	// CPUCTInit and CPUCTBase give the exploration constant
+	// c(N) = CPUCTInit + log((1+N+CPUCTBase)/CPUCTBase).
+	CPUCTInit float64
+	CPUCTBase float64
+	// FPUReduction is the first-play urgency below the root: an unvisited
+	// child is valued at the parent's value minus
+	// FPUReduction*sqrt(sum of the priors of the visited children).
+	FPUReduction float64
+	// RootFPUReduction is the same reduction at the root.
+	RootFPUReduction float64
+
+	// DirichletTotal sets the root noise concentration: each of n legal
+	// moves gets alpha = DirichletTotal/n.
+	DirichletTotal float64
+	// NoiseFraction is the weight of the noise in the root priors of a full
+	// PUCT search; 0 turns the noise off.
+	NoiseFraction float64
+
+	// TempPlies is the number of plies from the start of a game played at
+	// temperature Temp; later moves use FinalTemp (0 plays the most
+	// visited move).
+	TempPlies int
+	Temp      float64
+	FinalTemp float64
+
+	// Gumbel selects Gumbel root search instead of PUCT at the root.
+	Gumbel bool
+	// GumbelM is the number of root moves sampled by Gumbel-top-k.
+	GumbelM int
+	// GumbelCVisit and GumbelCScale are c_visit and c_scale of the sigma
+	// transform sigma(q) = (GumbelCVisit + max_b N(b)) * GumbelCScale * q.
+	GumbelCVisit float64
+	GumbelCScale float64
+
+	// LeavesPerGame is the number of leaves one game may put into one
+	// batch, kept apart by virtual loss.
+	LeavesPerGame int
+	// VirtualLoss is the number of lost visits a leaf in flight adds to
+	// every node on its path.
+	VirtualLoss int
+	// Reuse keeps the subtree of the played move for the next search (PUCT
+	// only: a Gumbel search starts from a fresh root).
+	Reuse bool
+
+	// CacheEntries is the number of evaluation cache entries (rounded up to
+	// a power of two); 0 turns the cache off.
+	CacheEntries int
+	// CacheMoves is the most legal moves a cached position may have.
+	CacheMoves int
+
+	// Seed seeds the searcher's random numbers (noise, Gumbel samples,
+	// playout caps, temperature).
+	Seed uint64
+}
+
+// DefaultConfig returns the default search parameters.
+func DefaultConfig() Config {
+	return Config{
+		Sims:             800,
+		CheapSims:        160,
+		CheapShare:       0.75,
+		CPUCTInit:        1.25,
+		CPUCTBase:        19652,
+		FPUReduction:     0.2,
+		RootFPUReduction: 0,
+		DirichletTotal:   10,
+		NoiseFraction:    0.25,
+		TempPlies:        30,
+		Temp:             1,
+		FinalTemp:        0,
+		Gumbel:           false,
+		GumbelM:          16,
+		GumbelCVisit:     50,
+		GumbelCScale:     1,
+		LeavesPerGame:    1,
+		VirtualLoss:      1,
+		Reuse:            true,
+		CacheEntries:     1 << 16,
+		CacheMoves:       128,
+		Seed:             1,
+	}
+}
+
+// Validate reports the first parameter outside its range.
+func (c Config) Validate() error {
+	switch {
+	case c.Sims < 1:
+		return fmt.Errorf("mcts: Sims %d, want >= 1", c.Sims)
+	case c.CheapShare < 0 || c.CheapShare > 1:
+		return fmt.Errorf("mcts: CheapShare %g, want in [0, 1]", c.CheapShare)
+	case c.CheapShare > 0 && c.CheapSims < 1:
+		return fmt.Errorf("mcts: CheapSims %d, want >= 1 when CheapShare > 0", c.CheapSims)
+	case c.CPUCTInit < 0 || c.CPUCTBase <= 0:
+		return fmt.Errorf("mcts: CPUCTInit %g, CPUCTBase %g: want >= 0 and > 0", c.CPUCTInit, c.CPUCTBase)
+	case c.FPUReduction < 0 || c.RootFPUReduction < 0:
+		return fmt.Errorf("mcts: FPUReduction %g, RootFPUReduction %g: want >= 0", c.FPUReduction, c.RootFPUReduction)
+	case c.NoiseFraction < 0 || c.NoiseFraction > 1:
+		return fmt.Errorf("mcts: NoiseFraction %g, want in [0, 1]", c.NoiseFraction)
+	case c.NoiseFraction > 0 && c.DirichletTotal <= 0:
+		return fmt.Errorf("mcts: DirichletTotal %g, want > 0 when NoiseFraction > 0", c.DirichletTotal)
+	case c.TempPlies < 0 || c.Temp < 0 || c.FinalTemp < 0:
+		return fmt.Errorf("mcts: TempPlies %d, Temp %g, FinalTemp %g: want >= 0", c.TempPlies, c.Temp, c.FinalTemp)
+	case c.Gumbel && c.GumbelM < 1:
+		return fmt.Errorf("mcts: GumbelM %d, want >= 1", c.GumbelM)
+	case c.Gumbel && (c.GumbelCVisit < 0 || c.GumbelCScale < 0):
+		return fmt.Errorf("mcts: GumbelCVisit %g, GumbelCScale %g: want >= 0", c.GumbelCVisit, c.GumbelCScale)
+	case c.LeavesPerGame < 1:
+		return fmt.Errorf("mcts: LeavesPerGame %d, want >= 1", c.LeavesPerGame)
+	case c.VirtualLoss < 0:
+		return fmt.Errorf("mcts: VirtualLoss %d, want >= 0", c.VirtualLoss)
+	case c.CacheEntries < 0:
+		return fmt.Errorf("mcts: CacheEntries %d, want >= 0", c.CacheEntries)
+	case c.CacheEntries > 0 && c.CacheMoves < 1:
+		return fmt.Errorf("mcts: CacheMoves %d, want >= 1 when the cache is on", c.CacheMoves)
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package mcts
+
+import "math"
+
+// Result is the outcome of one search: what the slot's position is worth,
+// the training target over its legal moves and the move to play. The
+// slices are owned by the Searcher and stay valid until the slot's next
+// Play or Reset.
+type Result struct {
+	// Moves holds the policy indices of the root's legal moves.
+	Moves []int
+	// Policy is the training target over Moves: the visit distribution
+	// (PUCT) or the completed-Q improved policy (Gumbel). It sums to 1.
+	Policy []float32
+	// Value is the root's mean value for the side to move, in [-1, 1].
+	Value float32
+	// Move is the move to play (a policy index), or -1 when the game is
+	// already over (Moves is then empty and Value is the rules' value).
+	Move int
+	// Full reports a full search; a cheap search (playout-cap
+	// randomization) is played but not trained on.
+	Full bool
+	// Sims is the number of playouts this search made (reused visits not
+	// counted).
+	Sims int
+}
+
+// visitPolicy writes the root's visit distribution into r.Policy (the
+// priors when no child has a visit).
+func visitPolicy(t *tree, r *Result) {
+	root := t.root()
+	sum := 0.0
+	for k := int32(0); k < root.nChild; k++ {
+		sum += float64(t.nodes[root.first+k].n)
+	}
+	for k := int32(0); k < root.nChild; k++ {
+		ch := &t.nodes[root.first+k]
+		p := float64(ch.prior)
+		if sum > 0 {
+			p = float64(ch.n) / sum
+		}
+		r.Policy = append(r.Policy, float32(p))
+	}
+}
+
+// sampleMove returns an index into policy drawn with probability
+// proportional to policy^(1/temp); temp 0 returns the first most probable
+// index. u is a uniform number in [0, 1).
+func sampleMove(policy []float32, temp, u float64) int {
+	best := 0
+	for k, p := range policy {
+		if p > policy[best] {
+			best = k
+		}
+	}
+	if temp == 0 || policy[best] <= 0 {
+		return best
+	}
+	top := float64(policy[best])
+	sum := 0.0
+	for _, p := range policy {
+		if p > 0 {
+			sum += math.Pow(float64(p)/top, 1/temp)
+		}
+	}
+	x := u * sum
+	for k, p := range policy {
+		if p > 0 {
+			x -= math.Pow(float64(p)/top, 1/temp)
+			if x < 0 {
+				return k
+			}
+		}
+	}
+	return best
+}

@@ -1,0 +1,117 @@
+package mcts
+
+// node states.
+const (
+	stateNew      uint8 = iota // never evaluated
+	statePending               // in the batch, waiting for its evaluation
+	stateExpanded              // evaluated, children created
+	stateTerminal              // the game is over here
+)
+
+// node is one position in a search tree. Children of a node are stored
+// contiguously in the tree's arena, from first to first+nChild-1.
+type node struct {
+	w      float64 // sum of backed-up values, for the player who moved into this node
+	parent int32   // -1 at the root
+	first  int32   // first child, valid when nChild > 0
+	nChild int32
+	move   int32   // policy index of the move that leads here
+	n      int32   // completed visits
+	vl     int32   // virtual visits of leaves in flight below (and at) this node
+	prior  float32 // prior probability of the move that leads here
+	value  float32 // evaluator's value (or terminal value) for the side to move here
+	state  uint8
+}
+
+// q returns the mean value of n for the player who moved into it, counting
+// each virtual visit as a loss.
+func (n *node) q() float64 {
+	return (n.w - float64(n.vl)) / (float64(n.n) + float64(n.vl))
+}
+
+// tree is one game's search tree: a node arena with the root at index 0,
+// and a spare arena that rerooting compacts into. Both grow by append and
+// are reused, so a tree stops allocating once it has reached its largest
+// size.
+type tree struct {
+	nodes []node
+	spare []node
+	orig  []int32 // rerooting scratch: old index of each copied node
+}
+
+// reset empties the tree down to one new root.
+func (t *tree) reset() {
+	t.nodes = append(t.nodes[:0], node{parent: -1, move: -1})
+}
+
+// root returns the root node.
+func (t *tree) root() *node { return &t.nodes[0] }
+
+// rootChild returns the index of the child of the root reached by move, or -1.
+func (t *tree) rootChild(move int) int32 {
+	r := t.root()
+	for k := int32(0); k < r.nChild; k++ {
+		if int(t.nodes[r.first+k].move) == move {
+			return r.first + k
+		}
+	}
+	return -1
+}
+
+// expand gives node i one child per move with the priors given in the same
+// order (already normalized) and records its evaluator value.
+func (t *tree) expand(i int32, moves []int, priors []float32, value float32) {
+	first := int32(len(t.nodes))
+	for k, m := range moves {
+		t.nodes = append(t.nodes, node{parent: i, move: int32(m), prior: priors[k]})
+	}
+	nd := &t.nodes[i]
+	nd.first = first
+	nd.nChild = int32(len(moves))
+	nd.value = value
+	nd.state = stateExpanded
+}
+
+// addVirtual adds v virtual visits to every node from i up to the root.
+func (t *tree) addVirtual(i int32, v int32) {
+	for ; i >= 0; i = t.nodes[i].parent {
+		t.nodes[i].vl += v
+	}
+}
+
+// backup adds one visit with value v (for the side to move at node i) to
+// every node from i up to the root, removing vl virtual visits on the way.
+func (t *tree) backup(i int32, v float64, vl int32) {
+	val := -v // for the player who moved into node i
+	for ; i >= 0; i = t.nodes[i].parent {
+		nd := &t.nodes[i]
+		nd.n++
+		nd.w += val
+		nd.vl -= vl
+		val = -val
+	}
+}
+
+// reroot makes node c the new root, keeping its subtree with all its
+// statistics and discarding the rest. Children stay contiguous: the subtree
+// is copied breadth first into the spare arena, which then becomes the
+// arena.
+func (t *tree) reroot(c int32) {
+	dst := append(t.spare[:0], t.nodes[c])
+	orig := append(t.orig[:0], c)
+	dst[0].parent = -1
+	for i := 0; i < len(dst); i++ {
+		o := &t.nodes[orig[i]]
+		if o.nChild == 0 {
+			continue
+		}
+		dst[i].first = int32(len(dst))
+		for k := int32(0); k < o.nChild; k++ {
+			ch := t.nodes[o.first+k]
+			ch.parent = int32(i)
+			dst = append(dst, ch)
+			orig = append(orig, o.first+k)
+		}
+	}
+	t.spare, t.nodes, t.orig = t.nodes[:0], dst, orig
+}
