@@ -152,7 +152,7 @@ func validateTermination(t Termination) error {
 	}
 	for _, r := range t {
 		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' {
-			return fmt.Errorf("Termination %q: want a lowercase token of letters, digits and '-'", t)
+			return fmt.Errorf("field Termination %q: want a lowercase token of letters, digits and '-'", t)
 		}
 	}
 	return nil
@@ -163,35 +163,35 @@ func (p *PositionRecord) validate() error {
 	case p.Position == "":
 		return fmt.Errorf("empty Position")
 	case len(p.MoveText) != len(p.PolicyIndex) || len(p.Visits) != len(p.PolicyIndex):
-		return fmt.Errorf("PolicyIndex, MoveText and Visits have lengths %d, %d, %d; want equal",
+		return fmt.Errorf("lists PolicyIndex, MoveText and Visits have lengths %d, %d, %d; want equal",
 			len(p.PolicyIndex), len(p.MoveText), len(p.Visits))
 	case p.FullSearch && len(p.Visits) == 0:
 		return fmt.Errorf("full search without a visit distribution")
 	case math.IsNaN(float64(p.Value)) || p.Value < -1 || p.Value > 1:
-		return fmt.Errorf("Value %v, want a number in [-1,1]", p.Value)
+		return fmt.Errorf("field Value %v, want a number in [-1,1]", p.Value)
 	}
 	sum := 0.0
 	for i, v := range p.Visits {
 		if math.IsNaN(float64(v)) || v < 0 || v > 1 {
-			return fmt.Errorf("Visits[%d] (%s) = %v, want a fraction in [0,1]", i, p.MoveText[i], v)
+			return fmt.Errorf("field Visits[%d] (%s) = %v, want a fraction in [0,1]", i, p.MoveText[i], v)
 		}
 		if p.PolicyIndex[i] < 0 {
-			return fmt.Errorf("PolicyIndex[%d] (%s) = %d, want >= 0", i, p.MoveText[i], p.PolicyIndex[i])
+			return fmt.Errorf("field PolicyIndex[%d] (%s) = %d, want >= 0", i, p.MoveText[i], p.PolicyIndex[i])
 		}
 		sum += float64(v)
 	}
 	if len(p.Visits) > 0 && math.Abs(sum-1) > visitSumTolerance {
-		return fmt.Errorf("Visits sum to %v, want 1", sum)
+		return fmt.Errorf("field Visits sum to %v, want 1", sum)
 	}
 	seen := make(map[string]bool, len(p.Pieces))
 	for _, c := range p.Pieces {
 		switch {
 		case c.Piece == "":
-			return fmt.Errorf("Pieces: empty piece letter")
+			return fmt.Errorf("field Pieces: empty piece letter")
 		case seen[c.Piece]:
-			return fmt.Errorf("Pieces: piece %q listed twice", c.Piece)
+			return fmt.Errorf("field Pieces: piece %q listed twice", c.Piece)
 		case c.White < 0 || c.Black < 0:
-			return fmt.Errorf("Pieces: piece %q has negative count %d/%d", c.Piece, c.White, c.Black)
+			return fmt.Errorf("field Pieces: piece %q has negative count %d/%d", c.Piece, c.White, c.Black)
 		}
 		seen[c.Piece] = true
 	}

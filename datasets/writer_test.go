@@ -1,0 +1,236 @@
+package datasets
+
+import (
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// fullDisk is a chunkFile whose disk fills up after room bytes.
+type fullDisk struct {
+	*os.File
+	room int
+}
+
+func (f *fullDisk) Write(p []byte) (int, error) {
+	if len(p) > f.room {
+		n, _ := f.File.Write(p[:f.room])
+		f.room = 0
+		return n, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+	}
+	f.room -= len(p)
+	return f.File.Write(p)
+}
+
+// visibleEntries lists dir's entries, temporary files included.
+func visibleEntries(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func TestFullDiskLeavesNoChunkAndKeepsTheGames(t *testing.T) {
+	dir := t.TempDir()
+	w, err := NewChunkWriter(dir, ChunkMeta{Writer: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.create = func(dir, pattern string) (chunkFile, error) {
+		f, err := os.CreateTemp(dir, pattern)
+		if err != nil {
+			return nil, err
+		}
+		return &fullDisk{File: f, room: 1000}, nil
+	}
+	games := synthGames(rand.New(rand.NewPCG(1, 3)), "g", 10)
+	for _, g := range games {
+		if err := w.AddGame(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = w.Flush()
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "no space left on device") || !strings.Contains(err.Error(), "10 games not written") {
+		t.Fatalf("Flush on a full disk: %v; want an error saying no space is left and 10 games are not written", err)
+	}
+	if names := visibleEntries(t, dir); len(names) != 0 {
+		t.Fatalf("after a failed flush the directory holds %v; want nothing", names)
+	}
+	if w.Buffered() != 10 {
+		t.Fatalf("after a failed flush %d games buffered, want 10", w.Buffered())
+	}
+	w.create = osCreateTemp // space was freed
+	path, err := w.Flush()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadChunk(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Info.Games != 10 {
+		t.Errorf("retried chunk has %d games, want 10", c.Info.Games)
+	}
+}
+
+// TestWriterKilledBeforeRenameLeavesNoVisibleChunk simulates both ways a
+// worker dies: before its flush (nothing written) and inside it, after the
+// temporary file is complete but before the rename.
+func TestWriterKilledBeforeRenameLeavesNoVisibleChunk(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(2, 3))
+	done := writeChunk(t, dir, "w", synthGames(rng, "done", 3))
+
+	w, err := NewChunkWriter(dir, ChunkMeta{Writer: "dying"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range synthGames(rng, "lost", 3) {
+		if err := w.AddGame(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Killed without Flush or Close: w is simply abandoned.
+	c, err := ReadChunk(done)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := c.Rows
+	info := c.Info
+	tmp, err := writeTemp(dir, "chunk-killed.parquet", osCreateTemp, func(out io.Writer) error { return writeRows(out, rows, &info) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Killed here, before publish: the complete temporary file stays behind.
+	if _, err := os.Stat(tmp); err != nil {
+		t.Fatalf("the temporary file should remain after a kill: %v", err)
+	}
+	chunks, problems, err := List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chunks) != 1 || chunks[0].Path != done || len(problems) != 0 {
+		t.Fatalf("List = %v, %v; want only %s", chunks, problems, done)
+	}
+}
+
+func TestGamesPerChunkFlushesOnItsOwn(t *testing.T) {
+	dir := t.TempDir()
+	w, err := NewChunkWriter(dir, ChunkMeta{Writer: "auto", GamesPerChunk: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range synthGames(rand.New(rand.NewPCG(4, 4)), "g", 10) {
+		if err := w.AddGame(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chunks, _, _ := List(dir)
+	if len(chunks) != 2 || w.Buffered() != 2 {
+		t.Fatalf("after 10 games with 4 per chunk: %d chunks, %d buffered; want 2 and 2", len(chunks), w.Buffered())
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	chunks, _, _ = List(dir)
+	if len(chunks) != 3 {
+		t.Fatalf("after Close: %d chunks, want 3", len(chunks))
+	}
+	for i, c := range chunks {
+		if c.Sequence != int64(i) || c.Writer != "auto" {
+			t.Errorf("chunk %d: sequence %d writer %q; want %d, auto (chunks in writing order)", i, c.Sequence, c.Writer, i)
+		}
+	}
+	if err := w.AddGame(synthGame(rand.New(rand.NewPCG(1, 1)), "late")); err == nil {
+		t.Error("AddGame after Close succeeded; want an error")
+	}
+}
+
+func TestAddGameCopiesTheCallersBuffers(t *testing.T) {
+	dir := t.TempDir()
+	w, _ := NewChunkWriter(dir, ChunkMeta{})
+	g := synthGame(rand.New(rand.NewPCG(5, 5)), "g")
+	g.Positions[0].PolicyIndex, g.Positions[0].MoveText, g.Positions[0].Visits = []int32{7}, []string{"a1-a2"}, []float32{1}
+	if err := w.AddGame(g); err != nil {
+		t.Fatal(err)
+	}
+	g.Positions[0].PolicyIndex[0], g.Positions[0].MoveText[0], g.Positions[0].Visits[0] = 99, "zz", 0.5
+	path, err := w.Flush()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadChunk(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Rows[0]
+	if r.PolicyIndex[0] != 7 || r.MoveText[0] != "a1-a2" || r.Visits[0] != 1 {
+		t.Errorf("row 0 = %v %v %v; the writer kept the caller's reused buffers", r.PolicyIndex, r.MoveText, r.Visits)
+	}
+}
+
+func TestAddGameRefusesBadRecords(t *testing.T) {
+	base := func() *GameRecord { return synthGame(rand.New(rand.NewPCG(6, 6)), "g") }
+	tests := []struct {
+		name  string
+		spoil func(g *GameRecord)
+		want  string
+	}{
+		{"empty id", func(g *GameRecord) { g.ID = "" }, "empty ID"},
+		{"result out of range", func(g *GameRecord) { g.Result = 2 }, "Result 2"},
+		{"mate without a winner", func(g *GameRecord) { g.Termination, g.Result = Checkmate, 0 }, "decisively"},
+		{"length cap with a winner", func(g *GameRecord) { g.Termination, g.Result = LengthCap, 1 }, "in a draw"},
+		{"bad termination token", func(g *GameRecord) { g.Termination = "Mate!" }, "lowercase token"},
+		{"no positions", func(g *GameRecord) { g.Positions = nil }, "no positions"},
+		{"ply beyond length", func(g *GameRecord) { g.Length = g.Positions[len(g.Positions)-1].Ply }, "Length"},
+		{"plies out of order", func(g *GameRecord) {
+			g.Positions = append(g.Positions, g.Positions[0])
+			g.Length += 100
+		}, "increasing plies"},
+		{"unequal lists", func(g *GameRecord) {
+			g.Positions[0].FullSearch = true
+			g.Positions[0].MoveText = append(g.Positions[0].MoveText, "x")
+		}, "want equal"},
+		{"visits not summing to one", func(g *GameRecord) {
+			p := &g.Positions[0]
+			p.PolicyIndex, p.MoveText, p.Visits = []int32{1, 2}, []string{"a", "b"}, []float32{0.5, 0.4}
+		}, "sum to"},
+		{"value out of range", func(g *GameRecord) { g.Positions[0].Value = 1.5 }, "Value 1.5"},
+		{"full search without visits", func(g *GameRecord) {
+			p := &g.Positions[0]
+			p.FullSearch, p.PolicyIndex, p.MoveText, p.Visits = true, nil, nil, nil
+		}, "full search without"},
+		{"would-resign with resignation on", func(g *GameRecord) { g.ResignDisabled, g.WouldResign = false, White }, "resignation enabled"},
+		{"duplicate piece", func(g *GameRecord) {
+			g.Positions[0].Pieces = []PieceCount{{Piece: "P"}, {Piece: "P"}}
+		}, "listed twice"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w, _ := NewChunkWriter(t.TempDir(), ChunkMeta{})
+			g := base()
+			tc.spoil(g)
+			err := w.AddGame(g)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("AddGame: %v; want an error containing %q", err, tc.want)
+			}
+		})
+	}
+	w, _ := NewChunkWriter(t.TempDir(), ChunkMeta{})
+	if err := w.AddGame(base()); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.AddGame(base()); err == nil || !strings.Contains(err.Error(), "added twice") {
+		t.Fatalf("second AddGame of the same id: %v; want 'added twice'", err)
+	}
+}
