@@ -1,0 +1,80 @@
+package env
+
+// Result is the outcome of a game, or Ongoing.
+type Result uint8
+
+// The results.
+const (
+	Ongoing Result = iota
+	WhiteWins
+	BlackWins
+	Draw
+)
+
+// String returns "1-0", "0-1", "1/2-1/2" or "*".
+func (r Result) String() string { return [...]string{"*", "1-0", "0-1", "1/2-1/2"}[r] }
+
+// Reason says why a game ended.
+type Reason uint8
+
+// The reasons.
+const (
+	NoReason Reason = iota
+	Checkmate
+	Stalemate
+	Repetition
+	FiftyMoves
+	Scepter
+)
+
+// String names the reason.
+func (r Reason) String() string {
+	return [...]string{"", "checkmate", "stalemate", "threefold repetition", "50-move rule", "scepter captured"}[r]
+}
+
+// winFor returns the result of a win by c.
+func winFor(c Color) Result {
+	if c == White {
+		return WhiteWins
+	}
+	return BlackWins
+}
+
+// Status says whether the game is over and why: a king on the enemy scepter
+// squares, checkmate, stalemate, the 50-move rule, threefold repetition.
+func (p *Position) Status() (Result, Reason) {
+	var buf [MaxMoves]Move
+	return p.status(buf[:0])
+}
+
+func (p *Position) status(buf []Move) (Result, Reason) {
+	them := p.side.Other()
+	if k := p.king[them]; k != NoSquare && p.v.scepter[them].has(k) {
+		return winFor(them), Scepter
+	}
+	if len(p.LegalMoves(buf)) == 0 {
+		if p.InCheck() {
+			return winFor(them), Checkmate
+		}
+		return Draw, Stalemate
+	}
+	if p.half >= 100 {
+		return Draw, FiftyMoves
+	}
+	if p.repetitions() >= 2 {
+		return Draw, Repetition
+	}
+	return Ongoing, NoReason
+}
+
+// repetitions counts the earlier occurrences of this position (same side to
+// move) since the last irreversible move.
+func (p *Position) repetitions() int {
+	n := 0
+	for i := len(p.hist) - 2; i >= 0 && i >= len(p.hist)-p.half; i -= 2 {
+		if p.hist[i] == p.hash {
+			n++
+		}
+	}
+	return n
+}
