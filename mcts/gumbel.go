@@ -158,32 +158,38 @@ func (gr *gumbelRoot) load(t *tree) {
 }
 
 // improvedPolicy writes the Gumbel MuZero policy target
-// softmax(logit + sigma(completed Q)) over the root moves into out.
-func (gr *gumbelRoot) improvedPolicy(t *tree, cfg *Config, out []float32) {
+// softmax(logit + sigma(completed Q)) over the root moves into out and
+// returns its expected completed value, the search's value of the root.
+func (gr *gumbelRoot) improvedPolicy(t *tree, cfg *Config, out []float32) float64 {
 	gr.load(t)
-	completedQPolicy(gr.prior, gr.visits, gr.q, float64(t.root().value), cfg.GumbelCVisit, cfg.GumbelCScale, out)
+	return completedQPolicy(gr.prior, gr.visits, gr.q, float64(t.root().value), cfg.GumbelCVisit, cfg.GumbelCScale, out)
 }
 
 // completedQPolicy writes softmax(log prior + sigma(completed Q)) into out,
 // where q holds the mean value of each visited move (in [-1, 1], for the
 // player to move), vhat is the evaluator's value of the root, and sigma is
-// the transform of Gumbel MuZero with c_visit and c_scale. q is overwritten.
-func completedQPolicy(prior []float64, visits []int32, q []float64, vhat, cVisit, cScale float64, out []float32) {
+// the transform of Gumbel MuZero with c_visit and c_scale. It returns the
+// expected completed value under the new policy, sum_a out[a] * q(a). The
+// unvisited entries of q are replaced by their completed value.
+func completedQPolicy(prior []float64, visits []int32, q []float64, vhat, cVisit, cScale float64, out []float32) float64 {
 	maxN := completeQ(prior, visits, q, vhat)
-	sigma(q, maxN, cVisit, cScale)
+	f := (cVisit + float64(maxN)) * cScale
+	logit := func(k int) float64 { return math.Log(math.Max(prior[k], 1e-30)) + f*(q[k]+1)/2 }
 	maxLogit := math.Inf(-1)
 	for k := range q {
-		q[k] += math.Log(math.Max(prior[k], 1e-30))
-		maxLogit = math.Max(maxLogit, q[k])
+		maxLogit = math.Max(maxLogit, logit(k))
 	}
 	sum := 0.0
 	for k := range q {
-		q[k] = math.Exp(q[k] - maxLogit)
-		sum += q[k]
+		sum += math.Exp(logit(k) - maxLogit)
 	}
+	value := 0.0
 	for k := range q {
-		out[k] = float32(q[k] / sum)
+		p := math.Exp(logit(k)-maxLogit) / sum
+		out[k] = float32(p)
+		value += p * q[k]
 	}
+	return value
 }
 
 // completeQ replaces the value of every unvisited move in q by the mixed

@@ -12,7 +12,9 @@ type Result struct {
 	// Policy is the training target over Moves: the visit distribution
 	// (PUCT) or the completed-Q improved policy (Gumbel). It sums to 1.
 	Policy []float32
-	// Value is the root's mean value for the side to move, in [-1, 1].
+	// Value is the search's value of the root for the side to move, in
+	// [-1, 1]: the mean over all visits (PUCT), or the expected completed
+	// value under the improved policy (Gumbel).
 	Value float32
 	// Move is the move to play (a policy index), or -1 when the game is
 	// already over (Moves is then empty and Value is the rules' value).

@@ -504,7 +504,7 @@ func (s *Searcher) finish(i int) {
 			r.Policy = make([]float32, len(r.Moves))
 		}
 		r.Policy = r.Policy[:len(r.Moves)]
-		sl.gumbel.improvedPolicy(t, &s.cfg, r.Policy)
+		r.Value = float32(sl.gumbel.improvedPolicy(t, &s.cfg, r.Policy))
 		r.Move = r.Moves[sl.gumbel.choice(t, &s.cfg)]
 		return
 	}
