@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // synthGame makes a valid random game with the given id: plies 0..n-1 all
@@ -99,6 +100,36 @@ func writeChunk(t testing.TB, dir, writer string, games []*GameRecord) string {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// labelPositions makes every position text of games unique: "<id>/<ply>".
+func labelPositions(games []*GameRecord) {
+	for _, g := range games {
+		for i := range g.Positions {
+			g.Positions[i].Position = fmt.Sprintf("%s/%d", g.ID, g.Positions[i].Ply)
+		}
+	}
+}
+
+// writeChunkAt is writeChunk with the chunk's creation time fixed, so tests
+// control chunk order.
+func writeChunkAt(t testing.TB, dir string, at time.Time, games []*GameRecord) string {
+	t.Helper()
+	w, err := NewChunkWriter(dir, ChunkMeta{Writer: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.now = func() time.Time { return at }
+	for _, g := range games {
+		if err := w.AddGame(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path, err := w.Flush()
+	if err != nil {
 		t.Fatal(err)
 	}
 	return path
