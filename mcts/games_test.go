@@ -83,7 +83,7 @@ func (g *ticTacToe) Encode(planes []float32) {
 	}
 }
 
-func (g *ticTacToe) Clone() Game      { c := *g; return &c }
+func (g *ticTacToe) Clone() Game       { c := *g; return &c }
 func (g *ticTacToe) CopyFrom(src Game) { *g = *src.(*ticTacToe) }
 
 // subtraction is the subtraction game: take 1, 2 or 3 stones (policy index
@@ -219,17 +219,6 @@ func (e *tableEval) Evaluate(b *eval.Batch) error {
 		setValue(b, j, e.value)
 	}
 	return nil
-}
-
-// countingEval wraps a GameEvaluator and records batch sizes.
-type countingEval struct {
-	GameEvaluator
-	sizes []int
-}
-
-func (c *countingEval) EvaluateGames(games []Game, b *eval.Batch) error {
-	c.sizes = append(c.sizes, b.Size)
-	return c.GameEvaluator.EvaluateGames(games, b)
 }
 
 // testConfig is DefaultConfig made deterministic and small: no noise, no

@@ -78,8 +78,8 @@ func TestSelfPlayOfTicTacToeDraws(t *testing.T) {
 			}
 			r := s.Result(0)
 			if r.Move < 0 {
-				if r.Value != 0 {
-					t.Errorf("gumbel=%v: game ended with value %g at %v, want a draw", gumbel, r.Value, s.Game(0))
+				if r.Value != 0 || s.Ply(0) != 9 {
+					t.Errorf("gumbel=%v: game ended with value %g after %d plies at %v, want a draw after 9", gumbel, r.Value, s.Ply(0), s.Game(0))
 				}
 				break
 			}
