@@ -253,7 +253,8 @@ func (p *Position) String() string {
 		}
 		b.WriteByte(']')
 	}
-	b.WriteString(" wb"[1+p.side : 2+p.side])
+	b.WriteByte(' ')
+	b.WriteByte("wb"[p.side])
 	b.WriteByte(' ')
 	if p.castle == 0 {
 		b.WriteByte('-')

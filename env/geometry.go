@@ -59,9 +59,9 @@ type Geometry struct {
 // sqSet is a set of squares.
 type sqSet [4]uint64
 
-func (s *sqSet) add(q Square)           { s[q>>6] |= 1 << (q & 63) }
-func (s *sqSet) has(q Square) bool      { return s[q>>6]&(1<<(q&63)) != 0 }
-func (g *Geometry) Cells() int          { return g.Files * g.Ranks }
+func (s *sqSet) add(q Square)            { s[q>>6] |= 1 << (q & 63) }
+func (s *sqSet) has(q Square) bool       { return s[q>>6]&(1<<(q&63)) != 0 }
+func (g *Geometry) Cells() int           { return g.Files * g.Ranks }
 func (g *Geometry) IsReal(s Square) bool { return int(s) < g.Cells() && g.real[s] }
 
 // File returns the 0-based file of s.

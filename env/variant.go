@@ -36,7 +36,7 @@ type Variant struct {
 	castles    [2][]castleRule
 	castleMask [maxCells]uint8 // castling rights kept when a move touches the square
 	castleFile [4]int          // rook file of each right, for text
-	promoRank  int // pawn parameters as White's rank numbers; Black's are mirrored
+	promoRank  int             // pawn parameters as White's rank numbers; Black's are mirrored
 	middle     int
 	double     int
 	promoTo    []int

@@ -15,7 +15,9 @@ type benchmark struct {
 
 // benchmarks returns the targets "bomberzero bench" knows, in help order.
 func benchmarks() []benchmark {
-	return []benchmark{}
+	return []benchmark{
+		{"perft", "rules-engine perft nodes/s on start positions", runBenchPerft},
+	}
 }
 
 // runBench dispatches "bomberzero bench <target>" to one benchmark.

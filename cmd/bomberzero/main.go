@@ -28,6 +28,9 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"variants", "list the built-in variants", runVariants},
+		{"show", "print a position as a diagram", runShow},
+		{"perft", "count the legal move tree of a position", runPerft},
+		{"replay", "check a game record move by move", runReplay},
 		{"bench", "measure speed against this machine's ceilings", runBench},
 	}
 }

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"bomberzero/env"
+)
+
+// runReplay checks every move of a game record and prints the final position.
+func runReplay(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
+	fen := fs.String("fen", "", "start position text (default: the variant's start)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: replay --variant V FILE (or - for standard input)", errUsage)
+	}
+	var text []byte
+	var err error
+	if name := fs.Arg(0); name == "-" {
+		text, err = io.ReadAll(os.Stdin)
+	} else {
+		text, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return fmt.Errorf("reading the game: %w", err)
+	}
+	start, err := setupPosition(*variant, *fen, "")
+	if err != nil {
+		return err
+	}
+	p, err := env.Replay(start, string(text))
+	if err != nil {
+		return &exitError{1, err}
+	}
+	if res, why := p.Status(); res != env.Ongoing {
+		fmt.Fprintf(stdout, "result %s (%s)\n", res, why)
+	}
+	fmt.Fprintln(stdout, p)
+	return nil
+}

@@ -1,0 +1,113 @@
+package env
+
+import (
+	"fmt"
+	"strings"
+)
+
+// GameMove is one move of a game record as written, with the move number
+// label it is played under ("20." for White's move, "20..." for Black's).
+type GameMove struct {
+	Number string
+	Text   string
+}
+
+// ReplayError is the first illegal move of a game record.
+type ReplayError struct {
+	Number string // the move number as written, e.g. "20." or "20..."
+	Text   string // the move text
+	Err    error  // why it is illegal
+}
+
+func (e *ReplayError) Error() string {
+	return fmt.Sprintf("move %s %s: %v", e.Number, e.Text, e.Err)
+}
+
+func (e *ReplayError) Unwrap() error { return e.Err }
+
+// SplitGame reads a game in Game Courier text: move numbers ("1.", "1...",
+// "12.e2-e4"), results ("1-0", "0-1", "1/2-1/2", "*"), comments in braces or
+// after "#" or "%" to the end of the line, and [Tag "value"] lines are
+// skipped; every other whitespace-separated token is a move.
+func SplitGame(text string) []GameMove {
+	var out []GameMove
+	number, sinceNumber := "", 0
+	for _, line := range strings.Split(text, "\n") {
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+			continue
+		}
+		if i := strings.IndexAny(line, "#%"); i >= 0 {
+			line = line[:i]
+		}
+		for len(line) > 0 {
+			if i := strings.IndexByte(line, '{'); i >= 0 {
+				j := strings.IndexByte(line[i:], '}')
+				if j < 0 {
+					line = line[:i]
+				} else {
+					line = line[:i] + " " + line[i+j+1:]
+				}
+				continue
+			}
+			break
+		}
+		for _, tok := range strings.Fields(line) {
+			switch tok {
+			case "1-0", "0-1", "1/2-1/2", "½-½", "*":
+				continue
+			}
+			// A move number, possibly glued to the move.
+			j := 0
+			for j < len(tok) && tok[j] >= '0' && tok[j] <= '9' {
+				j++
+			}
+			if j > 0 && j < len(tok) && tok[j] == '.' {
+				k := j
+				for k < len(tok) && tok[k] == '.' {
+					k++
+				}
+				number, sinceNumber = tok[:k], 0
+				tok = tok[k:]
+				if tok == "" {
+					continue
+				}
+			}
+			label := number
+			if sinceNumber == 1 && strings.HasSuffix(number, ".") && !strings.HasSuffix(number, "...") {
+				label = strings.TrimRight(number, ".") + "..."
+			}
+			sinceNumber++
+			out = append(out, GameMove{label, tok})
+		}
+	}
+	return out
+}
+
+// Replay plays a game record from position start (not changed) and returns
+// the final position, or a *ReplayError for the first illegal move.
+func Replay(start *Position, text string) (*Position, error) {
+	p := start.Clone()
+	for _, gm := range SplitGame(text) {
+		m, err := p.ParseMove(gm.Text)
+		if err != nil {
+			return p, &ReplayError{gm.Number, gm.Text, stripMovePrefix(err, gm.Text)}
+		}
+		p.DoMove(m)
+	}
+	return p, nil
+}
+
+// stripMovePrefix removes ParseMove's own "move "text": " prefix.
+func stripMovePrefix(err error, text string) error {
+	prefix := fmt.Sprintf("move %q: ", text)
+	if s := err.Error(); strings.HasPrefix(s, prefix) {
+		return fmt.Errorf("%s", s[len(prefix):])
+	}
+	return err
+}
+
+// PlayMoves plays a whitespace-separated list of moves in either syntax
+// (move numbers and results skipped) and returns the new position.
+func PlayMoves(start *Position, moves string) (*Position, error) {
+	return Replay(start, moves)
+}
