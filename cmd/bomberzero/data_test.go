@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"bomberzero/datasets"
+)
+
+// writeDataDir writes two short games (a White mate and a length-cap draw)
+// as one chunk and returns the directory and the chunk's path.
+func writeDataDir(t *testing.T) (dir, chunk string) {
+	t.Helper()
+	dir = t.TempDir()
+	w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := func(ply int) datasets.PositionRecord {
+		return datasets.PositionRecord{Ply: ply, Position: "8/8/8/8/8/8/8/K6k w - - 0 1", WhiteToMove: ply%2 == 0,
+			PolicyIndex: []int32{3}, MoveText: []string{"a1-a2"}, Visits: []float32{1}, FullSearch: true}
+	}
+	games := []datasets.GameRecord{
+		{ID: "a", Variant: "chess", Model: "none", Result: 1, Termination: datasets.Checkmate, Length: 3,
+			Positions: []datasets.PositionRecord{pos(0), pos(1), pos(2)}},
+		{ID: "b", Variant: "chess", Model: "none", Result: 0, Termination: datasets.LengthCap, Length: 2,
+			Positions: []datasets.PositionRecord{pos(0), pos(1)}},
+	}
+	for i := range games {
+		if err := w.AddGame(&games[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chunk, err = w.Flush()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, chunk
+}
+
+func TestDataStatsPrintsTheDirectorysFigures(t *testing.T) {
+	dir, _ := writeDataDir(t)
+	var out, errOut bytes.Buffer
+	if code := run([]string{"data", "stats", dir, "--json"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var s datasets.Stats
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	if s.Positions != 5 || s.Games != 2 || s.WhiteWins != 1 || s.Draws != 1 || s.LengthCapDraws != 1 || s.AverageLength != 2.5 {
+		t.Errorf("stats %+v; want 5 positions, 2 games, 1 White win, 1 draw by length cap, average 2.5", s)
+	}
+	out.Reset()
+	if code := run([]string{"data", "stats", dir}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "white/draw/black   1 / 1 / 0") {
+		t.Errorf("text stats (exit %d):\n%s", code, out.String())
+	}
+}
+
+func TestDataVerifyExitsOneOnACorruptChunk(t *testing.T) {
+	dir, chunk := writeDataDir(t)
+	var out, errOut bytes.Buffer
+	if code := run([]string{"data", "verify", dir}, &out, &errOut); code != 0 {
+		t.Fatalf("verify of a good directory: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	data, _ := os.ReadFile(chunk)
+	os.WriteFile(chunk, data[:len(data)-20], 0o644)
+	out.Reset()
+	if code := run([]string{"data", "verify", dir}, &out, &errOut); code != 1 || !strings.Contains(out.String(), chunk) {
+		t.Errorf("verify of a truncated chunk: exit %d, output %q; want 1 and the chunk named", code, out.String())
+	}
+	if code := run([]string{"data", "stats"}, &out, &errOut); code != 2 {
+		t.Errorf("data stats without DIR: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,151 @@
+package datasets
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStatsCountAKnownDirectory builds a directory from synthetic games
+// whose figures the test counts itself, adds a corrupt chunk, and checks
+// every figure of Summarize.
+func TestStatsCountAKnownDirectory(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(31, 32))
+	var games []*GameRecord
+	for k := 0; k < 4; k++ {
+		chunk := synthGames(rng, fmt.Sprintf("c%d", k), 25)
+		games = append(games, chunk...)
+		writeChunkAt(t, dir, t0.Add(time.Duration(k)*time.Second), chunk)
+	}
+	bad := writeChunkAt(t, dir, t0.Add(time.Hour), synthGames(rng, "bad", 5))
+	if err := os.Truncate(bad, 50); err != nil {
+		t.Fatal(err)
+	}
+	want := Stats{Chunks: 4, Skipped: 1, Games: len(games), Terminations: map[string]int{}, Variants: map[string]int{}}
+	plies := 0
+	for _, g := range games {
+		plies += g.Length
+		for _, p := range g.Positions {
+			want.Positions++
+			if p.FullSearch {
+				want.FullPositions++
+			}
+		}
+		switch g.Result {
+		case 1:
+			want.WhiteWins++
+		case 0:
+			want.Draws++
+		default:
+			want.BlackWins++
+		}
+		want.Terminations[string(g.Termination)]++
+		want.Variants[g.Variant]++
+		if g.Termination == Resignation {
+			want.Resignations++
+		}
+		if g.Termination == LengthCap {
+			want.LengthCapDraws++
+		}
+		if g.ResignDisabled {
+			want.ResignDisabled++
+		}
+		if fr, ok := g.FalseResignation(); ok {
+			want.FalseResignMeasured++
+			if fr {
+				want.FalseResignations++
+			}
+		}
+	}
+	calls := 0
+	got, err := Summarize(dir, func(done, total int) {
+		calls++
+		if done != calls || total != 4 {
+			t.Errorf("progress(%d, %d) on call %d; want (%d, 4)", done, total, calls, calls)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, got, want int) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s = %d, want %d", name, got, want)
+		}
+	}
+	check("Chunks", got.Chunks, want.Chunks)
+	check("Skipped", got.Skipped, want.Skipped)
+	check("Positions", got.Positions, want.Positions)
+	check("FullPositions", got.FullPositions, want.FullPositions)
+	check("Games", got.Games, want.Games)
+	check("WhiteWins", got.WhiteWins, want.WhiteWins)
+	check("Draws", got.Draws, want.Draws)
+	check("BlackWins", got.BlackWins, want.BlackWins)
+	check("Resignations", got.Resignations, want.Resignations)
+	check("LengthCapDraws", got.LengthCapDraws, want.LengthCapDraws)
+	check("ResignDisabled", got.ResignDisabled, want.ResignDisabled)
+	check("FalseResignMeasured", got.FalseResignMeasured, want.FalseResignMeasured)
+	check("FalseResignations", got.FalseResignations, want.FalseResignations)
+	check("DuplicateGames", got.DuplicateGames, 0)
+	if want.Resignations == 0 || want.LengthCapDraws == 0 || want.FalseResignMeasured == 0 || want.FalseResignations == 0 {
+		t.Fatalf("synthetic data lacks a case: %+v", want)
+	}
+	if wantAvg := float64(plies) / float64(len(games)); got.AverageLength != wantAvg {
+		t.Errorf("AverageLength = %v, want %v", got.AverageLength, wantAvg)
+	}
+	if rate := float64(want.FalseResignations) / float64(want.FalseResignMeasured); got.FalseResignRate == nil || *got.FalseResignRate != rate {
+		t.Errorf("FalseResignRate = %v, want %v", got.FalseResignRate, rate)
+	}
+	if fmt.Sprint(got.Terminations) != fmt.Sprint(want.Terminations) || fmt.Sprint(got.Variants) != fmt.Sprint(want.Variants) {
+		t.Errorf("Terminations %v Variants %v; want %v %v", got.Terminations, got.Variants, want.Terminations, want.Variants)
+	}
+	if len(got.Problems) != 1 || !strings.Contains(got.Problems[0], bad) {
+		t.Errorf("Problems = %v; want one naming %s", got.Problems, bad)
+	}
+	var text bytes.Buffer
+	if err := got.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		fmt.Sprintf("games              %d\n", want.Games),
+		fmt.Sprintf("white/draw/black   %d / %d / %d", want.WhiteWins, want.Draws, want.BlackWins),
+		fmt.Sprintf("false resignations %d of %d measured", want.FalseResignations, want.FalseResignMeasured),
+		"skipped: chunk " + bad,
+	} {
+		if !strings.Contains(text.String(), line) {
+			t.Errorf("text output lacks %q:\n%s", line, text.String())
+		}
+	}
+}
+
+func TestStatsCountGamesWrittenTwice(t *testing.T) {
+	dir := t.TempDir()
+	games := synthGames(rand.New(rand.NewPCG(1, 5)), "g", 3)
+	writeChunkAt(t, dir, t0, games)
+	writeChunkAt(t, dir, t0.Add(time.Second), games[1:])
+	s, err := Summarize(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.DuplicateGames != 2 || s.Games != 5 {
+		t.Errorf("DuplicateGames %d, Games %d; want 2 and 5", s.DuplicateGames, s.Games)
+	}
+}
+
+func TestStatsOfAnEmptyDirectorySayNothingMeasured(t *testing.T) {
+	s, err := Summarize(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Games != 0 || s.AverageLength != 0 || s.FalseResignRate != nil {
+		t.Errorf("empty directory: %+v", s)
+	}
+	if _, err := Summarize("/nonexistent/dir", nil); err == nil {
+		t.Error("Summarize of a missing directory succeeded")
+	}
+}
