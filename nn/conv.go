@@ -1,0 +1,213 @@
+package nn
+
+import "math"
+
+// bnEpsilon is added to BatchNorm variances; bnMomentum weights a batch's
+// statistics in the running averages (PyTorch's defaults).
+const (
+	bnEpsilon  = 1e-5
+	bnMomentum = 0.1
+)
+
+// normMode says what follows a convolution.
+type normMode int
+
+const (
+	normBatch normMode = iota // BatchNorm with the batch's statistics (training)
+	normEval                  // BatchNorm with the running statistics (training graph in eval mode)
+	normBias                  // a per-channel bias (folded BatchNorm, or the policy logits)
+)
+
+// convLayer is the parameters of one k x k convolution (stride 1, zero
+// padding k/2) followed by BatchNorm or a bias, an optional residual add and
+// an optional ReLU. Exactly one of (gamma, beta, mean, variance) and bias is
+// set.
+type convLayer struct {
+	cin, cout, k int
+	relu         bool
+	weight       *Param // (cout, cin, k, k)
+	gamma, beta  *Param // (cout) BatchNorm scale and shift
+	mean, vari   *Param // (cout) BatchNorm running statistics
+	bias         *Param // (cout)
+}
+
+// convKernel is one graph's working state for a convLayer at batch size n:
+// the buffers its forward pass writes and its backward pass reads. The
+// column scratch buffers are shared by every kernel of a graph.
+type convKernel struct {
+	l            *convLayer
+	mode         normMode
+	n, h, w      int
+	weight, bias []float32 // weights used in the forward pass (folded ones for inference)
+	cols, dcols  []float32 // shared scratch, >= cin*k*k*n*h*w (nil when k == 1)
+	x, skip      []float32 // the last forward pass's inputs
+	z            []float32 // cout x n*h*w: convolution output, normalised in place in training
+	y            []float32 // cout x n*h*w: output
+	invstd       []float32 // cout: batch 1/sqrt(var+eps) in training
+	g            []float32 // cout x n*h*w: gradient at the pre-activation (and of the skip input)
+	dx           []float32 // cin x n*h*w: gradient of the input
+	needDX       bool      // whether backward computes dx (false for the stem)
+}
+
+// newConvKernel allocates a kernel's buffers; train adds the backward ones.
+func newConvKernel(l *convLayer, mode normMode, n, h, w int, cols, dcols []float32, train bool) *convKernel {
+	m := n * h * w
+	c := &convKernel{l: l, mode: mode, n: n, h: h, w: w, cols: cols, dcols: dcols,
+		z: make([]float32, l.cout*m), y: make([]float32, l.cout*m), needDX: true}
+	c.weight = l.weight.Data
+	if l.bias != nil {
+		c.bias = l.bias.Data
+	}
+	if train {
+		c.invstd = make([]float32, l.cout)
+		c.g = make([]float32, l.cout*m)
+		c.dx = make([]float32, l.cin*m)
+	}
+	return c
+}
+
+// columns returns the im2col matrix of x (x itself for a 1x1 convolution).
+func (c *convKernel) columns(x []float32) []float32 {
+	if c.l.k == 1 {
+		return x
+	}
+	im2col(x, c.l.cin, c.n, c.h, c.w, c.l.k, c.cols)
+	return c.cols
+}
+
+// forward computes y from x (cin x n*h*w) and skip (cout x n*h*w or nil).
+func (c *convKernel) forward(x, skip []float32) {
+	l := c.l
+	m := c.n * c.h * c.w
+	kk := l.cin * l.k * l.k
+	c.x, c.skip = x, skip
+	sgemm(false, false, l.cout, m, kk, 1, c.weight, kk, c.columns(x), m, 0, c.z, m)
+	for co := 0; co < l.cout; co++ {
+		z := c.z[co*m : (co+1)*m]
+		y := c.y[co*m : (co+1)*m]
+		var scale, shift float32
+		switch c.mode {
+		case normBatch:
+			var sum float64
+			for _, v := range z {
+				sum += float64(v)
+			}
+			mean := sum / float64(m)
+			var ss float64
+			for _, v := range z {
+				d := float64(v) - mean
+				ss += d * d
+			}
+			variance := ss / float64(m)
+			inv := 1 / math.Sqrt(variance+bnEpsilon)
+			c.invstd[co] = float32(inv)
+			mf, invf := float32(mean), float32(inv)
+			for i, v := range z {
+				z[i] = (v - mf) * invf
+			}
+			unbiased := variance
+			if m > 1 {
+				unbiased = ss / float64(m-1)
+			}
+			l.mean.Data[co] = float32((1-bnMomentum)*float64(l.mean.Data[co]) + bnMomentum*mean)
+			l.vari.Data[co] = float32((1-bnMomentum)*float64(l.vari.Data[co]) + bnMomentum*unbiased)
+			scale, shift = l.gamma.Data[co], l.beta.Data[co]
+		case normEval:
+			inv := float32(1 / math.Sqrt(float64(l.vari.Data[co])+bnEpsilon))
+			scale = l.gamma.Data[co] * inv
+			shift = l.beta.Data[co] - l.mean.Data[co]*scale
+		default:
+			scale, shift = 1, c.bias[co]
+		}
+		c.epilogue(y, z, scale, shift, skip, co*m)
+	}
+}
+
+// epilogue writes y = relu?(scale*z + shift + skip) for one channel's row.
+func (c *convKernel) epilogue(y, z []float32, scale, shift float32, skip []float32, off int) {
+	switch {
+	case skip != nil && c.l.relu:
+		s := skip[off : off+len(y)]
+		for i, v := range z {
+			y[i] = max(0, scale*v+shift+s[i])
+		}
+	case skip != nil:
+		s := skip[off : off+len(y)]
+		for i, v := range z {
+			y[i] = scale*v + shift + s[i]
+		}
+	case c.l.relu:
+		for i, v := range z {
+			y[i] = max(0, scale*v+shift)
+		}
+	default:
+		for i, v := range z {
+			y[i] = scale*v + shift
+		}
+	}
+}
+
+// backward takes dy = d(loss)/dy, writes the parameter gradients and, when
+// needDX, c.dx = d(loss)/dx plus accum (when not nil). c.g then holds the
+// gradient of the skip input. It must follow a normBatch or normBias forward
+// pass on the same kernel.
+func (c *convKernel) backward(dy, accum []float32) {
+	l := c.l
+	m := c.n * c.h * c.w
+	kk := l.cin * l.k * l.k
+	for i, v := range dy[:l.cout*m] {
+		if l.relu && c.y[i] <= 0 {
+			v = 0
+		}
+		c.g[i] = v
+	}
+	// gz is the gradient at the convolution output; it reuses c.g only when
+	// no skip input needs c.g afterwards.
+	gz := c.g
+	if c.skip != nil {
+		gz = c.z
+	}
+	for co := 0; co < l.cout; co++ {
+		g := c.g[co*m : (co+1)*m]
+		out := gz[co*m : (co+1)*m]
+		if c.mode == normBias {
+			var db float64
+			for _, v := range g {
+				db += float64(v)
+			}
+			l.bias.Grad[co] = float32(db)
+			if &out[0] != &g[0] {
+				copy(out, g)
+			}
+			continue
+		}
+		xhat := c.z[co*m : (co+1)*m]
+		var db, dg float64
+		for i, v := range g {
+			db += float64(v)
+			dg += float64(v) * float64(xhat[i])
+		}
+		l.gamma.Grad[co] = float32(dg)
+		l.beta.Grad[co] = float32(db)
+		k := l.gamma.Data[co] * c.invstd[co]
+		mdb, mdg := float32(db/float64(m)), float32(dg/float64(m))
+		for i, v := range g {
+			out[i] = k * (v - mdb - xhat[i]*mdg)
+		}
+	}
+	sgemm(false, true, l.cout, kk, m, 1, gz, m, c.columns(c.x), m, 0, l.weight.Grad, kk)
+	if !c.needDX {
+		return
+	}
+	if l.k == 1 {
+		sgemm(true, false, kk, m, l.cout, 1, c.weight, kk, gz, m, 0, c.dx, m)
+	} else {
+		sgemm(true, false, kk, m, l.cout, 1, c.weight, kk, gz, m, 0, c.dcols, m)
+		col2im(c.dcols, l.cin, c.n, c.h, c.w, l.k, c.dx)
+	}
+	if accum != nil {
+		for i, v := range accum[:len(c.dx)] {
+			c.dx[i] += v
+		}
+	}
+}

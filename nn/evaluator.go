@@ -1,0 +1,139 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+
+	"bomberzero/eval"
+)
+
+// Folded is a read-only inference snapshot of a Net: every BatchNorm folded
+// into its convolution's weights and a bias (w' = w*gamma/sqrt(var+eps),
+// b' = beta - mean*gamma/sqrt(var+eps)), so each tower step is one fused
+// op: convolution, bias, residual add, ReLU. Any number of Evaluators, one
+// per goroutine, may share one Folded.
+type Folded struct {
+	cfg Config
+	t   tower
+}
+
+// Fold returns an inference snapshot of n's current weights and running
+// statistics. Later training does not change the snapshot.
+func (n *Net) Fold() *Folded {
+	f := &Folded{cfg: n.cfg}
+	fold := func(l *convLayer) *convLayer {
+		out := &convLayer{cin: l.cin, cout: l.cout, k: l.k, relu: l.relu}
+		out.weight = &Param{Name: l.weight.Name, Shape: l.weight.Shape, Data: append([]float32(nil), l.weight.Data...)}
+		out.bias = &Param{Name: l.weight.Name + ".folded_bias", Shape: []int{l.cout}, Data: make([]float32, l.cout)}
+		if l.bias != nil {
+			copy(out.bias.Data, l.bias.Data)
+			return out
+		}
+		per := l.cin * l.k * l.k
+		for co := 0; co < l.cout; co++ {
+			s := float64(l.gamma.Data[co]) / math.Sqrt(float64(l.vari.Data[co])+bnEpsilon)
+			w := out.weight.Data[co*per : (co+1)*per]
+			for i := range w {
+				w[i] = float32(float64(w[i]) * s)
+			}
+			out.bias.Data[co] = float32(float64(l.beta.Data[co]) - float64(l.mean.Data[co])*s)
+		}
+		return out
+	}
+	copyDense := func(l *denseLayer) *denseLayer {
+		return &denseLayer{in: l.in, out: l.out, relu: l.relu,
+			weight: &Param{Name: l.weight.Name, Shape: l.weight.Shape, Data: append([]float32(nil), l.weight.Data...)},
+			bias:   &Param{Name: l.bias.Name, Shape: l.bias.Shape, Data: append([]float32(nil), l.bias.Data...)}}
+	}
+	f.t.stem = fold(n.t.stem)
+	for _, b := range n.t.blocks {
+		f.t.blocks = append(f.t.blocks, [2]*convLayer{fold(b[0]), fold(b[1])})
+	}
+	f.t.polConv, f.t.polOut, f.t.valConv = fold(n.t.polConv), fold(n.t.polOut), fold(n.t.valConv)
+	f.t.fc1, f.t.fc2 = copyDense(n.t.fc1), copyDense(n.t.fc2)
+	return f
+}
+
+// Config returns the snapshot's network shape.
+func (f *Folded) Config() Config { return f.cfg }
+
+// Evaluator evaluates batches with a Folded network. It implements
+// eval.Evaluator. It keeps one inference graph per batch-size bucket (1, 2,
+// 4, ... up to MaxBatch), each built on first use; a batch runs on the
+// smallest bucket that holds it, so after every bucket has been used once
+// Evaluate allocates nothing. Not safe for concurrent use: give each worker
+// goroutine its own Evaluator over a shared Folded.
+type Evaluator struct {
+	f      *Folded
+	max    int
+	graphs []*netGraph // by bucket index: capacity 1<<i, the last one max
+}
+
+var _ eval.Evaluator = (*Evaluator)(nil)
+
+// NewEvaluator returns an Evaluator over f for batches of up to maxBatch
+// positions.
+func NewEvaluator(f *Folded, maxBatch int) (*Evaluator, error) {
+	if maxBatch <= 0 {
+		return nil, fmt.Errorf("nn: evaluator max batch %d, want > 0", maxBatch)
+	}
+	nb := 1
+	for 1<<(nb-1) < maxBatch {
+		nb++
+	}
+	return &Evaluator{f: f, max: maxBatch, graphs: make([]*netGraph, nb)}, nil
+}
+
+// Shape returns the input and policy shape the evaluator expects.
+func (e *Evaluator) Shape() eval.Shape { return e.f.cfg.Shape() }
+
+// MaxBatch returns the largest Batch.Size Evaluate accepts.
+func (e *Evaluator) MaxBatch() int { return e.max }
+
+// Warm builds every bucket's graph now, so that no later Evaluate allocates.
+func (e *Evaluator) Warm() error {
+	for i := range e.graphs {
+		if _, err := e.graph(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// graph returns bucket i's graph, building it on first use.
+func (e *Evaluator) graph(i int) (*netGraph, error) {
+	if e.graphs[i] == nil {
+		n := min(1<<i, e.max)
+		g, err := newNetGraph(e.f.cfg, &e.f.t, modeInfer, n)
+		if err != nil {
+			return nil, err
+		}
+		e.graphs[i] = g
+	}
+	return e.graphs[i], nil
+}
+
+// Evaluate writes b.Policy (softmax over each position's legal moves, 0
+// elsewhere; all 0 for a position without legal moves) and b.WDL for the
+// first b.Size positions of b.
+func (e *Evaluator) Evaluate(b *eval.Batch) error {
+	s := e.f.cfg.Shape()
+	if err := b.Check(s); err != nil {
+		return err
+	}
+	if b.Size > e.max {
+		return fmt.Errorf("nn: batch size %d exceeds the evaluator's maximum %d", b.Size, e.max)
+	}
+	i := 0
+	for 1<<i < b.Size {
+		i++
+	}
+	g, err := e.graph(i)
+	if err != nil {
+		return err
+	}
+	g.setPlanes(b.Planes, b.Size, s.Channels)
+	g.run()
+	writeOutputs(g.logits, g.wdl, b.Size, g.n, g.h*g.w, e.f.cfg.PolicyPlanes, b.Legal, b.Policy, b.WDL)
+	return nil
+}

@@ -1,0 +1,221 @@
+package nn
+
+import (
+	"fmt"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// graphMode is what a graph computes.
+type graphMode int
+
+const (
+	modeTrain graphMode = iota // forward with batch statistics, loss, backward
+	modeEval                   // forward with running statistics (the unfolded reference)
+	modeInfer                  // forward of a folded tower: every convolution has a bias
+)
+
+// netGraph is one Gorgonia graph of a tower at a fixed batch size, with
+// every buffer its ops write allocated once. Running it (run) executes its
+// ops in the topological order Gorgonia sorts the graph into, without
+// allocating; Gorgonia's own TapeMachine runs the same graph to the same
+// result (tested).
+type netGraph struct {
+	g        *G.ExprGraph
+	mode     graphMode
+	n, h, w  int
+	planes   []float32   // Channels x n*h*w: the input, CNHW
+	order    []*kernelOp // ops in execution order
+	convs    []*convKernel
+	logits   []float32    // PolicyPlanes x n*h*w
+	wdl      []float32    // 3 x n
+	loss     *lossKernel  // modeTrain and modeEval
+	lossVal  []float32    // modeTrain and modeEval: {policy, value}
+	lossNode *G.Node      // modeTrain and modeEval
+	fc1      *denseKernel // value head kernels
+	fc2      *denseKernel
+}
+
+// graphBuilder holds the state of one graph under construction.
+type graphBuilder struct {
+	ng    *netGraph
+	cols  []float32
+	dcols []float32
+	train bool
+	err   error
+}
+
+// param returns a graph input node bound to p's values.
+func (b *graphBuilder) param(p *Param) *G.Node {
+	return G.NewTensor(b.ng.g, tensor.Float32, len(p.Shape), G.WithShape(p.Shape...), G.WithName(p.Name),
+		G.WithValue(tensor.New(tensor.WithBacking(p.Data), tensor.WithShape(p.Shape...))))
+}
+
+// apply adds op to the graph reading inputs.
+func (b *graphBuilder) apply(op *kernelOp, inputs ...*G.Node) *G.Node {
+	if b.err != nil {
+		return nil
+	}
+	node, err := G.ApplyOpWithName(op, op.name, inputs...)
+	if err != nil {
+		b.err = fmt.Errorf("nn: building op %s: %w", op.name, err)
+	}
+	return node
+}
+
+// conv adds a convolution reading in (whose values are inBuf) and, when
+// skip is not nil, adding skipBuf before the ReLU.
+func (b *graphBuilder) conv(name string, l *convLayer, in *G.Node, inBuf []float32, skip *G.Node, skipBuf []float32) (*G.Node, *convKernel) {
+	ng := b.ng
+	mode := normBias
+	if l.gamma != nil {
+		mode = normEval
+		if b.train {
+			mode = normBatch
+		}
+	}
+	k := newConvKernel(l, mode, ng.n, ng.h, ng.w, b.cols, b.dcols, b.train)
+	inputs := []*G.Node{in, b.param(l.weight)}
+	if l.gamma != nil {
+		inputs = append(inputs, b.param(l.gamma), b.param(l.beta), b.param(l.mean), b.param(l.vari))
+	} else {
+		inputs = append(inputs, b.param(l.bias))
+	}
+	if skip != nil {
+		inputs = append(inputs, skip)
+	}
+	op := newKernelOp(name, k.y, []int{l.cout, ng.n, ng.h, ng.w}, func() { k.forward(inBuf, skipBuf) }, inputs...)
+	ng.convs = append(ng.convs, k)
+	return b.apply(op, inputs...), k
+}
+
+// convGrad adds k's backward pass reading dy (and adding accum when not
+// nil); its output is the gradient of k's input.
+func (b *graphBuilder) convGrad(name string, k *convKernel, dy *G.Node, dyBuf []float32, accum *G.Node, accBuf []float32) *G.Node {
+	inputs := []*G.Node{dy}
+	if accum != nil {
+		inputs = append(inputs, accum)
+	}
+	op := newKernelOp(name, k.dx, []int{k.l.cin, k.n, k.h, k.w}, func() { k.backward(dyBuf, accBuf) }, inputs...)
+	return b.apply(op, inputs...)
+}
+
+// view adds an op that runs nothing and exposes buf, written by the op of
+// node, as a node of its own: how the second output of a fused backward op
+// (a residual's gradient, the WDL logits' gradient) enters the graph.
+func (b *graphBuilder) view(name string, buf []float32, shape []int, node *G.Node) *G.Node {
+	return b.apply(newKernelOp(name, buf, shape, nil, node), node)
+}
+
+// dense adds a dense layer reading in, a CNHW tensor over hw squares.
+func (b *graphBuilder) dense(name string, l *denseLayer, hw int, in *G.Node, inBuf []float32) (*G.Node, *denseKernel) {
+	k := newDenseKernel(l, b.ng.n, hw, b.train)
+	inputs := []*G.Node{in, b.param(l.weight), b.param(l.bias)}
+	op := newKernelOp(name, k.y, []int{l.out, b.ng.n}, func() { k.forward(inBuf) }, inputs...)
+	return b.apply(op, inputs...), k
+}
+
+// denseGrad adds k's backward pass.
+func (b *graphBuilder) denseGrad(name string, k *denseKernel, dy *G.Node, dyBuf []float32) *G.Node {
+	c := k.l.in / k.hw
+	op := newKernelOp(name, k.dx, []int{c, k.n * k.hw}, func() { k.backward(dyBuf) }, dy)
+	return b.apply(op, dy)
+}
+
+// newNetGraph builds the graph of t for batches of n positions of cfg's shape.
+func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error) {
+	h, w := cfg.Height, cfg.Width
+	m := n * h * w
+	ng := &netGraph{g: G.NewGraph(), mode: mode, n: n, h: h, w: w, planes: make([]float32, cfg.Channels*m)}
+	b := &graphBuilder{ng: ng, train: mode == modeTrain}
+	maxCols := max(cfg.Channels, cfg.Filters) * 9 * m
+	b.cols = make([]float32, maxCols)
+	if b.train {
+		b.dcols = make([]float32, maxCols)
+	}
+	x := G.NewTensor(ng.g, tensor.Float32, 4, G.WithShape(cfg.Channels, n, h, w), G.WithName("planes"),
+		G.WithValue(tensor.New(tensor.WithBacking(ng.planes), tensor.WithShape(cfg.Channels, n, h, w))))
+
+	// Forward.
+	y, stem := b.conv("stem", t.stem, x, ng.planes, nil, nil)
+	yBuf := stem.y
+	type blockKernels struct{ c1, c2 *convKernel }
+	var blocks []blockKernels
+	for i, bl := range t.blocks {
+		hNode, k1 := b.conv(fmt.Sprintf("block%d.conv1", i), bl[0], y, yBuf, nil, nil)
+		y2, k2 := b.conv(fmt.Sprintf("block%d.conv2", i), bl[1], hNode, k1.y, y, yBuf)
+		blocks = append(blocks, blockKernels{k1, k2})
+		y, yBuf = y2, k2.y
+	}
+	p1, pk1 := b.conv("policy.conv", t.polConv, y, yBuf, nil, nil)
+	logits, pk2 := b.conv("policy.logits", t.polOut, p1, pk1.y, nil, nil)
+	v1, vk := b.conv("value.conv", t.valConv, y, yBuf, nil, nil)
+	v2, fk1 := b.dense("value.fc1", t.fc1, h*w, v1, vk.y)
+	wdl, fk2 := b.dense("value.fc2", t.fc2, 1, v2, fk1.y)
+	ng.logits, ng.wdl, ng.fc1, ng.fc2 = pk2.y, fk2.y, fk1, fk2
+
+	if mode != modeInfer {
+		lk := newLossKernel(n, h*w, cfg.PolicyPlanes)
+		ng.loss, ng.lossVal = lk, make([]float32, 2)
+		lossOp := newKernelOp("loss", ng.lossVal, []int{2}, func() {
+			lk.forward(pk2.y, fk2.y)
+			ng.lossVal[0], ng.lossVal[1] = float32(lk.policy), float32(lk.value)
+		}, logits, wdl)
+		ng.lossNode = b.apply(lossOp, logits, wdl)
+	}
+	if b.train {
+		// Backward, in reverse.
+		loss, lk := ng.lossNode, ng.loss
+		dLogits := b.view("loss.grad.policy", lk.dPolicy, []int{cfg.PolicyPlanes, n, h, w}, loss)
+		dWDL := b.view("loss.grad.wdl", lk.dWDL, []int{3, n}, loss)
+		dv2 := b.denseGrad("value.fc2.grad", fk2, dWDL, lk.dWDL)
+		dv1 := b.denseGrad("value.fc1.grad", fk1, dv2, fk2.dx)
+		dyV := b.convGrad("value.conv.grad", vk, dv1, fk1.dx, nil, nil)
+		dp1 := b.convGrad("policy.logits.grad", pk2, dLogits, lk.dPolicy, nil, nil)
+		dy := b.convGrad("policy.conv.grad", pk1, dp1, pk2.dx, dyV, vk.dx)
+		dyBuf := pk1.dx
+		for i := len(blocks) - 1; i >= 0; i-- {
+			k1, k2 := blocks[i].c1, blocks[i].c2
+			dh := b.convGrad(fmt.Sprintf("block%d.conv2.grad", i), k2, dy, dyBuf, nil, nil)
+			dskip := b.view(fmt.Sprintf("block%d.skip.grad", i), k2.g, []int{k2.l.cout, n, h, w}, dh)
+			dy = b.convGrad(fmt.Sprintf("block%d.conv1.grad", i), k1, dh, k2.dx, dskip, k2.g)
+			dyBuf = k1.dx
+		}
+		stem.needDX = false
+		b.convGrad("stem.grad", stem, dy, dyBuf, nil, nil)
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	sorted, err := G.Sort(ng.g)
+	if err != nil {
+		return nil, fmt.Errorf("nn: sorting graph: %w", err)
+	}
+	for i := len(sorted) - 1; i >= 0; i-- {
+		if op, ok := sorted[i].Op().(*kernelOp); ok {
+			ng.order = append(ng.order, op)
+		}
+	}
+	return ng, nil
+}
+
+// run executes the graph's ops in order.
+func (ng *netGraph) run() {
+	for _, op := range ng.order {
+		op.exec()
+	}
+}
+
+// setPlanes copies size positions of NCHW planes into the graph's CNHW
+// input, zeroing the rest of the batch.
+func (ng *netGraph) setPlanes(src []float32, size, channels int) {
+	hw := ng.h * ng.w
+	nchwToCNHW(src, size, ng.n, channels, hw, ng.planes)
+	if size < ng.n {
+		// nchwToCNHW wrote positions [0, size) of each channel row.
+		for ci := 0; ci < channels; ci++ {
+			clear(ng.planes[(ci*ng.n+size)*hw : (ci+1)*ng.n*hw])
+		}
+	}
+}

@@ -1,0 +1,115 @@
+package nn
+
+import "math"
+
+// Losses are one training step's mean losses over the batch.
+type Losses struct {
+	Policy float64 // cross-entropy of the policy target against the policy over legal moves
+	Value  float64 // cross-entropy of the WDL target against the WDL prediction
+	L2     float64 // the L2 coefficient times the sum of squared weights (not biases or BatchNorm)
+	Total  float64 // Policy + Value + L2
+}
+
+// lossKernel computes the batch-mean policy and WDL cross-entropies from the
+// network's logits and, in the same pass, their gradients.
+type lossKernel struct {
+	n, hw, planes int
+	batch         *TrainBatch // targets of the current step
+	policy, value float64     // the last forward pass's losses
+	dPolicy       []float32   // planes x n*hw, CNHW like the logits
+	dWDL          []float32   // 3 x n
+}
+
+func newLossKernel(n, hw, planes int) *lossKernel {
+	return &lossKernel{n: n, hw: hw, planes: planes,
+		dPolicy: make([]float32, planes*n*hw), dWDL: make([]float32, 3*n)}
+}
+
+// forward reads the policy logits (planes x n*hw) and WDL logits (3 x n).
+func (k *lossKernel) forward(logits, wdl []float32) {
+	b := k.batch
+	size := k.planes * k.hw
+	inv := 1 / float64(k.n)
+	var pl, vl float64
+	for pos := 0; pos < k.n; pos++ {
+		legal := b.Legal[pos*size : (pos+1)*size]
+		target := b.Policy[pos*size : (pos+1)*size]
+		at := func(i int) int { return (i/k.hw*k.n+pos)*k.hw + i%k.hw }
+		maxv := math.Inf(-1)
+		var tsum float64
+		for i, l := range legal {
+			if l != 0 {
+				maxv = max(maxv, float64(logits[at(i)]))
+				tsum += float64(target[i])
+			}
+		}
+		var sum float64
+		for i, l := range legal {
+			if l != 0 {
+				sum += math.Exp(float64(logits[at(i)]) - maxv)
+			}
+		}
+		lse := maxv + math.Log(sum)
+		for i, l := range legal {
+			j := at(i)
+			if l == 0 {
+				k.dPolicy[j] = 0
+				continue
+			}
+			lp := float64(logits[j]) - lse
+			pl -= float64(target[i]) * lp
+			k.dPolicy[j] = float32((tsum*math.Exp(lp) - float64(target[i])) * inv)
+		}
+		z := [3]float64{float64(wdl[pos]), float64(wdl[k.n+pos]), float64(wdl[2*k.n+pos])}
+		m := max(z[0], z[1], z[2])
+		l := m + math.Log(math.Exp(z[0]-m)+math.Exp(z[1]-m)+math.Exp(z[2]-m))
+		t := b.WDL[pos*3 : pos*3+3]
+		ts := float64(t[0] + t[1] + t[2])
+		for j := 0; j < 3; j++ {
+			lp := z[j] - l
+			vl -= float64(t[j]) * lp
+			k.dWDL[j*k.n+pos] = float32((ts*math.Exp(lp) - float64(t[j])) * inv)
+		}
+	}
+	k.policy, k.value = pl*inv, vl*inv
+}
+
+// writeOutputs turns the first size of a batch of n positions' logits into eval outputs: the policy
+// softmax over each position's legal moves (0 elsewhere, all 0 when none is
+// legal) and the WDL softmax, positions-major as package eval lays them out.
+func writeOutputs(logits, wdl []float32, size, n, hw, planes int, legal, policy, outWDL []float32) {
+	ps := planes * hw
+	for pos := 0; pos < size; pos++ {
+		lg := legal[pos*ps : (pos+1)*ps]
+		out := policy[pos*ps : (pos+1)*ps]
+		maxv := float32(math.Inf(-1))
+		for i, l := range lg {
+			if l != 0 {
+				maxv = max(maxv, logits[(i/hw*n+pos)*hw+i%hw])
+			}
+		}
+		var sum float32
+		for i, l := range lg {
+			if l == 0 {
+				out[i] = 0
+				continue
+			}
+			e := float32(math.Exp(float64(logits[(i/hw*n+pos)*hw+i%hw] - maxv)))
+			out[i] = e
+			sum += e
+		}
+		if sum > 0 {
+			s := 1 / sum
+			for i := range out {
+				out[i] *= s
+			}
+		}
+		z0, z1, z2 := wdl[pos], wdl[n+pos], wdl[2*n+pos]
+		m := max(z0, z1, z2)
+		e0 := float32(math.Exp(float64(z0 - m)))
+		e1 := float32(math.Exp(float64(z1 - m)))
+		e2 := float32(math.Exp(float64(z2 - m)))
+		s := 1 / (e0 + e1 + e2)
+		outWDL[pos*3], outWDL[pos*3+1], outWDL[pos*3+2] = e0*s, e1*s, e2*s
+	}
+}

@@ -1,0 +1,132 @@
+package nn
+
+import (
+	"fmt"
+)
+
+// TrainBatch is a batch of training examples, position-major as package
+// eval lays them out. The caller owns the slices.
+type TrainBatch struct {
+	Size   int       // examples in the batch
+	Planes []float32 // Size*InputSize: encoded positions, NCHW
+	Legal  []float32 // Size*PolicySize: 1 for a legal move, 0 elsewhere
+	Policy []float32 // Size*PolicySize: target distribution over the legal moves (sums to 1)
+	WDL    []float32 // Size*3: target win/draw/loss distribution
+}
+
+// NewTrainBatch allocates a TrainBatch of size examples for networks of cfg.
+func NewTrainBatch(cfg Config, size int) *TrainBatch {
+	s := cfg.Shape()
+	return &TrainBatch{Size: size, Planes: make([]float32, size*s.InputSize()),
+		Legal: make([]float32, size*s.PolicySize), Policy: make([]float32, size*s.PolicySize),
+		WDL: make([]float32, size*3)}
+}
+
+// Check reports whether b's slices hold Size examples of cfg's shape.
+func (b *TrainBatch) Check(cfg Config) error {
+	s := cfg.Shape()
+	switch {
+	case b.Size <= 0:
+		return fmt.Errorf("nn: train batch Size = %d, want > 0", b.Size)
+	case len(b.Planes) < b.Size*s.InputSize():
+		return fmt.Errorf("nn: train batch Planes holds %d values, want >= %d", len(b.Planes), b.Size*s.InputSize())
+	case len(b.Legal) < b.Size*s.PolicySize:
+		return fmt.Errorf("nn: train batch Legal holds %d values, want >= %d", len(b.Legal), b.Size*s.PolicySize)
+	case len(b.Policy) < b.Size*s.PolicySize:
+		return fmt.Errorf("nn: train batch Policy holds %d values, want >= %d", len(b.Policy), b.Size*s.PolicySize)
+	case len(b.WDL) < b.Size*3:
+		return fmt.Errorf("nn: train batch WDL holds %d values, want >= %d", len(b.WDL), b.Size*3)
+	}
+	return nil
+}
+
+// Trainer trains a Net: it owns the training graphs (one per batch size,
+// built on first use), the optimizer state and the step counter. A Trainer
+// is not safe for concurrent use, and it updates the Net's parameters in
+// place: evaluators work on folded snapshots (Net.Fold), so they may run
+// while it trains.
+type Trainer struct {
+	net    *Net
+	cfg    TrainConfig
+	opt    *optimizer
+	step   int64
+	graphs map[int]*netGraph // modeTrain, by batch size
+	evals  map[int]*netGraph // modeEval, by batch size
+}
+
+// NewTrainer returns a Trainer at step 0 with zero optimizer state.
+func NewTrainer(net *Net, cfg TrainConfig) (*Trainer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Trainer{net: net, cfg: cfg, opt: newOptimizer(cfg, net.params),
+		graphs: map[int]*netGraph{}, evals: map[int]*netGraph{}}, nil
+}
+
+// Net returns the network being trained.
+func (t *Trainer) Net() *Net { return t.net }
+
+// Config returns the optimizer settings.
+func (t *Trainer) Config() TrainConfig { return t.cfg }
+
+// Steps returns the number of training steps taken so far.
+func (t *Trainer) Steps() int64 { return t.step }
+
+// TrainStep runs one step on b: forward with batch statistics (updating
+// the BatchNorm running statistics), the loss, backward, and the optimizer
+// update with the schedule's rate for the current step. It returns the
+// losses before the update.
+func (t *Trainer) TrainStep(b *TrainBatch) (Losses, error) {
+	l, err := t.gradients(b)
+	if err != nil {
+		return Losses{}, err
+	}
+	t.opt.update(t.net.params, t.step)
+	t.step++
+	return l, nil
+}
+
+// gradients runs the training graph on b: the losses with batch
+// statistics, and every learnable Param's Grad of the data loss (the L2
+// term's gradient is added by the optimizer).
+func (t *Trainer) gradients(b *TrainBatch) (Losses, error) {
+	g, err := t.graph(t.graphs, modeTrain, b)
+	if err != nil {
+		return Losses{}, err
+	}
+	g.run()
+	l := Losses{Policy: g.loss.policy, Value: g.loss.value, L2: t.opt.l2(t.net.params)}
+	l.Total = l.Policy + l.Value + l.L2
+	return l, nil
+}
+
+// EvalLoss returns the losses on b in eval mode (BatchNorm with the running
+// statistics), changing nothing.
+func (t *Trainer) EvalLoss(b *TrainBatch) (Losses, error) {
+	g, err := t.graph(t.evals, modeEval, b)
+	if err != nil {
+		return Losses{}, err
+	}
+	g.run()
+	l := Losses{Policy: g.loss.policy, Value: g.loss.value, L2: t.opt.l2(t.net.params)}
+	l.Total = l.Policy + l.Value + l.L2
+	return l, nil
+}
+
+// graph returns the graph of mode for b's size, loaded with b.
+func (t *Trainer) graph(cache map[int]*netGraph, mode graphMode, b *TrainBatch) (*netGraph, error) {
+	if err := b.Check(t.net.cfg); err != nil {
+		return nil, err
+	}
+	g := cache[b.Size]
+	if g == nil {
+		var err error
+		if g, err = newNetGraph(t.net.cfg, &t.net.t, mode, b.Size); err != nil {
+			return nil, err
+		}
+		cache[b.Size] = g
+	}
+	g.setPlanes(b.Planes, b.Size, t.net.cfg.Channels)
+	g.loss.batch = b
+	return g, nil
+}
