@@ -217,3 +217,19 @@ func TestFusedInferenceEqualsFloat64ReferenceInEvalMode(t *testing.T) {
 		}
 	}
 }
+
+func TestParamCountMatchesAllocatedParams(t *testing.T) {
+	for _, cfg := range []Config{tinyConfig(), DefaultConfig(30, 10, 10, 80), TestConfig(5, 8, 8, 12)} {
+		net, err := New(cfg, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		for _, p := range net.params {
+			n += int64(len(p.Data))
+		}
+		if n != cfg.paramCount() {
+			t.Errorf("%+v: %d values allocated, paramCount %d", cfg, n, cfg.paramCount())
+		}
+	}
+}

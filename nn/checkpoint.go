@@ -1,0 +1,393 @@
+package nn
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Checkpoints are safetensors files (https://huggingface.co/docs/safetensors):
+// an 8-byte little-endian header length, a JSON header mapping each tensor
+// name to its dtype ("F32"), shape and [begin, end) byte offsets in the
+// data section, plus a "__metadata__" map of strings; then the data, raw
+// little-endian float32. The metadata holds the format name and version, the
+// variant, the network Config and TrainConfig as JSON, the step counter and
+// the SHA-256 of the data section. Tensor names are the Params' names, and
+// the optimizer state is "optimizer.velocity.<param>" (SGD) or
+// "optimizer.m.<param>" and "optimizer.v.<param>" (Adam).
+
+// Checkpoint format identifiers written to and required in the metadata.
+const (
+	checkpointFormat  = "bomberzero-nn"
+	checkpointVersion = 1
+	maxHeaderBytes    = 64 << 20
+)
+
+// Errors a checkpoint load wraps, for errors.Is.
+var (
+	ErrTruncated       = errors.New("checkpoint truncated")
+	ErrCorrupt         = errors.New("checkpoint corrupt")
+	ErrShapeMismatch   = errors.New("checkpoint network shape mismatch")
+	ErrVariantMismatch = errors.New("checkpoint variant mismatch")
+)
+
+// Checkpoint is a parsed, checksum-verified checkpoint file.
+type Checkpoint struct {
+	Version int         // format version
+	Variant string      // the variant the network was trained for
+	Config  Config      // the network's shape
+	Train   TrainConfig // the optimizer settings
+	Step    int64       // training steps taken
+	Tensors map[string]CheckpointTensor
+}
+
+// CheckpointTensor is one tensor of a checkpoint.
+type CheckpointTensor struct {
+	Shape []int
+	Data  []float32
+}
+
+type safetensorsEntry struct {
+	DType   string   `json:"dtype"`
+	Shape   []int    `json:"shape"`
+	Offsets [2]int64 `json:"data_offsets"`
+}
+
+// optimizerTensorNames returns the checkpoint names of p's optimizer state.
+func optimizerTensorNames(kind, param string) []string {
+	if kind == "adam" {
+		return []string{"optimizer.m." + param, "optimizer.v." + param}
+	}
+	return []string{"optimizer.velocity." + param}
+}
+
+// Save writes the network, its optimizer state and step counter to path as
+// one safetensors file, atomically: a temporary file in the same directory
+// is written, synced and renamed over path, and the directory is synced.
+func (t *Trainer) Save(path, variant string) error {
+	type item struct {
+		name  string
+		shape []int
+		data  []float32
+	}
+	var items []item
+	for i, p := range t.net.params {
+		items = append(items, item{p.Name, p.Shape, p.Data})
+		if p.Learnable() {
+			for j, name := range optimizerTensorNames(t.cfg.Optimizer, p.Name) {
+				items = append(items, item{name, p.Shape, t.opt.state[i][j]})
+			}
+		}
+	}
+	header := map[string]any{}
+	var data bytes.Buffer
+	var buf [4]byte
+	for _, it := range items {
+		begin := int64(data.Len())
+		for _, v := range it.data {
+			binary.LittleEndian.PutUint32(buf[:], math.Float32bits(v))
+			data.Write(buf[:])
+		}
+		header[it.name] = safetensorsEntry{DType: "F32", Shape: it.shape, Offsets: [2]int64{begin, int64(data.Len())}}
+	}
+	cfgJSON, err := json.Marshal(t.net.cfg)
+	if err != nil {
+		return fmt.Errorf("nn: save %s: %w", path, err)
+	}
+	trainJSON, err := json.Marshal(t.cfg)
+	if err != nil {
+		return fmt.Errorf("nn: save %s: %w", path, err)
+	}
+	sum := sha256.Sum256(data.Bytes())
+	header["__metadata__"] = map[string]string{
+		"format":         checkpointFormat,
+		"format_version": strconv.Itoa(checkpointVersion),
+		"variant":        variant,
+		"config":         string(cfgJSON),
+		"train_config":   string(trainJSON),
+		"step":           strconv.FormatInt(t.step, 10),
+		"data_sha256":    hex.EncodeToString(sum[:]),
+	}
+	hj, err := json.Marshal(header)
+	if err != nil {
+		return fmt.Errorf("nn: save %s: %w", path, err)
+	}
+	for len(hj)%8 != 0 {
+		hj = append(hj, ' ')
+	}
+	var out bytes.Buffer
+	binary.Write(&out, binary.LittleEndian, uint64(len(hj)))
+	out.Write(hj)
+	out.Write(data.Bytes())
+	if err := writeFileAtomic(path, out.Bytes()); err != nil {
+		return fmt.Errorf("nn: save %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeFileAtomic replaces path with data so that a crash leaves either the
+// old file or the new one, never a mix.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after the rename
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// ReadCheckpoint reads and verifies the checkpoint file at path.
+func ReadCheckpoint(path string) (*Checkpoint, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("nn: %w", err)
+	}
+	c, err := ParseCheckpoint(data)
+	if err != nil {
+		return nil, fmt.Errorf("nn: checkpoint %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// ParseCheckpoint parses and verifies a checkpoint held in memory. Errors
+// wrap ErrTruncated or ErrCorrupt and say which part is wrong.
+func ParseCheckpoint(data []byte) (*Checkpoint, error) {
+	if len(data) < 8 {
+		return nil, fmt.Errorf("%w: %d bytes, want at least 8 for the header length", ErrTruncated, len(data))
+	}
+	hlen := binary.LittleEndian.Uint64(data[:8])
+	if hlen > maxHeaderBytes {
+		return nil, fmt.Errorf("%w: header length %d exceeds %d bytes", ErrCorrupt, hlen, maxHeaderBytes)
+	}
+	if hlen > uint64(len(data)-8) {
+		return nil, fmt.Errorf("%w: header length %d, but only %d bytes follow", ErrTruncated, hlen, len(data)-8)
+	}
+	body := data[8+hlen:]
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data[8:8+hlen], &raw); err != nil {
+		return nil, fmt.Errorf("%w: header is not a JSON object: %v", ErrCorrupt, err)
+	}
+	var meta map[string]string
+	if m, ok := raw["__metadata__"]; !ok {
+		return nil, fmt.Errorf("%w: header has no __metadata__", ErrCorrupt)
+	} else if err := json.Unmarshal(m, &meta); err != nil {
+		return nil, fmt.Errorf("%w: __metadata__ is not a map of strings: %v", ErrCorrupt, err)
+	}
+	if meta["format"] != checkpointFormat {
+		return nil, fmt.Errorf("%w: metadata format %q, want %q", ErrCorrupt, meta["format"], checkpointFormat)
+	}
+	c := &Checkpoint{Variant: meta["variant"], Tensors: map[string]CheckpointTensor{}}
+	var err error
+	if c.Version, err = strconv.Atoi(meta["format_version"]); err != nil || c.Version != checkpointVersion {
+		return nil, fmt.Errorf("%w: metadata format_version %q, want %d", ErrCorrupt, meta["format_version"], checkpointVersion)
+	}
+	if c.Step, err = strconv.ParseInt(meta["step"], 10, 64); err != nil || c.Step < 0 {
+		return nil, fmt.Errorf("%w: metadata step %q is not a step count", ErrCorrupt, meta["step"])
+	}
+	if err := json.Unmarshal([]byte(meta["config"]), &c.Config); err != nil {
+		return nil, fmt.Errorf("%w: metadata config: %v", ErrCorrupt, err)
+	}
+	if err := c.Config.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: metadata config: %v", ErrCorrupt, err)
+	}
+	for _, d := range []int{c.Config.Channels, c.Config.Height, c.Config.Width, c.Config.PolicyPlanes, c.Config.Blocks,
+		c.Config.Filters, c.Config.PolicyFilters, c.Config.ValueFilters, c.Config.ValueHidden} {
+		if d > 1<<16 {
+			return nil, fmt.Errorf("%w: metadata config %+v has a dimension over %d", ErrCorrupt, c.Config, 1<<16)
+		}
+	}
+	if err := json.Unmarshal([]byte(meta["train_config"]), &c.Train); err != nil {
+		return nil, fmt.Errorf("%w: metadata train_config: %v", ErrCorrupt, err)
+	}
+	names := make([]string, 0, len(raw))
+	for name := range raw {
+		if name != "__metadata__" {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	var covered int64
+	for _, name := range names {
+		var e safetensorsEntry
+		if err := json.Unmarshal(raw[name], &e); err != nil {
+			return nil, fmt.Errorf("%w: tensor %q: %v", ErrCorrupt, name, err)
+		}
+		if e.DType != "F32" {
+			return nil, fmt.Errorf("%w: tensor %q has dtype %q, want F32", ErrCorrupt, name, e.DType)
+		}
+		n := int64(1)
+		for _, d := range e.Shape {
+			if d < 0 || d > 1<<30 {
+				return nil, fmt.Errorf("%w: tensor %q has dimension %d", ErrCorrupt, name, d)
+			}
+			n *= int64(d)
+			if n > 1<<31 {
+				return nil, fmt.Errorf("%w: tensor %q shape %v is too large", ErrCorrupt, name, e.Shape)
+			}
+		}
+		b, end := e.Offsets[0], e.Offsets[1]
+		if b < 0 || end < b || end-b != 4*n {
+			return nil, fmt.Errorf("%w: tensor %q offsets [%d, %d] do not fit shape %v", ErrCorrupt, name, b, end, e.Shape)
+		}
+		if end > int64(len(body)) {
+			return nil, fmt.Errorf("%w: tensor %q ends at byte %d of the data, which has %d", ErrTruncated, name, end, len(body))
+		}
+		covered += end - b
+		t := CheckpointTensor{Shape: e.Shape, Data: make([]float32, n)}
+		for i := range t.Data {
+			t.Data[i] = math.Float32frombits(binary.LittleEndian.Uint32(body[b+4*int64(i):]))
+		}
+		c.Tensors[name] = t
+	}
+	if need := c.Config.paramCount(); need > covered/4 {
+		return nil, fmt.Errorf("%w: config needs %d values, the tensors hold %d", ErrCorrupt, need, covered/4)
+	}
+	if covered != int64(len(body)) {
+		return nil, fmt.Errorf("%w: tensors cover %d bytes of a %d-byte data section", ErrCorrupt, covered, len(body))
+	}
+	sum := sha256.Sum256(body)
+	if got := hex.EncodeToString(sum[:]); got != meta["data_sha256"] {
+		return nil, fmt.Errorf("%w: data SHA-256 %s, metadata says %q", ErrCorrupt, got, meta["data_sha256"])
+	}
+	return c, nil
+}
+
+// check reports whether c belongs to variant and has shape cfg.
+func (c *Checkpoint) check(cfg Config, variant string) error {
+	if c.Variant != variant {
+		return fmt.Errorf("%w: checkpoint is for variant %q, want %q", ErrVariantMismatch, c.Variant, variant)
+	}
+	if c.Config != cfg {
+		return fmt.Errorf("%w: %s", ErrShapeMismatch, configDiff(c.Config, cfg))
+	}
+	return nil
+}
+
+// configDiff names the fields where the checkpoint's config got differs
+// from the wanted one.
+func configDiff(got, want Config) string {
+	g, w := reflect.ValueOf(got), reflect.ValueOf(want)
+	var parts []string
+	for i := 0; i < g.NumField(); i++ {
+		if g.Field(i).Interface() != w.Field(i).Interface() {
+			parts = append(parts, fmt.Sprintf("%s is %v in the checkpoint, want %v", g.Type().Field(i).Name, g.Field(i), w.Field(i)))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Net returns the checkpoint's network after checking that it has shape
+// cfg and belongs to variant.
+func (c *Checkpoint) Net(cfg Config, variant string) (*Net, error) {
+	if err := c.check(cfg, variant); err != nil {
+		return nil, err
+	}
+	n, err := New(cfg, 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range n.params {
+		if err := c.load(p.Name, p.Shape, p.Data); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// Trainer returns the checkpoint's network with its optimizer state and
+// step counter, ready to continue training where it stopped.
+func (c *Checkpoint) Trainer(cfg Config, variant string) (*Trainer, error) {
+	n, err := c.Net(cfg, variant)
+	if err != nil {
+		return nil, err
+	}
+	t, err := NewTrainer(n, c.Train)
+	if err != nil {
+		return nil, fmt.Errorf("%w: train_config: %v", ErrCorrupt, err)
+	}
+	for i, p := range n.params {
+		if !p.Learnable() {
+			continue
+		}
+		for j, name := range optimizerTensorNames(c.Train.Optimizer, p.Name) {
+			if err := c.load(name, p.Shape, t.opt.state[i][j]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	t.step = c.Step
+	return t, nil
+}
+
+// load copies tensor name into dst after checking its shape.
+func (c *Checkpoint) load(name string, shape []int, dst []float32) error {
+	t, ok := c.Tensors[name]
+	if !ok {
+		return fmt.Errorf("%w: tensor %q is missing", ErrShapeMismatch, name)
+	}
+	if !sameShape(t.Shape, shape) {
+		return fmt.Errorf("%w: tensor %q has shape %s, want %s", ErrShapeMismatch, name, shapeString(t.Shape), shapeString(shape))
+	}
+	copy(dst, t.Data)
+	return nil
+}
+
+// LoadTrainer reads the checkpoint at path and returns its Trainer, checking
+// that it has shape cfg and belongs to variant.
+func LoadTrainer(path string, cfg Config, variant string) (*Trainer, error) {
+	c, err := ReadCheckpoint(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.Trainer(cfg, variant)
+	if err != nil {
+		return nil, fmt.Errorf("nn: checkpoint %s: %w", path, err)
+	}
+	return t, nil
+}
+
+// LoadNet reads the checkpoint at path and returns its network, checking
+// that it has shape cfg and belongs to variant.
+func LoadNet(path string, cfg Config, variant string) (*Net, error) {
+	c, err := ReadCheckpoint(path)
+	if err != nil {
+		return nil, err
+	}
+	n, err := c.Net(cfg, variant)
+	if err != nil {
+		return nil, fmt.Errorf("nn: checkpoint %s: %w", path, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,207 @@
+package nn
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// savedCheckpoint trains a tiny network for a few steps, saves it and
+// returns the trainer and the file.
+func savedCheckpoint(t *testing.T, opt string) (*Trainer, string) {
+	t.Helper()
+	cfg := tinyConfig()
+	net, err := New(cfg, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := DefaultTrainConfig()
+	tc.Optimizer = opt
+	tr, err := NewTrainer(net, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := fixedTask(cfg, 4, 8)
+	for i := 0; i < 3; i++ {
+		if _, err := tr.TrainStep(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "net.safetensors")
+	if err := tr.Save(path, "flying-bombers"); err != nil {
+		t.Fatal(err)
+	}
+	return tr, path
+}
+
+func TestCheckpointRoundTripRestoresEveryTensorAndCounter(t *testing.T) {
+	for _, opt := range []string{"sgd", "adam"} {
+		tr, path := savedCheckpoint(t, opt)
+		got, err := LoadTrainer(path, tr.net.cfg, "flying-bombers")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Steps() != tr.Steps() || got.Config() != tr.Config() {
+			t.Errorf("%s: loaded step %d config %+v, saved %d %+v", opt, got.Steps(), got.Config(), tr.Steps(), tr.Config())
+		}
+		for i, p := range tr.net.params {
+			q := got.net.params[i]
+			for j := range p.Data {
+				if p.Data[j] != q.Data[j] {
+					t.Fatalf("%s: %s[%d] loaded %v, saved %v", opt, p.Name, j, q.Data[j], p.Data[j])
+				}
+			}
+			for k := range tr.opt.state[i] {
+				for j := range tr.opt.state[i][k] {
+					if tr.opt.state[i][k][j] != got.opt.state[i][k][j] {
+						t.Fatalf("%s: optimizer state %d of %s differs", opt, k, p.Name)
+					}
+				}
+			}
+		}
+		if matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*tmp*")); len(matches) != 0 {
+			t.Errorf("temporary files left behind: %v", matches)
+		}
+	}
+}
+
+func TestCheckpointLoadErrorsSayWhatIsWrong(t *testing.T) {
+	tr, path := savedCheckpoint(t, "adam")
+	cfg := tr.net.cfg
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, b []byte) string {
+		p := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	flipped := append([]byte(nil), data...)
+	flipped[len(flipped)-5] ^= 0x40
+	wider := cfg
+	wider.Filters++
+	cases := []struct {
+		name    string
+		path    string
+		cfg     Config
+		variant string
+		is      error
+		says    string
+	}{
+		{"wrong variant", path, cfg, "chess", ErrVariantMismatch, `"flying-bombers", want "chess"`},
+		{"wrong shape", path, wider, "flying-bombers", ErrShapeMismatch, "Filters is 6 in the checkpoint, want 7"},
+		{"truncated data", write("short", data[:len(data)-100]), cfg, "flying-bombers", ErrTruncated, "ends at byte"},
+		{"truncated header", write("shorter", data[:50]), cfg, "flying-bombers", ErrTruncated, "header length"},
+		{"empty", write("empty", nil), cfg, "flying-bombers", ErrTruncated, "at least 8"},
+		{"flipped data bit", write("flipped", flipped), cfg, "flying-bombers", ErrCorrupt, "SHA-256"},
+		{"trailing bytes", write("long", append(append([]byte(nil), data...), 0, 0, 0, 0)), cfg, "flying-bombers", ErrCorrupt, "cover"},
+	}
+	for _, c := range cases {
+		_, err := LoadTrainer(c.path, c.cfg, c.variant)
+		if !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: error %v, want %v saying %q", c.name, err, c.is, c.says)
+		}
+	}
+	if _, err := LoadNet(path, cfg, "flying-bombers"); err != nil {
+		t.Errorf("LoadNet of a good checkpoint: %v", err)
+	}
+}
+
+func TestStandardLibraryPythonReadsCheckpoint(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	tr, path := savedCheckpoint(t, "sgd")
+	out, err := exec.Command(python, "testdata/read_checkpoint.py", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("python reader: %v\n%s", err, out)
+	}
+	var want []string
+	add := func(name string, shape []int, data []float32) {
+		var sum float64
+		for _, v := range data {
+			sum += float64(v)
+		}
+		dims := make([]string, len(shape))
+		for i, d := range shape {
+			dims[i] = fmt.Sprint(d)
+		}
+		want = append(want, fmt.Sprintf("%s F32 %s %.6g", name, strings.Join(dims, "x"), sum))
+	}
+	for i, p := range tr.net.params {
+		add(p.Name, p.Shape, p.Data)
+		if p.Learnable() {
+			add("optimizer.velocity."+p.Name, p.Shape, tr.opt.state[i][0])
+		}
+	}
+	sort.Strings(want)
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if lines[0] != "variant flying-bombers step 3" {
+		t.Errorf("python read metadata %q", lines[0])
+	}
+	lines = lines[1:]
+	if len(lines) != len(want) {
+		t.Fatalf("python read %d tensors, want %d", len(lines), len(want))
+	}
+	for i, l := range lines {
+		f := strings.Fields(l)
+		var sum float64
+		fmt.Sscan(f[3], &sum)
+		if got := fmt.Sprintf("%s %s %s %.6g", f[0], f[1], f[2], sum); got != want[i] {
+			t.Errorf("python read %q, want %q", got, want[i])
+		}
+	}
+}
+
+func FuzzParseCheckpoint(f *testing.F) {
+	cfg := Config{Channels: 1, Height: 2, Width: 2, PolicyPlanes: 1, Blocks: 1, Filters: 2, PolicyFilters: 1, ValueFilters: 1, ValueHidden: 2}
+	net, err := New(cfg, 1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	tr, err := NewTrainer(net, DefaultTrainConfig())
+	if err != nil {
+		f.Fatal(err)
+	}
+	path := filepath.Join(f.TempDir(), "seed.safetensors")
+	if err := tr.Save(path, "v"); err != nil {
+		f.Fatal(err)
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte{})
+	f.Add([]byte("\x10\x00\x00\x00\x00\x00\x00\x00{\"__metadata__\":1}"))
+	r := rand.New(rand.NewPCG(1, 1))
+	for i := 0; i < 4; i++ {
+		b := append([]byte(nil), good...)
+		b[r.IntN(len(b))] ^= byte(1 + r.IntN(255))
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := ParseCheckpoint(data)
+		if err != nil {
+			if !errors.Is(err, ErrTruncated) && !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("error %v wraps neither ErrTruncated nor ErrCorrupt", err)
+			}
+			return
+		}
+		// A parsed checkpoint either builds its own network or says why not.
+		if _, err := c.Trainer(c.Config, c.Variant); err != nil && !errors.Is(err, ErrShapeMismatch) && !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("Trainer: %v", err)
+		}
+	})
+}

@@ -1,0 +1,158 @@
+package nn
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+)
+
+// fixedTask returns size random positions, each with one legal move made
+// the policy target and a one-hot WDL target: a task a small network can
+// memorise.
+func fixedTask(cfg Config, size int, seed uint64) *TrainBatch {
+	r := rand.New(rand.NewPCG(seed, 1))
+	b := randomBatch(cfg, size, r)
+	s := cfg.Shape().PolicySize
+	for pos := 0; pos < size; pos++ {
+		clear(b.Policy[pos*s : (pos+1)*s])
+		for {
+			i := r.IntN(s)
+			if b.Legal[pos*s+i] != 0 {
+				b.Policy[pos*s+i] = 1
+				break
+			}
+		}
+	}
+	return b
+}
+
+func TestTinyNetworkLearnsFixedTargetsToNearZeroLoss(t *testing.T) {
+	for _, opt := range []string{"adam", "sgd"} {
+		t.Run(opt, func(t *testing.T) {
+			cfg := tinyConfig()
+			net, err := New(cfg, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc := DefaultTrainConfig()
+			tc.Optimizer, tc.L2 = opt, 0
+			tc.Schedule = Schedule{Base: 0.01, Decay: "cosine", Total: 400, Floor: 0.001}
+			if opt == "sgd" {
+				tc.Schedule.Base = 0.05
+			}
+			tr, err := NewTrainer(net, tc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := fixedTask(cfg, 16, 4)
+			var first, last Losses
+			for step := 0; step < 400; step++ {
+				l, err := tr.TrainStep(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if step == 0 {
+					first = l
+				}
+				last = l
+			}
+			if last.Policy+last.Value > 0.05 {
+				t.Errorf("after 400 steps loss %.4f (policy %.4f, value %.4f), started at %.4f; want < 0.05",
+					last.Policy+last.Value, last.Policy, last.Value, first.Policy+first.Value)
+			}
+		})
+	}
+}
+
+func TestResumedTrainingRepeatsTheUninterruptedLossCurve(t *testing.T) {
+	for _, opt := range []string{"adam", "sgd"} {
+		t.Run(opt, func(t *testing.T) {
+			cfg := tinyConfig()
+			tc := DefaultTrainConfig()
+			tc.Optimizer = opt
+			tc.Schedule = Schedule{Base: 0.01, Warmup: 3, Decay: "step", Every: 5, Gamma: 0.5}
+			batches := []*TrainBatch{fixedTask(cfg, 8, 1), fixedTask(cfg, 8, 2), fixedTask(cfg, 8, 3)}
+			net, err := New(cfg, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := NewTrainer(net, tc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "ckpt.safetensors")
+			var want []Losses
+			for step := 0; step < 20; step++ {
+				if step == 10 {
+					if err := a.Save(path, "test-variant"); err != nil {
+						t.Fatal(err)
+					}
+				}
+				l, err := a.TrainStep(batches[step%3])
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, l)
+			}
+			b, err := LoadTrainer(path, cfg, "test-variant")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.Steps() != 10 {
+				t.Fatalf("loaded trainer at step %d, want 10", b.Steps())
+			}
+			for step := 10; step < 20; step++ {
+				l, err := b.TrainStep(batches[step%3])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if l != want[step] {
+					t.Errorf("step %d: resumed losses %+v, uninterrupted %+v", step, l, want[step])
+				}
+			}
+		})
+	}
+}
+
+func TestScheduleRates(t *testing.T) {
+	cases := []struct {
+		s    Schedule
+		step int64
+		want float64
+	}{
+		{Schedule{Base: 0.1}, 1000, 0.1},
+		{Schedule{Base: 0.1, Warmup: 10}, 0, 0.01},
+		{Schedule{Base: 0.1, Warmup: 10}, 9, 0.1},
+		{Schedule{Base: 0.1, Decay: "step", Every: 100, Gamma: 0.1}, 99, 0.1},
+		{Schedule{Base: 0.1, Decay: "step", Every: 100, Gamma: 0.1}, 200, 0.001},
+		{Schedule{Base: 0.1, Decay: "cosine", Total: 100, Floor: 0.01}, 50, 0.055},
+		{Schedule{Base: 0.1, Decay: "cosine", Total: 100, Floor: 0.01}, 100, 0.01},
+	}
+	for _, c := range cases {
+		if got := c.s.Rate(c.step); got < c.want*(1-1e-9)-1e-12 || got > c.want*(1+1e-9)+1e-12 {
+			t.Errorf("%+v at step %d: rate %v, want %v", c.s, c.step, got, c.want)
+		}
+	}
+}
+
+func TestTrainConfigRejectsUnusableSettings(t *testing.T) {
+	bad := []func(*TrainConfig){
+		func(c *TrainConfig) { c.Optimizer = "rmsprop" },
+		func(c *TrainConfig) { c.Momentum = 1 },
+		func(c *TrainConfig) { c.L2 = -1 },
+		func(c *TrainConfig) { c.Schedule.Base = 0 },
+		func(c *TrainConfig) { c.Schedule.Decay = "step" },
+		func(c *TrainConfig) { c.Schedule.Decay = "exp" },
+		func(c *TrainConfig) { c.Optimizer, c.Epsilon = "adam", 0 },
+	}
+	for i, f := range bad {
+		c := DefaultTrainConfig()
+		f(&c)
+		if err := c.Validate(); err == nil {
+			t.Errorf("case %d: %+v validated", i, c)
+		}
+	}
+	if err := DefaultTrainConfig().Validate(); err != nil {
+		t.Errorf("default train config: %v", err)
+	}
+}
