@@ -87,7 +87,7 @@ func BenchmarkSearchOverhead(b *testing.B) {
 			cfg.Gumbel = c.gumbel
 			cfg.CacheEntries = 1 << 16
 			d := newWideDriver(b, cfg, 64)
-			for i := 0; i < 200; i++ {
+			for i := 0; i < 4000; i++ { // 20 moves a game: the arenas reach their size
 				d.step(b)
 			}
 			d.playouts = 0
