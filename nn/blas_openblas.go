@@ -16,6 +16,9 @@ import (
 // BLASName names the BLAS this build multiplies matrices with.
 const BLASName = "OpenBLAS (cgo)"
 
+// tileForSerial is false: OpenBLAS threading is set by SetBLASThreads.
+const tileForSerial = false
+
 func init() {
 	blas32.Use(netlib.Implementation{})
 }

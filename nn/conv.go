@@ -47,6 +47,7 @@ type convKernel struct {
 	g            []float32 // cout x n*h*w: gradient at the pre-activation (and of the skip input)
 	dx           []float32 // cin x n*h*w: gradient of the input
 	needDX       bool      // whether backward computes dx (false for the stem)
+	serial       bool      // whether to multiply on the calling goroutine only (inference)
 }
 
 // newConvKernel allocates a kernel's buffers; train adds the backward ones.
@@ -81,7 +82,11 @@ func (c *convKernel) forward(x, skip []float32) {
 	m := c.n * c.h * c.w
 	kk := l.cin * l.k * l.k
 	c.x, c.skip = x, skip
-	sgemm(false, false, l.cout, m, kk, 1, c.weight, kk, c.columns(x), m, 0, c.z, m)
+	if c.serial {
+		sgemmSerialNN(l.cout, m, kk, c.weight, kk, c.columns(x), m, 0, c.z, m)
+	} else {
+		sgemm(false, false, l.cout, m, kk, 1, c.weight, kk, c.columns(x), m, 0, c.z, m)
+	}
 	for co := 0; co < l.cout; co++ {
 		z := c.z[co*m : (co+1)*m]
 		y := c.y[co*m : (co+1)*m]

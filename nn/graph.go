@@ -76,6 +76,7 @@ func (b *graphBuilder) conv(name string, l *convLayer, in *G.Node, inBuf []float
 		}
 	}
 	k := newConvKernel(l, mode, ng.n, ng.h, ng.w, b.cols, b.dcols, b.train)
+	k.serial = ng.mode == modeInfer
 	inputs := []*G.Node{in, b.param(l.weight)}
 	if l.gamma != nil {
 		inputs = append(inputs, b.param(l.gamma), b.param(l.beta), b.param(l.mean), b.param(l.vari))

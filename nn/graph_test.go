@@ -1,0 +1,169 @@
+package nn
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+
+	"bomberzero/eval"
+)
+
+func TestGorgoniaTapeMachineRunsTheGraphsToTheSameResult(t *testing.T) {
+	cfg := tinyConfig()
+	net, err := New(cfg, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(4, 4))
+	randomizeStats(net, r)
+	b := randomBatch(cfg, 3, r)
+
+	// Inference graph.
+	ng, err := newNetGraph(cfg, &net.Fold().t, modeInfer, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ng.setPlanes(b.Planes, 3, cfg.Channels)
+	ng.run()
+	wantLogits := append([]float32(nil), ng.logits...)
+	wantWDL := append([]float32(nil), ng.wdl...)
+	clear(ng.logits)
+	clear(ng.wdl)
+	m := G.NewTapeMachine(ng.g)
+	if err := m.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	for i := range wantLogits {
+		if ng.logits[i] != wantLogits[i] {
+			t.Fatalf("TapeMachine logit %d = %v, direct run %v", i, ng.logits[i], wantLogits[i])
+		}
+	}
+	for i := range wantWDL {
+		if ng.wdl[i] != wantWDL[i] {
+			t.Fatalf("TapeMachine WDL logit %d = %v, direct run %v", i, ng.wdl[i], wantWDL[i])
+		}
+	}
+
+	// Training graph: the same gradients.
+	tr, err := NewTrainer(net, DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.gradients(b); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]float32{}
+	for _, p := range net.params {
+		if p.Learnable() {
+			want[p.Name] = append([]float32(nil), p.Grad...)
+			clear(p.Grad)
+		}
+	}
+	m = G.NewTapeMachine(tr.graphs[3].g)
+	if err := m.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	for _, p := range net.params {
+		if !p.Learnable() {
+			continue
+		}
+		for i := range p.Grad {
+			if p.Grad[i] != want[p.Name][i] {
+				t.Fatalf("TapeMachine gradient %s[%d] = %v, direct run %v", p.Name, i, p.Grad[i], want[p.Name][i])
+			}
+		}
+	}
+}
+
+func TestEvaluatorAllocatesNothingInSteadyState(t *testing.T) {
+	cfg := tinyConfig()
+	net, err := New(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := NewEvaluator(net.Fold(), 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.Warm(); err != nil {
+		t.Fatal(err)
+	}
+	b := eval.NewBatch(cfg.Shape(), 16)
+	for i := range b.Legal {
+		b.Legal[i] = 1
+	}
+	for _, size := range []int{1, 5, 16} {
+		b.Size = size
+		if allocs := testing.AllocsPerRun(20, func() {
+			if err := ev.Evaluate(b); err != nil {
+				t.Fatal(err)
+			}
+		}); allocs != 0 {
+			t.Errorf("batch %d: %v allocations per Evaluate, want 0", size, allocs)
+		}
+	}
+}
+
+// heapAfterGC returns the live heap in bytes.
+func heapAfterGC() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+func TestHeapStaysFlatOverThousandsOfInferenceBatchesAndHundredsOfTrainingSteps(t *testing.T) {
+	cfg := tinyConfig()
+	net, err := New(cfg, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTrainer(net, DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := NewEvaluator(net.Fold(), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.Warm(); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(2, 3))
+	tb := randomBatch(cfg, 8, r)
+	eb := eval.NewBatch(cfg.Shape(), 8)
+	copy(eb.Planes, tb.Planes)
+	copy(eb.Legal, tb.Legal)
+	work := func(infer, train int) {
+		for i := 0; i < infer; i++ {
+			eb.Size = 1 + i%8
+			if err := ev.Evaluate(eb); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := 0; i < train; i++ {
+			if _, err := tr.TrainStep(tb); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	work(100, 10) // build every graph
+	before := heapAfterGC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	mallocs := ms.Mallocs
+	work(3000, 300)
+	after := heapAfterGC()
+	runtime.ReadMemStats(&ms)
+	if after > before+64<<10 {
+		t.Errorf("live heap grew from %d to %d bytes over 3000 inference batches and 300 training steps", before, after)
+	}
+	// Training steps allocate only small bookkeeping, never buffers.
+	if per := float64(ms.Mallocs-mallocs) / 3300; per > 1 {
+		t.Errorf("%.1f allocations per batch or step, want <= 1", per)
+	}
+}
