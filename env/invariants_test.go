@@ -2,6 +2,7 @@ package env
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -18,8 +19,8 @@ func TestRandomGameInvariants(t *testing.T) {
 	if testing.Short() {
 		games = 250
 	}
-	for _, name := range append(VariantNames(), "birds-ninjas+scepter+insane-knight", "fbgc+superknights+superpower") {
-		t.Run(name, func(t *testing.T) {
+	for _, name := range append(VariantNames(), "birds-ninjas+scepter+insane-knight", "fbgc+superknights+superpower", "testdata/designer.toml") {
+		t.Run(strings.TrimPrefix(name, "testdata/"), func(t *testing.T) {
 			v := mustLoad(t, name)
 			rng := rand.New(rand.NewPCG(1, uint64(len(name))))
 			positions := 0

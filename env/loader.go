@@ -112,7 +112,22 @@ func LoadVariant(spec string) (*Variant, error) {
 		parts := strings.Split(spec, "+")
 		base, opts = parts[0], parts[1:]
 	}
-	m, srcs, err := loadTree(base, 0)
+	src, err := readVariant(base)
+	if err != nil {
+		return nil, err
+	}
+	return build(spec, src, opts)
+}
+
+// ParseVariant reads a variant from the text of a variant file (named where
+// in errors); a "base" it names is a built-in variant.
+func ParseVariant(where, text string) (*Variant, error) {
+	return build(where, source{where, text}, nil)
+}
+
+// build loads src with its bases, lays the options over it and compiles it.
+func build(spec string, root source, opts []string) (*Variant, error) {
+	m, srcs, err := loadTree(root, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -148,13 +163,9 @@ func LoadVariant(spec string) (*Variant, error) {
 }
 
 // loadTree reads a variant file and, recursively, the variant its "base" names.
-func loadTree(name string, depth int) (map[string]any, []source, error) {
+func loadTree(src source, depth int) (map[string]any, []source, error) {
 	if depth > 8 {
-		return nil, nil, fmt.Errorf("variant %s: base chain deeper than 8 files (a cycle?)", name)
-	}
-	src, err := readVariant(name)
-	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%s: base chain deeper than 8 files (a cycle?)", src.where)
 	}
 	m, err := decodeStrict(src)
 	if err != nil {
@@ -168,7 +179,11 @@ func loadTree(name string, depth int) (map[string]any, []source, error) {
 	var baseMap map[string]any
 	var srcs []source
 	parts := strings.Split(b, "+")
-	if baseMap, srcs, err = loadTree(parts[0], depth+1); err != nil {
+	bsrc, err := readVariant(parts[0])
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: base %q: %w", src.where, b, err)
+	}
+	if baseMap, srcs, err = loadTree(bsrc, depth+1); err != nil {
 		return nil, nil, fmt.Errorf("%s: base %q: %w", src.where, b, err)
 	}
 	for _, o := range parts[1:] {

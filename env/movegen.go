@@ -105,6 +105,9 @@ func (p *Position) pseudoMoves(buf []Move, inCheck bool) []Move {
 			return append(buf, m)
 		}
 		for _, lt := range t.leaps[s] {
+			if lt.line != 0 && p.lineReaches(t, from, lt.to, int(lt.line-1)) {
+				continue // the line move gives it (and a fly-over capture is never optional)
+			}
 			if tq := p.board[lt.to]; tq == NoPiece {
 				if lt.mode&modeMove != 0 {
 					buf = add(buf, lt.to, false)
@@ -178,6 +181,38 @@ func (p *Position) pseudoMoves(buf []Move, inCheck bool) []Move {
 		buf = p.dropMoves(buf)
 	}
 	return buf
+}
+
+// lineReaches says whether a slide or bombing of type t from along
+// direction d gives a move to to.
+func (p *Position) lineReaches(t *PieceType, from, to Square, d int) bool {
+	bit := uint8(1) << d
+	us := p.board[from].Color()
+	passed := NoPiece
+	for _, s := range p.v.Geo.rays[from][d] {
+		q := p.board[s]
+		if s == to {
+			switch {
+			case passed == NoPiece && q == NoPiece:
+				return t.slideMove&bit != 0
+			case passed == NoPiece:
+				return q.Color() != us && t.slideCap&bit != 0
+			default:
+				return q == NoPiece && t.bomb&bit != 0
+			}
+		}
+		if q != NoPiece {
+			if passed != NoPiece || q.Color() == us {
+				return false
+			}
+			passed = q
+			continue
+		}
+		if passed != NoPiece && !t.bombExt {
+			return s == to
+		}
+	}
+	return false
 }
 
 // pawnMoves appends the moves of a pawn of the given kind on from.

@@ -56,6 +56,7 @@ var pawnKindNames = map[string]PawnKind{"grand": GrandPawn, "orthodox": Orthodox
 type leapTarget struct {
 	to   Square
 	mode uint8 // modeMove | modeCapture
+	line uint8 // 1+direction when the piece also has a line move toward to, else 0
 }
 
 const (

@@ -265,7 +265,11 @@ func (v *Variant) compilePieces(f *variantFile) error {
 			for _, to := range targets[s] {
 				dx := g.File(to) - g.File(Square(s))
 				dy := g.Rank(to) - g.Rank(Square(s))
-				t.leaps[s] = append(t.leaps[s], leapTarget{to, leapMode[[2]int{dx, dy}]})
+				lt := leapTarget{to: to, mode: leapMode[[2]int{dx, dy}]}
+				if d := g.between[s][to]; d != 0 && (t.slideMove|t.slideCap|t.bomb)&(1<<(d-1)) != 0 {
+					lt.line = d
+				}
+				t.leaps[s] = append(t.leaps[s], lt)
 			}
 		}
 		if t.Pawn == NotPawn && len(offs) == 0 && t.slideMove|t.slideCap|t.bomb|t.heli == 0 {
@@ -457,7 +461,7 @@ func (v *Variant) buildAttackTables() {
 			for _, dx := range []int{-1, 1} {
 				t := g.At(g.File(Square(s))+dx, g.Rank(Square(s))+fwd)
 				if t != NoSquare && g.real[t] {
-					v.pawnCaps[c][s] = append(v.pawnCaps[c][s], leapTarget{t, modeCapture})
+					v.pawnCaps[c][s] = append(v.pawnCaps[c][s], leapTarget{to: t, mode: modeCapture})
 				}
 			}
 		}
