@@ -116,7 +116,8 @@ func (s *Searcher) slot(i int) (*slot, error) {
 }
 
 // Reset puts a copy of g into slot i at ply 0 with an empty tree; its
-// search starts on the next Step.
+// search starts on the next Step. Every game given to one Searcher must
+// have the same concrete type (copies are made with CopyFrom).
 func (s *Searcher) Reset(i int, g Game) error {
 	return s.ResetAt(i, g, 0)
 }
