@@ -40,6 +40,18 @@ func TestValidateRejectsOutOfRangeParameters(t *testing.T) {
 	}
 }
 
+func TestNewSearcherRejectsNoSlotsAndEmptyBatches(t *testing.T) {
+	if _, err := NewSearcher(DefaultConfig(), &tableEval{shape: tttShape, max: 4}, 0); err == nil {
+		t.Error("a searcher of 0 games was created")
+	}
+	if _, err := NewSearcher(DefaultConfig(), &tableEval{shape: tttShape, max: 0}, 4); err == nil {
+		t.Error("a searcher over an evaluator of max batch 0 was created")
+	}
+	if _, err := NewSearcher(DefaultConfig(), &tableEval{max: 4}, 4); err == nil {
+		t.Error("a searcher over an evaluator of empty shape was created")
+	}
+}
+
 func TestSampleMoveFollowsTemperature(t *testing.T) {
 	policy := []float32{0.1, 0.6, 0.3}
 	if k := sampleMove(policy, 0, 0.99); k != 1 {

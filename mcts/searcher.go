@@ -191,12 +191,23 @@ func (s *Searcher) Play(i int, move int) error {
 	return nil
 }
 
-// Ply returns the number of plies played in slot i's game.
-func (s *Searcher) Ply(i int) int { return s.slots[i].ply }
+// Ply returns the number of plies played in slot i's game (-1 for a slot
+// out of range).
+func (s *Searcher) Ply(i int) int {
+	if i < 0 || i >= len(s.slots) {
+		return -1
+	}
+	return s.slots[i].ply
+}
 
-// Game returns slot i's current position (owned by the Searcher: do not
-// modify it).
-func (s *Searcher) Game(i int) Game { return s.slots[i].game }
+// Game returns slot i's current position, owned by the Searcher: do not
+// modify it (nil for a slot out of range or never Reset).
+func (s *Searcher) Game(i int) Game {
+	if i < 0 || i >= len(s.slots) {
+		return nil
+	}
+	return s.slots[i].game
+}
 
 // SearchAll runs Step until every slot holding a game has a finished
 // search, for callers that move all games in lockstep.
