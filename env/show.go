@@ -32,7 +32,7 @@ func (p *Position) Diagram() string {
 		b.WriteByte(' ')
 		b.WriteByte(byte('a' + f))
 	}
-	b.WriteByte('\n')
+	b.WriteString("    ('.' empty square, blank: hole)\n")
 	if v.dropType != 0 {
 		l := v.Pieces[v.dropType].Letter
 		fmt.Fprintf(&b, "in hand: white %d %c, black %d %c\n", p.hand[White][v.dropType], l, p.hand[Black][v.dropType], l+'a'-'A')
