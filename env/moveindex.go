@@ -402,7 +402,7 @@ func (x *MoveIndex) Decode(p *Position, idx int) Move {
 // whether there is one.
 func (x *MoveIndex) Legal(p *Position, idx int, buf []Move) (Move, bool) {
 	m := x.Decode(p, idx)
-	if m == NoMove {
+	if m == NoMove || x.Index(m, p.side) != idx {
 		return NoMove, false
 	}
 	for _, l := range p.LegalMoves(buf[:0]) {

@@ -40,9 +40,9 @@ func walkRandomGames(t *testing.T, v *Variant, seed uint64, games, plies int, vi
 }
 
 func TestMoveIndexIsABijectionOnLegalMovesOfRandomPositions(t *testing.T) {
-	games, plies := 12, 160
+	games, plies := 6, 120
 	if testing.Short() {
-		games = 4
+		games = 2
 	}
 	for _, name := range indexVariants() {
 		t.Run(name, func(t *testing.T) {
@@ -148,7 +148,10 @@ func TestMoveIndexGoldenFBGC(t *testing.T) {
 	if x.Planes() != goldenFBGCPlanes {
 		t.Errorf("fbgc has %d policy planes, want %d", x.Planes(), goldenFBGCPlanes)
 	}
-	p := v.NewPosition()
+	p, err := v.ParsePosition(goldenFBGCPosition)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range goldenFBGC {
 		m, err := p.ParseMove(c.move)
 		if err != nil {
@@ -162,7 +165,20 @@ func TestMoveIndexGoldenFBGC(t *testing.T) {
 
 const goldenFBGCPlanes = 93
 
+// goldenFBGCPosition has pawn moves, leaps, a promotion and castling.
+const goldenFBGCPosition = "5k4/P9/10/10/10/10/10/10/2N1P5/1R3K2R1 w KQ - 0 1"
+
 var goldenFBGC = []struct {
 	move  string
 	index int
-}{}
+}{
+	{"e2-e4", 1*100 + 14},         // ray N 2 from e2
+	{"e2-e3", 0*100 + 14},         // ray N 1
+	{"c2-d4", 73*100 + 12},        // leap +1,+2 from c2
+	{"b1-b8", 6*100 + 1},          // ray N 7
+	{"a9-a10;Q-a10", 0*100 + 80},  // the first promotion type uses the ray plane
+	{"a9-a10;F-a10", 90*100 + 80}, // promote to F straight ahead
+	{"i1-g1;f1-h1", 92*100 + 7},   // castle, at the king's destination h1
+	{"f1-g1", 18*100 + 5},         // the king's step, not a castle
+	{"b1-e1;f1-d1", 92*100 + 3},   // queen-side castle to d1
+}
