@@ -2,7 +2,9 @@ package datasets
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -92,32 +94,68 @@ func asChunkError(path string, err error) *ChunkError {
 	return &ChunkError{Path: path, Err: err}
 }
 
-// Stat reads a chunk's footer and returns its description without reading
-// or verifying its rows.
+// Stat reads a chunk's footer and returns its description without decoding
+// its rows. It does read the whole file, to check the content hash in the
+// file's name before any Parquet decoding.
 func Stat(path string) (ChunkInfo, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return ChunkInfo{}, &ChunkError{Path: path, Err: err}
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return ChunkInfo{}, &ChunkError{Path: path, Err: err}
+	if err := checkNameHash(data, path); err != nil {
+		return ChunkInfo{}, err
 	}
-	info, _, err := openChunk(f, st.Size(), path, false)
+	info, _, err := openChunk(bytes.NewReader(data), int64(len(data)), path, false)
 	return info, err
 }
 
-// ReadChunk reads a chunk file in full and verifies it: Parquet page CRCs,
-// the schema, the row count, the SHA-256 over the rows and the record
-// invariants (valid games, contiguous and unique game IDs, derived columns
-// consistent). Any fault is a *ChunkError naming the file.
+// ReadChunk reads a chunk file in full and verifies it: the content hash in
+// its name (checked before any decoding, so no damaged byte reaches the
+// Parquet decoder), Parquet page CRCs, the schema, the row count, the
+// SHA-256 over the rows and the record invariants (valid games, contiguous
+// and unique game IDs, derived columns consistent). Any fault is a
+// *ChunkError naming the file.
 func ReadChunk(path string) (*Chunk, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &ChunkError{Path: path, Err: err}
 	}
+	return readChunkBytes(data, path)
+}
+
+// readChunkBytes is ReadChunk on the bytes of the file at path.
+func readChunkBytes(data []byte, path string) (*Chunk, error) {
+	if err := checkNameHash(data, path); err != nil {
+		return nil, err
+	}
 	return decodeChunk(data, path)
+}
+
+// nameHashDigits is the number of hex digits of the file's SHA-256 that a
+// chunk's name ends with, before ".parquet".
+const nameHashDigits = 16
+
+// nameHash returns the content hash a chunk holding data carries in its name.
+func nameHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:nameHashDigits/2])
+}
+
+// checkNameHash verifies that the file's bytes hash to the value in its
+// name, so that truncation or a flipped bit anywhere (footer included) is
+// caught before the Parquet decoder, which trusts lengths in the footer and
+// page headers, sees the bytes.
+func checkNameHash(data []byte, path string) error {
+	base := strings.TrimSuffix(filepath.Base(path), ".parquet")
+	i := strings.LastIndexByte(base, '-')
+	want := base[i+1:]
+	if i < 0 || len(want) != nameHashDigits || strings.Trim(want, "0123456789abcdef") != "" {
+		return &ChunkError{Path: path, Err: fmt.Errorf("%w: name does not end in -<%d hex digits of the content's SHA-256>.parquet (renamed?)", ErrCorrupt, nameHashDigits)}
+	}
+	if got := nameHash(data); got != want {
+		return &ChunkError{Path: path, Err: fmt.Errorf("%w: content SHA-256 starts %s, the name says %s (%d bytes: damaged or truncated)", ErrCorrupt, got, want, len(data))}
+	}
+	return nil
 }
 
 // decodeChunk is ReadChunk on the file's bytes.

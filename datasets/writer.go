@@ -1,12 +1,14 @@
 package datasets
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -179,14 +181,20 @@ func (w *ChunkWriter) flush() error {
 			info.FullPositions++
 		}
 	}
-	info.Name = fmt.Sprintf("chunk-%s-%s-%06d.parquet", info.Created.Format("20060102T150405.000000000Z"), w.tag, w.seq)
+	base := fmt.Sprintf("chunk-%s-%s-%06d", info.Created.Format("20060102T150405.000000000Z"), w.tag, w.seq)
+	var file bytes.Buffer
+	if err := writeRows(&file, w.rows, &info); err != nil {
+		return fmt.Errorf("chunk writer: %d games not written: %w", w.games, err)
+	}
+	info.Name = base + "-" + nameHash(file.Bytes()) + ".parquet"
 	err := writeAtomic(w.dir, info.Name, w.create, func(out io.Writer) error {
-		return writeRows(out, w.rows, &info)
+		_, err := out.Write(file.Bytes())
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("chunk writer: %d games not written: %w", w.games, err)
 	}
-	w.lastPath = w.dir + string(os.PathSeparator) + info.Name
+	w.lastPath = filepath.Join(w.dir, info.Name)
 	w.seq++
 	w.rows = nil
 	clear(w.ids)
