@@ -88,10 +88,7 @@ func TestBlackNinjaPawnOwnHalfAndNoEnPassant(t *testing.T) {
 func TestWhiteNinjaPawnInEnemyHalf(t *testing.T) {
 	v := mustLoad(t, "birds-ninjas")
 	p := setup(t, v, White, "Jh9", "bi9", "Jf3", "Je7", "Kj1", "ka10")
-	var h9 []string
-	for _, m := range gcMoves(p, "h9") {
-		h9 = append(h9, m)
-	}
+	h9 := gcMoves(p, "h9")
 	want := []string{"h9-g9", "h9-h10;B-h10", "h9-h10;F-h10", "h9-h10;G-h10", "h9-h10;N-h10", "h9-h10;Q-h10", "h9-h10;R-h10", "h9-i9"}
 	if !slices.Equal(h9, want) {
 		t.Fatalf("white ninja pawn h9: %v, want %v", h9, want)

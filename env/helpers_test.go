@@ -3,7 +3,6 @@ package env
 import (
 	"math/rand/v2"
 	"sort"
-	"strings"
 	"testing"
 )
 
@@ -60,7 +59,6 @@ func hasMove(p *Position, gc string) bool {
 	return false
 }
 
-func join(s []string) string { return strings.Join(s, " ") }
 
 // slowLegal is the obviously-correct legality test: play the move, then try
 // every move of the opponent and see whether one removes our king. Castling

@@ -12,11 +12,11 @@ func (p *Position) Perft(depth int) uint64 {
 }
 
 func (p *Position) perft(depth int, buf []Move) uint64 {
-	moves := p.LegalMoves(buf[len(buf):len(buf)])
+	moves := p.LegalMoves(buf[len(buf):])
 	if depth == 1 {
 		return uint64(len(moves))
 	}
-	rest := buf[len(buf)+len(moves) : len(buf)+len(moves)]
+	rest := buf[len(buf)+len(moves):]
 	var n uint64
 	for _, m := range moves {
 		u := p.DoMove(m)

@@ -82,8 +82,8 @@ type PieceType struct {
 	fly       uint8 // directions in which a move removes the enemies it passes (bomb | heli)
 }
 
-// symmetric expands an offset under the eight symmetries of the square.
-func symmetric(o [2]int) [][2]int {
+// symmetries expands an offset under the eight symmetries of the square.
+func symmetries(o [2]int) [][2]int {
 	var out [][2]int
 	seen := map[[2]int]bool{}
 	for _, sx := range []int{1, -1} {

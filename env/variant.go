@@ -234,7 +234,7 @@ func (v *Variant) compilePieces(f *variantFile) error {
 					if (o[0] == 0 && o[1] == 0) || o[0] < -maxFiles || o[0] > maxFiles || o[1] < -maxRanks || o[1] > maxRanks {
 						return ferr(mf+".offsets", "offset %v: expected a non-zero offset within the board", o)
 					}
-					for _, s := range symmetric(o) {
+					for _, s := range symmetries(o) {
 						leapMode[s] |= mode
 					}
 				}
