@@ -1,0 +1,209 @@
+package env
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEncoderChannelsFollowTheRules(t *testing.T) {
+	cases := []struct {
+		variant string
+		want    int
+	}{
+		// 7 types x 2, repetitions, 4 castling rights, en passant, 50-move.
+		{"fbgc", 14 + 1 + 4 + 1 + 1},
+		{"chess", 12 + 1 + 4 + 1 + 1},
+		// 6 types (F G K M N P) x 2, holes, repetitions, en passant,
+		// 50-move, scepter x 2; no castling, no colour (the setup is
+		// mirror-symmetric).
+		{"claustrophobia", 2*6 + 1 + 1 + 1 + 1 + 2},
+	}
+	for _, c := range cases {
+		v, err := LoadVariant(c.variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := NewEncoder(v)
+		if e.Channels() != c.want || len(e.PlaneNames()) != c.want {
+			t.Errorf("%s: %d channels (%s), want %d", c.variant, e.Channels(), strings.Join(e.PlaneNames(), ", "), c.want)
+		}
+	}
+}
+
+// mirrored returns p seen from the other side: the board flipped by ranks,
+// the colours, rights, hands and side to move swapped.
+func mirrored(t *testing.T, p *Position) *Position {
+	t.Helper()
+	v := p.v
+	q := &Position{v: v, side: p.side.Other(), half: p.half, full: p.full, king: [2]Square{NoSquare, NoSquare}, epVictim: NoSquare}
+	for s := 0; s < v.Geo.Cells(); s++ {
+		if pc := p.board[s]; pc != NoPiece {
+			q.put(v.mirrorSq(Black, Square(s)), MakePiece(pc.Color().Other(), pc.Type()))
+		}
+	}
+	q.castle = (p.castle&3)<<2 | p.castle>>2
+	q.epN = p.epN
+	for i := 0; i < int(p.epN); i++ {
+		q.ep[i] = v.mirrorSq(Black, p.ep[i])
+	}
+	q.hand[White], q.hand[Black] = p.hand[Black], p.hand[White]
+	r, err := v.ParsePosition(q.String())
+	if err != nil {
+		t.Fatalf("mirror of %s: %v", p, err)
+	}
+	return r
+}
+
+func TestEncodingIsTheSameFromEitherSide(t *testing.T) {
+	for _, name := range indexVariants() {
+		v, err := LoadVariant(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := NewEncoder(v)
+		a := make([]float32, e.Channels()*v.Geo.Cells())
+		b := make([]float32, len(a))
+		n := 0
+		walkRandomGames(t, v, 3, 2, 80, func(p *Position, _ []Move) {
+			q := mirrored(t, p)
+			e.Encode(p, a)
+			e.Encode(q, b)
+			hw := v.Geo.Cells()
+			for i := range a {
+				if a[i] != b[i] && i/hw != e.colour {
+					t.Fatalf("%s: %s and its mirror %s differ in plane %q at cell %d: %v vs %v",
+						name, p, q, e.names[i/hw], i%hw, a[i], b[i])
+				}
+			}
+			n++
+		})
+		if n < 50 {
+			t.Fatalf("%s: only %d positions", name, n)
+		}
+	}
+}
+
+func TestEncodingReadsBackAsThePosition(t *testing.T) {
+	for _, name := range indexVariants() {
+		v, err := LoadVariant(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := NewEncoder(v)
+		g := v.Geo
+		hw := g.Cells()
+		planes := make([]float32, e.Channels()*hw)
+		walkRandomGames(t, v, 5, 2, 100, func(p *Position, _ []Move) {
+			e.Encode(p, planes)
+			us := p.SideToMove()
+			at := func(plane int, s Square) float32 { return planes[plane*hw+int(e.view[us][s])] }
+			for s := Square(0); int(s) < hw; s++ {
+				set := 0
+				for k := 0; k < 2*e.types; k++ {
+					if at(k, s) != 1 {
+						continue
+					}
+					set++
+					typ, c := k%e.types+1, us
+					if k >= e.types {
+						c = us.Other()
+					}
+					if p.At(s) != MakePiece(c, typ) {
+						t.Fatalf("%s: %s: plane %q set at %s holding %v", name, p, e.names[k], g.Name(s), p.At(s))
+					}
+				}
+				if (set == 1) != (p.At(s) != NoPiece) || set > 1 {
+					t.Fatalf("%s: %s: %d piece planes set at %s holding %v", name, p, set, g.Name(s), p.At(s))
+				}
+				if e.holes >= 0 && (at(e.holes, s) == 1) == g.IsReal(s) {
+					t.Fatalf("%s: hole plane wrong at cell %d", name, s)
+				}
+				if e.ep >= 0 && (at(e.ep, s) == 1) != (p.epN > 0 && p.isEP(s)) {
+					t.Fatalf("%s: %s: en-passant plane wrong at %s", name, p, g.Name(s))
+				}
+			}
+			if got := planes[e.fifty*hw]; got != float32(p.HalfMoveClock())/100 {
+				t.Fatalf("%s: 50-move plane %v, clock %d", name, got, p.HalfMoveClock())
+			}
+			if got := planes[e.rep*hw+hw-1]; got != float32(p.Repetitions()) {
+				t.Fatalf("%s: repetition plane %v, want %d", name, got, p.Repetitions())
+			}
+			for i, b := range e.rights {
+				c := us
+				if i >= len(e.rights)/2 {
+					c = us.Other()
+				}
+				letter := [2]byte{'K', 'Q'}[b]
+				if c == Black {
+					letter += 'a' - 'A'
+				}
+				field := strings.Fields(p.String())[2]
+				if (planes[(e.castle+i)*hw] == 1) != (strings.IndexByte(field, letter) >= 0) {
+					t.Fatalf("%s: %s: castling plane %q wrong", name, p, e.names[e.castle+i])
+				}
+			}
+			if e.hand >= 0 {
+				dt := v.DropType()
+				if got, want := planes[e.hand*hw]/e.handScale, float32(p.InHand(us, dt)); got != want {
+					t.Fatalf("%s: own hand plane says %v, hand holds %v", name, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestRepetitionPlaneCountsEarlierOccurrences(t *testing.T) {
+	v, err := LoadVariant("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEncoder(v)
+	p := v.NewPosition()
+	planes := make([]float32, e.Channels()*v.Geo.Cells())
+	for round := 1; round <= 2; round++ {
+		for _, mv := range []string{"c1-d3", "c10-d8", "d3-c1", "d8-c10"} {
+			m, err := p.ParseMove(mv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.DoMove(m)
+		}
+		e.Encode(p, planes)
+		hw := v.Geo.Cells()
+		for i := 0; i < hw; i++ {
+			if planes[e.rep*hw+i] != float32(round) {
+				t.Fatalf("after %d round trips the repetition plane holds %v, want %d", round, planes[e.rep*hw+i], round)
+			}
+		}
+	}
+	if res, why := p.Status(); res != Draw || why != Repetition {
+		t.Fatalf("third occurrence: status %v %v, want a draw by repetition", res, why)
+	}
+}
+
+func TestEncodeAllocatesNothing(t *testing.T) {
+	v, err := LoadVariant("birds-ninjas+scepter+insane-knight")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEncoder(v)
+	p := v.NewPosition()
+	planes := make([]float32, e.Channels()*v.Geo.Cells())
+	if a := testing.AllocsPerRun(100, func() { e.Encode(p, planes) }); a != 0 {
+		t.Fatalf("Encode allocates %v times per call", a)
+	}
+}
+
+func BenchmarkEncodeFBGC(b *testing.B) {
+	v, err := LoadVariant("fbgc")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := NewEncoder(v)
+	p := v.NewPosition()
+	planes := make([]float32, e.Channels()*v.Geo.Cells())
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		e.Encode(p, planes)
+	}
+}
