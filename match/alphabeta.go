@@ -1,0 +1,195 @@
+package match
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+
+	"bomberzero/env"
+)
+
+// Mate is the score of a won position in centipawns, less one per ply to the
+// mate so that the quickest mate scores highest. Scores beyond MateBound are
+// mates.
+const (
+	Mate      = 1 << 24
+	MateBound = Mate - 1000
+)
+
+// AlphaBeta is the fixed-depth material baseline: negamax with alpha-beta
+// pruning to Depth plies on the material balance (board and hand) with
+// configurable piece values. Game ends come from the rules (env's Status):
+// a won position is worth Mate minus the plies to it, a drawn one 0. Moves are
+// ordered by immediate material gain, so captures come first; there is no
+// quiescence search. Root moves are shuffled with the player's seed before the
+// (stable) ordering, so equal best moves are chosen at random.
+type AlphaBeta struct {
+	depth int
+	table []int32
+	rng   *rand.Rand
+	moves [][]env.Move // per ply
+	keys  [][]int32    // per ply: ordering keys
+	pv    [][]env.Move // triangular principal-variation table
+	nodes int64
+	name  string
+}
+
+// NewAlphaBeta returns an alpha-beta player for variant v searching depth
+// plies with piece values vals, seeded by seed.
+func NewAlphaBeta(v *env.Variant, depth int, vals Values, seed uint64) (*AlphaBeta, error) {
+	if depth < 1 || depth > MaxDepth {
+		return nil, fmt.Errorf("alphabeta: depth %d, want 1 to %d", depth, MaxDepth)
+	}
+	t, err := vals.table(v)
+	if err != nil {
+		return nil, fmt.Errorf("alphabeta: %w", err)
+	}
+	a := &AlphaBeta{depth: depth, table: t, rng: rand.New(rand.NewPCG(seed, 0x616c706861)), name: fmt.Sprintf("alphabeta:%d", depth)}
+	for i := 0; i <= depth; i++ {
+		a.moves = append(a.moves, make([]env.Move, 0, env.MaxMoves))
+		a.keys = append(a.keys, make([]int32, 0, env.MaxMoves))
+		a.pv = append(a.pv, make([]env.Move, depth+1))
+	}
+	return a, nil
+}
+
+// Name returns "alphabeta:D".
+func (a *AlphaBeta) Name() string { return a.name }
+
+// Nodes returns the number of positions searched so far.
+func (a *AlphaBeta) Nodes() int64 { return a.nodes }
+
+// Choose returns the best move found by the depth-limited search.
+func (a *AlphaBeta) Choose(pos *env.Position) (env.Move, error) {
+	m, _, err := a.Best(pos)
+	return m, err
+}
+
+// Best returns the move the search chooses and its score in centipawns for
+// the side to move.
+func (a *AlphaBeta) Best(pos *env.Position) (env.Move, int32, error) {
+	moves := a.ordered(pos, 0, true)
+	if len(moves) == 0 {
+		return env.NoMove, 0, fmt.Errorf("alphabeta: no legal move in %s", pos)
+	}
+	alpha, beta := int32(-Mate-1), int32(Mate+1)
+	best := moves[0]
+	for _, m := range moves {
+		u := pos.DoMove(m)
+		s := -a.search(pos, a.depth-1, 1, -beta, -alpha)
+		pos.UndoMove(u)
+		if s > alpha {
+			alpha, best = s, m
+		}
+	}
+	return best, alpha, nil
+}
+
+// Analyze scores every root move with a full window and returns the n best
+// with their principal variations.
+func (a *AlphaBeta) Analyze(pos *env.Position, n int) ([]Candidate, error) {
+	moves := append([]env.Move(nil), a.ordered(pos, 0, false)...)
+	if len(moves) == 0 {
+		return nil, fmt.Errorf("alphabeta: no legal move in %s", pos)
+	}
+	out := make([]Candidate, 0, len(moves))
+	for _, m := range moves {
+		u := pos.DoMove(m)
+		s := -a.search(pos, a.depth-1, 1, -Mate-1, Mate+1)
+		pos.UndoMove(u)
+		pv := append([]env.Move{m}, a.pv[1][:a.pvLen(1)]...)
+		out = append(out, Candidate{Move: m, Score: float64(s) / 100, PV: pv, Note: scoreNote(s)})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
+}
+
+// scoreNote writes a score in pawns, or as a mate distance.
+func scoreNote(s int32) string {
+	switch {
+	case s > MateBound:
+		return fmt.Sprintf("mate in %d", (Mate-s+1)/2)
+	case s < -MateBound:
+		return fmt.Sprintf("mated in %d", (Mate+s)/2)
+	}
+	return fmt.Sprintf("%+.2f", float64(s)/100)
+}
+
+// pvLen returns the length of the principal variation stored at ply.
+func (a *AlphaBeta) pvLen(ply int) int {
+	n := 0
+	for n < len(a.pv[ply]) && a.pv[ply][n] != env.NoMove {
+		n++
+	}
+	return n
+}
+
+// ordered generates the legal moves at ply into its buffer, shuffled when
+// shuffle is set, then sorted by immediate material gain (largest first,
+// stable).
+func (a *AlphaBeta) ordered(pos *env.Position, ply int, shuffle bool) []env.Move {
+	moves := pos.LegalMoves(a.moves[ply][:0])
+	a.moves[ply] = moves
+	if shuffle {
+		a.rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
+	}
+	keys := a.keys[ply][:0]
+	before := material(pos, a.table)
+	for _, m := range moves {
+		u := pos.DoMove(m)
+		keys = append(keys, -material(pos, a.table)-before)
+		pos.UndoMove(u)
+	}
+	a.keys[ply] = keys
+	// Insertion sort: stable, allocation-free, and the lists are short.
+	for i := 1; i < len(moves); i++ {
+		m, k := moves[i], keys[i]
+		j := i
+		for ; j > 0 && keys[j-1] < k; j-- {
+			moves[j], keys[j] = moves[j-1], keys[j-1]
+		}
+		moves[j], keys[j] = m, k
+	}
+	return moves
+}
+
+// search returns the negamax score of pos for the side to move, searched
+// depth more plies, within the window (alpha, beta) (fail-hard).
+func (a *AlphaBeta) search(pos *env.Position, depth, ply int, alpha, beta int32) int32 {
+	a.nodes++
+	a.pv[ply][0] = env.NoMove
+	switch res, _ := pos.Status(); res {
+	case env.Ongoing:
+	case env.Draw:
+		return 0
+	default:
+		if (res == env.WhiteWins) == (pos.SideToMove() == env.White) {
+			return Mate - int32(ply)
+		}
+		return -Mate + int32(ply)
+	}
+	if depth == 0 {
+		return material(pos, a.table)
+	}
+	moves := a.ordered(pos, ply, false)
+	for _, m := range moves {
+		u := pos.DoMove(m)
+		s := -a.search(pos, depth-1, ply+1, -beta, -alpha)
+		pos.UndoMove(u)
+		if s >= beta {
+			return beta
+		}
+		if s > alpha {
+			alpha = s
+			a.pv[ply][0] = m
+			n := copy(a.pv[ply][1:], a.pv[ply+1][:a.pvLen(ply+1)])
+			if 1+n < len(a.pv[ply]) {
+				a.pv[ply][1+n] = env.NoMove
+			}
+		}
+	}
+	return alpha
+}

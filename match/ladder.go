@@ -1,0 +1,225 @@
+package match
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Pairing is the result of games between two players, from A's side.
+type Pairing struct {
+	A   string `json:"a"`
+	B   string `json:"b"`
+	WDL WDL    `json:"wdl"`
+}
+
+// Rating is one player's place on a ladder: its Elo relative to the anchor
+// with a 95% interval, and the games it played.
+type Rating struct {
+	Player string  `json:"player"`
+	Elo    float64 `json:"elo"`
+	Low    float64 `json:"low"`
+	High   float64 `json:"high"`
+	Games  int     `json:"games"`
+}
+
+// DefaultPrior is the number of virtual draws Ladder adds to every pair that
+// played, so that a perfect score gives a finite rating.
+const DefaultPrior = 1.0
+
+// Ladder rates players from pairwise results by maximum-likelihood
+// Bradley-Terry on the logistic Elo scale, draws counted as half a win and
+// half a loss: it maximizes
+//
+//	sum over pairs (i,j) of  S_ij ln p_ij + (n_ij - S_ij) ln(1 - p_ij),
+//	p_ij = ScoreFromElo(r_i - r_j),
+//
+// with the anchor's rating fixed at 0, by Newton's method. prior virtual
+// draws are added to every pair that played (DefaultPrior; 0 for the pure
+// maximum-likelihood fit, which is infinite for a perfect score). The 95%
+// intervals are r_i +- 1.96 sqrt((I^-1)_ii), I the Fisher information at the
+// optimum: a binomial variance, slightly wide when there are draws. Every
+// player must be connected to the anchor by games. Ratings are returned
+// best first; the anchor is among them with Elo 0.
+func Ladder(results []Pairing, anchor string, prior float64) ([]Rating, error) {
+	if prior < 0 || math.IsNaN(prior) {
+		return nil, fmt.Errorf("ladder: prior %g, want >= 0", prior)
+	}
+	index := map[string]int{anchor: 0}
+	names := []string{anchor}
+	id := func(s string) int {
+		if i, ok := index[s]; ok {
+			return i
+		}
+		index[s] = len(names)
+		names = append(names, s)
+		return len(names) - 1
+	}
+	type pair struct {
+		i, j  int
+		n, sc float64 // games and i's points
+	}
+	var pairs []pair
+	games := map[int]int{}
+	for _, r := range results {
+		if r.A == r.B {
+			return nil, fmt.Errorf("ladder: %s against itself", r.A)
+		}
+		n := r.WDL.Games()
+		if n == 0 {
+			continue
+		}
+		i, j := id(r.A), id(r.B)
+		games[i] += n
+		games[j] += n
+		pairs = append(pairs, pair{i, j, float64(n) + prior, float64(r.WDL.Wins) + float64(r.WDL.Draws)/2 + prior/2})
+	}
+	if len(names) == 1 {
+		if len(results) == 0 {
+			return nil, errors.New("ladder: no results")
+		}
+		return nil, fmt.Errorf("ladder: the anchor %s played no games", anchor)
+	}
+	// Connectivity to the anchor.
+	adj := make([][]int, len(names))
+	for _, p := range pairs {
+		adj[p.i] = append(adj[p.i], p.j)
+		adj[p.j] = append(adj[p.j], p.i)
+	}
+	seen := make([]bool, len(names))
+	stack := []int{0}
+	seen[0] = true
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, o := range adj[k] {
+			if !seen[o] {
+				seen[o] = true
+				stack = append(stack, o)
+			}
+		}
+	}
+	for k, ok := range seen {
+		if !ok {
+			return nil, fmt.Errorf("ladder: %s is not connected to the anchor %s by games", names[k], anchor)
+		}
+	}
+
+	c := math.Ln10 / 400
+	m := len(names) - 1 // free parameters: players 1..m
+	r := make([]float64, len(names))
+	info := newSquare(m)
+	grad := make([]float64, m)
+	for iter := 0; ; iter++ {
+		for k := range grad {
+			grad[k] = 0
+		}
+		info.zero()
+		for _, p := range pairs {
+			q := ScoreFromElo(r[p.i] - r[p.j])
+			g := c * (p.sc - p.n*q) // d logL / d r_i
+			h := c * c * p.n * q * (1 - q)
+			if p.i > 0 {
+				grad[p.i-1] += g
+				info.add(p.i-1, p.i-1, h)
+			}
+			if p.j > 0 {
+				grad[p.j-1] -= g
+				info.add(p.j-1, p.j-1, h)
+			}
+			if p.i > 0 && p.j > 0 {
+				info.add(p.i-1, p.j-1, -h)
+				info.add(p.j-1, p.i-1, -h)
+			}
+		}
+		inv, err := info.inverse()
+		if err != nil {
+			return nil, fmt.Errorf("ladder: %w (a perfect score needs prior > 0)", err)
+		}
+		step := 0.0
+		for a := 0; a < m; a++ {
+			d := 0.0
+			for b := 0; b < m; b++ {
+				d += inv.at(a, b) * grad[b]
+			}
+			d = math.Max(-400, math.Min(400, d)) // damp: keep each Newton step within 400 Elo
+			r[a+1] += d
+			step = math.Max(step, math.Abs(d))
+		}
+		if step < 1e-7 {
+			out := make([]Rating, len(names))
+			for k, name := range names {
+				out[k] = Rating{Player: name, Elo: capElo(r[k]), Low: capElo(r[k]), High: capElo(r[k]), Games: games[k]}
+				if k > 0 {
+					h := z95 * math.Sqrt(inv.at(k-1, k-1))
+					out[k].Low, out[k].High = capElo(r[k]-h), capElo(r[k]+h)
+				}
+			}
+			sort.SliceStable(out, func(a, b int) bool { return out[a].Elo > out[b].Elo })
+			return out, nil
+		}
+		if iter > 500 || math.Abs(r[1]) > 1e6 {
+			return nil, errors.New("ladder: the fit does not converge (a perfect score needs prior > 0)")
+		}
+	}
+}
+
+// square is a small dense matrix for the Newton step.
+type square struct {
+	n int
+	a []float64
+}
+
+func newSquare(n int) *square             { return &square{n, make([]float64, n*n)} }
+func (s *square) at(i, j int) float64     { return s.a[i*s.n+j] }
+func (s *square) add(i, j int, x float64) { s.a[i*s.n+j] += x }
+func (s *square) zero() {
+	for k := range s.a {
+		s.a[k] = 0
+	}
+}
+
+// inverse returns s^-1 by Gauss-Jordan elimination with partial pivoting.
+func (s *square) inverse() (*square, error) {
+	n := s.n
+	a := append([]float64(nil), s.a...)
+	inv := newSquare(n)
+	for k := 0; k < n; k++ {
+		inv.a[k*n+k] = 1
+	}
+	for col := 0; col < n; col++ {
+		piv := col
+		for row := col + 1; row < n; row++ {
+			if math.Abs(a[row*n+col]) > math.Abs(a[piv*n+col]) {
+				piv = row
+			}
+		}
+		if math.Abs(a[piv*n+col]) < 1e-300 {
+			return nil, errors.New("singular information matrix")
+		}
+		for k := 0; k < n; k++ {
+			a[col*n+k], a[piv*n+k] = a[piv*n+k], a[col*n+k]
+			inv.a[col*n+k], inv.a[piv*n+k] = inv.a[piv*n+k], inv.a[col*n+k]
+		}
+		p := a[col*n+col]
+		for k := 0; k < n; k++ {
+			a[col*n+k] /= p
+			inv.a[col*n+k] /= p
+		}
+		for row := 0; row < n; row++ {
+			if row == col {
+				continue
+			}
+			f := a[row*n+col]
+			if f == 0 {
+				continue
+			}
+			for k := 0; k < n; k++ {
+				a[row*n+k] -= f * a[col*n+k]
+				inv.a[row*n+k] -= f * inv.a[col*n+k]
+			}
+		}
+	}
+	return inv, nil
+}

@@ -1,0 +1,154 @@
+package match
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"bomberzero/env"
+)
+
+// Player chooses moves. A Player may keep state between moves (random
+// numbers, search trees) and is used by one goroutine at a time; a match
+// builds one per game from a Maker.
+type Player interface {
+	// Name returns the player's spec, as in "alphabeta:2".
+	Name() string
+	// Choose returns a legal move of the side to move in pos, which must not
+	// be over. It may change pos while it thinks but leaves it as it found it.
+	Choose(pos *env.Position) (env.Move, error)
+}
+
+// Candidate is one move a player considered, for showing a person what it
+// thinks: its score (pawns for the material players, the search value in
+// [-1, 1] for a network), its visit count when it searched a tree, and the
+// line it expects.
+type Candidate struct {
+	Move   env.Move
+	Score  float64
+	Visits int
+	PV     []env.Move
+	// Note is the score in words, as "+3.00" or "mate in 2".
+	Note string
+}
+
+// Analyzer is a Player that can list its best moves with their scores.
+type Analyzer interface {
+	Player
+	// Analyze returns up to n of the moves it would consider best in pos,
+	// best first.
+	Analyze(pos *env.Position, n int) ([]Candidate, error)
+}
+
+// Maker builds independent players of one spec, one per game.
+type Maker struct {
+	// Spec names the player, as Parse read it.
+	Spec string
+	// New returns a fresh player whose random choices follow seed.
+	New func(seed uint64) (Player, error)
+}
+
+// CheckpointLoader builds the Maker of a network checkpoint player for a
+// variant: the file at path, searching sims playouts per move (0: the
+// loader's default). The training loop supplies one (the match package does
+// not depend on the network and the self-play adapter).
+type CheckpointLoader func(v *env.Variant, path string, sims int) (Maker, error)
+
+// Options are what Parse needs beyond the spec.
+type Options struct {
+	// Values replace entries of DefaultValues for greedy and alpha-beta.
+	Values Values
+	// Checkpoint loads checkpoint players; nil refuses them with an error.
+	Checkpoint CheckpointLoader
+}
+
+// ErrBadSpec is wrapped by every error Parse returns for a spec it cannot read.
+var ErrBadSpec = errors.New("bad player spec")
+
+// MaxDepth is the deepest alpha-beta search Parse accepts.
+const MaxDepth = 8
+
+const specHelp = "want random, greedy[:VALUES], alphabeta:DEPTH[:VALUES] or CHECKPOINT[:SIMS] (VALUES like G=2.5,I=8)"
+
+// Parse reads a player spec for variant v:
+//
+//	random                  a uniformly random legal move
+//	greedy[:VALUES]         the largest immediate material gain, ties at random
+//	alphabeta:D[:VALUES]    alpha-beta negamax on material, D plies (1-8)
+//	PATH[:SIMS]             a checkpoint file (a name with "/" or "."),
+//	                        searching SIMS playouts per move
+//
+// VALUES overrides piece values, as "G=2.5,I=8".
+func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
+	if v == nil {
+		return Maker{}, fmt.Errorf("player %q: no variant", spec)
+	}
+	spec = strings.TrimSpace(spec)
+	kind, rest, hasRest := strings.Cut(spec, ":")
+	vals := DefaultValues().With(opt.Values)
+	switch kind {
+	case "random":
+		if hasRest {
+			return Maker{}, fmt.Errorf("player %q: random takes no parameters: %w", spec, ErrBadSpec)
+		}
+		return Maker{Spec: spec, New: func(seed uint64) (Player, error) { return NewRandom(seed), nil }}, nil
+	case "greedy":
+		if hasRest {
+			over, err := ParseValues(rest)
+			if err != nil {
+				return Maker{}, fmt.Errorf("player %q: %v: %w", spec, err, ErrBadSpec)
+			}
+			vals = vals.With(over)
+		}
+		if _, err := vals.table(v); err != nil {
+			return Maker{}, fmt.Errorf("player %q: %w", spec, err)
+		}
+		return Maker{Spec: spec, New: func(seed uint64) (Player, error) { return NewGreedy(v, vals, seed) }}, nil
+	case "alphabeta":
+		if !hasRest {
+			return Maker{}, fmt.Errorf("player %q: alphabeta needs a depth, as alphabeta:2: %w", spec, ErrBadSpec)
+		}
+		ds, vs, hasVals := strings.Cut(rest, ":")
+		depth, err := strconv.Atoi(ds)
+		if err != nil || depth < 1 || depth > MaxDepth {
+			return Maker{}, fmt.Errorf("player %q: depth %q is not a whole number from 1 to %d: %w", spec, ds, MaxDepth, ErrBadSpec)
+		}
+		if hasVals {
+			over, err := ParseValues(vs)
+			if err != nil {
+				return Maker{}, fmt.Errorf("player %q: %v: %w", spec, err, ErrBadSpec)
+			}
+			vals = vals.With(over)
+		}
+		if _, err := vals.table(v); err != nil {
+			return Maker{}, fmt.Errorf("player %q: %w", spec, err)
+		}
+		return Maker{Spec: spec, New: func(seed uint64) (Player, error) { return NewAlphaBeta(v, depth, vals, seed) }}, nil
+	}
+	if !strings.ContainsAny(spec, "/.") {
+		return Maker{}, fmt.Errorf("player %q: unknown player; %s: %w", spec, specHelp, ErrBadSpec)
+	}
+	path, sims := spec, 0
+	if i := strings.LastIndexByte(spec, ':'); i >= 0 {
+		n, err := strconv.Atoi(spec[i+1:])
+		if err != nil || n < 1 {
+			return Maker{}, fmt.Errorf("player %q: playouts %q after the last ':' is not a positive whole number: %w", spec, spec[i+1:], ErrBadSpec)
+		}
+		path, sims = spec[:i], n
+	}
+	if path == "" {
+		return Maker{}, fmt.Errorf("player %q: empty checkpoint path: %w", spec, ErrBadSpec)
+	}
+	if opt.Checkpoint == nil {
+		return Maker{}, fmt.Errorf("player %q: checkpoint players are not available here (no checkpoint loader)", spec)
+	}
+	m, err := opt.Checkpoint(v, path, sims)
+	if err != nil {
+		return Maker{}, fmt.Errorf("player %q: %w", spec, err)
+	}
+	if m.Spec == "" {
+		m.Spec = spec
+	}
+	return m, nil
+}

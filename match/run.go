@@ -1,0 +1,244 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"bomberzero/env"
+)
+
+// DefaultMaxPlies is the ply cap of a match game when Config.MaxPlies is 0.
+const DefaultMaxPlies = 400
+
+// Config describes a match between players A and B.
+type Config struct {
+	A, B  Maker
+	Games int // games to play (the most, with an SPRT)
+	// Start is the position every game starts from (not changed); nil is
+	// the variant's start position.
+	Start   *env.Position
+	Variant *env.Variant // needed when Start is nil
+	// MaxPlies caps a game's length, a draw by LengthCap when reached:
+	// 0 is DefaultMaxPlies, negative is no cap.
+	MaxPlies int
+	// Seed makes the match reproducible: game i's players are seeded from
+	// (Seed, i), whatever the order games finish in.
+	Seed uint64
+	// Workers is the number of games played at once; 0 is one per core.
+	Workers int
+	// SPRT, when set, stops the match as soon as it decides.
+	SPRT *SPRT
+	// Progress, when set, is called after each finished game (from one
+	// goroutine at a time) with the result so far.
+	Progress func(r *Result)
+	// KeepGames keeps every game's record in Result.Records.
+	KeepGames bool
+}
+
+// WDL counts wins, draws and losses from one player's point of view.
+type WDL struct {
+	Wins   int `json:"wins"`
+	Draws  int `json:"draws"`
+	Losses int `json:"losses"`
+}
+
+// Games returns the number of games counted.
+func (w WDL) Games() int { return w.Wins + w.Draws + w.Losses }
+
+// Add returns the sum of two counts.
+func (w WDL) Add(o WDL) WDL {
+	return WDL{w.Wins + o.Wins, w.Draws + o.Draws, w.Losses + o.Losses}
+}
+
+// Result is the outcome of a match, from A's point of view.
+type Result struct {
+	A string `json:"a"`
+	B string `json:"b"`
+	// AWhite and ABlack are A's results in the games A played with White
+	// and with Black; Total is their sum.
+	AWhite WDL      `json:"a_white"`
+	ABlack WDL      `json:"a_black"`
+	Total  WDL      `json:"total"`
+	Est    Estimate `json:"estimate"`
+	// Reasons counts how the games ended (checkmate, length cap, ...).
+	Reasons map[string]int `json:"reasons"`
+	// MeanPlies is the mean game length.
+	MeanPlies float64 `json:"mean_plies"`
+	// SPRT fields, set when the match ran one.
+	SPRT     *SPRT   `json:"sprt,omitempty"`
+	LLR      float64 `json:"llr,omitempty"`
+	Decision string  `json:"decision,omitempty"`
+	Records  []Game  `json:"-"`
+	plies    int
+}
+
+func (r *Result) add(g Game, aWhite bool) {
+	var w WDL
+	switch {
+	case g.Result == env.Draw:
+		w.Draws = 1
+	case (g.Result == env.WhiteWins) == aWhite:
+		w.Wins = 1
+	default:
+		w.Losses = 1
+	}
+	if aWhite {
+		r.AWhite = r.AWhite.Add(w)
+	} else {
+		r.ABlack = r.ABlack.Add(w)
+	}
+	r.Total = r.Total.Add(w)
+	r.Reasons[g.Reason]++
+	r.plies += g.Plies
+	r.MeanPlies = float64(r.plies) / float64(r.Total.Games())
+	r.Est = NewEstimate(r.Total.Wins, r.Total.Draws, r.Total.Losses)
+	if r.SPRT != nil {
+		r.LLR = r.SPRT.LLR(r.Total.Wins, r.Total.Draws, r.Total.Losses)
+		r.Decision = r.SPRT.Decide(r.Total.Wins, r.Total.Draws, r.Total.Losses).String()
+	}
+}
+
+// AWhiteIn says whether A has White in game i of a match: A has White in
+// the even games and Black in the odd ones.
+func AWhiteIn(i int) bool { return i%2 == 0 }
+
+// gameSeed mixes the match seed and the game index (splitmix64) into a
+// player seed; side tells the two players apart.
+func gameSeed(seed uint64, game int, side uint64) uint64 {
+	z := seed + uint64(game)*0x9e3779b97f4a7c15 + side*0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// Run plays the match described by cfg and returns its result. Games run on
+// cfg.Workers goroutines; with an SPRT no new game starts once it has
+// decided (games already running are finished and counted). A player error
+// stops the match and is returned.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if cfg.A.New == nil || cfg.B.New == nil {
+		return nil, errors.New("match: both players must be set")
+	}
+	if cfg.Games < 1 {
+		return nil, fmt.Errorf("match: %d games, want at least 1", cfg.Games)
+	}
+	start := cfg.Start
+	if start == nil {
+		if cfg.Variant == nil {
+			return nil, errors.New("match: neither a start position nor a variant")
+		}
+		start = cfg.Variant.NewPosition()
+	}
+	if res, why := start.Status(); res != env.Ongoing {
+		return nil, fmt.Errorf("match: the start position is already over (%s, %s)", res, why)
+	}
+	if cfg.SPRT != nil {
+		if err := cfg.SPRT.Validate(); err != nil {
+			return nil, fmt.Errorf("match: %w", err)
+		}
+	}
+	maxPlies := cfg.MaxPlies
+	if maxPlies == 0 {
+		maxPlies = DefaultMaxPlies
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, cfg.Games)
+
+	res := &Result{A: cfg.A.Spec, B: cfg.B.Spec, Reasons: map[string]int{}, SPRT: cfg.SPRT}
+	if cfg.KeepGames {
+		res.Records = make([]Game, 0, cfg.Games)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		next     int
+		stopped  bool
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	claim := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped || next >= cfg.Games {
+			return 0, false
+		}
+		next++
+		return next - 1, true
+	}
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		stopped = true
+		mu.Unlock()
+		cancel()
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i, ok := claim()
+				if !ok {
+					return
+				}
+				g, err := playOne(ctx, cfg, start, i, maxPlies)
+				if err != nil {
+					fail(err)
+					return
+				}
+				mu.Lock()
+				res.add(g, AWhiteIn(i))
+				if cfg.KeepGames {
+					res.Records = append(res.Records, g)
+				}
+				if res.SPRT != nil && res.Decision != Continue.String() {
+					stopped = true
+				}
+				if cfg.Progress != nil {
+					cfg.Progress(res)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return res, firstErr
+	}
+	return res, nil
+}
+
+// playOne plays game i of the match with fresh players.
+func playOne(ctx context.Context, cfg Config, start *env.Position, i, maxPlies int) (Game, error) {
+	a, err := cfg.A.New(gameSeed(cfg.Seed, i, 1))
+	if err != nil {
+		return Game{}, fmt.Errorf("match: game %d: player %s: %w", i, cfg.A.Spec, err)
+	}
+	b, err := cfg.B.New(gameSeed(cfg.Seed, i, 2))
+	if err != nil {
+		return Game{}, fmt.Errorf("match: game %d: player %s: %w", i, cfg.B.Spec, err)
+	}
+	white, black := a, b
+	if !AWhiteIn(i) {
+		white, black = b, a
+	}
+	g, err := PlayGame(ctx, white, black, start, maxPlies)
+	if err != nil {
+		return g, fmt.Errorf("match: game %d: %w", i, err)
+	}
+	g.Index = i
+	g.White, g.Black = cfg.A.Spec, cfg.B.Spec
+	if !AWhiteIn(i) {
+		g.White, g.Black = cfg.B.Spec, cfg.A.Spec
+	}
+	return g, nil
+}
