@@ -16,7 +16,7 @@ func (p *Position) perft(depth int, buf []Move) uint64 {
 	if depth == 1 {
 		return uint64(len(moves))
 	}
-	rest := buf[len(buf)+len(moves):]
+	rest := buf[len(buf)+len(moves) : len(buf)+len(moves)]
 	var n uint64
 	for _, m := range moves {
 		u := p.DoMove(m)
