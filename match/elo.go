@@ -20,7 +20,7 @@ func EloFromScore(s float64) float64 {
 	case s <= 0:
 		return math.Inf(-1)
 	}
-	return -400 * math.Log10(1/s-1)
+	return -400*math.Log10(1/s-1) + 0 // + 0 turns -0 into 0
 }
 
 // LOS returns the likelihood of superiority, the probability that the player
@@ -55,7 +55,9 @@ type Estimate struct {
 // Estimating from wins, draws and losses: the score s = (W + D/2)/N; the
 // per-game variance of the score is
 // var = (W(1-s)^2 + D(1/2-s)^2 + L s^2)/N (the trinomial sample variance);
-// the score's standard error is sqrt(var/N) and its 95% interval
+// when every game ended alike (var = 0) var is taken with half a game added
+// to each of W, D and L; the score's standard error is sqrt(var/N) and its
+// 95% interval
 // s +- 1.96 sqrt(var/N), clamped to [0, 1]. The Elo interval maps both ends
 // through EloFromScore (the method of cutechess-cli; to first order it is
 // the delta method's Elo +- 1.96 * 400/ln 10 * se/(s(1-s))).
@@ -72,6 +74,13 @@ func NewEstimate(wins, draws, losses int) Estimate {
 	fn := float64(n)
 	s := (float64(wins) + float64(draws)/2) / fn
 	v := (float64(wins)*(1-s)*(1-s) + float64(draws)*(0.5-s)*(0.5-s) + float64(losses)*s*s) / fn
+	if wins == n || draws == n || losses == n {
+		// Every game ended alike: the sample variance is 0 and says
+		// nothing; take the variance with half a game added to each outcome.
+		w, d, l := float64(wins)+0.5, float64(draws)+0.5, float64(losses)+0.5
+		m := (w + d/2) / (w + d + l)
+		v = (w+d/4)/(w+d+l) - m*m
+	}
 	se := math.Sqrt(v / fn)
 	e.Score = s
 	e.ScoreLow = math.Max(0, s-z95*se)

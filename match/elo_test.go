@@ -50,6 +50,12 @@ func TestEstimateOfAPerfectScoreIsCappedAndMirrored(t *testing.T) {
 	if e.Elo != EloCap || e.EloHigh != EloCap || e.LOS < 0.999 {
 		t.Fatalf("10-0: %+v", e)
 	}
+	// 10-0 takes the variance of 10.5-0.5-0.5: mean 10.75/11.5, var =
+	// 10.625/11.5 - mean^2 = 0.050095, se = sqrt(var/10) = 0.070778, so the
+	// score's lower end is 1 - 1.96*0.070777 = 0.861279 (+317.2 Elo).
+	if !near(e.ScoreLow, 0.8612787, 1e-6) || !near(e.EloLow, EloFromScore(0.8612787), 0.01) {
+		t.Fatalf("10-0: score low %.7f, Elo low %.2f, want 0.8612787", e.ScoreLow, e.EloLow)
+	}
 	f := NewEstimate(0, 0, 10)
 	if f.Elo != -EloCap || f.EloLow != -EloCap || f.LOS > 0.001 {
 		t.Fatalf("0-10: %+v", f)

@@ -33,6 +33,7 @@ func commands() []command {
 		{"replay", "check a game record move by move", runReplay},
 		{"data", "summarize and verify training-data chunks", runData},
 		{"bench", "measure speed against this machine's ceilings", runBench},
+		{"match", "play a match between two players and rate them", runMatch},
 	}
 }
 

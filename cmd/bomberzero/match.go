@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"bomberzero/match"
+)
+
+// runMatch plays a match between two players and reports the Elo difference.
+func runMatch(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("match", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
+	a := fs.String("a", "", "player A: random, greedy, alphabeta:D or CHECKPOINT[:SIMS]")
+	b := fs.String("b", "", "player B, the same choices")
+	games := fs.Int("games", 100, "games to play (the most, with --sprt)")
+	seed := fs.Uint64("seed", 1, "random seed of the players")
+	sprt := fs.String("sprt", "", "stop early by an SPRT: elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05)")
+	fen := fs.String("fen", "", "start position text (default: the variant's start)")
+	moves := fs.String("moves", "", "moves to play from the start position first")
+	maxPlies := fs.Int("max-plies", match.DefaultMaxPlies, "a game reaching this many plies is a draw (negative: no cap)")
+	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
+	values := fs.String("values", "", "piece values for greedy and alpha-beta, e.g. G=2.5,I=8")
+	asJSON := fs.Bool("json", false, "write the result as JSON")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() != 0 || *a == "" || *b == "" || *games < 1 {
+		return fmt.Errorf("%w: match --a PLAYER --b PLAYER [--variant V] [--games N] [--seed S] [--sprt elo0,elo1,alpha,beta] [--fen TEXT] [--max-plies N] [--json]", errUsage)
+	}
+	start, err := setupPosition(*variant, *fen, *moves)
+	if err != nil {
+		return err
+	}
+	opt, err := playerOptions(*values)
+	if err != nil {
+		return fmt.Errorf("%w: --values: %v", errUsage, err)
+	}
+	cfg := match.Config{Games: *games, Start: start, Variant: start.Variant(), MaxPlies: *maxPlies, Seed: *seed, Workers: *workers}
+	if cfg.A, err = match.Parse(*a, start.Variant(), opt); err != nil {
+		return fmt.Errorf("%w: --a: %v", errUsage, err)
+	}
+	if cfg.B, err = match.Parse(*b, start.Variant(), opt); err != nil {
+		return fmt.Errorf("%w: --b: %v", errUsage, err)
+	}
+	if *sprt != "" {
+		s, err := match.ParseSPRT(*sprt)
+		if err != nil {
+			return fmt.Errorf("%w: --sprt: %v", errUsage, err)
+		}
+		cfg.SPRT = &s
+	}
+	bar := progressbar.NewOptions(*games, progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	cfg.Progress = func(r *match.Result) {
+		bar.Describe(fmt.Sprintf("A %d-%d-%d", r.Total.Wins, r.Total.Draws, r.Total.Losses))
+		_ = bar.Set(r.Total.Games())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := match.Run(ctx, cfg)
+	_ = bar.Finish()
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	writeMatch(stdout, res, start.Variant().Name, *seed)
+	return nil
+}
+
+// writeMatch prints a match result for a person.
+func writeMatch(w io.Writer, r *match.Result, variant string, seed uint64) {
+	e := r.Est
+	fmt.Fprintf(w, "%s (A) vs %s (B) on %s, %d games, seed %d\n", r.A, r.B, variant, r.Total.Games(), seed)
+	fmt.Fprintf(w, "  A with White: +%d =%d -%d\n", r.AWhite.Wins, r.AWhite.Draws, r.AWhite.Losses)
+	fmt.Fprintf(w, "  A with Black: +%d =%d -%d\n", r.ABlack.Wins, r.ABlack.Draws, r.ABlack.Losses)
+	fmt.Fprintf(w, "  A total:      +%d =%d -%d, score %.3f [%.3f, %.3f], draws %.1f%%\n",
+		r.Total.Wins, r.Total.Draws, r.Total.Losses, e.Score, e.ScoreLow, e.ScoreHigh, 100*e.DrawRate)
+	fmt.Fprintf(w, "  Elo A-B: %+.1f [%+.1f, %+.1f] (95%%), LOS %.1f%%\n", e.Elo, e.EloLow, e.EloHigh, 100*e.LOS)
+	reasons := make([]string, 0, len(r.Reasons))
+	for k := range r.Reasons {
+		reasons = append(reasons, k)
+	}
+	sort.Strings(reasons)
+	fmt.Fprintf(w, "  mean length %.1f plies; endings:", r.MeanPlies)
+	for _, k := range reasons {
+		fmt.Fprintf(w, " %s %d", k, r.Reasons[k])
+	}
+	fmt.Fprintln(w)
+	if r.SPRT != nil {
+		lo, hi := r.SPRT.Bounds()
+		fmt.Fprintf(w, "  SPRT elo0 %g elo1 %g alpha %g beta %g: LLR %.3f in [%.3f, %.3f]: %s\n",
+			r.SPRT.Elo0, r.SPRT.Elo1, r.SPRT.Alpha, r.SPRT.Beta, r.LLR, lo, hi, r.Decision)
+	}
+}

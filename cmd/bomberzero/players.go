@@ -1,0 +1,25 @@
+package main
+
+import (
+	"bomberzero/match"
+)
+
+// playerOptions returns what match.Parse needs to build players for the
+// match and play commands: piece values (text as "G=2.5,I=8", or empty) and
+// the checkpoint loader.
+func playerOptions(values string) (match.Options, error) {
+	var opt match.Options
+	if values != "" {
+		v, err := match.ParseValues(values)
+		if err != nil {
+			return opt, err
+		}
+		opt.Values = v
+	}
+	opt.Checkpoint = checkpointLoader()
+	return opt, nil
+}
+
+// checkpointLoader returns the loader of checkpoint players, or nil while the
+// self-play adapter between the rules and the search is not built.
+func checkpointLoader() match.CheckpointLoader { return nil }
