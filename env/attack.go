@@ -23,23 +23,28 @@ func (p *Position) attacked(s Square, by Color) bool {
 	g := v.Geo
 	for d := 0; d < 8; d++ {
 		bit := uint8(1) << d
-		for _, a := range g.rays[s][d] {
-			q := p.board[a]
-			if q == NoPiece {
-				continue
-			}
-			if q.Color() == by {
-				t := &v.Pieces[q.Type()]
-				if t.slideCap&bit != 0 {
-					return true
+		if v.lineDirs&bit != 0 {
+			for _, a := range g.rays[s][d] {
+				q := p.board[a]
+				if q == NoPiece {
+					continue
 				}
-				if t.bomb&bit != 0 {
-					if behind := g.rays[s][opposite[d]]; len(behind) > 0 && p.board[behind[0]] == NoPiece {
+				if q.Color() == by {
+					t := &v.Pieces[q.Type()]
+					if t.slideCap&bit != 0 {
 						return true
 					}
+					if t.bomb&bit != 0 {
+						if behind := g.rays[s][opposite[d]]; len(behind) > 0 && p.board[behind[0]] == NoPiece {
+							return true
+						}
+					}
 				}
+				break
 			}
-			break
+		}
+		if v.heliDirs&bit == 0 {
+			continue
 		}
 		// Helicopter leap landing on s.
 		if l := g.hops[s][d].land; l != NoSquare {

@@ -47,6 +47,8 @@ type Geometry struct {
 	Transparent  bool // holes let lines pass (Claustrophobia); otherwise they block like the edge
 
 	real  [maxCells]bool
+	file  [256]int8             // 0-based file of each cell (256: any Square indexes it)
+	rank  [256]int8             // rank number of each cell
 	rays  [maxCells][8][]Square // real squares along each line, honouring the hole mode
 	hops  [maxCells][8]hop      // the 2-cell leaps
 	steps [maxCells][8]Square   // the adjacent real cell in each direction
@@ -65,10 +67,10 @@ func (g *Geometry) Cells() int           { return g.Files * g.Ranks }
 func (g *Geometry) IsReal(s Square) bool { return int(s) < g.Cells() && g.real[s] }
 
 // File returns the 0-based file of s.
-func (g *Geometry) File(s Square) int { return int(s) % g.Files }
+func (g *Geometry) File(s Square) int { return int(g.file[s]) }
 
 // Rank returns the rank number of s as written in square names.
-func (g *Geometry) Rank(s Square) int { return int(s)/g.Files + g.FirstRank }
+func (g *Geometry) Rank(s Square) int { return int(g.rank[s]) }
 
 // At returns the square at file (0-based) and rank number, or NoSquare off the grid.
 func (g *Geometry) At(file, rank int) Square {
@@ -139,6 +141,8 @@ func newGeometry(files, ranks, firstRank int, holes []Square, transparent bool) 
 	n := files * ranks
 	for i := 0; i < n; i++ {
 		g.real[i] = true
+		g.file[i] = int8(i % files)
+		g.rank[i] = int8(i/files + firstRank)
 	}
 	for _, h := range holes {
 		g.real[h] = false

@@ -55,6 +55,8 @@ type Variant struct {
 	pawnCaps  [2][][]leapTarget // pawn capture targets per colour (diagonal forward)
 	attackers [2][maxCells][]attackSrc
 	lineTypes uint16 // types with any line or helicopter ability
+	lineDirs  uint8  // directions any type slides-to-capture or bombs along
+	heliDirs  uint8  // directions any type makes the helicopter leap in
 	z         zobrist
 }
 
@@ -484,6 +486,8 @@ func (v *Variant) buildAttackTables() {
 			if t.slideMove|t.slideCap|t.bomb|t.heli != 0 {
 				v.lineTypes |= 1 << ti
 			}
+			v.lineDirs |= t.slideCap | t.bomb
+			v.heliDirs |= t.heli
 			for s := 0; s < n; s++ {
 				if !g.real[s] {
 					continue
