@@ -92,6 +92,26 @@ func (w *Window) Len() int { return w.total }
 // it saved, to know how many new positions arrived.
 func (w *Window) Arrived() int64 { return w.arrived }
 
+// Bytes returns the memory the window's positions hold, in bytes (the
+// compact arrays of the chunks in it, the positions before the window's
+// start in its oldest chunk included).
+func (w *Window) Bytes() int64 {
+	var n int64
+	for _, b := range w.blocks {
+		n += b.bytes()
+	}
+	return n
+}
+
+func (b *block) bytes() int64 {
+	n := len(b.text) + 4*cap(b.textEnd) + 4*cap(b.polEnd) + 4*cap(b.index) + 4*cap(b.visits) +
+		4*cap(b.value) + cap(b.result) + 4*cap(b.ply) + 2*cap(b.variant)
+	for _, v := range b.variants {
+		n += 16 + len(v)
+	}
+	return int64(n)
+}
+
 // Chunks returns the chunks currently in the window, oldest first.
 func (w *Window) Chunks() []ChunkInfo {
 	infos := make([]ChunkInfo, len(w.blocks))
