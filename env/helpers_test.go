@@ -59,7 +59,6 @@ func hasMove(p *Position, gc string) bool {
 	return false
 }
 
-
 // slowLegal is the obviously-correct legality test: play the move, then try
 // every move of the opponent and see whether one removes our king. Castling
 // also tests the start square and each square the king passes.
