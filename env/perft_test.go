@@ -42,3 +42,33 @@ func mustLoad(t testing.TB, name string) *Variant {
 	}
 	return v
 }
+
+// TestStartMoveCountsCountedByHand checks the first two plies of each start
+// position against counts worked out by hand: the two sides cannot touch
+// each other in one move, so depth 2 is depth 1 squared.
+func TestStartMoveCountsCountedByHand(t *testing.T) {
+	cases := []struct {
+		name string
+		n    uint64
+		why  string
+	}{
+		{"fbgc", 36, "10 pawns x 3 + 2 knights x 2 + 2 bombers leaping their pawn"},
+		{"fbgc-superpower", 36, "as fbgc"},
+		{"fbgc-superknights", 40, "as fbgc + c1-d4/c1-b4 and h1-g4/h1-i4 (3,1) leaps"},
+		{"fbgc-ninjapawns", 36, "10 ninja pawns x 3 forward (no sideways room, no drop square) + knights + bombers"},
+		{"birds-ninjas", 36, "as fbgc; the palace guards are boxed in, rank 2 is full so no drops"},
+		{"birds-ninjas-setup2", 36, "guards a1 j1 leap over b2/i2 to c3/h3 instead of the bombers' a3/j3"},
+		{"birds-only", 36, "the diagonal bombers on e0 f0 are boxed in"},
+		{"hangars", 20, "chess's 20; the hangar bombers are blocked by a1/h1 and the a2/h2 pawns"},
+		{"claustrophobia", 18, "5 pawns x 2 + knights c1 (b3 d3) g2 (e3) + bombers a1-a3 b1-b3 + guards d1-b3 e1-c3 + queen-guard f2-e3"},
+	}
+	for _, c := range cases {
+		p := mustLoad(t, c.name).NewPosition()
+		if got := p.Perft(1); got != c.n {
+			t.Errorf("%s: %d moves, want %d (%s)", c.name, got, c.n, c.why)
+		}
+		if got := p.Perft(2); got != c.n*c.n {
+			t.Errorf("%s: depth 2 %d, want %d", c.name, got, c.n*c.n)
+		}
+	}
+}
