@@ -1,0 +1,131 @@
+package values
+
+import (
+	"fmt"
+	"math"
+)
+
+// Method names one piece-value fit.
+type Method string
+
+// The piece-value fits. All regress on the same features: a to-move
+// intercept, a colour term (+1 White to move, -1 Black) and the difference
+// in piece counts per type, side to move minus opponent.
+const (
+	// Logistic fits P(side to move wins | decisive game) = σ(x·β) on the
+	// positions of decisive games only.
+	Logistic Method = "logistic"
+	// Tanh fits E[result] = tanh(x·β) on every game, draws scoring 0, by the
+	// fractional-logit quasi-likelihood (docs/values.md).
+	Tanh Method = "tanh"
+	// Value fits E[value] = tanh(x·β) on a network's value of each sampled
+	// position, supplied by Config.Value.
+	Value Method = "value"
+	// Search fits E[value] = tanh(x·β) on the value the self-play search
+	// recorded for each position (no network needed).
+	Search Method = "search"
+)
+
+// Default settings of Config.
+const (
+	DefaultRidge     = 1.0
+	DefaultBootstrap = 200
+	DefaultUnit      = "P"
+)
+
+// ValueFunc returns a network's value of a position given as the rules
+// engine's position text: the expected result for the side to move, in
+// [-1,1].
+type ValueFunc func(positionText string) (float64, error)
+
+// Config configures Estimate.
+type Config struct {
+	Sample SampleConfig
+	// Methods lists the fits to run, in report order. Empty means Logistic
+	// and Tanh, plus Value when Value is set.
+	Methods []Method
+	// Value is the network's value function the Value fit needs.
+	Value ValueFunc
+	// Unit is the piece letter values are normalised to (DefaultUnit when
+	// empty).
+	Unit string
+	// Ridge is the penalty λ of ½λ‖w‖² on the piece coefficients, a
+	// Gaussian prior of standard deviation 1/√λ in logit (or tanh) units:
+	// light next to thousands of positions, but it keeps collinear or
+	// rarely varying counts finite. Zero means DefaultRidge; a negative
+	// value is an error.
+	Ridge float64
+	// Bootstrap is the number B of bootstrap replicates (DefaultBootstrap
+	// when zero; negative is an error).
+	Bootstrap int
+	// Seed seeds the bootstrap (and Sample's draw unless Sample.Seed is
+	// set): the same data, config and seed give the same report.
+	Seed uint64
+	// Workers is the number of goroutines refitting bootstrap replicates
+	// (GOMAXPROCS when zero). The report does not depend on it.
+	Workers int
+	// Progress, if not nil, is called after each bootstrap replicate with
+	// the number done and B. It may be called from several goroutines, one
+	// at a time.
+	Progress func(done, total int)
+}
+
+// withDefaults returns c with its zero settings replaced by the defaults,
+// or an error for a setting out of range.
+func (c Config) withDefaults() (Config, error) {
+	if err := c.Sample.Validate(); err != nil {
+		return c, err
+	}
+	switch {
+	case c.Ridge < 0 || math.IsNaN(c.Ridge) || math.IsInf(c.Ridge, 0):
+		return c, fmt.Errorf("values: Ridge %v, want a finite value >= 0", c.Ridge)
+	case c.Bootstrap < 0:
+		return c, fmt.Errorf("values: Bootstrap %d, want >= 0", c.Bootstrap)
+	case c.Workers < 0:
+		return c, fmt.Errorf("values: Workers %d, want >= 0", c.Workers)
+	}
+	if c.Ridge == 0 {
+		c.Ridge = DefaultRidge
+	}
+	if c.Bootstrap == 0 {
+		c.Bootstrap = DefaultBootstrap
+	}
+	if c.Unit == "" {
+		c.Unit = DefaultUnit
+	}
+	if c.Sample.Seed == 0 {
+		c.Sample.Seed = c.Seed
+	}
+	if len(c.Methods) == 0 {
+		c.Methods = []Method{Logistic, Tanh}
+		if c.Value != nil {
+			c.Methods = append(c.Methods, Value)
+		}
+	}
+	seen := map[Method]bool{}
+	for _, m := range c.Methods {
+		switch m {
+		case Logistic, Tanh, Search:
+		case Value:
+			if c.Value == nil {
+				return c, fmt.Errorf("values: method %q needs Config.Value, the network's value function", m)
+			}
+		default:
+			return c, fmt.Errorf("values: unknown method %q; want %s, %s, %s or %s", m, Logistic, Tanh, Value, Search)
+		}
+		if seen[m] {
+			return c, fmt.Errorf("values: method %q listed twice", m)
+		}
+		seen[m] = true
+	}
+	return c, nil
+}
+
+// ParseMethod returns the Method named s.
+func ParseMethod(s string) (Method, error) {
+	switch m := Method(s); m {
+	case Logistic, Tanh, Value, Search:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown fit %q; want %s, %s, %s or %s", s, Logistic, Tanh, Value, Search)
+}

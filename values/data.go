@@ -1,0 +1,182 @@
+package values
+
+import (
+	"fmt"
+	"slices"
+
+	"bomberzero/datasets"
+)
+
+// Dataset is the in-memory form the statistics work on: finished games with
+// their positions' piece counts, all over one table of piece types.
+type Dataset struct {
+	// Pieces names the piece types (the variant's uppercase letters) that
+	// Position.White and Position.Black count, in that order.
+	Pieces []string
+	Games  []Game
+}
+
+// Game is one finished game.
+type Game struct {
+	ID      string
+	Variant string
+	// Result is the final result from White's view: +1, 0 or -1.
+	Result      int
+	Termination string // how the game ended (datasets.Termination's tokens)
+	Length      int    // plies played
+	// Positions are the recorded positions in increasing ply order.
+	Positions []Position
+}
+
+// Position is one recorded position of a game.
+type Position struct {
+	Ply         int
+	WhiteToMove bool
+	Text        string  // the rules engine's position text
+	Value       float64 // the search's value, side to move's view, in [-1,1]
+	Played      string  // the move played from here ("" if unknown)
+	// White and Black count each piece type of Dataset.Pieces per side.
+	White, Black []int32
+}
+
+// ResultSTM returns g's result from the view of the side to move in p:
+// +1 won, 0 drawn, -1 lost.
+func (g *Game) ResultSTM(p *Position) int {
+	if p.WhiteToMove {
+		return g.Result
+	}
+	return -g.Result
+}
+
+// FromRecords builds a Dataset from game records (as datasets.Games returns
+// them). Piece types are the union of the types the records list, in order
+// of first appearance; a type a position does not list counts zero there.
+// A game ID met twice keeps its first record.
+func FromRecords(records []datasets.GameRecord) (*Dataset, error) {
+	ds := &Dataset{}
+	b := newBuilder(ds)
+	for i := range records {
+		if err := b.add(&records[i]); err != nil {
+			return nil, err
+		}
+	}
+	b.finish()
+	return ds, nil
+}
+
+// builder accumulates game records into a Dataset.
+type builder struct {
+	ds    *Dataset
+	index map[string]int // piece letter -> column
+	seen  map[string]bool
+}
+
+func newBuilder(ds *Dataset) *builder {
+	return &builder{ds: ds, index: map[string]int{}, seen: map[string]bool{}}
+}
+
+func (b *builder) add(r *datasets.GameRecord) error {
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("values: %w", err)
+	}
+	if b.seen[r.ID] {
+		return nil
+	}
+	b.seen[r.ID] = true
+	g := Game{ID: r.ID, Variant: r.Variant, Result: r.Result, Termination: string(r.Termination), Length: r.Length,
+		Positions: make([]Position, len(r.Positions))}
+	for i := range r.Positions {
+		p := &r.Positions[i]
+		q := Position{Ply: p.Ply, WhiteToMove: p.WhiteToMove, Text: p.Position, Value: float64(p.Value), Played: p.Played}
+		for _, c := range p.Pieces {
+			col, ok := b.index[c.Piece]
+			if !ok {
+				col = len(b.ds.Pieces)
+				b.index[c.Piece] = col
+				b.ds.Pieces = append(b.ds.Pieces, c.Piece)
+			}
+			q.White = grow(q.White, col+1)
+			q.Black = grow(q.Black, col+1)
+			q.White[col], q.Black[col] = c.White, c.Black
+		}
+		g.Positions[i] = q
+	}
+	b.ds.Games = append(b.ds.Games, g)
+	return nil
+}
+
+// finish pads every count vector to the full table of piece types.
+func (b *builder) finish() {
+	n := len(b.ds.Pieces)
+	for gi := range b.ds.Games {
+		for pi := range b.ds.Games[gi].Positions {
+			p := &b.ds.Games[gi].Positions[pi]
+			p.White, p.Black = grow(p.White, n), grow(p.Black, n)
+		}
+	}
+}
+
+func grow(s []int32, n int) []int32 {
+	if len(s) >= n {
+		return s
+	}
+	return append(s, make([]int32, n-len(s))...)
+}
+
+// LoadReport says what Load read.
+type LoadReport struct {
+	Chunks   int      // chunks read
+	Problems []string // unusable chunks, skipped, each with the reason
+}
+
+// Load reads every usable training-data chunk of dir (package datasets'
+// layout) into a Dataset. Corrupt or truncated chunks are skipped and listed
+// in the report; a directory without any usable chunk is an error.
+// progress, if not nil, is called after each chunk with the number done and
+// the total.
+func Load(dir string, progress func(done, total int)) (*Dataset, LoadReport, error) {
+	var rep LoadReport
+	chunks, problems, err := datasets.List(dir)
+	if err != nil {
+		return nil, rep, fmt.Errorf("values: listing %s: %w", dir, err)
+	}
+	for _, p := range problems {
+		rep.Problems = append(rep.Problems, p.Error())
+	}
+	ds := &Dataset{}
+	b := newBuilder(ds)
+	for i, c := range chunks {
+		ch, err := datasets.ReadChunk(c.Path)
+		if err != nil {
+			rep.Problems = append(rep.Problems, err.Error())
+		} else {
+			rep.Chunks++
+			games := datasets.Games(ch.Rows)
+			for gi := range games {
+				if err := b.add(&games[gi]); err != nil {
+					return nil, rep, fmt.Errorf("values: chunk %s: %w", c.Path, err)
+				}
+			}
+		}
+		if progress != nil {
+			progress(i+1, len(chunks))
+		}
+	}
+	if rep.Chunks == 0 {
+		return nil, rep, fmt.Errorf("values: %s holds no usable training-data chunk (%d unusable)", dir, len(rep.Problems))
+	}
+	b.finish()
+	return ds, rep, nil
+}
+
+// Variants returns the variant names of ds's games, sorted.
+func (ds *Dataset) Variants() []string {
+	var names []string
+	for i := range ds.Games {
+		if !slices.Contains(names, ds.Games[i].Variant) {
+			names = append(names, ds.Games[i].Variant)
+		}
+	}
+	slices.Sort(names)
+	return names
+}

@@ -1,0 +1,378 @@
+package values
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// Report is the outcome of PieceValues: one FitResult per method, with the
+// settings that reproduce it.
+type Report struct {
+	Variants  []string     `json:"variants"`    // the variants of the games
+	Unit      string       `json:"unit"`        // the piece values are normalised to
+	Seed      uint64       `json:"seed"`        // the bootstrap's seed
+	Bootstrap int          `json:"bootstrap"`   // replicates B
+	Ridge     float64      `json:"ridge"`       // penalty λ on piece coefficients
+	Sample    SampleConfig `json:"sample"`      // which positions were used
+	Games     int          `json:"games"`       // games in the data set
+	Positions int          `json:"positions"`   // positions in the data set
+	Sampled   int          `json:"sampled"`     // positions the sampling kept
+	Fits      []FitResult  `json:"fits"`        // one per method, in Config order
+	Pieces    []string     `json:"piece_types"` // the data's piece types
+}
+
+// FitResult is one method's piece values.
+type FitResult struct {
+	Method    Method `json:"method"`
+	Games     int    `json:"games"`     // games with at least one position in this fit
+	Positions int    `json:"positions"` // positions in this fit
+	// ToMove is the intercept (the worth of having the move) and White the
+	// colour term (+1 when White is to move), both in the fit's raw units.
+	ToMove Estimate     `json:"to_move"`
+	White  Estimate     `json:"white"`
+	Pieces []PieceValue `json:"pieces"`
+	// Normalised is true when Pieces carry values in units of the unit
+	// piece; false when the unit never varies or its fitted value is not
+	// positive (Notes say which), and only raw coefficients are shown.
+	Normalised bool `json:"normalised"`
+	// Replicates is the number of bootstrap replicates refitted; Failed
+	// those that could not be (no decisive game drawn, say) and are left
+	// out of the intervals.
+	Replicates int      `json:"replicates"`
+	Failed     int      `json:"failed"`
+	Notes      []string `json:"notes,omitempty"`
+}
+
+// PieceValue is one piece type's fitted worth.
+type PieceValue struct {
+	Piece string `json:"piece"`
+	// Coef is the raw coefficient (logit units for Logistic, tanh units
+	// otherwise); nil when the type's count difference never varies in
+	// the fit's positions, so the data say nothing about it.
+	Coef *Estimate `json:"coef"`
+	// Value is Coef divided by the unit piece's coefficient, replicate by
+	// replicate; nil when not Normalised or Coef is nil.
+	Value *Estimate `json:"value"`
+}
+
+// ErrNoDecisive is returned (wrapped) for a Logistic fit on data without a
+// decisive game among the sampled positions.
+var ErrNoDecisive = errors.New("no decisive game among the sampled positions: the logistic fit needs wins and losses")
+
+// fixed columns of every design before the piece columns.
+const (
+	colToMove = iota
+	colWhite
+	nFixed
+)
+
+// interceptRidge is the tiny penalty on the intercept and colour term: it
+// only keeps them finite when a replicate happens to hold one outcome only.
+const interceptRidge = 1e-6
+
+// problem is one method's regression ready to fit.
+type problem struct {
+	method Method
+	d      design
+	pieces []int // piece column of the data set for each design column after nFixed
+	unit   int   // design column of the unit piece, -1 if absent
+	games  int
+	notes  []string
+}
+
+// PieceValues fits the piece values of ds with every method of cfg and
+// bootstraps whole games for their intervals. A method whose data cannot
+// support it (no decisive game for Logistic, say) is an error naming it.
+func PieceValues(ds *Dataset, cfg Config) (*Report, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	unitCol := slices.Index(ds.Pieces, cfg.Unit)
+	if unitCol < 0 {
+		return nil, fmt.Errorf("values: unit piece %q is not among the data's piece types %v; pick one with the unit setting", cfg.Unit, ds.Pieces)
+	}
+	rep := &Report{Variants: ds.Variants(), Unit: cfg.Unit, Seed: cfg.Seed, Bootstrap: cfg.Bootstrap, Ridge: cfg.Ridge,
+		Sample: cfg.Sample, Games: len(ds.Games), Pieces: ds.Pieces}
+	for i := range ds.Games {
+		rep.Positions += len(ds.Games[i].Positions)
+	}
+	rows := cfg.Sample.sample(ds)
+	rep.Sampled = len(rows)
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("values: no position left after sampling %d games (skip %d plies, %d quiet plies after captures)",
+			len(ds.Games), cfg.Sample.SkipPlies, cfg.Sample.QuietPlies)
+	}
+	var probs []*problem
+	for _, m := range cfg.Methods {
+		p, err := buildProblem(ds, rows, m, cfg, unitCol)
+		if err != nil {
+			return nil, fmt.Errorf("values: %s fit: %w", m, err)
+		}
+		probs = append(probs, p)
+	}
+	// The plain fits.
+	points := make([][]float64, len(probs))
+	ones := make([]float64, len(ds.Games))
+	for i := range ones {
+		ones[i] = 1
+	}
+	for i, p := range probs {
+		points[i] = make([]float64, p.d.k)
+		if err := p.d.fit(points[i], ones, newGLMWork(p.d.k)); err != nil {
+			return nil, fmt.Errorf("values: %s fit: %w", p.method, err)
+		}
+	}
+	reps := bootstrap(ds, probs, points, cfg)
+	for i, p := range probs {
+		rep.Fits = append(rep.Fits, summarize(p, points[i], reps[i], ds.Pieces))
+	}
+	return rep, nil
+}
+
+// buildProblem lays out method m's regression over the sampled rows.
+func buildProblem(ds *Dataset, rows []sampled, m Method, cfg Config, unitCol int) (*problem, error) {
+	p := &problem{method: m, unit: -1}
+	var use []sampled
+	var ys []float64
+	for _, r := range rows {
+		g := &ds.Games[r.game]
+		var y float64
+		switch m {
+		case Logistic:
+			res := g.ResultSTM(r.pos)
+			if res == 0 {
+				continue
+			}
+			y = float64(res+1) / 2
+		case Tanh:
+			y = float64(g.ResultSTM(r.pos)+1) / 2
+		case Search:
+			if !(r.pos.Value >= -1 && r.pos.Value <= 1) {
+				return nil, fmt.Errorf("game %s ply %d: recorded value %v, want a number in [-1,1]", g.ID, r.pos.Ply, r.pos.Value)
+			}
+			y = (r.pos.Value + 1) / 2
+		case Value:
+			v, err := cfg.Value(r.pos.Text)
+			if err != nil {
+				return nil, fmt.Errorf("game %s ply %d: value of %q: %w", g.ID, r.pos.Ply, r.pos.Text, err)
+			}
+			if !(v >= -1 && v <= 1) {
+				return nil, fmt.Errorf("game %s ply %d: value function gave %v for %q, want a number in [-1,1]", g.ID, r.pos.Ply, v, r.pos.Text)
+			}
+			y = (v + 1) / 2
+		}
+		use = append(use, r)
+		ys = append(ys, y)
+	}
+	if len(use) == 0 {
+		if m == Logistic {
+			return nil, ErrNoDecisive
+		}
+		return nil, fmt.Errorf("no position to fit")
+	}
+	// Keep the piece types whose difference varies over the fit's rows.
+	for col, name := range ds.Pieces {
+		first := diff(use[0].pos, col)
+		varies := false
+		for _, r := range use[1:] {
+			if diff(r.pos, col) != first {
+				varies = true
+				break
+			}
+		}
+		if !varies {
+			p.notes = append(p.notes, fmt.Sprintf("piece %s: count difference is always %d in these positions, so the data say nothing about its value", name, first))
+			continue
+		}
+		if col == unitCol {
+			p.unit = nFixed + len(p.pieces)
+		}
+		p.pieces = append(p.pieces, col)
+	}
+	k := nFixed + len(p.pieces)
+	p.d = design{k: k, penal: make([]float64, k)}
+	p.d.scale = 2
+	if m == Logistic {
+		p.d.scale = 1
+	}
+	for j := range p.d.penal {
+		p.d.penal[j] = cfg.Ridge
+	}
+	p.d.penal[colToMove], p.d.penal[colWhite] = interceptRidge, interceptRidge
+	seen := map[int]bool{}
+	rowOf := map[string]int{} // (game, target, features) -> row
+	x := make([]float64, k)
+	for i, r := range use {
+		x[colToMove], x[colWhite] = 1, -1
+		if r.pos.WhiteToMove {
+			x[colWhite] = 1
+		}
+		for j, col := range p.pieces {
+			x[nFixed+j] = float64(diff(r.pos, col))
+		}
+		key := fmt.Sprint(r.game, ys[i], x)
+		if row, ok := rowOf[key]; ok {
+			p.d.count[row]++
+			continue
+		}
+		rowOf[key] = len(p.d.y)
+		p.d.x = append(p.d.x, x...)
+		p.d.y = append(p.d.y, ys[i])
+		p.d.game = append(p.d.game, r.game)
+		p.d.count = append(p.d.count, 1)
+		seen[r.game] = true
+	}
+	p.games = len(seen)
+	return p, nil
+}
+
+// diff returns the side to move's count of piece col minus the opponent's.
+func diff(p *Position, col int) int32 {
+	if p.WhiteToMove {
+		return p.White[col] - p.Black[col]
+	}
+	return p.Black[col] - p.White[col]
+}
+
+// bootstrap refits every problem on cfg.Bootstrap resamples of whole games
+// and returns, per problem, the coefficient vectors of the replicates that
+// could be fitted (nil for one that could not).
+func bootstrap(ds *Dataset, probs []*problem, points [][]float64, cfg Config) [][][]float64 {
+	B := cfg.Bootstrap
+	out := make([][][]float64, len(probs))
+	for i := range out {
+		out[i] = make([][]float64, B)
+	}
+	workers := cfg.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, B)
+	next := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			gw := make([]float64, len(ds.Games))
+			works := make([]*glmWork, len(probs))
+			for i, p := range probs {
+				works[i] = newGLMWork(p.d.k)
+			}
+			for r := range next {
+				resample(gw, cfg.Seed, r)
+				for i, p := range probs {
+					beta := slices.Clone(points[i]) // warm start at the plain fit
+					if err := p.d.fit(beta, gw, works[i]); err == nil {
+						out[i][r] = beta
+					}
+				}
+				if cfg.Progress != nil {
+					mu.Lock()
+					done++
+					cfg.Progress(done, B)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for r := 0; r < B; r++ {
+		next <- r
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// resample fills gw with the multiplicities of a draw of len(gw) games
+// with replacement: replicate r of seed, independent of the worker.
+func resample(gw []float64, seed uint64, r int) {
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15^uint64(r)))
+	clear(gw)
+	for range gw {
+		gw[rng.IntN(len(gw))]++
+	}
+}
+
+// summarize turns a problem's plain fit and replicates into a FitResult.
+func summarize(p *problem, point []float64, reps [][]float64, names []string) FitResult {
+	fr := FitResult{Method: p.method, Games: p.games, Positions: p.d.positions(), Notes: slices.Clone(p.notes)}
+	var good [][]float64
+	for _, b := range reps {
+		if b != nil {
+			good = append(good, b)
+		}
+	}
+	fr.Replicates, fr.Failed = len(good), len(reps)-len(good)
+	if fr.Failed > 0 {
+		fr.Notes = append(fr.Notes, fmt.Sprintf("%d of %d bootstrap replicates could not be fitted and are left out of the intervals", fr.Failed, len(reps)))
+	}
+	column := func(j int, f func(b []float64) float64) Estimate {
+		xs := make([]float64, len(good))
+		for i, b := range good {
+			xs[i] = f(b)
+		}
+		e := Estimate{Point: f(point), Lo: math.Inf(-1), Hi: math.Inf(1)}
+		if len(xs) > 0 {
+			e.Lo, e.Hi = percentileInterval(xs)
+		}
+		return e
+	}
+	coef := func(j int) Estimate { return column(j, func(b []float64) float64 { return b[j] }) }
+	fr.ToMove, fr.White = coef(colToMove), coef(colWhite)
+
+	unitOK := p.unit >= 0 && point[p.unit] > 0
+	switch {
+	case p.unit < 0:
+		// The unit never varies: a note already says so.
+	case !unitOK:
+		fr.Notes = append(fr.Notes, fmt.Sprintf("the unit piece's fitted coefficient is %.4g, not positive: values relative to it would be meaningless, so only raw coefficients are shown", point[p.unit]))
+	}
+	fr.Normalised = unitOK
+	ratio := func(j int) func(b []float64) float64 {
+		return func(b []float64) float64 {
+			u := b[p.unit]
+			if u > 0 {
+				return b[j] / u
+			}
+			// The unit's worth reached zero or below in this replicate:
+			// the ratio is unbounded in b[j]'s direction.
+			if b[j] >= 0 {
+				return math.Inf(1)
+			}
+			return math.Inf(-1)
+		}
+	}
+	for col, name := range names {
+		pv := PieceValue{Piece: name}
+		if j := slices.Index(p.pieces, col); j >= 0 {
+			c := coef(nFixed + j)
+			pv.Coef = &c
+			if unitOK {
+				v := column(nFixed+j, ratio(nFixed+j))
+				pv.Value = &v
+			}
+		}
+		fr.Pieces = append(fr.Pieces, pv)
+	}
+	if unitOK {
+		nonPos := 0
+		for _, b := range good {
+			if b[p.unit] <= 0 {
+				nonPos++
+			}
+		}
+		if nonPos > 0 {
+			fr.Notes = append(fr.Notes, fmt.Sprintf("the unit piece's coefficient was not positive in %d of %d replicates: relative values are unstable (intervals may be unbounded)", nonPos, len(good)))
+		}
+	}
+	return fr
+}

@@ -1,0 +1,230 @@
+package values
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// design is the data of one regression: n rows of k features (row-major),
+// a target in [0,1] per row, and the game each row belongs to (rows are
+// weighted per game, which is how the bootstrap resamples whole games).
+// Identical positions of one game (same features and target) share a row
+// with a count, which makes a fit several times faster and changes nothing.
+type design struct {
+	k     int
+	x     []float64 // n*k features
+	y     []float64 // targets in [0,1]
+	game  []int     // game index of each row
+	count []float64 // how many identical positions of the game each row stands for
+	penal []float64 // per-column ridge penalty
+	// scale a sets the link: P = σ(a·x·β). a = 1 is logistic regression;
+	// a = 2 makes E[2y-1] = tanh(x·β), the tanh model.
+	scale float64
+}
+
+// positions returns the number of positions the rows stand for.
+func (d *design) positions() int {
+	n := 0.0
+	for _, c := range d.count {
+		n += c
+	}
+	return int(n)
+}
+
+// errNoData is returned by fit when the weighted rows are empty.
+var errNoData = errors.New("no positions to fit")
+
+// glmWork is the scratch memory of one fit, reused across bootstrap
+// replicates so a refit allocates nothing.
+type glmWork struct {
+	grad, step, trial []float64
+	hess              []float64 // k*k
+}
+
+func newGLMWork(k int) *glmWork {
+	return &glmWork{grad: make([]float64, k), step: make([]float64, k), trial: make([]float64, k), hess: make([]float64, k*k)}
+}
+
+// softplus returns log(1+e^z) without overflow.
+func softplus(z float64) float64 {
+	if z > 0 {
+		return z + math.Log1p(math.Exp(-z))
+	}
+	return math.Log1p(math.Exp(z))
+}
+
+func sigmoid(z float64) float64 {
+	if z >= 0 {
+		return 1 / (1 + math.Exp(-z))
+	}
+	e := math.Exp(z)
+	return e / (1 + e)
+}
+
+// objective returns the penalised negative (quasi-)log-likelihood
+// Σ w·[softplus(a·z) - y·a·z] + ½ Σ λ_j β_j².
+func (d *design) objective(beta, gw []float64) float64 {
+	obj := 0.0
+	for i := range d.y {
+		w := gw[d.game[i]] * d.count[i]
+		if w == 0 {
+			continue
+		}
+		z := d.scale * dot(d.x[i*d.k:(i+1)*d.k], beta)
+		obj += w * (softplus(z) - d.y[i]*z)
+	}
+	for j, b := range beta {
+		obj += 0.5 * d.penal[j] * b * b
+	}
+	return obj
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// fit minimises the objective by Newton's method with step halving,
+// starting from beta and leaving the optimum there. gw weights each game
+// (bootstrap multiplicities; all ones for the plain fit). It returns
+// errNoData when no row has weight, and an error when Newton fails to
+// converge (which the ridge penalty makes rare: the objective is strictly
+// convex).
+func (d *design) fit(beta, gw []float64, work *glmWork) error {
+	total := 0.0
+	for i := range d.y {
+		total += gw[d.game[i]] * d.count[i]
+	}
+	if total == 0 {
+		return errNoData
+	}
+	prev := work.trial // the last accepted point
+	prevObj := math.Inf(1)
+	t := 1.0 // the step length taken from prev
+	for iter := 0; iter < 200; iter++ {
+		obj := d.pass(beta, gw, work)
+		if obj > prevObj+1e-12*(1+math.Abs(prevObj)) {
+			// The full step overshot: halve it from the last accepted point.
+			t /= 2
+			if t < 1e-10 {
+				copy(beta, prev)
+				return nil
+			}
+			for j := range beta {
+				beta[j] = prev[j] - t*work.step[j]
+			}
+			continue
+		}
+		if iter > 0 && prevObj-obj <= 1e-14*(1+math.Abs(obj)) {
+			return nil
+		}
+		copy(work.step, work.grad)
+		if err := cholSolve(work.hess, work.step, d.k); err != nil {
+			return fmt.Errorf("values: Newton step: %w", err)
+		}
+		copy(prev, beta)
+		prevObj, t = obj, 1
+		maxStep := 0.0
+		for j := range beta {
+			beta[j] -= work.step[j]
+			maxStep = max(maxStep, math.Abs(work.step[j]))
+		}
+		// Newton converges quadratically: once a step is this small the
+		// next one is far below any bootstrap interval's resolution.
+		if maxStep < 1e-7 {
+			return nil
+		}
+	}
+	return fmt.Errorf("values: Newton did not converge in 200 iterations")
+}
+
+// pass returns the objective at beta and leaves its gradient and Hessian in
+// work, in one sweep over the rows.
+func (d *design) pass(beta, gw []float64, work *glmWork) float64 {
+	k, a := d.k, d.scale
+	g, h := work.grad, work.hess
+	obj := 0.0
+	for j := range g {
+		g[j] = d.penal[j] * beta[j]
+		obj += 0.5 * d.penal[j] * beta[j] * beta[j]
+	}
+	clear(h)
+	for j := 0; j < k; j++ {
+		h[j*k+j] = d.penal[j]
+	}
+	for i := range d.y {
+		w := gw[d.game[i]] * d.count[i]
+		if w == 0 {
+			continue
+		}
+		xi := d.x[i*k : (i+1)*k]
+		z := a * dot(xi, beta)
+		e := math.Exp(-math.Abs(z))
+		p := 1 / (1 + e)
+		if z < 0 {
+			p = e / (1 + e)
+		}
+		obj += w * (max(z, 0) + math.Log1p(e) - d.y[i]*z)
+		r := w * a * (p - d.y[i])
+		c := w * a * a * p * (1 - p)
+		for j, xj := range xi {
+			if xj == 0 {
+				continue
+			}
+			g[j] += r * xj
+			row := h[j*k : j*k+k]
+			cx := c * xj
+			for l := 0; l <= j; l++ {
+				row[l] += cx * xi[l]
+			}
+		}
+	}
+	for j := 0; j < k; j++ {
+		for l := 0; l < j; l++ {
+			h[l*k+j] = h[j*k+l]
+		}
+	}
+	return obj
+}
+
+// cholSolve solves h·x = b in place (b becomes x) for a symmetric positive
+// definite k×k matrix h, which it overwrites with its Cholesky factor.
+func cholSolve(h, b []float64, k int) error {
+	for j := 0; j < k; j++ {
+		s := h[j*k+j]
+		for l := 0; l < j; l++ {
+			s -= h[j*k+l] * h[j*k+l]
+		}
+		if !(s > 0) {
+			return fmt.Errorf("Hessian not positive definite at column %d", j)
+		}
+		s = math.Sqrt(s)
+		h[j*k+j] = s
+		for i := j + 1; i < k; i++ {
+			t := h[i*k+j]
+			for l := 0; l < j; l++ {
+				t -= h[i*k+l] * h[j*k+l]
+			}
+			h[i*k+j] = t / s
+		}
+	}
+	for i := 0; i < k; i++ { // forward: L·y = b
+		t := b[i]
+		for l := 0; l < i; l++ {
+			t -= h[i*k+l] * b[l]
+		}
+		b[i] = t / h[i*k+i]
+	}
+	for i := k - 1; i >= 0; i-- { // back: Lᵀ·x = y
+		t := b[i]
+		for l := i + 1; l < k; l++ {
+			t -= h[l*k+i] * b[l]
+		}
+		b[i] = t / h[i*k+i]
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+package values
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+)
+
+// SampleConfig chooses which positions of a Dataset the piece-value fits use.
+type SampleConfig struct {
+	// SkipPlies (K) leaves out positions before ply K: the opening, where
+	// material is level and the result says nothing about piece values.
+	SkipPlies int
+	// QuietPlies (P) leaves out positions within P plies after a capture:
+	// a position at ply t is skipped when the piece counts changed between
+	// two consecutive recorded positions at plies s-1 and s with
+	// s <= t < s+P. A capture in flight (a recapture pending) would credit
+	// the material to the wrong side. Promotions change counts too and are
+	// treated the same way.
+	QuietPlies int
+	// MaxPerGame, when positive, keeps at most that many eligible positions
+	// per game, drawn at random (seeded by Seed). Zero keeps all.
+	MaxPerGame int
+	// Seed seeds the per-game draw of MaxPerGame.
+	Seed uint64
+}
+
+// DefaultSampleConfig returns the sampling "bomberzero values" uses unless
+// told otherwise: skip the first 10 plies and 2 plies after each capture.
+func DefaultSampleConfig() SampleConfig { return SampleConfig{SkipPlies: 10, QuietPlies: 2} }
+
+// Validate reports a setting out of range.
+func (c SampleConfig) Validate() error {
+	switch {
+	case c.SkipPlies < 0:
+		return fmt.Errorf("values: SkipPlies %d, want >= 0", c.SkipPlies)
+	case c.QuietPlies < 0:
+		return fmt.Errorf("values: QuietPlies %d, want >= 0", c.QuietPlies)
+	case c.MaxPerGame < 0:
+		return fmt.Errorf("values: MaxPerGame %d, want >= 0 (0 keeps all)", c.MaxPerGame)
+	}
+	return nil
+}
+
+// Eligible returns the indices into g.Positions of the positions c keeps,
+// before the MaxPerGame draw, in ply order.
+func (c SampleConfig) Eligible(g *Game) []int {
+	var keep []int
+	lastChange := -1 << 30 // ply of the latest position whose counts differ from the one before
+	for i := range g.Positions {
+		p := &g.Positions[i]
+		if i > 0 && countsChanged(&g.Positions[i-1], p) {
+			lastChange = p.Ply
+		}
+		if p.Ply < c.SkipPlies || p.Ply < lastChange+c.QuietPlies {
+			continue
+		}
+		keep = append(keep, i)
+	}
+	return keep
+}
+
+func countsChanged(a, b *Position) bool {
+	return !slices.Equal(a.White, b.White) || !slices.Equal(a.Black, b.Black)
+}
+
+// sampled is one position picked for the fits, with its game's index.
+type sampled struct {
+	game int
+	pos  *Position
+}
+
+// sample applies c to every game of ds. The MaxPerGame draw uses a
+// generator seeded by (Seed, game index), so it does not depend on the order
+// games are visited in.
+func (c SampleConfig) sample(ds *Dataset) []sampled {
+	var out []sampled
+	for gi := range ds.Games {
+		g := &ds.Games[gi]
+		keep := c.Eligible(g)
+		if c.MaxPerGame > 0 && len(keep) > c.MaxPerGame {
+			rng := rand.New(rand.NewPCG(c.Seed, uint64(gi)))
+			rng.Shuffle(len(keep), func(i, j int) { keep[i], keep[j] = keep[j], keep[i] })
+			keep = keep[:c.MaxPerGame]
+			slices.Sort(keep)
+		}
+		for _, i := range keep {
+			out = append(out, sampled{game: gi, pos: &g.Positions[i]})
+		}
+	}
+	return out
+}
