@@ -1,0 +1,21 @@
+package match
+
+import "bomberzero/metrics"
+
+// Metrics returns the match as a metrics.jsonl entry.
+func (r *Result) Metrics() metrics.Match {
+	return metrics.Match{A: r.A, B: r.B, Wins: r.Total.Wins, Draws: r.Total.Draws, Losses: r.Total.Losses,
+		Score: r.Est.Score, Elo: r.Est.Elo, EloLow: r.Est.EloLow, EloHigh: r.Est.EloHigh}
+}
+
+// Pairing returns the match as a Ladder input.
+func (r *Result) Pairing() Pairing { return Pairing{A: r.A, B: r.B, WDL: r.Total} }
+
+// MetricsLadder returns ratings as metrics.jsonl entries.
+func MetricsLadder(rs []Rating) []metrics.Rating {
+	out := make([]metrics.Rating, len(rs))
+	for i, r := range rs {
+		out[i] = metrics.Rating{Player: r.Player, Elo: r.Elo, Low: r.Low, High: r.High, Games: r.Games}
+	}
+	return out
+}

@@ -1,0 +1,55 @@
+package metrics
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Read returns the records of the metrics file at path. A torn last line
+// (no final newline, not valid JSON: a writer killed mid-record) is dropped
+// and reported by torn; any other bad line is an error naming it.
+func Read(path string) (recs []Record, torn bool, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("metrics: %w", err)
+	}
+	defer f.Close()
+	return Decode(f, path)
+}
+
+// Decode reads records from r; name labels errors (a file name).
+func Decode(r io.Reader, name string) (recs []Record, torn bool, err error) {
+	br := bufio.NewReader(r)
+	for line := 1; ; line++ {
+		text, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return recs, false, fmt.Errorf("metrics: %s:%d: %w", name, line, err)
+		}
+		complete := len(text) > 0 && text[len(text)-1] == '\n'
+		body := bytes.TrimSpace(text)
+		if len(body) > 0 {
+			var rec Record
+			dec := json.NewDecoder(bytes.NewReader(body))
+			derr := dec.Decode(&rec)
+			if derr == nil && dec.More() {
+				derr = fmt.Errorf("text after the record")
+			}
+			switch {
+			case derr != nil && !complete:
+				return recs, true, nil // the torn last line
+			case derr != nil:
+				return recs, false, fmt.Errorf("metrics: %s:%d: %v", name, line, derr)
+			case rec.Version < 1 || rec.Version > Version:
+				return recs, false, fmt.Errorf("metrics: %s:%d: schema version %d, this program reads 1 to %d", name, line, rec.Version, Version)
+			}
+			recs = append(recs, rec)
+		}
+		if err == io.EOF {
+			return recs, false, nil
+		}
+	}
+}
