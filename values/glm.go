@@ -46,40 +46,6 @@ func newGLMWork(k int) *glmWork {
 	return &glmWork{grad: make([]float64, k), step: make([]float64, k), trial: make([]float64, k), hess: make([]float64, k*k)}
 }
 
-// softplus returns log(1+e^z) without overflow.
-func softplus(z float64) float64 {
-	if z > 0 {
-		return z + math.Log1p(math.Exp(-z))
-	}
-	return math.Log1p(math.Exp(z))
-}
-
-func sigmoid(z float64) float64 {
-	if z >= 0 {
-		return 1 / (1 + math.Exp(-z))
-	}
-	e := math.Exp(z)
-	return e / (1 + e)
-}
-
-// objective returns the penalised negative (quasi-)log-likelihood
-// Σ w·[softplus(a·z) - y·a·z] + ½ Σ λ_j β_j².
-func (d *design) objective(beta, gw []float64) float64 {
-	obj := 0.0
-	for i := range d.y {
-		w := gw[d.game[i]] * d.count[i]
-		if w == 0 {
-			continue
-		}
-		z := d.scale * dot(d.x[i*d.k:(i+1)*d.k], beta)
-		obj += w * (softplus(z) - d.y[i]*z)
-	}
-	for j, b := range beta {
-		obj += 0.5 * d.penal[j] * b * b
-	}
-	return obj
-}
-
 func dot(a, b []float64) float64 {
 	s := 0.0
 	for i := range a {
@@ -200,7 +166,7 @@ func cholSolve(h, b []float64, k int) error {
 			s -= h[j*k+l] * h[j*k+l]
 		}
 		if !(s > 0) {
-			return fmt.Errorf("Hessian not positive definite at column %d", j)
+			return fmt.Errorf("hessian not positive definite at column %d", j)
 		}
 		s = math.Sqrt(s)
 		h[j*k+j] = s

@@ -87,7 +87,7 @@ func (m *synthModel) games(n int, seed uint64) *Dataset {
 		case "logistic":
 			if u < m.decisive {
 				result = -1
-				if rng.Float64() < sigmoid(2*z) {
+				if rng.Float64() < 1/(1+math.Exp(-2*z)) {
 					result = 1
 				}
 			}
