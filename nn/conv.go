@@ -72,7 +72,7 @@ func (c *convKernel) columns(x []float32) []float32 {
 	if c.l.k == 1 {
 		return x
 	}
-	im2col(x, c.l.cin, c.n, c.h, c.w, c.l.k, c.cols)
+	im2col(x, c.l.cin, c.n, c.h, c.w, c.l.k, c.cols, !c.serial)
 	return c.cols
 }
 
@@ -87,7 +87,21 @@ func (c *convKernel) forward(x, skip []float32) {
 	} else {
 		sgemm(false, false, l.cout, m, kk, 1, c.weight, kk, c.columns(x), m, 0, c.z, m)
 	}
-	for co := 0; co < l.cout; co++ {
+	if c.serial {
+		for co := 0; co < l.cout; co++ {
+			c.forwardChannel(co)
+		}
+	} else {
+		forEach(true, l.cout, c.forwardChannel)
+	}
+}
+
+// forwardChannel normalises (or biases) output channel co of the last
+// convolution and writes its part of y.
+func (c *convKernel) forwardChannel(co int) {
+	l := c.l
+	m := c.n * c.h * c.w
+	{
 		z := c.z[co*m : (co+1)*m]
 		y := c.y[co*m : (co+1)*m]
 		var scale, shift float32
@@ -124,7 +138,7 @@ func (c *convKernel) forward(x, skip []float32) {
 		default:
 			scale, shift = 1, c.bias[co]
 		}
-		c.epilogue(y, z, scale, shift, skip, co*m)
+		c.epilogue(y, z, scale, shift, c.skip, co*m)
 	}
 }
 
@@ -160,19 +174,22 @@ func (c *convKernel) backward(dy, accum []float32) {
 	l := c.l
 	m := c.n * c.h * c.w
 	kk := l.cin * l.k * l.k
-	for i, v := range dy[:l.cout*m] {
-		if l.relu && c.y[i] <= 0 {
-			v = 0
+	forEach(true, l.cout, func(co int) {
+		g, y := c.g[co*m:(co+1)*m], c.y[co*m:(co+1)*m]
+		for i, v := range dy[co*m : (co+1)*m] {
+			if l.relu && y[i] <= 0 {
+				v = 0
+			}
+			g[i] = v
 		}
-		c.g[i] = v
-	}
+	})
 	// gz is the gradient at the convolution output; it reuses c.g only when
 	// no skip input needs c.g afterwards.
 	gz := c.g
 	if c.skip != nil {
 		gz = c.z
 	}
-	for co := 0; co < l.cout; co++ {
+	forEach(true, l.cout, func(co int) {
 		g := c.g[co*m : (co+1)*m]
 		out := gz[co*m : (co+1)*m]
 		if c.mode == normBias {
@@ -184,7 +201,7 @@ func (c *convKernel) backward(dy, accum []float32) {
 			if &out[0] != &g[0] {
 				copy(out, g)
 			}
-			continue
+			return
 		}
 		xhat := c.z[co*m : (co+1)*m]
 		var db, dg float64
@@ -199,7 +216,7 @@ func (c *convKernel) backward(dy, accum []float32) {
 		for i, v := range g {
 			out[i] = k * (v - mdb - xhat[i]*mdg)
 		}
-	}
+	})
 	sgemm(false, true, l.cout, kk, m, 1, gz, m, c.columns(c.x), m, 0, l.weight.Grad, kk)
 	if !c.needDX {
 		return
@@ -208,7 +225,7 @@ func (c *convKernel) backward(dy, accum []float32) {
 		sgemm(true, false, kk, m, l.cout, 1, c.weight, kk, gz, m, 0, c.dx, m)
 	} else {
 		sgemm(true, false, kk, m, l.cout, 1, c.weight, kk, gz, m, 0, c.dcols, m)
-		col2im(c.dcols, l.cin, c.n, c.h, c.w, l.k, c.dx)
+		col2im(c.dcols, l.cin, c.n, c.h, c.w, l.k, c.dx, true)
 	}
 	if accum != nil {
 		for i, v := range accum[:len(c.dx)] {

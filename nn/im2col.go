@@ -11,32 +11,50 @@ package nn
 // tensor x (cin channels, n positions of h x w) into cols, a
 // (cin*k*k) x (n*h*w) row-major matrix: row (ci*k+ky)*k+kx, column
 // pos*h*w + y*w + xx holds x[ci][pos][y+ky-k/2][xx+kx-k/2] or 0 off the board.
-func im2col(x []float32, cin, n, h, w, k int, cols []float32) {
+// par spreads the channels over goroutines.
+func im2col(x []float32, cin, n, h, w, k int, cols []float32, par bool) {
+	if !par {
+		for ci := 0; ci < cin; ci++ {
+			im2colChannel(x, ci, n, h, w, k, cols)
+		}
+		return
+	}
+	forEach(true, cin, func(ci int) { im2colChannel(x, ci, n, h, w, k, cols) })
+}
+
+// im2colChannel writes the k*k rows of cols that come from channel ci.
+func im2colChannel(x []float32, ci, n, h, w, k int, cols []float32) {
 	hw := h * w
 	cols1 := n * hw
 	pad := k / 2
-	for ci := 0; ci < cin; ci++ {
+	{
 		src := x[ci*cols1 : (ci+1)*cols1]
 		for ky := 0; ky < k; ky++ {
 			dy := ky - pad
+			ylo, yhi := max(0, -dy), min(h, h-dy)
 			for kx := 0; kx < k; kx++ {
 				dx := kx - pad
 				row := cols[((ci*k+ky)*k+kx)*cols1:][:cols1]
-				// Columns xx with 0 <= xx+dx < w copy a contiguous run.
+				// Columns xx with 0 <= xx+dx < w are valid.
 				x0, x1 := max(0, -dx), min(w, w-dx)
+				off := dy*w + dx
 				for p := 0; p < n; p++ {
 					s := src[p*hw : (p+1)*hw]
 					d := row[p*hw : (p+1)*hw]
-					for y := 0; y < h; y++ {
-						dr := d[y*w : (y+1)*w]
-						sy := y + dy
-						if sy < 0 || sy >= h {
-							clear(dr)
-							continue
-						}
-						clear(dr[:x0])
-						copy(dr[x0:x1], s[sy*w+x0+dx:sy*w+x1+dx])
-						clear(dr[x1:])
+					if ylo >= yhi {
+						clear(d)
+						continue
+					}
+					clear(d[:ylo*w])
+					clear(d[yhi*w:])
+					// One copy covers every valid square; the squares it
+					// wraps onto from the next or previous rank are zeroed.
+					start, end := ylo*w+x0, (yhi-1)*w+x1
+					copy(d[start:end], s[start+off:end+off])
+					for y := ylo; y < yhi; y++ {
+						r := d[y*w : (y+1)*w]
+						clear(r[:x0])
+						clear(r[x1:])
 					}
 				}
 			}
@@ -46,13 +64,13 @@ func im2col(x []float32, cin, n, h, w, k int, cols []float32) {
 
 // col2im is im2col's adjoint: it adds every entry of cols back onto the
 // input position it was copied from, writing (not adding to) dx.
-func col2im(cols []float32, cin, n, h, w, k int, dx []float32) {
+func col2im(cols []float32, cin, n, h, w, k int, dx []float32, par bool) {
 	hw := h * w
 	cols1 := n * hw
 	pad := k / 2
-	clear(dx[:cin*cols1])
-	for ci := 0; ci < cin; ci++ {
+	forEach(par, cin, func(ci int) {
 		dst := dx[ci*cols1 : (ci+1)*cols1]
+		clear(dst)
 		for ky := 0; ky < k; ky++ {
 			dy := ky - pad
 			for kx := 0; kx < k; kx++ {
@@ -76,7 +94,7 @@ func col2im(cols []float32, cin, n, h, w, k int, dx []float32) {
 				}
 			}
 		}
-	}
+	})
 }
 
 // nchwToCNHW transposes size positions of c x hw values from the caller's

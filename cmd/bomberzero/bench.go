@@ -17,6 +17,7 @@ type benchmark struct {
 func benchmarks() []benchmark {
 	return []benchmark{
 		{"perft", "rules-engine perft nodes/s on start positions", runBenchPerft},
+		{"nn", "network inference and training speed against the SGEMM ceiling", runBenchNN},
 	}
 }
 

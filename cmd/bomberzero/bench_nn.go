@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"bomberzero/nn"
+)
+
+// runBenchNN is "bomberzero bench nn": the network's inference and training
+// speed against the SGEMM ceiling of this build's BLAS, measured in one run.
+func runBenchNN(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench nn", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	seconds := fs.Float64("seconds", 20, "total time budget in seconds")
+	workers := fs.Int("workers", 0, "inference workers, one evaluator each (0: one per core)")
+	blocks := fs.Int("blocks", 6, "residual blocks")
+	filters := fs.Int("filters", 64, "filters per convolution")
+	channels := fs.Int("channels", 30, "input planes")
+	size := fs.Int("board", 10, "board height and width")
+	planes := fs.Int("policy-planes", 80, "policy planes")
+	trainBatch := fs.Int("train-batch", 256, "training batch size")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: bench nn takes no arguments, got %q", errUsage, fs.Args())
+	}
+	cfg := nn.DefaultConfig(*channels, *size, *size, *planes)
+	cfg.Blocks, cfg.Filters = *blocks, *filters
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	opts := nn.BenchOptions{Config: cfg, Workers: *workers, TrainBatch: *trainBatch,
+		Duration: time.Duration(*seconds * float64(time.Second))}
+	if !*asJSON {
+		opts.ProgressOut = func(line string) { fmt.Fprintln(stderr, line) }
+	}
+	res, err := nn.Benchmark(opts)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		return enc.Encode(res)
+	}
+	fmt.Fprintf(stdout, "network   %s, %.1f MFLOP per position\n", res.Network, res.FlopsPerPosition/1e6)
+	fmt.Fprintf(stdout, "BLAS      %s, %d cores, %d workers\n", res.BLAS, res.Cores, res.Workers)
+	fmt.Fprintf(stdout, "ceiling   %.1f GFLOP/s (conv shape %.1f, 1024^3 %.1f)\n", res.SgemmGflops, res.SgemmConvGflops, res.Sgemm1024Gflops)
+	var bs []int
+	for b := range res.InferPositionsPerS {
+		bs = append(bs, b)
+	}
+	sort.Ints(bs)
+	for _, b := range bs {
+		fmt.Fprintf(stdout, "infer     batch %-4d %8.0f positions/s\n", b, res.InferPositionsPerS[b])
+	}
+	fmt.Fprintf(stdout, "infer     %.1f GFLOP/s at batch %d, ratio %.2f\n", res.InferGflops, res.InferBestBatch, res.InferRatio)
+	fmt.Fprintf(stdout, "train     %.0f samples/s, %.1f GFLOP/s, ratio %.2f, %.1f MB allocated per step\n",
+		res.TrainSamplesPerS, res.TrainGflops, res.TrainRatio, res.TrainAllocMBPerStep)
+	fmt.Fprintf(stdout, "max RSS   %.0f MB\n", res.MaxRSSMB)
+	return nil
+}

@@ -1,0 +1,254 @@
+package nn
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+
+	"bomberzero/eval"
+)
+
+// BenchOptions sizes the network benchmark.
+type BenchOptions struct {
+	Config      Config        // the network measured
+	Workers     int           // inference goroutines, one Evaluator each (default: GOMAXPROCS)
+	Batches     []int         // inference batch sizes (default 1, 8, 32, 128)
+	TrainBatch  int           // training batch size (default 256)
+	Duration    time.Duration // total time budget, split over the measurements (default 20s)
+	Optimizer   string        // training optimizer (default "adam")
+	ProgressOut func(string)  // called with a line per finished measurement, when not nil
+}
+
+// BenchResult is what the network benchmark measured: the build's SGEMM
+// ceiling and the network's inference and training speed against it.
+type BenchResult struct {
+	BLAS                string          `json:"blas"`
+	Cores               int             `json:"cores"`
+	Workers             int             `json:"workers"`
+	Network             string          `json:"network"`
+	FlopsPerPosition    float64         `json:"flops_per_position"`
+	SgemmConvGflops     float64         `json:"sgemm_conv_gflops"` // conv GEMM shape (batch 32), one single-threaded product per core
+	Sgemm1024Gflops     float64         `json:"sgemm_1024_gflops"` // 1024^3, one product using every core
+	SgemmGflops         float64         `json:"sgemm_gflops"`      // the ceiling: the better of the two
+	InferPositionsPerS  map[int]float64 `json:"infer_positions_per_s"`
+	InferGflops         float64         `json:"infer_gflops"` // at the best batch
+	InferBestBatch      int             `json:"infer_best_batch"`
+	InferRatio          float64         `json:"infer_ratio"`
+	TrainSamplesPerS    float64         `json:"train_samples_per_s"`
+	TrainGflops         float64         `json:"train_gflops"` // 3 forward passes' FLOPs per sample
+	TrainRatio          float64         `json:"train_ratio"`
+	TrainAllocMBPerStep float64         `json:"train_alloc_mb_per_step"`
+	MaxRSSMB            float64         `json:"max_rss_mb"`
+	Seconds             float64         `json:"seconds"`
+}
+
+// Benchmark measures, in one run, the build's SGEMM ceiling and the speed of
+// a network of o.Config: inference with one Evaluator per worker at each
+// batch size, and training steps.
+func Benchmark(o BenchOptions) (BenchResult, error) {
+	start := time.Now()
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if len(o.Batches) == 0 {
+		o.Batches = []int{1, 8, 32, 128}
+	}
+	if o.TrainBatch <= 0 {
+		o.TrainBatch = 256
+	}
+	if o.Duration <= 0 {
+		o.Duration = 20 * time.Second
+	}
+	if o.Optimizer == "" {
+		o.Optimizer = "adam"
+	}
+	progress := func(format string, a ...any) {
+		if o.ProgressOut != nil {
+			o.ProgressOut(fmt.Sprintf(format, a...))
+		}
+	}
+	cfg := o.Config
+	net, err := New(cfg, 1)
+	if err != nil {
+		return BenchResult{}, err
+	}
+	res := BenchResult{BLAS: BLASName, Cores: runtime.NumCPU(), Workers: o.Workers,
+		Network: fmt.Sprintf("%d blocks x %d filters, %dx%dx%d in, %d policy planes", cfg.Blocks, cfg.Filters,
+			cfg.Channels, cfg.Height, cfg.Width, cfg.PolicyPlanes),
+		FlopsPerPosition: cfg.FlopsPerPosition(), InferPositionsPerS: map[int]float64{}}
+	slice := o.Duration / time.Duration(2+len(o.Batches)+4)
+
+	// Ceilings.
+	SetBLASThreads(1)
+	m, n, k := cfg.Filters, 32*cfg.Height*cfg.Width, 9*cfg.Filters
+	res.SgemmConvGflops = parallelGemmGflops(o.Workers, m, n, k, slice)
+	progress("sgemm %dx%dx%d, %d single-threaded products: %.1f GFLOP/s", m, n, k, o.Workers, res.SgemmConvGflops)
+	SetBLASThreads(o.Workers)
+	res.Sgemm1024Gflops = parallelGemmGflops(1, 1024, 1024, 1024, slice)
+	progress("sgemm 1024^3, one product on %d threads: %.1f GFLOP/s", o.Workers, res.Sgemm1024Gflops)
+	res.SgemmGflops = max(res.SgemmConvGflops, res.Sgemm1024Gflops)
+
+	// Inference: one evaluator per worker over one shared snapshot.
+	SetBLASThreads(1)
+	folded := net.Fold()
+	for _, bs := range o.Batches {
+		pps, err := inferRate(folded, o.Workers, bs, slice)
+		if err != nil {
+			return res, err
+		}
+		res.InferPositionsPerS[bs] = pps
+		if g := pps * res.FlopsPerPosition / 1e9; g > res.InferGflops {
+			res.InferGflops, res.InferBestBatch = g, bs
+		}
+		progress("inference batch %d, %d workers: %.0f positions/s", bs, o.Workers, pps)
+	}
+	res.InferRatio = res.InferGflops / res.SgemmGflops
+
+	// Training.
+	SetBLASThreads(o.Workers)
+	tc := DefaultTrainConfig()
+	tc.Optimizer = o.Optimizer
+	tr, err := NewTrainer(net, tc)
+	if err != nil {
+		return res, err
+	}
+	b := benchTrainBatch(cfg, o.TrainBatch)
+	if _, err := tr.TrainStep(b); err != nil { // builds the graph
+		return res, err
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	alloc0 := ms.TotalAlloc
+	steps := 0
+	t0 := time.Now()
+	for steps < 2 || time.Since(t0) < 3*slice {
+		if _, err := tr.TrainStep(b); err != nil {
+			return res, err
+		}
+		steps++
+	}
+	el := time.Since(t0).Seconds()
+	runtime.ReadMemStats(&ms)
+	res.TrainSamplesPerS = float64(steps*o.TrainBatch) / el
+	res.TrainGflops = res.TrainSamplesPerS * 3 * res.FlopsPerPosition / 1e9
+	res.TrainRatio = res.TrainGflops / res.SgemmGflops
+	res.TrainAllocMBPerStep = float64(ms.TotalAlloc-alloc0) / float64(steps) / (1 << 20)
+	progress("training batch %d: %.0f samples/s", o.TrainBatch, res.TrainSamplesPerS)
+
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		res.MaxRSSMB = float64(ru.Maxrss) / 1024 // Linux reports KiB
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// parallelGemmGflops runs workers goroutines each multiplying (m x k) by
+// (k x n) for about d and returns the total rate.
+func parallelGemmGflops(workers, m, n, k int, d time.Duration) float64 {
+	var wg sync.WaitGroup
+	counts := make([]int, workers)
+	t0 := time.Now()
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(w), 1))
+			a, b, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
+			for i := range a {
+				a[i] = r.Float32()
+			}
+			for i := range b {
+				b[i] = r.Float32()
+			}
+			for counts[w] == 0 || time.Since(t0) < d {
+				if workers > 1 {
+					sgemmSerialNN(m, n, k, a, k, b, n, 0, c, n)
+				} else {
+					Sgemm(m, n, k, a, b, c)
+				}
+				counts[w]++
+			}
+		}(w)
+	}
+	wg.Wait()
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	return float64(total) * 2 * float64(m*n*k) / time.Since(t0).Seconds() / 1e9
+}
+
+// inferRate returns the positions per second of workers evaluators each
+// evaluating batches of size bs for about d.
+func inferRate(f *Folded, workers, bs int, d time.Duration) (float64, error) {
+	cfg := f.Config()
+	evs := make([]*Evaluator, workers)
+	batches := make([]*eval.Batch, workers)
+	for w := range evs {
+		ev, err := NewEvaluator(f, bs)
+		if err != nil {
+			return 0, err
+		}
+		tb := benchTrainBatch(cfg, bs)
+		b := eval.NewBatch(cfg.Shape(), bs)
+		copy(b.Planes, tb.Planes)
+		copy(b.Legal, tb.Legal)
+		if err := ev.Evaluate(b); err != nil { // builds the graph
+			return 0, err
+		}
+		evs[w], batches[w] = ev, b
+	}
+	var wg sync.WaitGroup
+	counts := make([]int, workers)
+	errs := make([]error, workers)
+	t0 := time.Now()
+	for w := range evs {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for counts[w] == 0 || time.Since(t0) < d {
+				if err := evs[w].Evaluate(batches[w]); err != nil {
+					errs[w] = err
+					return
+				}
+				counts[w]++
+			}
+		}(w)
+	}
+	wg.Wait()
+	total := 0
+	for w, c := range counts {
+		if errs[w] != nil {
+			return 0, errs[w]
+		}
+		total += c
+	}
+	return float64(total*bs) / time.Since(t0).Seconds(), nil
+}
+
+// benchTrainBatch returns a batch of random positions with about 30 legal
+// moves each and one-hot targets.
+func benchTrainBatch(cfg Config, size int) *TrainBatch {
+	r := rand.New(rand.NewPCG(uint64(size), 2))
+	b := NewTrainBatch(cfg, size)
+	s := cfg.Shape()
+	for i := range b.Planes {
+		if r.IntN(8) == 0 {
+			b.Planes[i] = 1
+		}
+	}
+	for pos := 0; pos < size; pos++ {
+		for j := 0; j < 30; j++ {
+			b.Legal[pos*s.PolicySize+r.IntN(s.PolicySize)] = 1
+		}
+		i := r.IntN(s.PolicySize)
+		b.Legal[pos*s.PolicySize+i] = 1
+		b.Policy[pos*s.PolicySize+i] = 1
+		b.WDL[pos*3+r.IntN(3)] = 1
+	}
+	return b
+}

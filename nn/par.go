@@ -1,0 +1,37 @@
+package nn
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// forEach calls f(0), ..., f(n-1): spread over GOMAXPROCS goroutines when
+// par is set (training, where one step owns the machine), in order on the
+// calling goroutine otherwise (inference, where each core runs its own
+// evaluator and nothing may allocate).
+func forEach(par bool, n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if !par || workers <= 1 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
