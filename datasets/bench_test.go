@@ -112,3 +112,19 @@ func BenchmarkWindowSample(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(batch)), "ns/sample")
 	b.ReportMetric(float64(w.Bytes())/float64(w.Len()), "bytes/position")
 }
+
+// BenchmarkWindowLoad measures reading one chunk of 8,000 positions into a
+// window (the training columns only), against BenchmarkReadChunk's full,
+// verified read.
+func BenchmarkWindowLoad(b *testing.B) {
+	dir := b.TempDir()
+	writeChunkAt(b, dir, t0, realisticGames(rand.New(rand.NewPCG(1, 1)), "g", benchGames))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w, _ := NewWindow(dir, WindowConfig{Size: 1 << 30, IncludeCheap: true})
+		if _, err := w.Refresh(); err != nil || w.Len() != benchGames*80 {
+			b.Fatal(err, w.Len())
+		}
+	}
+	b.ReportMetric(float64(benchGames*80*b.N)/b.Elapsed().Seconds(), "positions/s")
+}

@@ -3,6 +3,8 @@ package datasets
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -114,27 +116,30 @@ func (s *Stats) finish() {
 	}
 }
 
-// Summarize reads every chunk of dir, skipping (and listing in Problems)
-// the unusable ones. progress, if not nil, is called after each chunk with
-// the number done and the total.
+// Summarize reads every chunk of dir once, in name order, skipping (and
+// listing in Problems) the unusable ones. progress, if not nil, is called
+// after each chunk with the number done and the total.
 func Summarize(dir string, progress func(done, total int)) (*Stats, error) {
-	chunks, problems, err := List(dir)
+	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("listing chunks: %w", err)
+	}
+	var paths []string
+	for _, e := range entries {
+		if !e.IsDir() && IsChunkName(e.Name()) {
+			paths = append(paths, filepath.Join(dir, e.Name()))
+		}
 	}
 	s := &Stats{Terminations: map[string]int{}, Variants: map[string]int{}}
-	for _, p := range problems {
-		s.Skip(p)
-	}
-	for i, info := range chunks {
-		c, err := ReadChunk(info.Path)
+	for i, path := range paths {
+		c, err := ReadChunk(path)
 		if err != nil {
 			s.Skip(err)
 		} else {
 			s.Add(c)
 		}
 		if progress != nil {
-			progress(i+1, len(chunks))
+			progress(i+1, len(paths))
 		}
 	}
 	s.finish()

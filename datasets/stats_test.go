@@ -65,8 +65,8 @@ func TestStatsCountAKnownDirectory(t *testing.T) {
 	calls := 0
 	got, err := Summarize(dir, func(done, total int) {
 		calls++
-		if done != calls || total != 4 {
-			t.Errorf("progress(%d, %d) on call %d; want (%d, 4)", done, total, calls, calls)
+		if done != calls || total != 5 {
+			t.Errorf("progress(%d, %d) on call %d; want (%d, 5): every chunk file, the bad one too", done, total, calls, calls)
 		}
 	})
 	if err != nil {

@@ -175,12 +175,12 @@ func (w *Window) Refresh() (RefreshReport, error) {
 		info := order[i]
 		b := loaded[info.Name]
 		if b == nil {
-			c, err := ReadChunk(info.Path)
+			_, rows, err := readTrainRows(info.Path)
 			if err != nil {
 				w.markBad(info.Name, asChunkError(info.Path, err), &rep)
 				continue
 			}
-			if b, err = w.newBlock(c); err != nil {
+			if b, err = w.newBlock(info, rows); err != nil {
 				w.markBad(info.Name, asChunkError(info.Path, err), &rep)
 				continue
 			}
@@ -221,12 +221,12 @@ func (w *Window) markBad(name string, err *ChunkError, rep *RefreshReport) {
 }
 
 // newBlock compacts a chunk's eligible rows.
-func (w *Window) newBlock(c *Chunk) (*block, error) {
-	b := &block{info: c.Info}
+func (w *Window) newBlock(info ChunkInfo, rows []trainRow) (*block, error) {
+	b := &block{info: info}
 	var text strings.Builder
 	variantIdx := map[string]uint16{}
-	for i := range c.Rows {
-		r := &c.Rows[i]
+	for i := range rows {
+		r := &rows[i]
 		if !r.FullSearch && !w.cfg.IncludeCheap {
 			continue
 		}

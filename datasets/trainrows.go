@@ -1,0 +1,85 @@
+package datasets
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// trainRow is the part of Row a Window keeps. Reading only these columns
+// skips decoding move texts, piece counts and the game-level strings, the
+// larger part of a chunk.
+type trainRow struct {
+	Variant     string    `parquet:"variant,dict"`
+	Ply         int32     `parquet:"ply"`
+	Position    string    `parquet:"position"`
+	ResultSTM   int8      `parquet:"result_stm"`
+	Value       float32   `parquet:"value"`
+	FullSearch  bool      `parquet:"full_search"`
+	PolicyIndex []int32   `parquet:"policy_index,list"`
+	Visits      []float32 `parquet:"visits,list"`
+}
+
+// readTrainRows reads the training columns of the chunk at path. Its
+// integrity rests on the content hash in the name (checked first), the
+// footer checks and the page CRCs; the row SHA-256 needs every column and
+// is left to ReadChunk. The rows are checked for what the window relies on.
+func readTrainRows(path string) (info ChunkInfo, rows []trainRow, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return info, nil, &ChunkError{Path: path, Err: err}
+	}
+	if err := checkNameHash(data, path); err != nil {
+		return info, nil, err
+	}
+	info, pf, err := openChunk(bytes.NewReader(data), int64(len(data)), path, true)
+	if err != nil {
+		return info, nil, err
+	}
+	corrupt := func(format string, args ...any) error {
+		return &ChunkError{Path: path, Err: fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			rows, err = nil, corrupt("decoding rows: %v", p)
+		}
+	}()
+	rows = make([]trainRow, info.Positions)
+	r := parquet.NewGenericReader[trainRow](pf)
+	defer r.Close()
+	n := 0
+	for n < len(rows) {
+		m, err := r.Read(rows[n:])
+		n += m
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return info, nil, corrupt("decoding rows: %v", err)
+		}
+	}
+	if n != info.Positions {
+		return info, nil, corrupt("%d rows decoded, metadata says %d", n, info.Positions)
+	}
+	full := 0
+	for i := range rows {
+		t := &rows[i]
+		if t.FullSearch {
+			full++
+		}
+		if len(t.PolicyIndex) != len(t.Visits) || t.ResultSTM < -1 || t.ResultSTM > 1 || (t.FullSearch && len(t.Visits) == 0) {
+			return info, nil, corrupt("row %d (ply %d): %d policy indices, %d visit fractions, result_stm %d",
+				i, t.Ply, len(t.PolicyIndex), len(t.Visits), t.ResultSTM)
+		}
+	}
+	if full != info.FullPositions {
+		return info, nil, corrupt("%d full-search rows, metadata says %d", full, info.FullPositions)
+	}
+	info.Name = filepath.Base(path)
+	return info, rows, nil
+}
