@@ -1,0 +1,201 @@
+package selfplay
+
+import (
+	"fmt"
+
+	"bomberzero/env"
+	"bomberzero/eval"
+	"bomberzero/mcts"
+)
+
+// Rules is what every game of one variant shares: the variant, its encoding
+// and move index, the maximum game length and the piece values the
+// material evaluator uses. It is read-only after NewRules.
+type Rules struct {
+	Variant *env.Variant
+	Encoder *env.Encoder
+	Index   *env.MoveIndex
+	// MaxPlies ends a game as a draw once this many plies have been
+	// played (0: no cap).
+	MaxPlies int
+	values   []float64 // pawns per piece type, for Material
+}
+
+// NewRules returns the rules of v with games capped at maxPlies plies (0: no
+// cap).
+func NewRules(v *env.Variant, maxPlies int) *Rules {
+	r := &Rules{Variant: v, Encoder: env.NewEncoder(v), Index: env.NewMoveIndex(v), MaxPlies: maxPlies}
+	r.values = make([]float64, len(v.Pieces))
+	for t := 1; t < len(v.Pieces); t++ {
+		r.values[t] = PieceValue(v.Pieces[t])
+	}
+	return r
+}
+
+// Shape returns the evaluator shape of this variant's encoding.
+func (r *Rules) Shape() eval.Shape { return r.Encoder.Shape(r.Index) }
+
+// NewGame returns a game starting from a copy of p (the variant's start
+// position when p is nil).
+func (r *Rules) NewGame(p *env.Position) *Game {
+	if p == nil {
+		p = r.Variant.NewPosition()
+	} else {
+		p = p.Clone()
+	}
+	return &Game{r: r, p: p}
+}
+
+// pieceValues are rough material values in pawns by piece letter: the
+// author's FBGC values (N 3, B 4, F 5, R 6, Q 11) and guesses for the rest.
+var pieceValues = map[byte]float64{'P': 1, 'J': 1, 'N': 3, 'G': 3, 'M': 3, 'B': 4, 'F': 5, 'D': 5, 'I': 6, 'R': 6, 'Q': 11}
+
+// PieceValue returns the material value in pawns the network-free evaluator
+// gives a piece type (0 for the king and for unknown letters).
+func PieceValue(t env.PieceType) float64 {
+	if t.Royal {
+		return 0
+	}
+	if t.Pawn != env.NotPawn {
+		return 1
+	}
+	return pieceValues[t.Letter]
+}
+
+// Game is one position of a game as the search sees it: it implements
+// mcts.Game (moves named by their policy index) and mcts.Materialer.
+type Game struct {
+	r     *Rules
+	p     *env.Position
+	moves []env.Move // p's legal moves when valid
+	idx   []int      // their policy indices
+	valid bool
+}
+
+var (
+	_ mcts.Game       = (*Game)(nil)
+	_ mcts.Materialer = (*Game)(nil)
+)
+
+// Position returns the game's current position (owned by the game).
+func (g *Game) Position() *env.Position { return g.p }
+
+// gen generates the legal moves and their indices once per position.
+func (g *Game) gen() {
+	if g.valid {
+		return
+	}
+	if g.moves == nil {
+		g.moves = make([]env.Move, 0, 128)
+		g.idx = make([]int, 0, 128)
+	}
+	g.moves = g.p.LegalMoves(g.moves[:0])
+	g.idx = g.idx[:0]
+	side := g.p.SideToMove()
+	for _, m := range g.moves {
+		g.idx = append(g.idx, g.r.Index.Index(m, side))
+	}
+	g.valid = true
+}
+
+// Hash identifies the position as the encoding sees it: the rules engine's
+// hash with the repetition count and the 50-move counter mixed in.
+func (g *Game) Hash() uint64 {
+	h := g.p.Hash()
+	h ^= (uint64(g.p.HalfMoveClock()) + 1) * 0x9e3779b97f4a7c15
+	h ^= uint64(g.p.Repetitions()+1) * 0xc2b2ae3d27d4eb4f
+	return h
+}
+
+// Outcome returns the game's result and how it ended: the rules' result,
+// or a draw by the length cap (LengthCap true) when the rules say the game
+// goes on but MaxPlies plies have been played.
+func (g *Game) Outcome() (res env.Result, why env.Reason, lengthCap bool) {
+	g.gen()
+	res, why = g.p.StatusOf(len(g.moves))
+	if res == env.Ongoing && g.r.MaxPlies > 0 && g.p.Ply() >= g.r.MaxPlies {
+		return env.Draw, env.NoReason, true
+	}
+	return res, why, false
+}
+
+// Status reports whether the game is over and its value for the side to
+// move: +1 won, 0 drawn, -1 lost.
+func (g *Game) Status() (bool, float32) {
+	res, _, _ := g.Outcome()
+	switch {
+	case res == env.Ongoing:
+		return false, 0
+	case res == env.Draw:
+		return true, 0
+	case (res == env.WhiteWins) == (g.p.SideToMove() == env.White):
+		return true, 1
+	}
+	return true, -1
+}
+
+// LegalMoves appends the policy indices of the legal moves to buf[:0].
+func (g *Game) LegalMoves(buf []int) []int {
+	g.gen()
+	return append(buf[:0], g.idx...)
+}
+
+// Move returns the legal move with policy index idx.
+func (g *Game) Move(idx int) (env.Move, error) {
+	g.gen()
+	for i, x := range g.idx {
+		if x == idx {
+			return g.moves[i], nil
+		}
+	}
+	return env.NoMove, fmt.Errorf("selfplay: policy index %d is not a legal move of %s", idx, g.p)
+}
+
+// Play makes the legal move with policy index move.
+func (g *Game) Play(move int) {
+	var m env.Move
+	if g.valid {
+		for i, x := range g.idx {
+			if x == move {
+				m = g.moves[i]
+				break
+			}
+		}
+	} else {
+		m = g.r.Index.Decode(g.p, move)
+	}
+	if m == env.NoMove {
+		panic(fmt.Sprintf("selfplay: Play(%d): not a legal move of %s", move, g.p))
+	}
+	g.p.DoMove(m)
+	g.valid = false
+}
+
+// Encode writes the position's input planes.
+func (g *Game) Encode(planes []float32) { g.r.Encoder.Encode(g.p, planes) }
+
+// Clone returns an independent copy of the game.
+func (g *Game) Clone() mcts.Game { return &Game{r: g.r, p: g.p.Clone()} }
+
+// CopyFrom makes g a copy of src (a *Game of the same rules), reusing g's
+// storage.
+func (g *Game) CopyFrom(src mcts.Game) {
+	s := src.(*Game)
+	g.r = s.r
+	g.p.CopyFrom(s.p)
+	g.valid = false
+}
+
+// Material returns the material balance for the side to move in pawns,
+// pieces in hand included.
+func (g *Game) Material() float64 {
+	us := g.p.SideToMove()
+	them := us.Other()
+	sum := 0.0
+	for t := 1; t < len(g.r.values); t++ {
+		if v := g.r.values[t]; v != 0 {
+			sum += v * float64(g.p.Count(us, t)+g.p.InHand(us, t)-g.p.Count(them, t)-g.p.InHand(them, t))
+		}
+	}
+	return sum
+}

@@ -1,0 +1,323 @@
+package selfplay
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bomberzero/datasets"
+	"bomberzero/env"
+	"bomberzero/mcts"
+	"bomberzero/nn"
+)
+
+// smallConfig is a quick self-play run: few playouts, short games.
+func smallConfig(t *testing.T, variant string, games int) Config {
+	cfg := DefaultConfig(variant)
+	cfg.Games = games
+	cfg.Out = t.TempDir()
+	cfg.Workers = 2
+	cfg.Slots = 3
+	cfg.MaxPlies = 40
+	cfg.FlushGames = 2
+	cfg.Search = mcts.DefaultConfig()
+	cfg.Search.Sims = 12
+	cfg.Search.CheapSims = 4
+	cfg.Search.CheapShare = 0.5
+	cfg.Search.TempPlies = 10
+	cfg.Search.CacheEntries = 1 << 10
+	return cfg
+}
+
+// readRun reads every chunk of dir, failing on any unusable one.
+func readRun(t *testing.T, dir string) []datasets.GameRecord {
+	t.Helper()
+	chunks, problems, err := datasets.List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) > 0 {
+		t.Fatalf("unusable chunks: %v", problems)
+	}
+	var games []datasets.GameRecord
+	for _, c := range chunks {
+		ch, err := datasets.ReadChunk(c.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, datasets.Games(ch.Rows)...)
+	}
+	return games
+}
+
+// checkRun checks a run's data against the rules: every position's visit
+// distribution sums to 1 over legal moves, the result agrees with how the
+// game ended, and the game record replays to the position the data ends in.
+func checkRun(t *testing.T, r *Rules, cfg Config, sum *Summary) []datasets.GameRecord {
+	t.Helper()
+	games := readRun(t, cfg.Out)
+	if len(games) != cfg.Games || sum.Games != cfg.Games {
+		t.Fatalf("%d games on disk, %d reported, want %d", len(games), sum.Games, cfg.Games)
+	}
+	v := r.Variant
+	var buf [env.MaxMoves]env.Move
+	for _, g := range games {
+		if g.Variant != v.Name {
+			t.Fatalf("game %s: variant %q", g.ID, g.Variant)
+		}
+		for _, pr := range g.Positions {
+			p, err := v.ParsePosition(pr.Position)
+			if err != nil {
+				t.Fatalf("game %s ply %d: %v", g.ID, pr.Ply, err)
+			}
+			total := 0.0
+			for k, idx := range pr.PolicyIndex {
+				m, ok := r.Index.Legal(p, int(idx), buf[:])
+				if !ok {
+					t.Fatalf("game %s ply %d: policy index %d (%s) is no legal move", g.ID, pr.Ply, idx, pr.MoveText[k])
+				}
+				if got := p.FormatGC(m); got != pr.MoveText[k] {
+					t.Fatalf("game %s ply %d: index %d is %s, text says %s", g.ID, pr.Ply, idx, got, pr.MoveText[k])
+				}
+				total += float64(pr.Visits[k])
+			}
+			if math.Abs(total-1) > 1e-4 {
+				t.Fatalf("game %s ply %d: visits sum to %v", g.ID, pr.Ply, total)
+			}
+		}
+		// The record replays, and ends where the data ends.
+		text, err := os.ReadFile(filepath.Join(cfg.Out, "records", g.ID+".txt"))
+		if err != nil {
+			t.Fatalf("game %s: record: %v", g.ID, err)
+		}
+		final, err := env.Replay(v.NewPosition(), string(text))
+		if err != nil {
+			t.Fatalf("game %s: record does not replay: %v\n%s", g.ID, err, text)
+		}
+		last := g.Positions[len(g.Positions)-1]
+		lp, _ := v.ParsePosition(last.Position)
+		want, err := env.PlayMoves(lp, last.Played)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Termination == datasets.Resignation {
+			want = lp // the resigning side's position was not recorded; the record stops before it
+			if final.Ply() != g.Length {
+				t.Fatalf("game %s: record has %d plies, length %d", g.ID, final.Ply(), g.Length)
+			}
+		}
+		if final.Ply() != g.Length || g.Termination != datasets.Resignation && final.String() != want.String() {
+			t.Fatalf("game %s: record ends at ply %d in %s; data: length %d, last position played out %s",
+				g.ID, final.Ply(), final, g.Length, want)
+		}
+		if !strings.Contains(string(text), `[Result "`+map[int]string{1: "1-0", 0: "1/2-1/2", -1: "0-1"}[g.Result]+`"]`) {
+			t.Fatalf("game %s: record result tag disagrees with %d", g.ID, g.Result)
+		}
+		// The result agrees with the final position.
+		res, why := final.Status()
+		switch g.Termination {
+		case datasets.LengthCap:
+			if res != env.Ongoing || g.Length != cfg.MaxPlies || g.Result != 0 {
+				t.Fatalf("game %s: length-cap draw at %d plies, status %v", g.ID, g.Length, res)
+			}
+		case datasets.Resignation:
+			loser := final.SideToMove()
+			if res != env.Ongoing || (loser == env.White) != (g.Result == -1) {
+				t.Fatalf("game %s: resigned with result %d, %v to move", g.ID, g.Result, loser)
+			}
+		default:
+			wantRes := map[int]env.Result{1: env.WhiteWins, 0: env.Draw, -1: env.BlackWins}[g.Result]
+			if res != wantRes || terminations[why] != g.Termination {
+				t.Fatalf("game %s: data says %d by %s, final position %v by %v", g.ID, g.Result, g.Termination, res, why)
+			}
+		}
+	}
+	return games
+}
+
+func TestSelfPlayWithoutNetworkWritesConsistentData(t *testing.T) {
+	cfg := smallConfig(t, "fbgc", 6)
+	sum, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRun(t, mustRules(t, "fbgc", cfg.MaxPlies), cfg, sum)
+}
+
+func TestSelfPlayDecisiveGamesInASmallVariant(t *testing.T) {
+	// Claustrophobia's scepter and small board end games quickly, so
+	// decisive results get checked against the rules too.
+	cfg := smallConfig(t, "claustrophobia", 8)
+	cfg.MaxPlies = 120
+	cfg.ResignMoves = 0
+	sum, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := checkRun(t, mustRules(t, "claustrophobia", cfg.MaxPlies), cfg, sum)
+	ends := map[datasets.Termination]int{}
+	for _, g := range games {
+		ends[g.Termination]++
+	}
+	t.Logf("endings %v", ends)
+}
+
+func TestSelfPlayWithATinyNetwork(t *testing.T) {
+	r := mustRules(t, "fbgc", 24)
+	s := r.Shape()
+	net, err := nn.New(nn.TestConfig(s.Channels, s.Height, s.Width, s.PolicySize/(s.Height*s.Width)), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewNetModel("tiny", net.Fold(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := smallConfig(t, "fbgc", 2)
+	cfg.MaxPlies = 24
+	cfg.Search.Sims = 8
+	cfg.Slots = 2
+	sum, err := RunModel(context.Background(), cfg, r, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range checkRun(t, r, cfg, sum) {
+		if g.Model != "tiny" {
+			t.Fatalf("game %s: model %q", g.ID, g.Model)
+		}
+	}
+}
+
+func TestResignationEndsGamesAndIsMeasuredWhenOff(t *testing.T) {
+	// A threshold of 1 makes every search count as hopeless, so White
+	// resigns on its second move unless resignation is off.
+	cfg := smallConfig(t, "fbgc", 4)
+	cfg.ResignThreshold = 1
+	cfg.ResignMoves = 2
+	cfg.ResignOffShare = 0
+	sum, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustRules(t, "fbgc", cfg.MaxPlies)
+	for _, g := range checkRun(t, r, cfg, sum) {
+		if g.Termination != datasets.Resignation || g.Result != -1 || g.Length != 2 || g.ResignDisabled {
+			t.Fatalf("game %s: %s, result %d, length %d, resign disabled %v; want White resigning at ply 2",
+				g.ID, g.Termination, g.Result, g.Length, g.ResignDisabled)
+		}
+	}
+	if sum.Resignations != cfg.Games {
+		t.Fatalf("%d resignations reported, want %d", sum.Resignations, cfg.Games)
+	}
+
+	cfg.Out = t.TempDir()
+	cfg.ResignOffShare = 1
+	sum, err = Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range checkRun(t, r, cfg, sum) {
+		if !g.ResignDisabled || g.WouldResign != datasets.White || g.Termination == datasets.Resignation {
+			t.Fatalf("game %s: resign disabled %v, would resign %q, %s; want White recorded as would-be resigner",
+				g.ID, g.ResignDisabled, g.WouldResign, g.Termination)
+		}
+		falseResign, measured := g.FalseResignation()
+		if !measured || falseResign != (g.Result != -1) {
+			t.Fatalf("game %s: false resignation %v measured %v with result %d", g.ID, falseResign, measured, g.Result)
+		}
+	}
+	st, err := datasets.Summarize(cfg.Out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ResignDisabled != cfg.Games || st.FalseResignMeasured != cfg.Games {
+		t.Fatalf("data stats: %d resign-disabled games, %d measured; want %d", st.ResignDisabled, st.FalseResignMeasured, cfg.Games)
+	}
+}
+
+func TestReportedGamesAreOnDiskAtEveryMoment(t *testing.T) {
+	cfg := smallConfig(t, "fbgc", 6)
+	cfg.FlushGames = 1
+	checks := 0
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	progress := func(p Progress) {
+		chunks, problems, err := datasets.List(cfg.Out)
+		if err != nil || len(problems) > 0 {
+			t.Errorf("listing during the run: %v %v", err, problems)
+		}
+		onDisk := 0
+		for _, c := range chunks {
+			if _, err := datasets.ReadChunk(c.Path); err != nil {
+				t.Errorf("chunk unreadable during the run: %v", err)
+			}
+			onDisk += c.Games
+		}
+		if onDisk < p.Games {
+			t.Errorf("%d games reported finished, %d on disk", p.Games, onDisk)
+		}
+		checks++
+		if p.Games >= 2 {
+			cancel() // stop early, as a killed run would
+		}
+	}
+	sum, err := Run(ctx, cfg, progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := readRun(t, cfg.Out)
+	if len(games) != sum.Games || sum.Games < 2 {
+		t.Fatalf("after stopping: %d games on disk, %d reported", len(games), sum.Games)
+	}
+	if checks == 0 {
+		t.Fatal("progress never called")
+	}
+}
+
+func TestBadModelsGetClearErrors(t *testing.T) {
+	r := mustRules(t, "fbgc", 10)
+	dir := t.TempDir()
+	if _, err := LoadModel(filepath.Join(dir, "missing.safetensors"), "", r); err == nil || !strings.Contains(err.Error(), "no such checkpoint") {
+		t.Fatalf("missing model: %v", err)
+	}
+	garbage := filepath.Join(dir, "garbage.safetensors")
+	os.WriteFile(garbage, []byte("not a checkpoint"), 0o644)
+	if _, err := LoadModel(garbage, "", r); err == nil || !strings.Contains(err.Error(), garbage) {
+		t.Fatalf("garbage model: %v", err)
+	}
+	save := func(name, variant string, channels int) string {
+		s := r.Shape()
+		net, err := nn.New(nn.TestConfig(channels, s.Height, s.Width, s.PolicySize/(s.Height*s.Width)), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := nn.NewTrainer(net, nn.DefaultTrainConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := tr.Save(path, variant); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	wrongShape := save("shape.safetensors", "fbgc", r.Shape().Channels+1)
+	if _, err := LoadModel(wrongShape, "", r); err == nil || !strings.Contains(err.Error(), "shape") {
+		t.Fatalf("wrong shape: %v", err)
+	}
+	wrongVariant := save("variant.safetensors", "chess", r.Shape().Channels)
+	if _, err := LoadModel(wrongVariant, "", r); err == nil || !strings.Contains(err.Error(), `"chess"`) {
+		t.Fatalf("wrong variant: %v", err)
+	}
+	good := save("good.safetensors", "fbgc", r.Shape().Channels)
+	m, err := LoadModel(good, "", r)
+	if err != nil || !m.HasNetwork() || m.Name != "good.safetensors" {
+		t.Fatalf("good model: %v", err)
+	}
+	if _, err := LoadModel("none", "oracle", r); err == nil {
+		t.Fatal("unknown network-free evaluator accepted")
+	}
+}
