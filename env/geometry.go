@@ -61,9 +61,14 @@ type Geometry struct {
 // sqSet is a set of squares.
 type sqSet [4]uint64
 
-func (s *sqSet) add(q Square)            { s[q>>6] |= 1 << (q & 63) }
-func (s *sqSet) has(q Square) bool       { return s[q>>6]&(1<<(q&63)) != 0 }
-func (g *Geometry) Cells() int           { return g.Files * g.Ranks }
+func (s *sqSet) add(q Square)      { s[q>>6] |= 1 << (q & 63) }
+func (s *sqSet) has(q Square) bool { return s[q>>6]&(1<<(q&63)) != 0 }
+func (s *sqSet) del(q Square)      { s[q>>6] &^= 1 << (q & 63) }
+
+// Cells returns the number of grid cells, holes included; squares are 0..Cells()-1.
+func (g *Geometry) Cells() int { return g.Files * g.Ranks }
+
+// IsReal says whether s is a square of the board (not a hole, not off the grid).
 func (g *Geometry) IsReal(s Square) bool { return int(s) < g.Cells() && g.real[s] }
 
 // File returns the 0-based file of s.

@@ -1,5 +1,7 @@
 package env
 
+import "math/bits"
+
 // LegalMoves appends every legal move of the side to move to buf and returns
 // it. It allocates nothing when buf has room (MaxMoves is always enough).
 // A game already won by the scepter has no legal moves.
@@ -15,7 +17,10 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 	if ksq == NoSquare {
 		return buf
 	}
-	lines := &p.v.Geo.lineMask[ksq]
+	var pinned sqSet
+	if !inCheck {
+		pinned = p.sensitive(ksq, us)
+	}
 	out := start
 	for i := start; i < len(buf); i++ {
 		m := buf[i]
@@ -26,8 +31,7 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 			if inCheck && !p.safeAfter(m, ksq, us) {
 				continue
 			}
-		case inCheck || m.Kind() == EnPassant || m.fly() || m.From() == ksq || lines.has(m.From()) ||
-			(p.board[m.To()] != NoPiece && lines.has(m.To())):
+		case inCheck || m.Kind() == EnPassant || m.fly() || m.From() == ksq || pinned.has(m.From()):
 			if !p.safeAfter(m, ksq, us) {
 				continue
 			}
@@ -36,6 +40,51 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 		out++
 	}
 	return buf[:out]
+}
+
+// sensitive returns the squares from which a move of one of us's pieces
+// could expose the king on k (not in check): the squares next to it along
+// each line (a bomber needs the square behind the king empty, a helicopter
+// leap over it lands there) and each own piece that is the only piece between
+// the king and an enemy that slides or bombs along that line. A move that
+// only adds a piece to a square never exposes the king, and a capture that
+// lands on its victim leaves that square occupied; fly-over captures and en
+// passant are always tested in full.
+func (p *Position) sensitive(k Square, us Color) sqSet {
+	var out sqSet
+	v := p.v
+	g := v.Geo
+	for d := 0; d < 8; d++ {
+		ray := g.rays[k][d]
+		if len(ray) == 0 {
+			continue
+		}
+		out.add(ray[0])
+		if v.lineDirs&(1<<d) == 0 {
+			continue
+		}
+		own := NoSquare
+		for _, s := range ray {
+			q := p.board[s]
+			if q == NoPiece {
+				continue
+			}
+			if q.Color() == us {
+				if own != NoSquare {
+					break
+				}
+				own = s
+				continue
+			}
+			if own != NoSquare {
+				if t := &v.Pieces[q.Type()]; (t.slideCap|t.bomb)&(1<<d) != 0 {
+					out.add(own)
+				}
+			}
+			break
+		}
+	}
+	return out
 }
 
 // MaxMoves is a buffer size that always holds every legal move.
@@ -76,20 +125,30 @@ func (p *Position) safeAfter(m Move, ksq Square, us Color) bool {
 // testing the mover's king, except castling, which is tested fully.
 func (p *Position) pseudoMoves(buf []Move, inCheck bool) []Move {
 	v := p.v
+	us := p.side
+	for w := 0; w < len(p.occ[us]); w++ {
+		for bb := p.occ[us][w]; bb != 0; bb &= bb - 1 {
+			buf = p.pieceMoves(buf, Square(w*64+bits.TrailingZeros64(bb)), inCheck)
+		}
+	}
+	if v.dropType != 0 && p.hand[us][v.dropType] > 0 {
+		buf = p.dropMoves(buf)
+	}
+	return buf
+}
+
+// pieceMoves appends the moves of the side to move's piece on from.
+func (p *Position) pieceMoves(buf []Move, from Square, inCheck bool) []Move {
+	v := p.v
 	g := v.Geo
 	us := p.side
-	n := g.Cells()
-	for s := 0; s < n; s++ {
-		q := p.board[s]
-		if q == NoPiece || q.Color() != us {
-			continue
-		}
-		from := Square(s)
+	s := int(from)
+	q := p.board[s]
+	{
 		ti := q.Type()
 		t := &v.Pieces[ti]
 		if t.Pawn != NotPawn {
-			buf = p.pawnMoves(buf, from, t.Pawn)
-			continue
+			return p.pawnMoves(buf, from, t.Pawn)
 		}
 		promo := 0
 		landing := v.landFrom&(1<<ti) != 0
@@ -176,9 +235,6 @@ func (p *Position) pseudoMoves(buf []Move, inCheck bool) []Move {
 		if ti == v.king && !inCheck && p.castle != 0 {
 			buf = p.castleMoves(buf, from)
 		}
-	}
-	if v.dropType != 0 && p.hand[us][v.dropType] > 0 {
-		buf = p.dropMoves(buf)
 	}
 	return buf
 }

@@ -17,6 +17,7 @@ type Position struct {
 	hand     [2][maxTypes]uint8
 	count    [2][maxTypes]uint8
 	king     [2]Square
+	occ      [2]sqSet // the squares of each side's pieces
 	hash     uint64
 	hist     []uint64 // hashes of the positions before this one
 }
@@ -89,6 +90,7 @@ func (v *Variant) NewPosition() *Position {
 
 func (p *Position) put(s Square, q Piece) {
 	p.board[s] = q
+	p.occ[q.Color()].add(s)
 	p.hash ^= p.v.z.pieceKey(s, q)
 	p.count[q.Color()][q.Type()]++
 	if q.Type() == p.v.king {
@@ -99,6 +101,7 @@ func (p *Position) put(s Square, q Piece) {
 func (p *Position) remove(s Square) Piece {
 	q := p.board[s]
 	p.board[s] = NoPiece
+	p.occ[q.Color()].del(s)
 	p.hash ^= p.v.z.pieceKey(s, q)
 	p.count[q.Color()][q.Type()]--
 	if q.Type() == p.v.king {
