@@ -39,7 +39,7 @@ type convKernel struct {
 	mode         normMode
 	n, h, w      int
 	weight, bias []float32 // weights used in the forward pass (folded ones for inference)
-	cols, dcols  []float32 // shared scratch, >= cin*k*k*n*h*w (nil when k == 1)
+	cols, dcols  []float32 // >= cin*k*k*n*h*w (nil when k == 1): cols is the kernel's own in training, shared in inference; dcols is shared
 	x, skip      []float32 // the last forward pass's inputs
 	z            []float32 // cout x n*h*w: convolution output, normalised in place in training
 	y            []float32 // cout x n*h*w: output
@@ -217,7 +217,11 @@ func (c *convKernel) backward(dy, accum []float32) {
 			out[i] = k * (v - mdb - xhat[i]*mdg)
 		}
 	})
-	sgemm(false, true, l.cout, kk, m, 1, gz, m, c.columns(c.x), m, 0, l.weight.Grad, kk)
+	cols := c.x
+	if l.k > 1 {
+		cols = c.cols // still this layer's columns: training kernels own theirs
+	}
+	sgemm(false, true, l.cout, kk, m, 1, gz, m, cols, m, 0, l.weight.Grad, kk)
 	if !c.needDX {
 		return
 	}

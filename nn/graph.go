@@ -75,7 +75,12 @@ func (b *graphBuilder) conv(name string, l *convLayer, in *G.Node, inBuf []float
 			mode = normBatch
 		}
 	}
-	k := newConvKernel(l, mode, ng.n, ng.h, ng.w, b.cols, b.dcols, b.train)
+	cols := b.cols
+	if b.train && l.k > 1 {
+		// The backward pass reuses the forward pass's columns.
+		cols = make([]float32, l.cin*l.k*l.k*ng.n*ng.h*ng.w)
+	}
+	k := newConvKernel(l, mode, ng.n, ng.h, ng.w, cols, b.dcols, b.train)
 	k.serial = ng.mode == modeInfer
 	inputs := []*G.Node{in, b.param(l.weight)}
 	if l.gamma != nil {
@@ -131,9 +136,10 @@ func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error)
 	ng := &netGraph{g: G.NewGraph(), mode: mode, n: n, h: h, w: w, planes: make([]float32, cfg.Channels*m)}
 	b := &graphBuilder{ng: ng, train: mode == modeTrain}
 	maxCols := max(cfg.Channels, cfg.Filters) * 9 * m
-	b.cols = make([]float32, maxCols)
 	if b.train {
 		b.dcols = make([]float32, maxCols)
+	} else {
+		b.cols = make([]float32, maxCols)
 	}
 	x := G.NewTensor(ng.g, tensor.Float32, 4, G.WithShape(cfg.Channels, n, h, w), G.WithName("planes"),
 		G.WithValue(tensor.New(tensor.WithBacking(ng.planes), tensor.WithShape(cfg.Channels, n, h, w))))
