@@ -22,6 +22,9 @@ type Config struct {
 	Evaluator string
 	// Generation is the training generation the games belong to (recorded).
 	Generation int
+	// Start is the position text every game starts from; "" is the
+	// variant's start position.
+	Start string
 
 	// Games is the number of games to finish.
 	Games int

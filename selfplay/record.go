@@ -21,6 +21,7 @@ type GameText struct {
 	Generation  int
 	Result      string // "1-0", "0-1" or "1/2-1/2"
 	Termination string
+	Start       string   // the start position text, "" for the variant's start
 	Moves       []string // Game Courier move text, in order
 }
 
@@ -59,6 +60,9 @@ func (t *GameText) Format() string {
 	tag("Generation", fmt.Sprint(t.Generation))
 	tag("Result", t.Result)
 	tag("Termination", t.Termination)
+	if t.Start != "" {
+		tag("FEN", t.Start)
+	}
 	tag("Plies", fmt.Sprint(len(t.Moves)))
 	tag("MovesSHA256", hex.EncodeToString(sum[:]))
 	b.WriteByte('\n')

@@ -50,6 +50,11 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (*Summary, er
 		return nil, fmt.Errorf("variant %s: %w", cfg.Variant, err)
 	}
 	r := NewRules(v, cfg.MaxPlies)
+	if cfg.Start != "" {
+		if _, err := v.ParsePosition(cfg.Start); err != nil {
+			return nil, fmt.Errorf("start position %q: %w", cfg.Start, err)
+		}
+	}
 	m, err := LoadModel(cfg.Model, cfg.Evaluator, r)
 	if err != nil {
 		return nil, err

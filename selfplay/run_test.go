@@ -93,7 +93,14 @@ func checkRun(t *testing.T, r *Rules, cfg Config, sum *Summary) []datasets.GameR
 		if err != nil {
 			t.Fatalf("game %s: record: %v", g.ID, err)
 		}
-		final, err := env.Replay(v.NewPosition(), string(text))
+		start := v.NewPosition()
+		if cfg.Start != "" {
+			if !strings.Contains(string(text), `[FEN "`+cfg.Start+`"]`) {
+				t.Fatalf("game %s: record lacks the start position tag", g.ID)
+			}
+			start, _ = v.ParsePosition(cfg.Start)
+		}
+		final, err := env.Replay(start, string(text))
 		if err != nil {
 			t.Fatalf("game %s: record does not replay: %v\n%s", g.ID, err, text)
 		}
@@ -188,6 +195,29 @@ func TestSelfPlayWithATinyNetwork(t *testing.T) {
 		if g.Model != "tiny" {
 			t.Fatalf("game %s: model %q", g.ID, g.Model)
 		}
+	}
+}
+
+func TestSelfPlayFindsMatesAndRecordsThem(t *testing.T) {
+	// From a back-rank mate in one, the search (terminal values from the
+	// rules) mates at once, and the data and record say so.
+	cfg := smallConfig(t, "chess", 4)
+	cfg.Start = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+	cfg.Search.Sims = 64
+	cfg.Search.TempPlies = 0
+	cfg.Search.CheapShare = 0
+	cfg.Search.NoiseFraction = 0
+	sum, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range checkRun(t, mustRules(t, "chess", cfg.MaxPlies), cfg, sum) {
+		if g.Termination != datasets.Checkmate || g.Result != 1 || g.Length != 1 || g.Positions[0].Played != "a1-a8" {
+			t.Fatalf("game %s: %s, result %d, length %d, played %s; want a1-a8 mate", g.ID, g.Termination, g.Result, g.Length, g.Positions[0].Played)
+		}
+	}
+	if sum.WhiteWins != cfg.Games {
+		t.Fatalf("summary: %d White wins, want %d", sum.WhiteWins, cfg.Games)
 	}
 }
 

@@ -61,9 +61,15 @@ func newWorker(id int, cfg *Config, r *Rules, model string, ev eval.Evaluator, o
 	if err != nil {
 		return nil, fmt.Errorf("worker %d: %w", id, err)
 	}
+	start := r.Variant.NewPosition()
+	if cfg.Start != "" {
+		if start, err = r.Variant.ParsePosition(cfg.Start); err != nil {
+			return nil, fmt.Errorf("start position %q: %w", cfg.Start, err)
+		}
+	}
 	return &worker{cfg: cfg, rules: r, model: model, s: s, out: out, records: records,
 		rng:   rand.New(rand.NewPCG(cfg.Seed, uint64(id)+0x5e1f)),
-		start: r.NewGame(nil), slots: make([]slotState, cfg.Slots), lastFlush: time.Now()}, nil
+		start: r.NewGame(start), slots: make([]slotState, cfg.Slots), lastFlush: time.Now()}, nil
 }
 
 // fill starts a new game in every empty slot while games remain to be
@@ -215,7 +221,7 @@ var terminations = map[env.Reason]datasets.Termination{
 func (w *worker) finish(i int, res env.Result, why env.Reason, capped, resigned bool) error {
 	st := &w.slots[i]
 	rec := &st.rec
-	rec.Length = len(st.moves)
+	rec.Length = w.s.Game(i).(*Game).Position().Ply()
 	switch res {
 	case env.WhiteWins:
 		rec.Result = 1
@@ -234,7 +240,8 @@ func (w *worker) finish(i int, res env.Result, why env.Reason, capped, resigned 
 		return fmt.Errorf("game %s ended without a reason (%v)", rec.ID, res)
 	}
 	text := GameText{ID: rec.ID, Variant: rec.Variant, Model: rec.Model, Generation: rec.Generation,
-		Result: res.String(), Termination: string(rec.Termination), Moves: st.moves}
+		Result: res.String(), Termination: string(rec.Termination), Start: w.cfg.Start,
+		Moves: st.moves}
 	if _, err := WriteRecord(w.records, &text); err != nil {
 		return err
 	}
