@@ -31,6 +31,7 @@ func commands() []command {
 		{"show", "print a position as a diagram", runShow},
 		{"perft", "count the legal move tree of a position", runPerft},
 		{"replay", "check a game record move by move", runReplay},
+		{"selfplay", "play self-play games and write training data and game records", runSelfplay},
 		{"data", "summarize and verify training-data chunks", runData},
 		{"bench", "measure speed against this machine's ceilings", runBench},
 		{"match", "play a match between two players and rate them", runMatch},
