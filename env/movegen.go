@@ -43,24 +43,49 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 }
 
 // sensitive returns the squares from which a move of one of us's pieces
-// could expose the king on k (not in check): the squares next to it along
-// each line (a bomber needs the square behind the king empty, a helicopter
-// leap over it lands there) and each own piece that is the only piece between
-// the king and an enemy that slides or bombs along that line. A move that
-// only adds a piece to a square never exposes the king, and a capture that
-// lands on its victim leaves that square occupied; fly-over captures and en
-// passant are always tested in full.
+// could expose the king on k (not in check): an own piece right behind the
+// king as seen from an enemy bomber on the line (bombing needs that square
+// empty), an own piece where an adjacent enemy's helicopter leap over the
+// king would land, and an own piece that is the only piece between the king
+// and an enemy that slides or bombs along that line. A move that only adds a
+// piece to a square never exposes the king, and a capture that lands on its
+// victim leaves that square occupied; fly-over captures, en passant and king
+// moves are always tested in full.
 func (p *Position) sensitive(k Square, us Color) sqSet {
 	var out sqSet
 	v := p.v
 	g := v.Geo
+	enemyWith := func(s Square, mask func(*PieceType) uint8, bit uint8) bool {
+		q := p.board[s]
+		return q != NoPiece && q.Color() != us && mask(&v.Pieces[q.Type()])&bit != 0
+	}
+	bombs := func(t *PieceType) uint8 { return t.bomb }
+	helis := func(t *PieceType) uint8 { return t.heli }
+	lines := func(t *PieceType) uint8 { return t.slideCap | t.bomb }
 	for d := 0; d < 8; d++ {
 		ray := g.rays[k][d]
 		if len(ray) == 0 {
 			continue
 		}
-		out.add(ray[0])
-		if v.lineDirs&(1<<d) == 0 {
+		bit := uint8(1) << d
+		o := opposite[d]
+		if v.lineDirs&bit != 0 {
+			// A bomber on the other side whose first piece is the king.
+			for _, s := range g.rays[k][o] {
+				if p.board[s] != NoPiece {
+					if enemyWith(s, bombs, bit) {
+						out.add(ray[0])
+					}
+					break
+				}
+			}
+		}
+		if v.heliDirs&bit != 0 {
+			if a, l := g.steps[k][o], g.steps[k][d]; a != NoSquare && l != NoSquare && enemyWith(a, helis, bit) {
+				out.add(l)
+			}
+		}
+		if v.lineDirs&bit == 0 {
 			continue
 		}
 		own := NoSquare
@@ -76,10 +101,8 @@ func (p *Position) sensitive(k Square, us Color) sqSet {
 				own = s
 				continue
 			}
-			if own != NoSquare {
-				if t := &v.Pieces[q.Type()]; (t.slideCap|t.bomb)&(1<<d) != 0 {
-					out.add(own)
-				}
+			if own != NoSquare && enemyWith(s, lines, bit) {
+				out.add(own)
 			}
 			break
 		}
