@@ -1,0 +1,100 @@
+package values
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText prints the report for a person: the settings and sample sizes,
+// then one table per fit (value in units of the unit piece with its 95%
+// interval, and the raw coefficient), then the fit's notes. Missing values
+// print as "-", unbounded interval ends as "-inf" and "+inf".
+func (r *Report) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	variants := "unknown variant"
+	if len(r.Variants) > 0 {
+		variants = strings.Join(r.Variants, ", ")
+	}
+	ew.printf("Piece values for %s: %d games, %d positions, %d sampled (skip %d plies, %d plies after a capture",
+		variants, r.Games, r.Positions, r.Sampled, r.Sample.SkipPlies, r.Sample.QuietPlies)
+	if r.Sample.MaxPerGame > 0 {
+		ew.printf(", at most %d a game", r.Sample.MaxPerGame)
+	}
+	ew.printf(")\nUnit %s; 95%% intervals from %d bootstrap resamples of whole games, seed %d; ridge %g\n",
+		r.Unit, r.Bootstrap, r.Seed, r.Ridge)
+	for i := range r.Fits {
+		f := &r.Fits[i]
+		ew.printf("\n%s fit: %s\n", f.Method, methodBlurb(f.Method))
+		ew.printf("%d games, %d positions, %d bootstrap replicates\n", f.Games, f.Positions, f.Replicates)
+		tw := tabwriter.NewWriter(ew, 2, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "piece\tvalue (%s = 1)\t95%% interval\tcoefficient\t95%% interval\n", r.Unit)
+		for _, pv := range f.Pieces {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", pv.Piece, point(pv.Value), interval(pv.Value), point(pv.Coef), interval(pv.Coef))
+		}
+		fmt.Fprintf(tw, "(to move)\t\t\t%s\t%s\n", point(&f.ToMove), interval(&f.ToMove))
+		fmt.Fprintf(tw, "(White)\t\t\t%s\t%s\n", point(&f.White), interval(&f.White))
+		tw.Flush()
+		for _, n := range f.Notes {
+			ew.printf("note: %s\n", n)
+		}
+	}
+	return ew.err
+}
+
+func methodBlurb(m Method) string {
+	switch m {
+	case Logistic:
+		return "P(side to move wins | decisive) = σ(x·β), decisive games only, coefficients in logits"
+	case Tanh:
+		return "E[result] = tanh(x·β), draws scoring 0, coefficients in tanh units"
+	case Value:
+		return "E[network value] = tanh(x·β), coefficients in tanh units"
+	case Search:
+		return "E[recorded search value] = tanh(x·β), coefficients in tanh units"
+	}
+	return ""
+}
+
+func point(e *Estimate) string {
+	if e == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", e.Point)
+}
+
+func interval(e *Estimate) string {
+	if e == nil {
+		return "-"
+	}
+	return fmt.Sprintf("[%s, %s]", bound(e.Lo), bound(e.Hi))
+}
+
+func bound(x float64) string {
+	switch {
+	case math.IsInf(x, -1):
+		return "-inf"
+	case math.IsInf(x, 1):
+		return "+inf"
+	}
+	return fmt.Sprintf("%.3f", x)
+}
+
+// errWriter keeps the first write error so printing code stays linear.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
