@@ -177,7 +177,7 @@ func decodeChunk(data []byte, path string) (c *Chunk, err error) {
 	defer r.Close()
 	n := 0
 	for n < len(rows) {
-		m, err := r.Read(rows[n:])
+		m, err := r.Read(rows[n:min(n+readBatch, len(rows))])
 		n += m
 		if errors.Is(err, io.EOF) {
 			break
@@ -299,3 +299,8 @@ func sameGame(a, b *Row) bool {
 		a.GameLength == b.GameLength && a.Termination == b.Termination && a.ResultWhite == b.ResultWhite &&
 		a.ResignDisabled == b.ResignDisabled && a.WouldResign == b.WouldResign && a.FalseResign == b.FalseResign
 }
+
+// readBatch is how many rows one decoder call reconstructs: parquet-go
+// keeps an intermediate row buffer as long as the request, so small
+// requests keep a chunk read's transient memory small.
+const readBatch = 256

@@ -130,7 +130,7 @@ func Summarize(dir string, progress func(done, total int)) (*Stats, error) {
 			paths = append(paths, filepath.Join(dir, e.Name()))
 		}
 	}
-	s := &Stats{Terminations: map[string]int{}, Variants: map[string]int{}}
+	s := &Stats{Problems: []string{}, Terminations: map[string]int{}, Variants: map[string]int{}}
 	for i, path := range paths {
 		c, err := ReadChunk(path)
 		if err != nil {

@@ -54,7 +54,7 @@ func readTrainRows(path string) (info ChunkInfo, rows []trainRow, err error) {
 	defer r.Close()
 	n := 0
 	for n < len(rows) {
-		m, err := r.Read(rows[n:])
+		m, err := r.Read(rows[n:min(n+readBatch, len(rows))])
 		n += m
 		if errors.Is(err, io.EOF) {
 			break
