@@ -35,6 +35,7 @@ func commands() []command {
 		{"data", "summarize and verify training-data chunks", runData},
 		{"bench", "measure speed against this machine's ceilings", runBench},
 		{"match", "play a match between two players and rate them", runMatch},
+		{"plot", "draw a run's metrics as PNG or SVG charts", runPlot},
 	}
 }
 

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"bomberzero/metrics"
+	"bomberzero/plot"
+)
+
+// runPlot draws a run's metrics.jsonl as charts.
+func runPlot(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "png", "image format: png or svg")
+	out := fs.String("out", "", "folder for the plots (default: DIR/plots)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() != 1 || (*format != "png" && *format != "svg") {
+		return fmt.Errorf("%w: plot [--format png|svg] [--out FOLDER] RUN_DIR", errUsage)
+	}
+	dir := fs.Arg(0)
+	recs, torn, err := metrics.Read(filepath.Join(dir, "metrics.jsonl"))
+	if err != nil {
+		return err
+	}
+	if torn {
+		fmt.Fprintln(stderr, "note: the last line of metrics.jsonl is torn (a killed writer) and was skipped")
+	}
+	if *out == "" {
+		*out = filepath.Join(dir, "plots")
+	}
+	paths, err := plot.Write(*out, recs, *format)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d generations plotted:\n", len(recs))
+	for _, p := range paths {
+		fmt.Fprintln(stdout, " ", p)
+	}
+	return nil
+}

@@ -1,0 +1,139 @@
+// Package plot draws a training run's metrics.jsonl as PNG or SVG charts:
+// losses, policy accuracy, value error, Elo against time, self-play speed,
+// game length and self-play results per generation. It reads the records of
+// package metrics and nothing else, so it works on a run that is still going.
+package plot
+
+import (
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"bomberzero/metrics"
+)
+
+// Names lists the plots Write draws, each written to DIR/NAME.FORMAT.
+var Names = []string{"losses", "policy_accuracy", "value_error", "elo", "games_per_hour", "game_length", "wdl"}
+
+// Formats are the file formats Write accepts.
+var Formats = []string{"png", "svg"}
+
+// Size is the size of every plot.
+const (
+	Width  = 8 * vg.Inch
+	Height = 5 * vg.Inch
+)
+
+// Write draws every plot of Names from recs into dir (created if needed) in
+// format ("png" or "svg") and returns the paths written. Each file is written
+// to a temporary name, synced and renamed, so a reader never sees half a
+// plot. A plot whose data no record has yet is drawn empty, titled so.
+func Write(dir string, recs []metrics.Record, format string) ([]string, error) {
+	if format != "png" && format != "svg" {
+		return nil, fmt.Errorf("plot: format %q, want png or svg", format)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("plot: %w", err)
+	}
+	builders := map[string]func([]metrics.Record) *gplot.Plot{
+		"losses":          lossesPlot,
+		"policy_accuracy": accuracyPlot,
+		"value_error":     valueErrorPlot,
+		"elo":             eloPlot,
+		"games_per_hour":  speedPlot,
+		"game_length":     lengthPlot,
+		"wdl":             wdlPlot,
+	}
+	var paths []string
+	for _, name := range Names {
+		p := builders[name](recs)
+		path := filepath.Join(dir, name+"."+format)
+		if err := save(p, path, format); err != nil {
+			return paths, err
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+// save writes p to path atomically.
+func save(p *gplot.Plot, path, format string) error {
+	wt, err := p.WriterTo(Width, Height, format)
+	if err != nil {
+		return fmt.Errorf("plot: %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := wt.WriteTo(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("plot: writing %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("plot: sync %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	return nil
+}
+
+// series is one named line of a plot.
+type series struct {
+	name string
+	xy   plotter.XYs
+}
+
+// palette colours the lines of one plot.
+var palette = []color.Color{
+	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
+	color.RGBA{214, 39, 40, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255},
+}
+
+// linePlot draws the series as lines with points; a plot without any point
+// says so in its title.
+func linePlot(title, x, y string, ss ...series) *gplot.Plot {
+	p := gplot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	points := 0
+	for i, s := range ss {
+		if len(s.xy) == 0 {
+			continue
+		}
+		points += len(s.xy)
+		l, sc, err := plotter.NewLinePoints(s.xy)
+		if err != nil { // only for NaN or infinite values, which callers drop
+			continue
+		}
+		c := palette[i%len(palette)]
+		l.Color, sc.Color = c, c
+		sc.Shape = draw.CircleGlyph{}
+		sc.Radius = vg.Points(2)
+		p.Add(l, sc)
+		p.Legend.Add(s.name, l, sc)
+	}
+	if points == 0 {
+		p.Title.Text += " (no data yet)"
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
+	}
+	return p
+}

@@ -1,0 +1,116 @@
+package plot
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bomberzero/metrics"
+)
+
+// synthetic returns n generations of plausible metrics.
+func synthetic(n int) []metrics.Record {
+	var recs []metrics.Record
+	for g := 1; g <= n; g++ {
+		x := float64(g)
+		model := "gen-" + string(rune('0'+g%10))
+		recs = append(recs, metrics.Record{
+			Version: metrics.Version, Generation: g, Elapsed: 900 * x, Model: model,
+			SelfPlay: &metrics.SelfPlay{Games: 50, Positions: 4000, Seconds: 600, GamesPerHour: 300 + x, MeanPlies: 120 - x, WhiteWins: 20 + g, Draws: 10, BlackWins: 20 - g},
+			Train:    &metrics.Train{Steps: 200, PolicyLoss: 4 - 0.2*x, ValueLoss: 1 - 0.05*x, Loss: 5 - 0.25*x, PolicyAccuracy: 0.1 + 0.03*x, ValueError: 0.9 - 0.04*x},
+			Ladder: []metrics.Rating{
+				{Player: model, Elo: 50 * x, Low: 50*x - 40, High: 50*x + 40, Games: 60},
+				{Player: "random", Elo: 0, Games: 200},
+				{Player: "greedy", Elo: 120, Low: 90, High: 150, Games: 100},
+				{Player: "alphabeta:1", Elo: 300, Low: 260, High: 340, Games: 100},
+			},
+		})
+	}
+	return recs
+}
+
+func TestWriteDrawsEveryPlotAsValidPNGAndSVG(t *testing.T) {
+	dir := t.TempDir()
+	recs := synthetic(8)
+	for _, format := range Formats {
+		paths, err := Write(dir, recs, format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(paths) != len(Names) {
+			t.Fatalf("%s: %d plots, want %d", format, len(paths), len(Names))
+		}
+		for i, name := range Names {
+			want := filepath.Join(dir, name+"."+format)
+			if paths[i] != want {
+				t.Errorf("plot %d at %s, want %s", i, paths[i], want)
+			}
+			checkFile(t, want, format)
+		}
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// checkFile checks a plot file's header and that it is not trivially small.
+func checkFile(t *testing.T, path, format string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch format {
+	case "png":
+		if !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) || !bytes.Contains(data, []byte("IEND")) {
+			t.Errorf("%s is not a complete PNG", path)
+		}
+	case "svg":
+		s := string(data)
+		if !strings.Contains(s, "<svg") || !strings.HasSuffix(strings.TrimSpace(s), "</svg>") {
+			t.Errorf("%s is not a complete SVG", path)
+		}
+	}
+	if len(data) < 2000 {
+		t.Errorf("%s: only %d bytes", path, len(data))
+	}
+}
+
+func TestSVGPlotsShowTheirSeries(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Write(dir, synthetic(5), "svg"); err != nil {
+		t.Fatal(err)
+	}
+	for name, words := range map[string][]string{
+		"losses": {"policy", "value", "total"},
+		"elo":    {"greedy", "alphabeta:1", "model", "working hours"},
+		"wdl":    {"White wins", "draws", "Black wins"},
+	} {
+		data, _ := os.ReadFile(filepath.Join(dir, name+".svg"))
+		for _, w := range words {
+			if !strings.Contains(string(data), w) {
+				t.Errorf("%s.svg lacks %q", name, w)
+			}
+		}
+	}
+}
+
+func TestWriteCopesWithAnEmptyOrPartialRun(t *testing.T) {
+	dir := t.TempDir()
+	partial := []metrics.Record{{Version: 1, Generation: 1, SelfPlay: &metrics.SelfPlay{}}}
+	for _, recs := range [][]metrics.Record{nil, partial} {
+		paths, err := Write(dir, recs, "png")
+		if err != nil || len(paths) != len(Names) {
+			t.Fatalf("%d records: %d plots, %v", len(recs), len(paths), err)
+		}
+		for _, p := range paths {
+			checkFile(t, p, "png")
+		}
+	}
+	if _, err := Write(dir, nil, "pdf"); err == nil || !strings.Contains(err.Error(), "png or svg") {
+		t.Fatalf("pdf: %v", err)
+	}
+}
