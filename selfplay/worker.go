@@ -43,6 +43,10 @@ type worker struct {
 
 	pending   []finished // games added to the chunk writer, not yet flushed
 	lastFlush time.Time
+
+	// Totals for benchmarks: playouts of finished searches, searches,
+	// games finished and their plies.
+	sims, searches, games, plies int
 }
 
 // slotState is one game in progress.
@@ -133,6 +137,8 @@ func (w *worker) step() error {
 func (w *worker) handle(i int) error {
 	st := &w.slots[i]
 	r := w.s.Result(i)
+	w.sims += r.Sims
+	w.searches++
 	g := w.s.Game(i).(*Game)
 	p := g.Position()
 	if r.Move < 0 {
@@ -249,6 +255,8 @@ func (w *worker) finish(i int, res env.Result, why env.Reason, capped, resigned 
 		return fmt.Errorf("game %s: %w", rec.ID, err)
 	}
 	w.pending = append(w.pending, finished{rec.Result, rec.Termination, rec.Length, len(rec.Positions)})
+	w.games++
+	w.plies += rec.Length
 	st.active = false
 	st.rec.Positions = nil
 	w.active--
