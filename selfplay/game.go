@@ -199,3 +199,27 @@ func (g *Game) Material() float64 {
 	}
 	return sum
 }
+
+// EncodeText encodes the position given as position text (as training data
+// stores it) into planes and its legal-move mask into legal (every value of
+// both is written: Shape().InputSize() and Shape().PolicySize values). The
+// text carries no history, so the repetition plane is 0.
+func (r *Rules) EncodeText(text string, planes, legal []float32) error {
+	p, err := r.Variant.ParsePosition(text)
+	if err != nil {
+		return fmt.Errorf("position %q: %w", text, err)
+	}
+	s := r.Shape()
+	if len(planes) < s.InputSize() || len(legal) < s.PolicySize {
+		return fmt.Errorf("selfplay: EncodeText needs %d planes and %d mask values, got %d and %d",
+			s.InputSize(), s.PolicySize, len(planes), len(legal))
+	}
+	r.Encoder.Encode(p, planes[:s.InputSize()])
+	clear(legal[:s.PolicySize])
+	var buf [env.MaxMoves]env.Move
+	side := p.SideToMove()
+	for _, m := range p.LegalMoves(buf[:0]) {
+		legal[r.Index.Index(m, side)] = 1
+	}
+	return nil
+}

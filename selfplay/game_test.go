@@ -124,3 +124,36 @@ func TestMaterialIsFromTheSideToMove(t *testing.T) {
 		t.Fatalf("Black to move a queen down: material %v, want -11", m)
 	}
 }
+
+func TestEncodeTextMatchesTheGame(t *testing.T) {
+	r := mustRules(t, "fbgc", 0)
+	g := r.NewGame(nil)
+	play(t, g, "e2-e4", "f9-f7")
+	s := r.Shape()
+	want := make([]float32, s.InputSize())
+	g.Encode(want)
+	planes := make([]float32, s.InputSize())
+	legal := make([]float32, s.PolicySize)
+	legal[0] = 7 // stale values must be overwritten
+	if err := r.EncodeText(g.Position().String(), planes, legal); err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if planes[i] != want[i] {
+			t.Fatalf("plane value %d: %v from text, %v from the game", i, planes[i], want[i])
+		}
+	}
+	n := 0
+	for _, x := range legal {
+		n += int(x)
+	}
+	if moves := g.LegalMoves(nil); n != len(moves) {
+		t.Fatalf("mask has %d moves, the game %d", n, len(moves))
+	}
+	if err := r.EncodeText("not a position", planes, legal); err == nil {
+		t.Fatal("bad position text accepted")
+	}
+	if err := r.EncodeText(g.Position().String(), planes[:10], legal); err == nil {
+		t.Fatal("short planes accepted")
+	}
+}
