@@ -11,7 +11,8 @@ import (
 // the position text round-trips; every legal move's text round-trips in both
 // syntaxes; no legal move removes a king or a friendly piece; DoMove then
 // UndoMove restores the position exactly; and (on a share of the positions)
-// the legal moves are exactly the pseudo-legal moves that pass the slow,
+// the legal moves are exactly the pseudo-legal moves that pass the full
+// make-and-test check (every position) and the slow,
 // obviously-correct legality test. The text and undo checks run on every
 // 23rd position, the slow legality test on every 97th.
 func TestRandomGameInvariants(t *testing.T) {
@@ -49,6 +50,23 @@ func checkPosition(t *testing.T, p *Position, moves []Move, texts, slow bool) {
 			if r := p.board[sq[i]]; r == NoPiece || r.Color() == p.side || r.Type() == p.v.king {
 				t.Fatalf("%s: move %s removes %q on %s", p, p.FormatGC(m), pieceLetter(p.v, r), p.v.Geo.Name(sq[i]))
 			}
+		}
+	}
+	// The shortcut in LegalMoves (only moves from sensitive squares get the
+	// full test) must give exactly the moves that pass the full test.
+	if k := p.king[p.side]; k != NoSquare && (p.v.scepter[p.side.Other()] == sqSet{} || !p.v.scepter[p.side.Other()].has(p.king[p.side.Other()])) {
+		var buf [MaxMoves]Move
+		n := 0
+		for _, m := range p.pseudoMoves(buf[:0], p.InCheck()) {
+			if m.Kind() == Castle || p.safeAfter(m, k, p.side) {
+				if n >= len(moves) || moves[n] != m {
+					t.Fatalf("%s: legal moves differ from the fully tested ones at %s", p, p.FormatGC(m))
+				}
+				n++
+			}
+		}
+		if n != len(moves) {
+			t.Fatalf("%s: %d legal moves, %d pass the full test", p, len(moves), n)
 		}
 	}
 	if !texts {

@@ -31,7 +31,7 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 			if inCheck && !p.safeAfter(m, ksq, us) {
 				continue
 			}
-		case inCheck || m.Kind() == EnPassant || m.fly() || m.From() == ksq || pinned.has(m.From()):
+		case inCheck || m.Kind() == EnPassant || m.fly() || m.From() == ksq || pinned.has(m.From()) || pinned.has(m.To()):
 			if !p.safeAfter(m, ksq, us) {
 				continue
 			}
@@ -42,15 +42,16 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 	return buf[:out]
 }
 
-// sensitive returns the squares from which a move of one of us's pieces
-// could expose the king on k (not in check): an own piece right behind the
-// king as seen from an enemy bomber on the line (bombing needs that square
-// empty), an own piece where an adjacent enemy's helicopter leap over the
-// king would land, and an own piece that is the only piece between the king
-// and an enemy that slides or bombs along that line. A move that only adds a
-// piece to a square never exposes the king, and a capture that lands on its
-// victim leaves that square occupied; fly-over captures, en passant and king
-// moves are always tested in full.
+// sensitive returns the squares from or to which a move of one of us's
+// pieces could expose the king on k (not in check): an own piece right behind
+// the king as seen from an enemy bomber on the line (bombing needs that
+// square empty); the square where an adjacent enemy's helicopter leap over
+// the king would land (moving an own piece away from it, or capturing the
+// enemy's own piece there, opens the leap); and an own piece that is the only
+// piece between the king and an enemy that slides or bombs along that line.
+// Otherwise a move that only adds an own piece to a square never exposes the
+// king, and a capture that lands on its victim leaves that square occupied;
+// fly-over captures, en passant and king moves are always tested in full.
 func (p *Position) sensitive(k Square, us Color) sqSet {
 	var out sqSet
 	v := p.v
