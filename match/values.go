@@ -25,7 +25,7 @@ func DefaultValues() Values {
 		'G': 3, // ninja guard: a ferz with the diagonal double-capture leap
 		'M': 3, // queen-guard: a non-royal king
 		'D': 5, // diagonal bomber: the bomber's rules on diagonals
-		'I': 7, // insane ninja knight: knight + king step + 8-way double-capture leap
+		'I': 6, // insane ninja knight: knight + king step + 8-way double-capture leap
 		'K': 0, // the king is royal and never counted
 	}
 }

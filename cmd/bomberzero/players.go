@@ -16,10 +16,6 @@ func playerOptions(values string) (match.Options, error) {
 		}
 		opt.Values = v
 	}
-	opt.Checkpoint = checkpointLoader()
+	opt.Checkpoint = match.LoadCheckpoint
 	return opt, nil
 }
-
-// checkpointLoader returns the loader of checkpoint players, or nil while the
-// self-play adapter between the rules and the search is not built.
-func checkpointLoader() match.CheckpointLoader { return nil }

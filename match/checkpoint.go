@@ -1,0 +1,144 @@
+package match
+
+import (
+	"fmt"
+	"sort"
+
+	"bomberzero/env"
+	"bomberzero/mcts"
+	"bomberzero/selfplay"
+)
+
+// DefaultSims is the playouts per move of a checkpoint player whose spec
+// gives none.
+const DefaultSims = 100
+
+// SearchConfig returns the search settings of a checkpoint player in a match:
+// the mcts defaults with sims playouts per move, every search full, no root
+// noise, no tree reuse between moves (each move is a fresh search), batches of
+// 8 leaves, and the first tempPlies plies of a game played at temperature 1
+// over the visit counts (the rest: the most visited move), so that a
+// checkpoint meeting a deterministic player, or itself, does not replay one
+// game.
+func SearchConfig(sims, tempPlies int) mcts.Config {
+	c := mcts.DefaultConfig()
+	c.Sims = sims
+	c.CheapShare = 0
+	c.NoiseFraction = 0
+	c.TempPlies, c.Temp, c.FinalTemp = tempPlies, 1, 0
+	c.Reuse = false
+	c.LeavesPerGame = 8
+	c.CacheEntries = 1 << 10
+	return c
+}
+
+// DefaultTempPlies is the opening plies a checkpoint player picks by
+// temperature 1 in a match.
+const DefaultTempPlies = 4
+
+// LoadCheckpoint is the CheckpointLoader of the command-line tools: it reads
+// the checkpoint at path for variant v (selfplay.LoadModel checks its variant
+// and shape) and returns a Maker of players searching sims playouts per move
+// (DefaultSims when 0).
+func LoadCheckpoint(v *env.Variant, path string, sims int) (Maker, error) {
+	rules := selfplay.NewRules(v, 0)
+	model, err := selfplay.LoadModel(path, "", rules)
+	if err != nil {
+		return Maker{}, err
+	}
+	if sims == 0 {
+		sims = DefaultSims
+	}
+	return NewSearchMaker(fmt.Sprintf("%s:%d", path, sims), rules, model, SearchConfig(sims, DefaultTempPlies))
+}
+
+// NewSearchMaker returns a Maker of players that choose moves by the batched
+// search of package mcts over model (a network, or a network-free
+// evaluator), for the trainer to rate a network it holds in memory. Each
+// player gets its own evaluator (sharing the model's read-only weights) and
+// searcher; cfg.Seed is replaced by the player's seed.
+func NewSearchMaker(name string, rules *selfplay.Rules, model *selfplay.Model, cfg mcts.Config) (Maker, error) {
+	if err := cfg.Validate(); err != nil {
+		return Maker{}, fmt.Errorf("player %s: %w", name, err)
+	}
+	return Maker{Spec: name, New: func(seed uint64) (Player, error) {
+		ev, err := model.NewEvaluator(cfg.LeavesPerGame, seed)
+		if err != nil {
+			return nil, fmt.Errorf("player %s: %w", name, err)
+		}
+		c := cfg
+		c.Seed = seed
+		s, err := mcts.NewSearcher(c, ev, 1)
+		if err != nil {
+			return nil, fmt.Errorf("player %s: %w", name, err)
+		}
+		return &Search{name: name, rules: rules, searcher: s, sims: cfg.Sims}, nil
+	}}, nil
+}
+
+// Search is a player that searches each move with mcts over an evaluator.
+type Search struct {
+	name     string
+	rules    *selfplay.Rules
+	searcher *mcts.Searcher
+	sims     int
+}
+
+var _ Analyzer = (*Search)(nil)
+
+// Name returns the player's spec, as "run/gen-0003.safetensors:100".
+func (s *Search) Name() string { return s.name }
+
+// search runs one search from pos and returns its result and game.
+func (s *Search) search(pos *env.Position) (*mcts.Result, *selfplay.Game, error) {
+	g := s.rules.NewGame(pos)
+	if err := s.searcher.ResetAt(0, g, pos.Ply()); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", s.name, err)
+	}
+	if err := s.searcher.SearchAll(); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", s.name, err)
+	}
+	r := s.searcher.Result(0)
+	if r == nil || r.Move < 0 {
+		return nil, nil, fmt.Errorf("%s: the search found no move in %s", s.name, pos)
+	}
+	return r, g, nil
+}
+
+// Choose searches pos and plays the search's move.
+func (s *Search) Choose(pos *env.Position) (env.Move, error) {
+	r, g, err := s.search(pos)
+	if err != nil {
+		return env.NoMove, err
+	}
+	m, err := g.Move(r.Move)
+	if err != nil {
+		return env.NoMove, fmt.Errorf("%s: %w", s.name, err)
+	}
+	return m, nil
+}
+
+// Analyze searches pos and lists the n most visited moves: Visits is the
+// move's share of the search policy times the playouts, Score the root value
+// for the side to move (the same for every move: the search reports one).
+func (s *Search) Analyze(pos *env.Position, n int) ([]Candidate, error) {
+	r, g, err := s.search(pos)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Candidate, 0, len(r.Moves))
+	for i, idx := range r.Moves {
+		m, err := g.Move(idx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.name, err)
+		}
+		visits := int(float64(r.Policy[i])*float64(r.Sims) + 0.5)
+		out = append(out, Candidate{Move: m, Score: float64(r.Value), Visits: visits,
+			Note: fmt.Sprintf("%d visits (%.1f%%), root value %+.3f", visits, 100*r.Policy[i], r.Value)})
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Visits > out[b].Visits })
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
+}
