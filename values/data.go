@@ -180,3 +180,15 @@ func (ds *Dataset) Variants() []string {
 	slices.Sort(names)
 	return names
 }
+
+// OfVariant returns the games of ds played in the named variant, sharing
+// ds's memory.
+func (ds *Dataset) OfVariant(name string) *Dataset {
+	out := &Dataset{Pieces: ds.Pieces}
+	for i := range ds.Games {
+		if ds.Games[i].Variant == name {
+			out.Games = append(out.Games, ds.Games[i])
+		}
+	}
+	return out
+}

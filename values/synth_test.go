@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 )
 
 // synthModel plants piece values in a known outcome model. A game reaches
@@ -162,4 +164,9 @@ func (m *synthModel) valueFunc(ds *Dataset, noise float64, seed uint64) ValueFun
 		}
 		return v, nil
 	}
+}
+
+// sortGames orders ds's games by ID.
+func sortGames(ds *Dataset) {
+	slices.SortFunc(ds.Games, func(a, b Game) int { return strings.Compare(a.ID, b.ID) })
 }

@@ -33,6 +33,7 @@ func commands() []command {
 		{"replay", "check a game record move by move", runReplay},
 		{"selfplay", "play self-play games and write training data and game records", runSelfplay},
 		{"data", "summarize and verify training-data chunks", runData},
+		{"values", "fit piece values on self-play games, with bootstrap intervals", runValues},
 		{"bench", "measure speed against this machine's ceilings", runBench},
 		{"match", "play a match between two players and rate them", runMatch},
 		{"plot", "draw a run's metrics as PNG or SVG charts", runPlot},

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"bomberzero/values"
+)
+
+// runValues implements "bomberzero values": piece values fitted on a run's
+// self-play games, with bootstrap intervals (package values).
+func runValues(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("values", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	def := values.DefaultSampleConfig()
+	dataDir := fs.String("data", "", "directory of training-data chunks")
+	runDir := fs.String("run", "", "run directory; its training data is read from RUN/data")
+	variant := fs.String("variant", "", "use only this variant's games (needed when the data hold several)")
+	skip := fs.Int("skip", def.SkipPlies, "leave out positions before this ply (the opening)")
+	quiet := fs.Int("quiet", def.QuietPlies, "leave out positions within this many plies after a capture")
+	perGame := fs.Int("per-game", 0, "keep at most this many positions per game, drawn at random (0 keeps all)")
+	fits := fs.String("fits", "logistic,tanh", "comma-separated fits: logistic, tanh, search (the recorded search values)")
+	unit := fs.String("unit", values.DefaultUnit, "piece letter the values are normalised to")
+	boot := fs.Int("bootstrap", values.DefaultBootstrap, "bootstrap replicates B")
+	seed := fs.Uint64("seed", 1, "seed of the bootstrap and of the per-game draw")
+	ridge := fs.Float64("ridge", values.DefaultRidge, "ridge penalty λ on the piece coefficients")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	plotFile := fs.String("plot", "", "also draw the values as a bar chart with error bars to FILE.png or FILE.svg")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `usage: bomberzero values (--data DIR | --run DIR) [flags]
+
+Fits piece values on self-play games: the game's result regressed on the
+difference in piece counts per type from the side to move's view (logistic on
+decisive games, tanh with draws), with 95% intervals from a bootstrap over
+whole games. A run directory keeps its training data in RUN/data.
+docs/values.md explains the method.`)
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	switch {
+	case len(pos) > 0:
+		return fmt.Errorf("%w: unexpected argument %q; give the data with --data DIR or --run DIR", errUsage, pos[0])
+	case (*dataDir == "") == (*runDir == ""):
+		return fmt.Errorf("%w: give exactly one of --data DIR and --run DIR", errUsage)
+	case *boot <= 0:
+		return fmt.Errorf("%w: --bootstrap %d, want a positive number of replicates", errUsage, *boot)
+	case *ridge <= 0:
+		return fmt.Errorf("%w: --ridge %v, want a positive penalty", errUsage, *ridge)
+	}
+	if *plotFile != "" {
+		if ext := strings.ToLower(filepath.Ext(*plotFile)); ext != ".png" && ext != ".svg" {
+			return fmt.Errorf("%w: --plot %s: want a .png or .svg file name", errUsage, *plotFile)
+		}
+	}
+	var methods []values.Method
+	for _, name := range strings.Split(*fits, ",") {
+		m, err := values.ParseMethod(strings.TrimSpace(name))
+		if err != nil {
+			return fmt.Errorf("%w: --fits: %v", errUsage, err)
+		}
+		if m == values.Value {
+			return fmt.Errorf("%w: --fits value needs a network, which this command cannot load yet; use search for the recorded search values", errUsage)
+		}
+		methods = append(methods, m)
+	}
+	dir := *dataDir
+	if *runDir != "" {
+		dir = filepath.Join(*runDir, "data")
+	}
+
+	ds, loadRep, err := values.Load(dir, chunkProgress(stderr))
+	if err != nil {
+		return err
+	}
+	for _, p := range loadRep.Problems {
+		fmt.Fprintf(stderr, "skipped: %s\n", p)
+	}
+	if *variant != "" {
+		ds = ds.OfVariant(*variant)
+		if len(ds.Games) == 0 {
+			return fmt.Errorf("no game of variant %q in %s", *variant, dir)
+		}
+	} else if vs := ds.Variants(); len(vs) > 1 {
+		return fmt.Errorf("%w: %s holds games of %d variants (%s): pick one with --variant", errUsage, dir, len(vs), strings.Join(vs, ", "))
+	}
+
+	bar := progressbar.NewOptions(*boot, progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription("bootstrap"), progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+	rep, err := values.PieceValues(ds, values.Config{
+		Sample:    values.SampleConfig{SkipPlies: *skip, QuietPlies: *quiet, MaxPerGame: *perGame, Seed: *seed},
+		Methods:   methods,
+		Unit:      *unit,
+		Ridge:     *ridge,
+		Bootstrap: *boot,
+		Seed:      *seed,
+		Progress:  func(done, _ int) { bar.Set(done) },
+	})
+	bar.Finish()
+	if err != nil {
+		if errors.Is(err, values.ErrNoDecisive) {
+			return fmt.Errorf("%w (leave logistic out with --fits tanh)", err)
+		}
+		return err
+	}
+	if *plotFile != "" {
+		chart := rep.ValuesChart()
+		if len(chart.Series) == 0 {
+			fmt.Fprintf(stderr, "no chart drawn: no fit has values relative to %s (see the notes)\n", rep.Unit)
+		} else if err := chart.Save(*plotFile); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return rep.WriteText(stdout)
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bomberzero/datasets"
+	"bomberzero/values"
+)
+
+// writeValuesData writes n synthetic games of the named variants to dir:
+// from ply 2 on, White is up dp pawns and dn knights; White wins, draws or
+// loses with chances that rise with the imbalance (a knight worth 3 pawns).
+func writeValuesData(t *testing.T, dir string, n int, variants ...string) {
+	t.Helper()
+	w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "test", GamesPerChunk: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < n; i++ {
+		dp, dn := int32(rng.IntN(5)-2), int32(rng.IntN(3)-1)
+		z := 0.3 * float64(dp+3*dn)
+		g := datasets.GameRecord{ID: datasets.NewGameID(), Variant: variants[i%len(variants)], Model: "none", Length: 16}
+		switch u := rng.Float64(); {
+		case u < 0.3:
+			g.Termination = datasets.Repetition
+		case rng.Float64() < 1/(1+math.Exp(-2*z)):
+			g.Result, g.Termination = 1, datasets.Checkmate
+		default:
+			g.Result, g.Termination = -1, datasets.Checkmate
+		}
+		for ply := 0; ply < 16; ply++ {
+			wp, wn, bp, bn := int32(8), int32(2), int32(8), int32(2)
+			if ply >= 2 { // the loser of each exchange is down the difference
+				wp, wn, bp, bn = 8+min(dp, 0), 2+min(dn, 0), 8-max(dp, 0), 2-max(dn, 0)
+			}
+			g.Positions = append(g.Positions, datasets.PositionRecord{Ply: ply, Position: "p", WhiteToMove: ply%2 == 0,
+				PolicyIndex: []int32{0}, MoveText: []string{"a1-a2"}, Visits: []float32{1}, FullSearch: true,
+				Pieces: []datasets.PieceCount{{Piece: "P", White: wp, Black: bp}, {Piece: "N", White: wn, Black: bn}, {Piece: "K", White: 1, Black: 1}}})
+		}
+		if err := w.AddGame(&g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestValuesCommandFitsARunsDataAndDrawsTheChart(t *testing.T) {
+	runDir := t.TempDir()
+	writeValuesData(t, filepath.Join(runDir, "data"), 600, "chess")
+	chart := filepath.Join(t.TempDir(), "values.svg")
+	var out, errOut bytes.Buffer
+	code := run([]string{"values", "--run", runDir, "--json", "--bootstrap", "40", "--seed", "9", "--plot", chart}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var rep values.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	if rep.Games != 600 || rep.Seed != 9 || rep.Bootstrap != 40 || len(rep.Fits) != 2 || rep.Unit != "P" {
+		t.Fatalf("report games %d seed %d B %d fits %d unit %s; want 600, 9, 40, 2, P", rep.Games, rep.Seed, rep.Bootstrap, len(rep.Fits), rep.Unit)
+	}
+	for _, f := range rep.Fits {
+		n := f.Pieces[1].Value
+		if n == nil || !n.Contains(3) {
+			t.Errorf("%s fit: knight %v, want about 3 pawns", f.Method, n)
+		}
+	}
+	if b, err := os.ReadFile(chart); err != nil || !bytes.Contains(b, []byte("<svg")) {
+		t.Errorf("chart %s not written as SVG: %v", chart, err)
+	}
+	out.Reset()
+	if code := run([]string{"values", "--data", filepath.Join(runDir, "data"), "--bootstrap", "20", "--fits", "tanh", "--unit", "N"}, &out, &errOut); code != 0 {
+		t.Fatalf("text run: exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "value (N = 1)") || !strings.Contains(out.String(), "tanh fit") || strings.Contains(out.String(), "logistic fit") {
+		t.Errorf("text report:\n%s", out.String())
+	}
+}
+
+func TestValuesCommandRejectsBadInvocations(t *testing.T) {
+	dir := t.TempDir()
+	writeValuesData(t, dir, 40, "chess", "fbgc")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"values"}, 2, "exactly one of --data DIR and --run DIR"},
+		{[]string{"values", "--data", dir, "--run", dir}, 2, "exactly one"},
+		{[]string{"values", "--data", dir}, 2, "pick one with --variant"},
+		{[]string{"values", "--data", dir, "--variant", "xiangqi"}, 1, `no game of variant "xiangqi"`},
+		{[]string{"values", "--data", dir, "--fits", "magic"}, 2, `unknown fit "magic"`},
+		{[]string{"values", "--data", dir, "--fits", "value"}, 2, "needs a network"},
+		{[]string{"values", "--data", dir, "--plot", "x.gif"}, 2, ".png or .svg"},
+		{[]string{"values", "--data", dir, "--bootstrap", "0"}, 2, "--bootstrap 0"},
+		{[]string{"values", "--data", dir, "--variant", "chess", "--unit", "Z", "--bootstrap", "5"}, 1, `unit piece "Z"`},
+		{[]string{"values", "--data", filepath.Join(dir, "nope")}, 1, "values: listing"},
+	} {
+		var out, errOut bytes.Buffer
+		code := run(tc.args, &out, &errOut)
+		if code != tc.code || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut.String(), tc.code, tc.want)
+		}
+	}
+}

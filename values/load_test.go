@@ -1,0 +1,133 @@
+package values
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"bomberzero/datasets"
+)
+
+// records turns a synthetic Dataset into the game records a self-play
+// worker hands to datasets.ChunkWriter.
+func records(ds *Dataset) []datasets.GameRecord {
+	var out []datasets.GameRecord
+	for _, g := range ds.Games {
+		r := datasets.GameRecord{ID: g.ID, Variant: g.Variant, Model: "none", Result: g.Result,
+			Termination: datasets.Termination(g.Termination), Length: g.Length}
+		for _, p := range g.Positions {
+			pr := datasets.PositionRecord{Ply: p.Ply, Position: p.Text, WhiteToMove: p.WhiteToMove,
+				PolicyIndex: []int32{0}, MoveText: []string{"a1-a2"}, Visits: []float32{1}, FullSearch: true,
+				Value: float32(p.Value), Played: p.Played}
+			for i, name := range ds.Pieces {
+				pr.Pieces = append(pr.Pieces, datasets.PieceCount{Piece: name, White: p.White[i], Black: p.Black[i]})
+			}
+			r.Positions = append(r.Positions, pr)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// writeChunks writes ds to dir as chunks of perChunk games.
+func writeChunks(t *testing.T, dir string, ds *Dataset, perChunk int) {
+	t.Helper()
+	w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "test", GamesPerChunk: perChunk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := records(ds)
+	for i := range recs {
+		if err := w.AddGame(&recs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPieceValuesFromParquetChunksEqualTheInMemoryFit(t *testing.T) {
+	m := chessModel("tanh")
+	ds := m.games(400, 12)
+	dir := t.TempDir()
+	writeChunks(t, dir, ds, 150)
+	// A corrupt chunk is skipped and named, not fatal.
+	if err := os.WriteFile(filepath.Join(dir, "zzzz-bad.parquet"), []byte("not parquet"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	loaded, rep, err := Load(dir, func(done, total int) { calls++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Chunks != 3 || calls < 3 {
+		t.Errorf("read %d chunks with %d progress calls, want 3 chunks", rep.Chunks, calls)
+	}
+	if len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "zzzz-bad.parquet") {
+		t.Errorf("problems %q, want the corrupt chunk named", rep.Problems)
+	}
+	if !reflect.DeepEqual(loaded.Pieces, ds.Pieces) || len(loaded.Games) != len(ds.Games) {
+		t.Fatalf("loaded pieces %v, %d games; want %v, %d", loaded.Pieces, len(loaded.Games), ds.Pieces, len(ds.Games))
+	}
+	cfg := synthConfig(5, Logistic, Tanh)
+	cfg.Bootstrap = 40
+	a, err := PieceValues(ds, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Chunks come back in chunk order, which need not be the writing order
+	// of games; sort both by ID so the bootstrap sees the same games.
+	sortGames(loaded)
+	b, err := PieceValues(loaded, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		t.Errorf("fit from chunks differs from the in-memory fit:\n%s\n%s", ja, jb)
+	}
+}
+
+func TestLoadNamesAnEmptyDirectory(t *testing.T) {
+	_, _, err := Load(t.TempDir(), nil)
+	if err == nil || !strings.Contains(err.Error(), "no usable training-data chunk") {
+		t.Errorf("error %v, want 'no usable training-data chunk'", err)
+	}
+	if _, _, err := Load(filepath.Join(t.TempDir(), "missing"), nil); err == nil {
+		t.Errorf("missing directory accepted")
+	}
+}
+
+func TestFromRecordsUnitesPieceTablesAndDropsDuplicateGames(t *testing.T) {
+	pos := func(ply int, pieces ...datasets.PieceCount) datasets.PositionRecord {
+		return datasets.PositionRecord{Ply: ply, Position: "x", WhiteToMove: ply%2 == 0, Pieces: pieces}
+	}
+	recs := []datasets.GameRecord{
+		{ID: "a", Variant: "v", Result: 1, Termination: datasets.Checkmate, Length: 2,
+			Positions: []datasets.PositionRecord{pos(0, datasets.PieceCount{Piece: "P", White: 8, Black: 8}), pos(1, datasets.PieceCount{Piece: "P", White: 8, Black: 7})}},
+		{ID: "b", Variant: "v", Result: 0, Termination: datasets.Repetition, Length: 1,
+			Positions: []datasets.PositionRecord{pos(0, datasets.PieceCount{Piece: "B", White: 1, Black: 2})}},
+		{ID: "a", Variant: "v", Result: -1, Termination: datasets.Checkmate, Length: 1,
+			Positions: []datasets.PositionRecord{pos(0)}},
+	}
+	ds, err := FromRecords(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ds.Pieces, []string{"P", "B"}) || len(ds.Games) != 2 || ds.Games[0].Result != 1 {
+		t.Fatalf("pieces %v, %d games, first result %d; want [P B], 2 games, +1", ds.Pieces, len(ds.Games), ds.Games[0].Result)
+	}
+	p := ds.Games[1].Positions[0]
+	if !reflect.DeepEqual(p.White, []int32{0, 1}) || !reflect.DeepEqual(p.Black, []int32{0, 2}) {
+		t.Errorf("game b counts %v/%v, want [0 1]/[0 2]", p.White, p.Black)
+	}
+	bad := []datasets.GameRecord{{ID: "c", Variant: "v", Result: 2, Length: 1}}
+	if _, err := FromRecords(bad); err == nil || !strings.Contains(err.Error(), "Result") {
+		t.Errorf("invalid record: error %v, want one naming Result", err)
+	}
+}
