@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"syscall"
 	"time"
 
 	"bomberzero/env"
@@ -17,6 +18,16 @@ type perftBenchResult struct {
 	Nodes   uint64  `json:"nodes"`
 	Seconds float64 `json:"seconds"`
 	NPS     float64 `json:"nps"`
+	CPUNPS  float64 `json:"cpu_nps"` // nodes per CPU-second of this process: steadier on a shared machine
+}
+
+// cpuSeconds returns the user and system CPU time this process has used.
+func cpuSeconds() float64 {
+	var r syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
+		return 0
+	}
+	return time.Duration(r.Utime.Nano() + r.Stime.Nano()).Seconds()
 }
 
 // runBenchPerft measures single-thread perft speed on start positions.
@@ -43,15 +54,15 @@ func runBenchPerft(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		p := v.NewPosition()
-		start := time.Now()
+		start, cpu := time.Now(), cpuSeconds()
 		n := p.Perft(r.depth)
-		sec := time.Since(start).Seconds()
-		res := perftBenchResult{r.name, r.depth, n, sec, float64(n) / max(sec, 1e-9)}
+		sec, cpuSec := time.Since(start).Seconds(), cpuSeconds()-cpu
+		res := perftBenchResult{r.name, r.depth, n, sec, float64(n) / max(sec, 1e-9), float64(n) / max(cpuSec, 1e-9)}
 		if *asJSON {
 			b, _ := json.Marshal(res)
 			fmt.Fprintln(stdout, string(b))
 		} else {
-			fmt.Fprintf(stdout, "%-15s depth=%d nodes=%d time=%.2fs nps=%.2fM\n", r.name, r.depth, n, sec, res.NPS/1e6)
+			fmt.Fprintf(stdout, "%-15s depth=%d nodes=%d time=%.2fs nps=%.2fM cpu_nps=%.2fM\n", r.name, r.depth, n, sec, res.NPS/1e6, res.CPUNPS/1e6)
 		}
 	}
 	return nil
