@@ -37,6 +37,7 @@ func commands() []command {
 		{"bench", "measure speed against this machine's ceilings", runBench},
 		{"match", "play a match between two players and rate them", runMatch},
 		{"plot", "draw a run's metrics as PNG or SVG charts", runPlot},
+		{"play", "play against an agent in the terminal", runPlay},
 	}
 }
 

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"bomberzero/env"
+	"bomberzero/match"
+)
+
+// runPlay lets a person play an agent in the terminal.
+func runPlay(args []string, stdout, stderr io.Writer) error {
+	return playWith(os.Stdin, args, stdout, stderr)
+}
+
+// playWith is runPlay reading the person's moves from in.
+func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("play", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
+	model := fs.String("model", "alphabeta:2", "the agent: CHECKPOINT[:SIMS], random, greedy or alphabeta:D")
+	color := fs.String("color", "white", "your side: white or black")
+	fen := fs.String("fen", "", "start position text (default: the variant's start)")
+	moves := fs.String("moves", "", "moves to play from the start position first")
+	seed := fs.Uint64("seed", 1, "the agent's random seed")
+	top := fs.Int("top", 5, "how many of its best moves the agent shows")
+	values := fs.String("values", "", "piece values for greedy and alpha-beta, e.g. G=2.5,I=8")
+	maxPlies := fs.Int("max-plies", 0, "a game reaching this many plies is a draw (0: no cap)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	human := env.White
+	switch *color {
+	case "white":
+	case "black":
+		human = env.Black
+	default:
+		return fmt.Errorf("%w: --color %q: want white or black", errUsage, *color)
+	}
+	if fs.NArg() != 0 || *top < 0 {
+		return fmt.Errorf("%w: play [--variant V] [--model CKPT[:SIMS]|random|greedy|alphabeta:D] [--color white|black] [--fen TEXT] [--moves TEXT] [--top N]", errUsage)
+	}
+	start, err := setupPosition(*variant, *fen, *moves)
+	if err != nil {
+		return err
+	}
+	opt, err := playerOptions(*values)
+	if err != nil {
+		return fmt.Errorf("%w: --values: %v", errUsage, err)
+	}
+	mk, err := match.Parse(*model, start.Variant(), opt)
+	if err != nil {
+		return fmt.Errorf("%w: --model: %v", errUsage, err)
+	}
+	agent, err := mk.New(*seed)
+	if err != nil {
+		return err
+	}
+	_, err = match.Interactive{Start: start, Agent: agent, Human: human, Top: *top, MaxPlies: *maxPlies}.Run(in, stdout)
+	return err
+}
