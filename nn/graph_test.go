@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -172,5 +173,59 @@ func TestHeapStaysFlatOverThousandsOfInferenceBatchesAndHundredsOfTrainingSteps(
 	}
 	if after := heapAfterGC(); after > before+64<<10 {
 		t.Errorf("live heap grew from %d to %d bytes over 3000 inference batches and 300 training steps", before, after)
+	}
+}
+
+func TestEvaluatorsSharingOneSnapshotAgreeAcrossGoroutines(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Blocks = 0 // a tower of the stem alone is a valid network too
+	net, err := New(cfg, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(6, 6))
+	randomizeStats(net, r)
+	f := net.Fold()
+	tb := randomBatch(cfg, 8, r)
+	want := eval.NewBatch(cfg.Shape(), 8)
+	copy(want.Planes, tb.Planes)
+	copy(want.Legal, tb.Legal)
+	ev, err := NewEvaluator(f, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.Evaluate(want); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for w := 0; w < 4; w++ {
+		go func() {
+			ev, err := NewEvaluator(f, 8)
+			if err != nil {
+				errs <- err
+				return
+			}
+			b := eval.NewBatch(cfg.Shape(), 8)
+			copy(b.Planes, tb.Planes)
+			copy(b.Legal, tb.Legal)
+			for i := 0; i < 50; i++ {
+				if err := ev.Evaluate(b); err != nil {
+					errs <- err
+					return
+				}
+				for j := range b.Policy {
+					if b.Policy[j] != want.Policy[j] {
+						errs <- fmt.Errorf("policy %d = %v, want %v", j, b.Policy[j], want.Policy[j])
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for w := 0; w < 4; w++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }

@@ -34,31 +34,41 @@ func (k *lossKernel) forward(logits, wdl []float32) {
 	for pos := 0; pos < k.n; pos++ {
 		legal := b.Legal[pos*size : (pos+1)*size]
 		target := b.Policy[pos*size : (pos+1)*size]
-		at := func(i int) int { return (i/k.hw*k.n+pos)*k.hw + i%k.hw }
+		// Policy index plane*hw+sq lives at logits[(plane*n+pos)*hw+sq].
 		maxv := math.Inf(-1)
 		var tsum float64
-		for i, l := range legal {
-			if l != 0 {
-				maxv = max(maxv, float64(logits[at(i)]))
-				tsum += float64(target[i])
+		for plane := 0; plane < k.planes; plane++ {
+			lg := logits[(plane*k.n+pos)*k.hw:][:k.hw]
+			for sq, l := range legal[plane*k.hw : (plane+1)*k.hw] {
+				if l != 0 {
+					maxv = max(maxv, float64(lg[sq]))
+					tsum += float64(target[plane*k.hw+sq])
+				}
 			}
 		}
 		var sum float64
-		for i, l := range legal {
-			if l != 0 {
-				sum += math.Exp(float64(logits[at(i)]) - maxv)
+		for plane := 0; plane < k.planes; plane++ {
+			lg := logits[(plane*k.n+pos)*k.hw:][:k.hw]
+			for sq, l := range legal[plane*k.hw : (plane+1)*k.hw] {
+				if l != 0 {
+					sum += math.Exp(float64(lg[sq]) - maxv)
+				}
 			}
 		}
 		lse := maxv + math.Log(sum)
-		for i, l := range legal {
-			j := at(i)
-			if l == 0 {
-				k.dPolicy[j] = 0
-				continue
+		for plane := 0; plane < k.planes; plane++ {
+			lg := logits[(plane*k.n+pos)*k.hw:][:k.hw]
+			d := k.dPolicy[(plane*k.n+pos)*k.hw:][:k.hw]
+			for sq, l := range legal[plane*k.hw : (plane+1)*k.hw] {
+				if l == 0 {
+					d[sq] = 0
+					continue
+				}
+				t := float64(target[plane*k.hw+sq])
+				lp := float64(lg[sq]) - lse
+				pl -= t * lp
+				d[sq] = float32((tsum*math.Exp(lp) - t) * inv)
 			}
-			lp := float64(logits[j]) - lse
-			pl -= float64(target[i]) * lp
-			k.dPolicy[j] = float32((tsum*math.Exp(lp) - float64(target[i])) * inv)
 		}
 		z := [3]float64{float64(wdl[pos]), float64(wdl[k.n+pos]), float64(wdl[2*k.n+pos])}
 		m := max(z[0], z[1], z[2])
@@ -83,20 +93,27 @@ func writeOutputs(logits, wdl []float32, size, n, hw, planes int, legal, policy,
 		lg := legal[pos*ps : (pos+1)*ps]
 		out := policy[pos*ps : (pos+1)*ps]
 		maxv := float32(math.Inf(-1))
-		for i, l := range lg {
-			if l != 0 {
-				maxv = max(maxv, logits[(i/hw*n+pos)*hw+i%hw])
+		for plane := 0; plane < planes; plane++ {
+			row := logits[(plane*n+pos)*hw:][:hw]
+			for sq, l := range lg[plane*hw : (plane+1)*hw] {
+				if l != 0 {
+					maxv = max(maxv, row[sq])
+				}
 			}
 		}
 		var sum float32
-		for i, l := range lg {
-			if l == 0 {
-				out[i] = 0
-				continue
+		for plane := 0; plane < planes; plane++ {
+			row := logits[(plane*n+pos)*hw:][:hw]
+			o := out[plane*hw : (plane+1)*hw]
+			for sq, l := range lg[plane*hw : (plane+1)*hw] {
+				if l == 0 {
+					o[sq] = 0
+					continue
+				}
+				e := float32(math.Exp(float64(row[sq] - maxv)))
+				o[sq] = e
+				sum += e
 			}
-			e := float32(math.Exp(float64(logits[(i/hw*n+pos)*hw+i%hw] - maxv)))
-			out[i] = e
-			sum += e
 		}
 		if sum > 0 {
 			s := 1 / sum
