@@ -19,6 +19,7 @@ func benchmarks() []benchmark {
 		{"perft", "rules-engine perft nodes/s on start positions", runBenchPerft},
 		{"nn", "network inference and training speed against the SGEMM ceiling", runBenchNN},
 		{"selfplay", "self-play playouts/s against the network alone (ratio), games/hour", runBenchSelfplay},
+		{"match", "baseline players' moves/s against move generation, games/hour against random", runBenchMatch},
 	}
 }
 
