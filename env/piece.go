@@ -79,7 +79,10 @@ type PieceType struct {
 	bombExt   bool  // extended landing: any empty square behind the enemy
 	heli      uint8 // directions of the 2-cell helicopter leap
 	leaps     [][]leapTarget
-	fly       uint8 // directions in which a move removes the enemies it passes (bomb | heli)
+	// leapOffsets is every leap offset as defined, with its mode (the tests'
+	// reference generator reads it).
+	leapOffsets map[[2]int]uint8
+	fly         uint8 // directions in which a move removes the enemies it passes (bomb | heli)
 }
 
 // symmetries expands an offset under the eight symmetries of the square.

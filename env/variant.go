@@ -244,6 +244,10 @@ func (v *Variant) compilePieces(f *variantFile) error {
 				return ferr(mf+".kind", "%q: expected slide, leap, bomb or helicopter", m.Kind)
 			}
 		}
+		t.leapOffsets = make(map[[2]int]uint8, len(leapMode))
+		for o, m := range leapMode {
+			t.leapOffsets[o] = m
+		}
 		// A 2-cell leap along a helicopter direction is the helicopter move itself.
 		for d := 0; d < 8; d++ {
 			if t.heli&(1<<d) != 0 {
