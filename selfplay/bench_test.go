@@ -3,6 +3,8 @@ package selfplay
 import (
 	"testing"
 	"time"
+
+	"bomberzero/datasets"
 )
 
 func TestBenchReportsConsistentRates(t *testing.T) {
@@ -30,5 +32,47 @@ func TestBenchReportsConsistentRates(t *testing.T) {
 	cfg.Net = "huge"
 	if _, err := Bench(cfg); err == nil {
 		t.Fatal("unknown network size accepted")
+	}
+}
+
+// BenchmarkWorkerPlayout measures the self-play worker's own cost per
+// playout (search, rules, encoding, bookkeeping, data and records) with the
+// Uniform evaluator, which costs almost nothing:
+//
+//	go test -run XXX -bench WorkerPlayout -benchtime 20000x ./selfplay
+func BenchmarkWorkerPlayout(b *testing.B) {
+	cfg := DefaultConfig("fbgc")
+	cfg.Out = b.TempDir()
+	cfg.Evaluator = "uniform"
+	r := mustRules(b, "fbgc", cfg.MaxPlies)
+	m, err := LoadModel("none", "uniform", r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ev, err := m.NewEvaluator(cfg.Slots, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := datasets.NewChunkWriter(cfg.Out, datasets.ChunkMeta{Writer: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := newWorker(0, &cfg, r, m.Name, ev, out, cfg.Out+"/records")
+	if err != nil {
+		b.Fatal(err)
+	}
+	w.claim = func() bool { return true }
+	w.searched = func(int) {}
+	w.written = func([]finished) {}
+	if err := w.fill(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	// One step is one playout in each of the Slots games.
+	for i := 0; i < b.N; i += cfg.Slots {
+		if err := w.step(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
