@@ -19,10 +19,12 @@ type ReplayError struct {
 	Err    error  // why it is illegal
 }
 
+// Error says where the replay stopped and why.
 func (e *ReplayError) Error() string {
 	return fmt.Sprintf("move %s %s: %v", e.Number, e.Text, e.Err)
 }
 
+// Unwrap returns why the move is illegal.
 func (e *ReplayError) Unwrap() error { return e.Err }
 
 // SplitGame reads a game in Game Courier text: move numbers ("1.", "1...",
