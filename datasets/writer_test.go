@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // fullDisk is a chunkFile whose disk fills up after room bytes.
@@ -121,6 +122,19 @@ func TestWriterKilledBeforeRenameLeavesNoVisibleChunk(t *testing.T) {
 	}
 	if len(chunks) != 1 || chunks[0].Path != done || len(problems) != 0 {
 		t.Fatalf("List = %v, %v; want only %s", chunks, problems, done)
+	}
+	// The leftover goes once it is older than the given age, never before.
+	if removed, err := RemoveStaleTemps(dir, time.Hour); err != nil || len(removed) != 0 {
+		t.Fatalf("RemoveStaleTemps(1h) of a fresh temporary file = %v, %v; want nothing removed", removed, err)
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(tmp, old, old)
+	removed, err := RemoveStaleTemps(dir, time.Hour)
+	if err != nil || len(removed) != 1 || removed[0] != tmp {
+		t.Fatalf("RemoveStaleTemps(1h) of a 2h-old temporary file = %v, %v; want [%s]", removed, err, tmp)
+	}
+	if _, err := os.Stat(done); err != nil {
+		t.Fatalf("RemoveStaleTemps touched a published chunk: %v", err)
 	}
 }
 
