@@ -110,6 +110,10 @@ func (p *Position) remove(s Square) Piece {
 	return q
 }
 
+// Removed returns the squares of the enemy pieces legal move m removes (at
+// most two: a double capture), in the position before m is made.
+func (p *Position) Removed(m Move) (sq [2]Square, n int) { return p.removals(m) }
+
 // removals returns the squares of the pieces m removes, in the current
 // position (before m is made).
 func (p *Position) removals(m Move) (out [2]Square, n int) {

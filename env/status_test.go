@@ -90,3 +90,23 @@ func TestReplayLabelsBlackMovesWithDots(t *testing.T) {
 		t.Fatalf("error %v, want it at 2. d1-e9", err)
 	}
 }
+
+func FuzzReplay(f *testing.F) {
+	v := mustLoad(f, "fbgc")
+	start := v.NewPosition()
+	f.Add("[Event \"x\"]\n1. f2-f5 f9-f6 {c} 2. g1-d4 % c\n2... e9-e8 3. d4-h8 1-0")
+	f.Add("1.e2-e4 1...e9-e7 2. f1-g1;i1-f1 *")
+	f.Fuzz(func(t *testing.T, text string) {
+		p, err := Replay(start, text)
+		if err != nil {
+			var re *ReplayError
+			if !asReplay(err, &re) || re.Err == nil {
+				t.Fatalf("error %v is not a ReplayError", err)
+			}
+			return
+		}
+		if q, err := v.ParsePosition(p.String()); err != nil || q.String() != p.String() {
+			t.Fatalf("final position %s does not read back: %v", p, err)
+		}
+	})
+}
