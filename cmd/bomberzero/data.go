@@ -16,7 +16,7 @@ import (
 // runData dispatches "bomberzero data <subcommand>": tools for directories
 // of training-data chunks (package datasets).
 func runData(args []string, stdout, stderr io.Writer) error {
-	const usage = "data <stats|verify> [flags] DIR"
+	const usage = "data <stats|verify|chunks> [flags] DIR"
 	if len(args) == 0 {
 		return fmt.Errorf("%w: %s", errUsage, usage)
 	}
@@ -25,6 +25,8 @@ func runData(args []string, stdout, stderr io.Writer) error {
 		return runDataStats(args[1:], stdout, stderr)
 	case "verify":
 		return runDataVerify(args[1:], stdout, stderr)
+	case "chunks":
+		return runDataChunks(args[1:], stdout, stderr)
 	}
 	return fmt.Errorf("%w: unknown data subcommand %q; %s", errUsage, args[0], usage)
 }
@@ -112,6 +114,44 @@ func runDataVerify(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%d chunks good (%d positions, %d games), %d unusable\n", s.Chunks, s.Positions, s.Games, s.Skipped)
 	if s.Skipped > 0 {
 		return &exitError{code: 1, err: errors.New("unusable chunks found")}
+	}
+	return nil
+}
+
+func runDataChunks(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("data chunks", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the chunks as a JSON array")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: bomberzero data chunks [--json] DIR\n\nLists the chunks oldest first (the order the training window uses) with their\ncounts, from the footers; unusable chunks are named on stderr.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: data chunks [--json] DIR", errUsage)
+	}
+	chunks, problems, err := datasets.List(pos[0])
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		fmt.Fprintln(stderr, "skipped:", p)
+	}
+	if *asJSON {
+		if chunks == nil {
+			chunks = []datasets.ChunkInfo{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(chunks)
+	}
+	fmt.Fprintf(stdout, "%-31s %9s %9s %6s %6s  %s\n", "created (UTC)", "positions", "full", "games", "seq", "name")
+	for _, c := range chunks {
+		fmt.Fprintf(stdout, "%-31s %9d %9d %6d %6d  %s\n", c.Created.Format("2006-01-02T15:04:05.000000000Z"),
+			c.Positions, c.FullPositions, c.Games, c.Sequence, c.Name)
 	}
 	return nil
 }

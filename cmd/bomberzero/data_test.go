@@ -76,3 +76,48 @@ func TestDataVerifyExitsOneOnACorruptChunk(t *testing.T) {
 		t.Errorf("data stats without DIR: exit %d, want 2", code)
 	}
 }
+
+func TestDataChunksListsChunksOldestFirst(t *testing.T) {
+	dir, chunk := writeDataDir(t)
+	var out, errOut bytes.Buffer
+	if code := run([]string{"data", "chunks", "--json", dir}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var infos []datasets.ChunkInfo
+	if err := json.Unmarshal(out.Bytes(), &infos); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	if len(infos) != 1 || infos[0].Path != chunk || infos[0].Positions != 5 || infos[0].Games != 2 {
+		t.Errorf("chunks %+v; want the one chunk with 5 positions and 2 games", infos)
+	}
+}
+
+// TestDataStatsDrawsAProgressBarOverManyChunks writes 25 chunks: stats must
+// count them all and draw its bar on stderr, never on stdout.
+func TestDataStatsDrawsAProgressBarOverManyChunks(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < 25; i++ {
+		w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "bar"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := datasets.GameRecord{ID: datasets.NewGameID(), Variant: "chess", Result: 0, Termination: datasets.Stalemate, Length: 1,
+			Positions: []datasets.PositionRecord{{Position: "x", WhiteToMove: true, PolicyIndex: []int32{0}, MoveText: []string{"a"}, Visits: []float32{1}, FullSearch: true}}}
+		if err := w.AddGame(&g); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"data", "stats", dir}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "games              25") || strings.Contains(out.String(), "reading chunks") {
+		t.Errorf("stdout:\n%s\nwant 25 games and no progress bar", out.String())
+	}
+	if !strings.Contains(errOut.String(), "reading chunks") {
+		t.Errorf("stderr %q: want the progress bar", errOut.String())
+	}
+}
