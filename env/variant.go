@@ -319,8 +319,8 @@ func (v *Variant) compileRules(f *variantFile) error {
 		}
 		for i := 0; i < len(p.PromoteTo); i++ {
 			t := v.PieceByLetter(p.PromoteTo[i])
-			if t == 0 || t == v.king {
-				return ferr("pawns.promote_to", "%q: expected letters of non-royal pieces of this variant", p.PromoteTo)
+			if t == 0 || t == v.king || v.Pieces[t].Pawn != NotPawn {
+				return ferr("pawns.promote_to", "%q: expected letters of non-royal, non-pawn pieces of this variant", p.PromoteTo)
 			}
 			v.promoTo = append(v.promoTo, t)
 		}
@@ -421,8 +421,8 @@ func (v *Variant) compileRules(f *variantFile) error {
 		if len(lp.To) == 1 {
 			to = v.PieceByLetter(lp.To[0])
 		}
-		if to == 0 {
-			return ferr("landing_promotion.to", "%q: expected the letter of a piece of this variant", lp.To)
+		if to == 0 || to == v.king || v.Pieces[to].Pawn != NotPawn {
+			return ferr("landing_promotion.to", "%q: expected the letter of a non-royal, non-pawn piece of this variant", lp.To)
 		}
 		v.landTo = to
 		for i := 0; i < len(lp.Pieces); i++ {
