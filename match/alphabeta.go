@@ -128,14 +128,20 @@ func (a *AlphaBeta) pvLen(ply int) int {
 }
 
 // ordered generates the legal moves at ply into its buffer, shuffled when
-// shuffle is set, then sorted by immediate material gain (largest first,
-// stable).
+// shuffle is set, then sorted by immediate material gain.
 func (a *AlphaBeta) ordered(pos *env.Position, ply int, shuffle bool) []env.Move {
 	moves := pos.LegalMoves(a.moves[ply][:0])
 	a.moves[ply] = moves
 	if shuffle {
 		a.rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
 	}
+	a.sortByGain(pos, ply, moves)
+	return moves
+}
+
+// sortByGain sorts moves (of pos, at ply) by immediate material gain,
+// largest first, keeping the order of equal gains.
+func (a *AlphaBeta) sortByGain(pos *env.Position, ply int, moves []env.Move) {
 	keys := a.keys[ply][:0]
 	before := material(pos, a.table)
 	for _, m := range moves {
@@ -153,7 +159,6 @@ func (a *AlphaBeta) ordered(pos *env.Position, ply int, shuffle bool) []env.Move
 		}
 		moves[j], keys[j] = m, k
 	}
-	return moves
 }
 
 // search returns the negamax score of pos for the side to move, searched
@@ -161,7 +166,9 @@ func (a *AlphaBeta) ordered(pos *env.Position, ply int, shuffle bool) []env.Move
 func (a *AlphaBeta) search(pos *env.Position, depth, ply int, alpha, beta int32) int32 {
 	a.nodes++
 	a.pv[ply][0] = env.NoMove
-	switch res, _ := pos.Status(); res {
+	moves := pos.LegalMoves(a.moves[ply][:0]) // generated once: for the game end and the search
+	a.moves[ply] = moves
+	switch res, _ := pos.StatusOf(len(moves)); res {
 	case env.Ongoing:
 	case env.Draw:
 		return 0
@@ -174,7 +181,7 @@ func (a *AlphaBeta) search(pos *env.Position, depth, ply int, alpha, beta int32)
 	if depth == 0 {
 		return material(pos, a.table)
 	}
-	moves := a.ordered(pos, ply, false)
+	a.sortByGain(pos, ply, moves)
 	for _, m := range moves {
 		u := pos.DoMove(m)
 		s := -a.search(pos, depth-1, ply+1, -beta, -alpha)
