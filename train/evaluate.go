@@ -1,0 +1,189 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"bomberzero/match"
+	"bomberzero/metrics"
+	"bomberzero/nn"
+	"bomberzero/selfplay"
+)
+
+// qualityPositions is the number of window positions a generation's policy
+// accuracy and value error are measured on.
+const qualityPositions = 256
+
+// previousMaker returns the player of the model generation gen started
+// from: the network-free first model, or that generation's checkpoint.
+func (r *runner) previousMaker(gen int) (match.Maker, error) {
+	name := genName(gen)
+	var model *selfplay.Model
+	var err error
+	if gen == 0 && r.cfg.SelfPlay.FirstModel != "net" {
+		model, err = selfplay.LoadModel("none", r.cfg.SelfPlay.FirstModel, r.evRules)
+	} else {
+		var net *nn.Net
+		net, err = nn.LoadNet(GenCheckpoint(r.dir, gen), r.netCfg, r.variant.Name)
+		if err == nil {
+			model, err = selfplay.NewNetModel(name, net.Fold(), r.evRules)
+		}
+	}
+	if err != nil {
+		return match.Maker{}, fmt.Errorf("train: previous model %s: %w", name, err)
+	}
+	return match.NewSearchMaker(name, r.evRules, model, match.SearchConfig(r.cfg.Eval.Sims, match.DefaultTempPlies))
+}
+
+// evalPhase rates the newly trained model against the previous one and the
+// baselines, saves it as the generation's checkpoint, writes the
+// generation's metrics record and plots and starts the next generation. A
+// kill here replays the matches on resume (they are seeded, so the same
+// games are played where the players are deterministic).
+func (r *runner) evalPhase(ctx context.Context) error {
+	gen := r.st.Generation
+	name := genName(gen + 1)
+	folded := r.trainer.Net().Fold()
+	model, err := selfplay.NewNetModel(name, folded, r.evRules)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	ec := r.cfg.Eval
+	me, err := match.NewSearchMaker(name, r.evRules, model, match.SearchConfig(ec.Sims, match.DefaultTempPlies))
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	var opps []match.Maker
+	if ec.Previous {
+		m, err := r.previousMaker(gen)
+		if err != nil {
+			return err
+		}
+		opps = append(opps, m)
+	}
+	for _, spec := range ec.Baselines {
+		m, err := match.Parse(spec, r.variant, match.Options{})
+		if err != nil {
+			return fmt.Errorf("train: config eval.baselines: %w", err)
+		}
+		opps = append(opps, m)
+	}
+	t0 := time.Now()
+	var ms []metrics.Match
+	if ec.Games > 0 {
+		for i, opp := range opps {
+			res, err := match.Run(ctx, match.Config{A: me, B: opp, Games: ec.Games, Variant: r.variant,
+				MaxPlies: ec.MaxPlies, Seed: mix(r.cfg.Seed, uint64(gen)<<8|uint64(i)+0x6d61), Workers: ec.Workers})
+			if ctx.Err() != nil {
+				return errStop
+			}
+			if err != nil {
+				return fmt.Errorf("train: match %s vs %s: %w", name, opp.Spec, err)
+			}
+			ms = append(ms, res.Metrics())
+		}
+	}
+	evalSeconds := time.Since(t0).Seconds()
+
+	rec := metrics.Record{Generation: gen, Model: name}
+	if rec.SelfPlay, err = r.selfPlaySummary(); err != nil {
+		return err
+	}
+	rec.Train = r.trainMetrics()
+	if qs, err := r.qualitySample(qualityPositions); err != nil {
+		return err
+	} else if len(qs) > 0 {
+		if rec.Train.PolicyAccuracy, rec.Train.ValueError, err = quality(r.spRules, folded, qs); err != nil {
+			return err
+		}
+	}
+	rec.Matches = ms
+	if rec.Ladder, err = r.ladder(ms); err != nil {
+		return err
+	}
+	if err := r.trainer.Save(GenCheckpoint(r.dir, gen+1), r.variant.Name); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	rec.Elapsed = r.elapsed()
+	if err := r.metrics.Append(rec); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if err := r.nextGeneration(); err != nil {
+		return err
+	}
+	if err := r.redraw(); err != nil {
+		return err
+	}
+	if r.opt.Out != nil {
+		fmt.Fprintln(r.opt.Out, summaryLine(&rec, evalSeconds))
+	}
+	return nil
+}
+
+// trainMetrics turns the generation's training sums into its record.
+func (r *runner) trainMetrics() *metrics.Train {
+	g := r.st.Gen
+	t := &metrics.Train{Steps: g.Steps, TotalSteps: int(r.trainer.Steps()), Samples: g.Samples, Seconds: g.Seconds,
+		LearningRate: r.trainer.Config().Schedule.Rate(r.trainer.Steps())}
+	if g.Steps > 0 {
+		n := float64(g.Steps)
+		t.PolicyLoss, t.ValueLoss, t.Loss = g.PolicyLoss/n, g.ValueLoss/n, g.Loss/n
+	}
+	return t
+}
+
+// ladder rates every player from all the run's matches so far plus ms,
+// anchored at random = 0 (nil when no match involves random).
+func (r *runner) ladder(ms []metrics.Match) ([]metrics.Rating, error) {
+	recs, _, err := metrics.Read(filepath.Join(r.dir, metricsName))
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	var pairs []match.Pairing
+	hasRandom := false
+	add := func(m metrics.Match) {
+		pairs = append(pairs, match.Pairing{A: m.A, B: m.B, WDL: match.WDL{Wins: m.Wins, Draws: m.Draws, Losses: m.Losses}})
+		hasRandom = hasRandom || m.A == "random" || m.B == "random"
+	}
+	for _, rec := range recs {
+		for _, m := range rec.Matches {
+			add(m)
+		}
+	}
+	for _, m := range ms {
+		add(m)
+	}
+	if !hasRandom {
+		return nil, nil
+	}
+	rs, err := match.Ladder(pairs, "random", match.DefaultPrior)
+	if err != nil {
+		return nil, fmt.Errorf("train: ladder: %w", err)
+	}
+	return match.MetricsLadder(rs), nil
+}
+
+// summaryLine is the one line a generation prints.
+func summaryLine(rec *metrics.Record, evalSeconds float64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "gen %d -> %s:", rec.Generation, rec.Model)
+	if sp := rec.SelfPlay; sp != nil {
+		fmt.Fprintf(&b, " games %d (+%d =%d -%d, %.0f plies), positions %d, %.0f games/h;",
+			sp.Games, sp.WhiteWins, sp.Draws, sp.BlackWins, sp.MeanPlies, sp.Positions, sp.GamesPerHour)
+	}
+	if t := rec.Train; t != nil {
+		fmt.Fprintf(&b, " steps %d (total %d), loss %.3f (policy %.3f, value %.3f), acc %.2f;",
+			t.Steps, t.TotalSteps, t.Loss, t.PolicyLoss, t.ValueLoss, t.PolicyAccuracy)
+	}
+	for _, m := range rec.Matches {
+		fmt.Fprintf(&b, " vs %s %d-%d-%d;", m.B, m.Wins, m.Draws, m.Losses)
+	}
+	if rt, ok := rec.Rating(rec.Model); ok {
+		fmt.Fprintf(&b, " Elo vs random %+.0f [%+.0f, %+.0f];", rt.Elo, rt.Low, rt.High)
+	}
+	fmt.Fprintf(&b, " elapsed %s (eval %.0fs)", time.Duration(rec.Elapsed*float64(time.Second)).Round(time.Second), evalSeconds)
+	return b.String()
+}

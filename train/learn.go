@@ -1,0 +1,116 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"bomberzero/datasets"
+	"bomberzero/nn"
+)
+
+// trainSteps is how many steps the generation may still take: no more than
+// MaxSteps in the generation, and never so many that the samples drawn over
+// the run exceed SampleRatio per position that ever arrived.
+func trainSteps(cfg TrainConfig, arrived, samples int64, doneThisGen int) int {
+	allowed := int64(cfg.SampleRatio*float64(arrived)) - samples
+	if allowed < int64(cfg.Batch) {
+		return 0
+	}
+	return int(min(allowed/int64(cfg.Batch), int64(cfg.MaxSteps-doneThisGen)))
+}
+
+// trainPhase trains the network on the window of recent data, saving the
+// trainer and the state every CheckpointSteps steps.
+func (r *runner) trainPhase(ctx context.Context) error {
+	if _, err := r.window.Refresh(); err != nil {
+		return fmt.Errorf("train: data window: %w", err)
+	}
+	tc := r.cfg.Train
+	arrived := r.window.Arrived()
+	r.st.Gen.Arrived = arrived
+	steps := 0
+	if r.window.Len() >= max(tc.MinPositions, 1) {
+		steps = trainSteps(tc, arrived, r.st.Samples, r.st.Gen.Steps)
+	}
+	var bar *progressbar.ProgressBar
+	if r.opt.Progress != nil && steps > 0 {
+		bar = progressbar.NewOptions(steps, progressbar.OptionSetWriter(r.opt.Progress),
+			progressbar.OptionSetDescription(fmt.Sprintf("gen %d training", r.st.Generation)),
+			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("steps"), progressbar.OptionThrottle(500*time.Millisecond))
+	}
+	samples := make([]datasets.Sample, tc.Batch)
+	batch := nn.NewTrainBatch(r.netCfg, tc.Batch)
+	g := r.st.Gen // this generation's sums, committed at each checkpoint
+	t0 := time.Now()
+	stopped := false
+	for i := range steps {
+		if ctx.Err() != nil {
+			stopped = true
+			break
+		}
+		if err := r.window.Sample(r.rng, samples); err != nil {
+			return fmt.Errorf("train: sample: %w", err)
+		}
+		if err := fillBatch(r.spRules, samples, float32(tc.ValueMix), batch); err != nil {
+			return err
+		}
+		l, err := r.trainer.TrainStep(batch)
+		if err != nil {
+			return fmt.Errorf("train: step %d: %w", r.trainer.Steps(), err)
+		}
+		g.Steps++
+		g.Samples += tc.Batch
+		g.PolicyLoss += l.Policy
+		g.ValueLoss += l.Value
+		g.Loss += l.Total
+		if bar != nil {
+			bar.Set(i + 1)
+		}
+		if (i+1)%tc.CheckpointSteps == 0 && i+1 < steps {
+			g.Seconds += time.Since(t0).Seconds()
+			t0 = time.Now()
+			r.st.Samples += int64(g.Samples - r.st.Gen.Samples)
+			r.st.Gen = g
+			if err := r.checkpoint(); err != nil {
+				return err
+			}
+		}
+	}
+	if bar != nil {
+		bar.Finish()
+		fmt.Fprintln(r.opt.Progress)
+	}
+	g.Seconds += time.Since(t0).Seconds()
+	r.st.Samples += int64(g.Samples - r.st.Gen.Samples) // the samples since the last commit
+	r.st.Gen = g
+	if !stopped {
+		r.st.Phase = phaseEval
+	}
+	if err := r.checkpoint(); err != nil {
+		return err
+	}
+	if stopped {
+		return errStop
+	}
+	return nil
+}
+
+// qualitySample draws the positions a generation's policy accuracy and
+// value error are measured on, with its own generator so that the training
+// batches do not depend on it.
+func (r *runner) qualitySample(n int) ([]datasets.Sample, error) {
+	if r.window.Len() == 0 {
+		return nil, nil
+	}
+	rng := rand.New(rand.NewPCG(r.cfg.Seed, mix(r.cfg.Seed, uint64(r.st.Generation)+0x7175)))
+	s := make([]datasets.Sample, n)
+	if err := r.window.Sample(rng, s); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return s, nil
+}

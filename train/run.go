@@ -1,0 +1,376 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"bomberzero/datasets"
+	"bomberzero/env"
+	"bomberzero/metrics"
+	"bomberzero/nn"
+	"bomberzero/plot"
+	"bomberzero/selfplay"
+)
+
+// Options say where a run lives, what it is and how long it may go.
+type Options struct {
+	// Dir is the run directory: an existing run (with state.json) is
+	// resumed with its own config.toml; otherwise a new run starts there.
+	Dir string
+	// Config is a new run's configuration (ignored when resuming).
+	Config Config
+	// Budget stops the run cleanly after this much time in this call
+	// (0: no limit): the phase in progress is checkpointed and left for a
+	// resume.
+	Budget time.Duration
+	// Generations, when positive, overrides the config's: the run stops
+	// once this many generations are done in total.
+	Generations int
+	// Out receives one summary line per generation (nil: none).
+	Out io.Writer
+	// Progress receives the progress bars (nil: none).
+	Progress io.Writer
+}
+
+// Report is what a call to Run did.
+type Report struct {
+	Dir         string
+	Resumed     bool
+	Generations int    // generations done in the run so far
+	Steps       int64  // trainer steps so far
+	Model       string // the newest generation checkpoint ("" before the first)
+	// Stopped says why Run returned: "generations", "budget" or "cancelled".
+	Stopped string
+	Ladder  []metrics.Rating // the newest Elo ladder
+}
+
+// IsRun reports whether dir holds a run that Run would resume.
+func IsRun(dir string) bool {
+	_, err := os.Stat(statePath(dir))
+	return err == nil
+}
+
+// Paths of a run directory.
+const (
+	configName  = "config.toml"
+	metricsName = "metrics.jsonl"
+	dataDir     = "data"
+	gamesDir    = "games"
+	ckptDir     = "checkpoints"
+	plotsDir    = "plots"
+)
+
+// GenCheckpoint returns the path of the checkpoint generation gen produced
+// in run dir (gen 1 is the first trained model; gen 0 the initial one).
+func GenCheckpoint(dir string, gen int) string {
+	return filepath.Join(dir, ckptDir, genName(gen)+".safetensors")
+}
+
+// DataDir returns the directory of a run's training data chunks.
+func DataDir(dir string) string { return filepath.Join(dir, dataDir) }
+
+func genName(gen int) string { return fmt.Sprintf("gen-%04d", gen) }
+
+// errStop is returned by a phase that stopped because its context ended.
+var errStop = errors.New("stopped")
+
+// runner is one call of Run.
+type runner struct {
+	dir   string
+	cfg   Config
+	opt   Options
+	st    *state
+	start time.Time // when this call began
+	base  float64   // st.Elapsed when this call began
+
+	variant *env.Variant
+	spRules *selfplay.Rules // self-play rules (its length cap)
+	evRules *selfplay.Rules // match rules (its length cap)
+	netCfg  nn.Config
+	trainer *nn.Trainer
+	pcg     *rand.PCG
+	rng     *rand.Rand
+	window  *datasets.Window
+	metrics *metrics.Writer
+}
+
+// Run starts or resumes the run in opt.Dir and trains until its generations
+// are done, the budget is spent or ctx is cancelled. Everything is on disk
+// when it returns: a later Run on the same directory continues.
+func Run(ctx context.Context, opt Options) (*Report, error) {
+	if opt.Dir == "" {
+		return nil, fmt.Errorf("train: no run directory given")
+	}
+	r := &runner{dir: opt.Dir, opt: opt, start: time.Now()}
+	resumed := IsRun(opt.Dir)
+	if err := r.open(resumed); err != nil {
+		return nil, err
+	}
+	defer r.metrics.Close()
+	if opt.Budget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Budget)
+		defer cancel()
+	}
+	gens := r.cfg.Generations
+	if opt.Generations > 0 {
+		gens = opt.Generations
+	}
+	rep := &Report{Dir: opt.Dir, Resumed: resumed}
+	var err error
+	for err == nil {
+		if gens > 0 && r.st.Generation >= gens {
+			rep.Stopped = "generations"
+			break
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		switch r.st.Phase {
+		case phaseSelfPlay:
+			err = r.selfPlay(ctx)
+		case phaseTrain:
+			err = r.trainPhase(ctx)
+		case phaseEval:
+			err = r.evalPhase(ctx)
+		}
+	}
+	if err != nil && !errors.Is(err, errStop) {
+		return nil, err
+	}
+	if rep.Stopped == "" {
+		rep.Stopped = "cancelled"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			rep.Stopped = "budget"
+		}
+	}
+	if err := r.save(); err != nil {
+		return nil, err
+	}
+	rep.Generations, rep.Steps = r.st.Generation, r.trainer.Steps()
+	if r.st.Generation > 0 {
+		rep.Model = GenCheckpoint(r.dir, r.st.Generation)
+	}
+	recs, _, err := metrics.Read(filepath.Join(r.dir, metricsName))
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	if len(recs) > 0 {
+		rep.Ladder = recs[len(recs)-1].Ladder
+	}
+	return rep, nil
+}
+
+// open creates the run directory and its first state, or loads them.
+func (r *runner) open(resume bool) error {
+	if resume {
+		cfg, err := LoadConfig(filepath.Join(r.dir, configName), Config{})
+		if err != nil {
+			return err
+		}
+		r.cfg = cfg
+		if r.st, err = loadState(r.dir); err != nil {
+			return err
+		}
+	} else {
+		r.cfg = r.opt.Config
+		if err := r.cfg.Validate(); err != nil {
+			return err
+		}
+	}
+	v, err := env.LoadVariant(r.cfg.Variant)
+	if err != nil {
+		return fmt.Errorf("train: variant: %w", err)
+	}
+	r.variant = v
+	r.spRules = selfplay.NewRules(v, r.cfg.SelfPlay.MaxPlies)
+	r.evRules = selfplay.NewRules(v, r.cfg.Eval.MaxPlies)
+	s := r.spRules.Shape()
+	n := r.cfg.Net
+	r.netCfg = nn.Config{Channels: s.Channels, Height: s.Height, Width: s.Width, PolicyPlanes: s.PolicySize / (s.Height * s.Width),
+		Blocks: n.Blocks, Filters: n.Filters, PolicyFilters: n.PolicyFilters, ValueFilters: n.ValueFilters, ValueHidden: n.ValueHidden}
+	threads := r.cfg.Train.Threads
+	if threads == 0 {
+		threads = runtime.NumCPU()
+	}
+	nn.SetBLASThreads(threads)
+	for _, d := range []string{dataDir, gamesDir, ckptDir, plotsDir} {
+		if err := os.MkdirAll(filepath.Join(r.dir, d), 0o755); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+	}
+	if resume {
+		if err := r.load(); err != nil {
+			return err
+		}
+	} else if err := r.create(); err != nil {
+		return err
+	}
+	r.base = r.st.Elapsed
+	if r.metrics, err = metrics.OpenWriter(filepath.Join(r.dir, metricsName)); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if r.window, err = datasets.NewWindow(filepath.Join(r.dir, dataDir), datasets.WindowConfig{Size: r.cfg.Train.Window}); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	return r.collectRecords()
+}
+
+// create starts a new run: its config, initial network and state.
+func (r *runner) create() error {
+	data, err := r.cfg.Encode()
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(r.dir, configName), data); err != nil {
+		return err
+	}
+	net, err := nn.New(r.netCfg, mix(r.cfg.Seed, 0x6e6574))
+	if err != nil {
+		return fmt.Errorf("train: network: %w", err)
+	}
+	tc := nn.DefaultTrainConfig()
+	tc.Optimizer, tc.Momentum, tc.L2 = r.cfg.Train.Optimizer, r.cfg.Train.Momentum, r.cfg.Train.L2
+	tc.Schedule = nn.Schedule{Base: r.cfg.Train.LearningRate}
+	if r.trainer, err = nn.NewTrainer(net, tc); err != nil {
+		return fmt.Errorf("train: trainer: %w", err)
+	}
+	r.pcg = rand.NewPCG(r.cfg.Seed, mix(r.cfg.Seed, 0x726e67))
+	r.rng = rand.New(r.pcg)
+	r.st = &state{Phase: phaseSelfPlay}
+	if err := r.trainer.Save(GenCheckpoint(r.dir, 0), r.variant.Name); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	return r.checkpoint()
+}
+
+// load restores the trainer and random state of a run being resumed.
+func (r *runner) load() error {
+	if r.st.Checkpoint == "" {
+		return fmt.Errorf("train: %s: no checkpoint recorded", statePath(r.dir))
+	}
+	t, err := nn.LoadTrainer(filepath.Join(r.dir, r.st.Checkpoint), r.netCfg, r.variant.Name)
+	if err != nil {
+		return fmt.Errorf("train: resume: %w", err)
+	}
+	if t.Steps() != r.st.Steps {
+		return fmt.Errorf("train: resume: checkpoint %s has %d steps, state says %d", r.st.Checkpoint, t.Steps(), r.st.Steps)
+	}
+	r.trainer = t
+	r.pcg = &rand.PCG{}
+	if err := r.pcg.UnmarshalBinary(r.st.RNG); err != nil {
+		return fmt.Errorf("train: %s: field rng: %w", statePath(r.dir), err)
+	}
+	r.rng = rand.New(r.pcg)
+	// A kill between the metrics record and the state that follows it
+	// leaves the generation recorded but not advanced: advance it now.
+	recs, _, err := metrics.Read(filepath.Join(r.dir, metricsName))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("train: resume: %w", err)
+	}
+	if n := len(recs); n > 0 && recs[n-1].Generation == r.st.Generation && r.st.Phase == phaseEval {
+		return r.nextGeneration()
+	}
+	return nil
+}
+
+// elapsed is the run's working seconds now.
+func (r *runner) elapsed() float64 { return r.base + time.Since(r.start).Seconds() }
+
+// save writes the state with the current elapsed time.
+func (r *runner) save() error {
+	r.st.Elapsed = r.elapsed()
+	rng, err := r.pcg.MarshalBinary()
+	if err != nil {
+		return fmt.Errorf("train: rng: %w", err)
+	}
+	if r.st.Steps == r.trainer.Steps() {
+		r.st.RNG = rng // the random state belongs with the checkpoint's step
+	}
+	return saveState(r.dir, r.st)
+}
+
+// checkpoint saves the trainer under its step number, then the state that
+// points to it, then removes the previous step checkpoint.
+func (r *runner) checkpoint() error {
+	name := filepath.Join(ckptDir, fmt.Sprintf("step-%08d.safetensors", r.trainer.Steps()))
+	if name == r.st.Checkpoint {
+		return r.save()
+	}
+	if err := r.trainer.Save(filepath.Join(r.dir, name), r.variant.Name); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	old := r.st.Checkpoint
+	r.st.Checkpoint, r.st.Steps = name, r.trainer.Steps()
+	if err := r.save(); err != nil {
+		return err
+	}
+	if old != "" {
+		os.Remove(filepath.Join(r.dir, old))
+	}
+	return nil
+}
+
+// collectRecords moves the game records self-play wrote under data/records
+// into games/.
+func (r *runner) collectRecords() error {
+	src := filepath.Join(r.dir, dataDir, "records")
+	entries, err := os.ReadDir(src)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || filepath.Ext(e.Name()) != ".txt" || e.Name()[0] == '.' {
+			continue
+		}
+		if err := os.Rename(filepath.Join(src, e.Name()), filepath.Join(r.dir, gamesDir, e.Name())); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+	}
+	return nil
+}
+
+// nextGeneration closes the generation: the next one starts with
+// self-play, and its data are the chunks written from now on.
+func (r *runner) nextGeneration() error {
+	chunks, _, err := datasets.List(filepath.Join(r.dir, dataDir))
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	r.st.Generation++
+	r.st.Phase = phaseSelfPlay
+	r.st.ChunksAtGenStart = len(chunks)
+	r.st.SelfPlaySeconds = 0
+	r.st.Gen = genTrain{}
+	return r.save()
+}
+
+// redraw writes the plots of the metrics so far.
+func (r *runner) redraw() error {
+	recs, _, err := metrics.Read(filepath.Join(r.dir, metricsName))
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if _, err := plot.Write(filepath.Join(r.dir, plotsDir), recs, "png"); err != nil {
+		return fmt.Errorf("train: plots: %w", err)
+	}
+	return nil
+}
+
+// mix derives a seed from a seed and a tag (splitmix64 finalizer).
+func mix(seed, tag uint64) uint64 {
+	z := seed ^ (tag+0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}

@@ -1,0 +1,142 @@
+package train
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// stateVersion is the version of state.json's layout.
+const stateVersion = 1
+
+// The phases of a generation, in order.
+const (
+	phaseSelfPlay = "selfplay"
+	phaseTrain    = "train"
+	phaseEval     = "eval"
+)
+
+// state is what a run needs to continue after a stop or a kill: the
+// generation and phase in progress, the counters and the random state. It
+// is saved atomically after every phase change and trainer checkpoint.
+type state struct {
+	Generation int    `json:"generation"` // the generation in progress, from 0
+	Phase      string `json:"phase"`
+	// Checkpoint is the trainer checkpoint (relative to the run) holding
+	// the current network and optimizer state; "" before the first.
+	Checkpoint string `json:"checkpoint"`
+	Steps      int64  `json:"steps"` // trainer steps in Checkpoint
+	// Samples is the training samples drawn over the whole run (at
+	// Checkpoint's step); the loop keeps Samples <= SampleRatio * arrived.
+	Samples int64 `json:"samples"`
+	// RNG is the training batch generator's state (math/rand/v2 PCG).
+	RNG []byte `json:"rng"`
+	// Elapsed is the run's working seconds up to this save.
+	Elapsed float64 `json:"elapsed_s"`
+
+	// ChunksAtGenStart is the number of data chunks when this
+	// generation's self-play began: later chunks are this generation's.
+	ChunksAtGenStart int `json:"chunks_at_gen_start"`
+	// SelfPlaySeconds is the self-play wall time of this generation so far.
+	SelfPlaySeconds float64 `json:"selfplay_s"`
+	// The training sums of this generation so far (for its metrics).
+	Gen genTrain `json:"gen_train"`
+}
+
+// genTrain accumulates one generation's training figures.
+type genTrain struct {
+	Steps      int     `json:"steps"`
+	Samples    int     `json:"samples"`
+	Seconds    float64 `json:"seconds"`
+	PolicyLoss float64 `json:"policy_loss_sum"`
+	ValueLoss  float64 `json:"value_loss_sum"`
+	Loss       float64 `json:"loss_sum"`
+	Arrived    int64   `json:"arrived"` // eligible positions that ever arrived, at the last refresh
+}
+
+// stateFile is state.json's on-disk envelope: a version and a checksum of
+// the state's JSON.
+type stateFile struct {
+	Version int             `json:"version"`
+	SHA256  string          `json:"sha256"`
+	State   json.RawMessage `json:"state"`
+}
+
+func statePath(dir string) string { return filepath.Join(dir, "state.json") }
+
+// saveState writes s to dir/state.json atomically.
+func saveState(dir string, s *state) error {
+	body, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("train: state: %w", err)
+	}
+	sum := sha256.Sum256(body)
+	data, err := json.MarshalIndent(stateFile{Version: stateVersion, SHA256: hex.EncodeToString(sum[:]), State: body}, "", " ")
+	if err != nil {
+		return fmt.Errorf("train: state: %w", err)
+	}
+	return writeAtomic(statePath(dir), append(data, '\n'))
+}
+
+// loadState reads dir/state.json, checking its version and checksum.
+func loadState(dir string) (*state, error) {
+	path := statePath(dir)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	var f stateFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("train: %s: %w", path, err)
+	}
+	if f.Version != stateVersion {
+		return nil, fmt.Errorf("train: %s: version %d, want %d", path, f.Version, stateVersion)
+	}
+	sum := sha256.Sum256(f.State)
+	if hex.EncodeToString(sum[:]) != f.SHA256 {
+		return nil, fmt.Errorf("train: %s: field sha256: checksum mismatch (file damaged)", path)
+	}
+	var s state
+	if err := json.Unmarshal(f.State, &s); err != nil {
+		return nil, fmt.Errorf("train: %s: field state: %w", path, err)
+	}
+	switch s.Phase {
+	case phaseSelfPlay, phaseTrain, phaseEval:
+	default:
+		return nil, fmt.Errorf("train: %s: field phase: %q, want selfplay, train or eval", path, s.Phase)
+	}
+	return &s, nil
+}
+
+// writeAtomic writes data to path through a synced temporary file renamed
+// over it, then syncs the directory.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return fmt.Errorf("train: write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("train: write %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
