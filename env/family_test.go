@@ -232,3 +232,34 @@ func TestNinjaPawnHandInPositionText(t *testing.T) {
 		t.Fatal("five ninja pawns in hand each")
 	}
 }
+
+func TestSlidingPawnStepsAroundAnEnemyInFront(t *testing.T) {
+	v := mustLoad(t, "claustrophobia")
+	p := setup(t, v, White, "Pc4", "pc5", "nd5", "Ka1", "ka8")
+	if got := gcMoves(p, "c4"); !slices.Equal(got, []string{"c4-b5", "c4-d5"}) {
+		t.Fatalf("sliding pawn c4 blocked by an enemy: %v, want c4-b5 (slide) and c4-d5 (capture)", got)
+	}
+	p = setup(t, v, White, "Pc4", "Nc5", "Ka1", "ka8")
+	if got := gcMoves(p, "c4"); len(got) != 0 {
+		t.Fatalf("blocked by its own piece the sliding pawn has no moves: %v", got)
+	}
+	// The slide onto the last rank promotes.
+	p = setup(t, v, White, "Pb7", "gb8", "Ka1", "ke8")
+	if got := gcMoves(p, "b7"); !slices.Contains(got, "b7-a8;M-a8") || !slices.Contains(got, "b7-c8;G-c8") {
+		t.Fatalf("sliding onto rank 8 promotes: %v", got)
+	}
+	// A diagonal step onto the en-passant square is the en-passant capture.
+	p = setup(t, v, Black, "Pc4", "pd7", "Ka1", "ka8")
+	m, _ := p.ParseMove("d7-d5")
+	p.DoMove(m)
+	m, err := p.ParseMove("c4-d5")
+	if err != nil || m.Kind() != Normal {
+		t.Fatalf("c4-d5 after d7-d5 is an ordinary capture of the pawn on d5: %v %v", m, err)
+	}
+	p = setup(t, v, Black, "Pc5", "pd7", "Ka1", "ka8")
+	m, _ = p.ParseMove("d7-d5")
+	p.DoMove(m)
+	if m, err = p.ParseMove("c5-d6"); err != nil || m.Kind() != EnPassant {
+		t.Fatalf("c5-d6 after d7-d5 must be the en-passant capture: %v %v", m, err)
+	}
+}
