@@ -310,3 +310,27 @@ func sq(t testing.TB, v *Variant, name string) Square {
 	}
 	return s
 }
+
+func TestHangarsPromoteOnRankEightAndHolesBlock(t *testing.T) {
+	v := mustLoad(t, "hangars")
+	p := setup(t, v, White, "Pg7", "Fa0", "Ke1", "ke8")
+	want := []string{"g7-g8;B-g8", "g7-g8;F-g8", "g7-g8;N-g8", "g7-g8;Q-g8", "g7-g8;R-g8"}
+	if got := gcMoves(p, "g7"); !slices.Equal(got, want) {
+		t.Fatalf("hangars pawn g7: %v, want %v", got, want)
+	}
+	got := gcMoves(p, "a0")
+	if len(got) != 9 || !slices.Contains(got, "a0-a9") {
+		t.Fatalf("hangar bomber a0 slides a1-a9 only (the holes b0-g0 block the rank): %v", got)
+	}
+	p, err := v.ParsePosition("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
+	if err == nil {
+		t.Fatalf("hangars has 10 ranks: %s read", p)
+	}
+	p, err = v.ParsePosition("f******f/r3k2r/8/8/8/8/8/8/R3K2R/F******F w KQkq - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := castles(p); !slices.Equal(got, []string{"a1-d1;e1-c1", "h1-f1;e1-g1"}) {
+		t.Fatalf("hangars castling %v", got)
+	}
+}
