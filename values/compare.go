@@ -1,0 +1,265 @@
+package values
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// Comparison sets two or more variants side by side: each one's
+// statistics, every pairwise difference with its test, and optionally each
+// variant's piece values.
+type Comparison struct {
+	Variants    []*VariantStats `json:"variants"`
+	Differences []Difference    `json:"differences"`
+	// Values holds piece values per variant when the caller fitted them
+	// (PieceValues), in the order of Variants; nil entries are left out of
+	// the report.
+	Values []*Report `json:"values,omitempty"`
+}
+
+// Difference is one figure compared between variants A and B: the
+// difference B - A with its 95% interval, a two-sided test of "no
+// difference", and how many games would resolve a difference of the
+// observed size.
+type Difference struct {
+	Metric string   `json:"metric"`
+	A      string   `json:"a"`
+	B      string   `json:"b"`
+	ValueA float64  `json:"value_a"`
+	ValueB float64  `json:"value_b"`
+	Delta  Estimate `json:"delta"` // B - A
+	// Z is the test statistic (for bootstrap-tested figures, the
+	// difference over its bootstrap standard error) and P its two-sided
+	// p-value.
+	Z float64 `json:"z"`
+	P float64 `json:"p"`
+	// WithinNoise is true when the difference is not significant at the
+	// 5% level.
+	WithinNoise bool `json:"within_noise"`
+	// GamesNeeded is the number of games per variant at which a true
+	// difference of the observed size would be found significant at 5%
+	// (two-sided) with 80% power; MoreGames is how many more games per
+	// variant that is beyond the smaller sample (0 once resolved). Both
+	// are nil when no size can be given (no observed difference, or a
+	// figure without a sample-size formula).
+	GamesNeeded *int `json:"games_needed"`
+	MoreGames   *int `json:"more_games"`
+	// Verdict says the above in one plain sentence.
+	Verdict string `json:"verdict"`
+}
+
+// zPower80 is the one-sided normal quantile for 80% power.
+var zPower80 = 0.8416212335729143
+
+// Compare describes each variant of sets (name -> games; names in the
+// given order) and tests every pair on White's score, the draw rate, the
+// mean game length, each way of ending and the opening entropy.
+func Compare(names []string, sets []*Dataset, cfg CompareConfig) (*Comparison, error) {
+	if len(names) != len(sets) || len(names) < 2 {
+		return nil, fmt.Errorf("values: compare needs two or more variants with their games (got %d names, %d data sets)", len(names), len(sets))
+	}
+	c := &Comparison{}
+	for i, name := range names {
+		s, err := Describe(name, sets[i], cfg)
+		if err != nil {
+			return nil, err
+		}
+		c.Variants = append(c.Variants, s)
+	}
+	cfg, _ = cfg.withDefaults()
+	for i := 0; i < len(c.Variants); i++ {
+		for j := i + 1; j < len(c.Variants); j++ {
+			c.Differences = append(c.Differences, Differences(c.Variants[i], c.Variants[j], cfg)...)
+		}
+	}
+	return c, nil
+}
+
+// Differences tests every compared figure between two described variants.
+func Differences(a, b *VariantStats, cfg CompareConfig) []Difference {
+	cfg, _ = cfg.withDefaults()
+	na, nb := float64(a.Games), float64(b.Games)
+	var out []Difference
+
+	// White's score: unpooled z-test on per-game score variances.
+	va, vb := scoreVariance(a.WhiteWins, a.Draws, a.BlackWins), scoreVariance(b.WhiteWins, b.Draws, b.BlackWins)
+	out = append(out, meanDifference("White's score", a, b, a.WhiteScore.Point, b.WhiteScore.Point, va, vb))
+
+	// Draw rate: two-proportion z-test (decisive rate is its complement).
+	out = append(out, proportionDifference("draw rate", a, b, float64(a.Draws), float64(b.Draws)))
+
+	// Ways of ending, over the union of reasons.
+	var reasons []string
+	for _, s := range []*VariantStats{a, b} {
+		for _, t := range s.Terminations {
+			if !slices.Contains(reasons, t.Reason) {
+				reasons = append(reasons, t.Reason)
+			}
+		}
+	}
+	slices.Sort(reasons)
+	for _, r := range reasons {
+		out = append(out, proportionDifference("ending by "+r, a, b, float64(count(a.reasons, r)), float64(count(b.reasons, r))))
+	}
+
+	// Mean length: Welch's z with the sample variances.
+	out = append(out, meanDifference("mean length (plies)", a, b, a.Length.Mean.Point, b.Length.Mean.Point,
+		variance(a.lengths)*na/max(na-1, 1), variance(b.lengths)*nb/max(nb-1, 1)))
+
+	// Opening entropy: bootstrap both sides.
+	if len(a.openings) > 0 && len(b.openings) > 0 {
+		out = append(out, bootstrapDifference("opening entropy (bits)", a, b, a.openings, b.openings, entropyBits, plugInBits, cfg))
+	}
+	return out
+}
+
+func count(xs []string, x string) int {
+	n := 0
+	for _, y := range xs {
+		if y == x {
+			n++
+		}
+	}
+	return n
+}
+
+func variance(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	m := 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	v := 0.0
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return v / float64(len(xs))
+}
+
+// meanDifference tests means with per-game variances va and vb (unpooled
+// z-test) and sizes the samples: n = (z_{α/2} + z_β)²(va + vb)/δ² per
+// variant.
+func meanDifference(metric string, a, b *VariantStats, ma, mb, va, vb float64) Difference {
+	na, nb := float64(a.Games), float64(b.Games)
+	d := Difference{Metric: metric, A: a.Variant, B: b.Variant, ValueA: ma, ValueB: mb}
+	delta := mb - ma
+	se := math.Sqrt(va/na + vb/nb)
+	d.Delta = Estimate{Point: delta, Lo: delta - z95*se, Hi: delta + z95*se}
+	var needed float64 = math.NaN()
+	if delta != 0 {
+		needed = (z95 + zPower80) * (z95 + zPower80) * (va + vb) / (delta * delta)
+	}
+	finishTest(&d, delta, se, needed, min(a.Games, b.Games))
+	return d
+}
+
+// proportionDifference tests two proportions xa/na and xb/nb: the pooled
+// two-proportion z-test, a Newcombe-style interval (unpooled Wald on the
+// difference), and the classical equal-n sample size
+// n = [z_{α/2}·√(2p̄q̄) + z_β·√(p₁q₁+p₂q₂)]²/δ².
+func proportionDifference(metric string, a, b *VariantStats, xa, xb float64) Difference {
+	na, nb := float64(a.Games), float64(b.Games)
+	pa, pb := xa/na, xb/nb
+	d := Difference{Metric: metric, A: a.Variant, B: b.Variant, ValueA: pa, ValueB: pb}
+	delta := pb - pa
+	seWald := math.Sqrt(pa*(1-pa)/na + pb*(1-pb)/nb)
+	d.Delta = Estimate{Point: delta, Lo: max(-1, delta-z95*seWald), Hi: min(1, delta+z95*seWald)}
+	pool := (xa + xb) / (na + nb)
+	se0 := math.Sqrt(pool * (1 - pool) * (1/na + 1/nb))
+	needed := math.NaN()
+	if delta != 0 {
+		pbar := (pa + pb) / 2
+		root := z95*math.Sqrt(2*pbar*(1-pbar)) + zPower80*math.Sqrt(pa*(1-pa)+pb*(1-pb))
+		needed = root * root / (delta * delta)
+	}
+	finishTest(&d, delta, se0, needed, min(a.Games, b.Games))
+	return d
+}
+
+// bootstrapDifference compares a statistic by resampling each variant's
+// games independently: a basic bootstrap interval for B - A, and Z as the
+// difference over the bootstrap standard error. No sample size is given.
+func bootstrapDifference(metric string, a, b *VariantStats, xa, xb []string, stat, truth func([]string) float64, cfg CompareConfig) Difference {
+	d := Difference{Metric: metric, A: a.Variant, B: b.Variant, ValueA: stat(xa), ValueB: stat(xb)}
+	delta := d.ValueB - d.ValueA
+	reps := make([]float64, cfg.Bootstrap)
+	ba, bb := make([]string, len(xa)), make([]string, len(xb))
+	for r := range reps {
+		rng := rand.New(rand.NewPCG(cfg.Seed, 0xd1ff<<32^uint64(r)))
+		for i := range ba {
+			ba[i] = xa[rng.IntN(len(xa))]
+		}
+		for i := range bb {
+			bb[i] = xb[rng.IntN(len(xb))]
+		}
+		reps[r] = stat(bb) - stat(ba)
+	}
+	se := math.Sqrt(variance(reps)) // spread of the resampled differences
+	d.Delta = Estimate{Point: delta}
+	lo, hi := percentileInterval(reps)
+	tau := truth(xb) - truth(xa)                            // the difference in the bootstrap world
+	d.Delta.Lo, d.Delta.Hi = delta-(hi-tau), delta-(lo-tau) // basic interval, as bootstrapStat
+	finishTest(&d, delta, se, math.NaN(), min(a.Games, b.Games))
+	// The bootstrap interval, not the normal approximation, decides.
+	d.WithinNoise = d.Delta.Contains(0)
+	d.Verdict = verdict(&d)
+	return d
+}
+
+// finishTest fills the test, the sample size and the verdict.
+func finishTest(d *Difference, delta, se, needed float64, have int) {
+	switch {
+	case se > 0:
+		d.Z = delta / se
+		d.P = twoSidedP(d.Z)
+	case delta == 0:
+		d.Z, d.P = 0, 1
+	default: // no variance at all yet a difference: certain
+		d.Z, d.P = math.Copysign(math.MaxFloat64, delta), 0
+	}
+	d.WithinNoise = d.P >= 0.05
+	if !math.IsNaN(needed) && !math.IsInf(needed, 0) && needed < 1e12 {
+		n := int(math.Ceil(needed))
+		more := 0
+		if d.WithinNoise {
+			more = max(0, n-have)
+		}
+		d.GamesNeeded, d.MoreGames = &n, &more
+	}
+	d.Verdict = verdict(d)
+}
+
+// verdict states a difference's outcome in one sentence.
+func verdict(d *Difference) string {
+	if !d.WithinNoise {
+		dir := "higher"
+		if d.Delta.Point < 0 {
+			dir = "lower"
+		}
+		return fmt.Sprintf("%s's %s is %s than %s's (p %s): a real difference", d.B, d.Metric, dir, d.A, formatP(d.P))
+	}
+	s := fmt.Sprintf("within noise (p %s)", formatP(d.P))
+	switch {
+	case d.Delta.Point == 0:
+		s += "; no difference observed, so no sample size can be given"
+	case d.MoreGames != nil && *d.MoreGames > 0:
+		s += fmt.Sprintf("; about %d more games per variant (%d in all per variant) would resolve a difference this size at 95%% confidence and 80%% power",
+			*d.MoreGames, *d.GamesNeeded)
+	case d.MoreGames != nil:
+		s += fmt.Sprintf("; the samples already reach the %d games per variant that would resolve a true difference this size 80%% of the time: this one may be chance", *d.GamesNeeded)
+	}
+	return s
+}
+
+// formatP writes a p-value as "= 0.034" or "< 0.0001".
+func formatP(p float64) string {
+	if p < 1e-4 {
+		return "< 0.0001"
+	}
+	return fmt.Sprintf("= %.2g", p)
+}

@@ -1,0 +1,260 @@
+package values
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Chart file names WriteReport puts beside report.md.
+const (
+	ReportFile        = "report.md"
+	OutcomesChartFile = "outcomes.png"
+	LengthsChartFile  = "lengths.png"
+	ValuesChartFile   = "values.png"
+)
+
+// WriteReport writes the comparison to dir as report.md with its charts
+// (PNG) beside it, readable without running anything. dir is created if
+// needed; every file is written atomically.
+func (c *Comparison) WriteReport(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("values: report folder: %w", err)
+	}
+	charts := map[string]*BarChart{
+		OutcomesChartFile: c.outcomesChart(),
+		LengthsChartFile:  c.lengthsChart(),
+	}
+	if vc := c.valuesChart(); vc != nil {
+		charts[ValuesChartFile] = vc
+	}
+	for name, ch := range charts {
+		if err := ch.Save(filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	var b bytes.Buffer
+	if err := c.WriteMarkdown(&b, charts[ValuesChartFile] != nil); err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, ReportFile), func(w io.Writer) error {
+		_, err := w.Write(b.Bytes())
+		return err
+	})
+}
+
+func (c *Comparison) names() []string {
+	var names []string
+	for _, v := range c.Variants {
+		names = append(names, v.Variant)
+	}
+	return names
+}
+
+func (c *Comparison) outcomesChart() *BarChart {
+	ch := &BarChart{Title: "Outcomes (95% intervals)", YLabel: "share of games",
+		Categories: []string{"White's score", "draw rate", "decisive rate"}}
+	for _, v := range c.Variants {
+		ws, dr, de := v.WhiteScore, v.DrawRate, v.DecisiveRate
+		ch.Series = append(ch.Series, BarSeries{Name: v.Variant, Bars: []*Estimate{&ws, &dr, &de}})
+	}
+	return ch
+}
+
+func (c *Comparison) lengthsChart() *BarChart {
+	ch := &BarChart{Title: "Game length (95% bootstrap intervals)", YLabel: "plies",
+		Categories: []string{"lower quartile", "median", "mean", "upper quartile"}}
+	for _, v := range c.Variants {
+		l := v.Length
+		ch.Series = append(ch.Series, BarSeries{Name: v.Variant, Bars: []*Estimate{&l.Q1, &l.Median, &l.Mean, &l.Q3}})
+	}
+	return ch
+}
+
+// reportFit picks the fit of a values report the comparison shows: the
+// first normalised one (Tanh before Logistic when both are).
+func reportFit(r *Report) *FitResult {
+	if r == nil {
+		return nil
+	}
+	for _, m := range []Method{Tanh, Logistic, Value, Search} {
+		for i := range r.Fits {
+			if r.Fits[i].Method == m && r.Fits[i].Normalised {
+				return &r.Fits[i]
+			}
+		}
+	}
+	return nil
+}
+
+// valuesChart draws every variant's values side by side, or nil when no
+// variant has normalised values.
+func (c *Comparison) valuesChart() *BarChart {
+	var pieces []string
+	var fits []*FitResult
+	var names []string
+	unit := ""
+	for i, r := range c.Values {
+		f := reportFit(r)
+		if f == nil || i >= len(c.Variants) {
+			continue
+		}
+		fits, names, unit = append(fits, f), append(names, c.Variants[i].Variant), r.Unit
+		for _, pv := range f.Pieces {
+			if pv.Value != nil && !slices.Contains(pieces, pv.Piece) {
+				pieces = append(pieces, pv.Piece)
+			}
+		}
+	}
+	if len(fits) == 0 {
+		return nil
+	}
+	ch := &BarChart{Title: "Piece values (95% bootstrap intervals)", YLabel: "value in units of " + unit, Categories: pieces}
+	for i, f := range fits {
+		se := BarSeries{Name: names[i] + " (" + string(f.Method) + ")"}
+		for _, p := range pieces {
+			var e *Estimate
+			for _, pv := range f.Pieces {
+				if pv.Piece == p {
+					e = pv.Value
+				}
+			}
+			se.Bars = append(se.Bars, e)
+		}
+		ch.Series = append(ch.Series, se)
+	}
+	return ch
+}
+
+func fmtRate(e Estimate) string {
+	return fmt.Sprintf("%.3f [%s, %s]", e.Point, bound(e.Lo), bound(e.Hi))
+}
+
+func fmtNum(e Estimate) string {
+	return fmt.Sprintf("%.1f [%.1f, %.1f]", e.Point, e.Lo, e.Hi)
+}
+
+// WriteMarkdown writes the comparison as Markdown tables; withValues adds
+// the link to the piece-value chart WriteReport draws.
+func (c *Comparison) WriteMarkdown(w io.Writer, withValues bool) error {
+	ew := &errWriter{w: w}
+	names := c.names()
+	row := func(label string, cells ...string) {
+		ew.printf("| %s | %s |\n", label, strings.Join(cells, " | "))
+	}
+	header := func(first string) {
+		row(first, names...)
+		ew.printf("|---|%s\n", strings.Repeat("---|", len(names)))
+	}
+	each := func(f func(v *VariantStats) string) []string {
+		var cells []string
+		for _, v := range c.Variants {
+			cells = append(cells, f(v))
+		}
+		return cells
+	}
+	ew.printf("# Variant comparison: %s\n\n", strings.Join(names, " vs "))
+	ew.printf("Every figure carries its 95%% interval in brackets: Wilson intervals for rates, bootstrap percentile\n")
+	ew.printf("intervals (B = %d, seed %d) for lengths and entropies. docs/values.md gives the methods.\n\n",
+		c.Variants[0].Bootstrap, c.Variants[0].Seed)
+
+	ew.printf("## Outcomes\n\n")
+	header("")
+	row("games", each(func(v *VariantStats) string { return fmt.Sprint(v.Games) })...)
+	row("White / draw / Black", each(func(v *VariantStats) string { return fmt.Sprintf("%d / %d / %d", v.WhiteWins, v.Draws, v.BlackWins) })...)
+	row("White's score", each(func(v *VariantStats) string { return fmtRate(v.WhiteScore) })...)
+	row("draw rate", each(func(v *VariantStats) string { return fmtRate(v.DrawRate) })...)
+	row("decisive rate", each(func(v *VariantStats) string { return fmtRate(v.DecisiveRate) })...)
+	ew.printf("\n![outcomes](%s)\n\n", OutcomesChartFile)
+
+	ew.printf("## Game length (plies)\n\n")
+	header("")
+	row("mean", each(func(v *VariantStats) string { return fmtNum(v.Length.Mean) })...)
+	row("median", each(func(v *VariantStats) string { return fmtNum(v.Length.Median) })...)
+	row("quartiles", each(func(v *VariantStats) string {
+		return fmt.Sprintf("%.1f – %.1f", v.Length.Q1.Point, v.Length.Q3.Point)
+	})...)
+	row("range", each(func(v *VariantStats) string { return fmt.Sprintf("%d – %d", v.Length.Min, v.Length.Max) })...)
+	ew.printf("\n![lengths](%s)\n\n", LengthsChartFile)
+
+	ew.printf("## How games end\n\n")
+	var reasons []string
+	for _, v := range c.Variants {
+		for _, t := range v.Terminations {
+			if !slices.Contains(reasons, t.Reason) {
+				reasons = append(reasons, t.Reason)
+			}
+		}
+	}
+	header("ending")
+	for _, r := range reasons {
+		row(r, each(func(v *VariantStats) string {
+			for _, t := range v.Terminations {
+				if t.Reason == r {
+					return fmt.Sprintf("%d: %s", t.Games, fmtRate(t.Share))
+				}
+			}
+			return fmt.Sprintf("0: %s", fmtRate(Wilson(0, float64(v.Games))))
+		})...)
+	}
+
+	ew.printf("\n## Opening diversity (first %d plies)\n\n", c.Variants[0].Openings.Plies)
+	header("")
+	row("games with a known opening", each(func(v *VariantStats) string { return fmt.Sprint(v.Openings.Known) })...)
+	row("distinct openings", each(func(v *VariantStats) string {
+		return fmt.Sprintf("%d (%d played once)", v.Openings.Distinct, v.Openings.Singletons)
+	})...)
+	row("entropy (bits)", each(func(v *VariantStats) string { return fmtNum2(v.Openings.Entropy) })...)
+	row("effective openings (2^entropy)", each(func(v *VariantStats) string { return fmtNum(v.Openings.Effective) })...)
+	row("first-move entropy (bits)", each(func(v *VariantStats) string { return fmtNum2(v.Openings.FirstMoveEntropy) })...)
+	ew.printf("\nEntropies are Miller-Madow estimates with basic bootstrap intervals. When most openings were played once,\n")
+	ew.printf("the sample has not seen most of them and even the corrected entropy is a lower bound.\n")
+
+	ew.printf("\n## Differences\n\n")
+	ew.printf("| figure | A | B | value in A | value in B | B − A [95%%] | p | verdict |\n|---|---|---|---|---|---|---|---|\n")
+	for _, d := range c.Differences {
+		ew.printf("| %s | %s | %s | %.3f | %.3f | %.3f [%s, %s] | %s | %s |\n", d.Metric, d.A, d.B, d.ValueA, d.ValueB,
+			d.Delta.Point, bound(d.Delta.Lo), bound(d.Delta.Hi), strings.TrimPrefix(formatP(d.P), "= "), d.Verdict)
+	}
+
+	var shown bool
+	for i, r := range c.Values {
+		f := reportFit(r)
+		if f == nil || i >= len(c.Variants) {
+			continue
+		}
+		if !shown {
+			ew.printf("\n## Piece values\n\n")
+			shown = true
+		}
+		ew.printf("%s, %s fit on %d games and %d positions (seed %d, B = %d), in units of %s:\n\n",
+			c.Variants[i].Variant, f.Method, f.Games, f.Positions, r.Seed, r.Bootstrap, r.Unit)
+		ew.printf("| piece | value [95%%] |\n|---|---|\n")
+		for _, pv := range f.Pieces {
+			ew.printf("| %s | %s |\n", pv.Piece, valueCell(pv.Value))
+		}
+		for _, n := range f.Notes {
+			ew.printf("\nNote: %s\n", n)
+		}
+		ew.printf("\n")
+	}
+	if shown && withValues {
+		ew.printf("![piece values](%s)\n", ValuesChartFile)
+	}
+	return ew.err
+}
+
+func fmtNum2(e Estimate) string {
+	return fmt.Sprintf("%.2f [%.2f, %.2f]", e.Point, e.Lo, e.Hi)
+}
+
+func valueCell(e *Estimate) string {
+	if e == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f [%s, %s]", e.Point, bound(e.Lo), bound(e.Hi))
+}
