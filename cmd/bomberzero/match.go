@@ -71,8 +71,12 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	res, err := match.Run(ctx, cfg)
 	_ = bar.Finish()
-	if err != nil {
+	interrupted := err != nil && ctx.Err() != nil && res != nil && res.Total.Games() > 0
+	if err != nil && !interrupted {
 		return err
+	}
+	if interrupted {
+		fmt.Fprintf(stderr, "interrupted: reporting the %d finished games\n", res.Total.Games())
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
