@@ -30,8 +30,8 @@ type BenchResult struct {
 	Workers             int             `json:"workers"`
 	Network             string          `json:"network"`
 	FlopsPerPosition    float64         `json:"flops_per_position"`
-	SgemmConvGflops     float64         `json:"sgemm_conv_gflops"` // conv GEMM shape (batch 32), one single-threaded product per core
-	Sgemm1024Gflops     float64         `json:"sgemm_1024_gflops"` // 1024^3, one product using every core
+	SgemmConvGflops     float64         `json:"sgemm_conv_gflops"` // conv GEMM shape (batch 32), one single-threaded product per worker
+	Sgemm1024Gflops     float64         `json:"sgemm_1024_gflops"` // 1024^3, one product split over every core
 	SgemmGflops         float64         `json:"sgemm_gflops"`      // the ceiling: the better of the two
 	InferPositionsPerS  map[int]float64 `json:"infer_positions_per_s"`
 	InferGflops         float64         `json:"infer_gflops"` // at the best batch
@@ -82,17 +82,14 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	slice := o.Duration / time.Duration(2+len(o.Batches)+4)
 
 	// Ceilings.
-	SetBLASThreads(1)
 	m, n, k := cfg.Filters, 32*cfg.Height*cfg.Width, 9*cfg.Filters
 	res.SgemmConvGflops = parallelGemmGflops(o.Workers, m, n, k, slice)
 	progress("sgemm %dx%dx%d, %d single-threaded products: %.1f GFLOP/s", m, n, k, o.Workers, res.SgemmConvGflops)
-	SetBLASThreads(o.Workers)
 	res.Sgemm1024Gflops = parallelGemmGflops(1, 1024, 1024, 1024, slice)
-	progress("sgemm 1024^3, one product on %d threads: %.1f GFLOP/s", o.Workers, res.Sgemm1024Gflops)
+	progress("sgemm 1024^3, one product split over %d goroutines: %.1f GFLOP/s", maxProcs(), res.Sgemm1024Gflops)
 	res.SgemmGflops = max(res.SgemmConvGflops, res.Sgemm1024Gflops)
 
 	// Inference: one evaluator per worker over one shared snapshot.
-	SetBLASThreads(1)
 	folded := net.Fold()
 	for _, bs := range o.Batches {
 		pps, err := inferRate(folded, o.Workers, bs, slice)
@@ -108,7 +105,6 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	res.InferRatio = res.InferGflops / res.SgemmGflops
 
 	// Training.
-	SetBLASThreads(o.Workers)
 	tc := DefaultTrainConfig()
 	tc.Optimizer = o.Optimizer
 	tr, err := NewTrainer(net, tc)
@@ -147,7 +143,8 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 }
 
 // parallelGemmGflops runs workers goroutines each multiplying (m x k) by
-// (k x n) for about d and returns the total rate.
+// (k x n) on one core for about d and returns the total rate; one worker
+// splits its product over GOMAXPROCS goroutines instead.
 func parallelGemmGflops(workers, m, n, k int, d time.Duration) float64 {
 	var wg sync.WaitGroup
 	counts := make([]int, workers)
@@ -165,11 +162,7 @@ func parallelGemmGflops(workers, m, n, k int, d time.Duration) float64 {
 				b[i] = r.Float32()
 			}
 			for counts[w] == 0 || time.Since(t0) < d {
-				if workers > 1 {
-					sgemmSerialNN(m, n, k, a, k, b, n, 0, c, n)
-				} else {
-					Sgemm(m, n, k, a, b, c)
-				}
+				Sgemm(workers == 1, m, n, k, a, b, c)
 				counts[w]++
 			}
 		}(w)

@@ -47,7 +47,6 @@ func BenchmarkEvaluate(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			SetBLASThreads(1)
 			ev, err := NewEvaluator(net.Fold(), bs)
 			if err != nil {
 				b.Fatal(err)

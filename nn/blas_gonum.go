@@ -9,7 +9,11 @@ const BLASName = "gonum (pure Go)"
 // tiles to keep gonum from going parallel.
 const tileForSerial = true
 
-// SetBLASThreads sets how many threads one BLAS call may use. gonum's
-// pure-Go Sgemm splits large products over GOMAXPROCS goroutines on its own,
-// so this build ignores n.
+// SetBLASThreads is kept for callers written against an earlier nn.
+//
+// Deprecated: nn runs every product single-threaded on goroutines of its
+// own (GOMAXPROCS of them in a training step, one per evaluator in
+// inference), and keeps OpenBLAS at 1 thread so that no BLAS threads
+// oversubscribe the cores; n is ignored. Bound nn's parallelism with
+// GOMAXPROCS.
 func SetBLASThreads(n int) {}

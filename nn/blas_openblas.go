@@ -21,14 +21,16 @@ const tileForSerial = false
 
 func init() {
 	blas32.Use(netlib.Implementation{})
+	// Every product runs on one goroutine (see blas.go): OpenBLAS's own
+	// threads would only spin beside Go's.
+	C.openblas_set_num_threads(1)
 }
 
-// SetBLASThreads sets how many threads one OpenBLAS call may use: 1 when
-// each core runs its own evaluator, the number of cores for one big
-// training step. The setting is process-wide.
-func SetBLASThreads(n int) {
-	if n < 1 {
-		n = 1
-	}
-	C.openblas_set_num_threads(C.int(n))
-}
+// SetBLASThreads is kept for callers written against an earlier nn.
+//
+// Deprecated: nn runs every product single-threaded on goroutines of its
+// own (GOMAXPROCS of them in a training step, one per evaluator in
+// inference), and keeps OpenBLAS at 1 thread so that no BLAS threads
+// oversubscribe the cores; n is ignored. Bound nn's parallelism with
+// GOMAXPROCS.
+func SetBLASThreads(n int) {}

@@ -82,11 +82,7 @@ func (c *convKernel) forward(x, skip []float32) {
 	m := c.n * c.h * c.w
 	kk := l.cin * l.k * l.k
 	c.x, c.skip = x, skip
-	if c.serial {
-		sgemmSerialNN(l.cout, m, kk, c.weight, kk, c.columns(x), m, 0, c.z, m)
-	} else {
-		sgemm(false, false, l.cout, m, kk, 1, c.weight, kk, c.columns(x), m, 0, c.z, m)
-	}
+	sgemmPar(!c.serial, false, false, l.cout, m, kk, c.weight, kk, c.columns(x), m, 0, c.z, m)
 	if c.serial {
 		for co := 0; co < l.cout; co++ {
 			c.forwardChannel(co)
@@ -221,14 +217,14 @@ func (c *convKernel) backward(dy, accum []float32) {
 	if l.k > 1 {
 		cols = c.cols // still this layer's columns: training kernels own theirs
 	}
-	sgemm(false, true, l.cout, kk, m, 1, gz, m, cols, m, 0, l.weight.Grad, kk)
+	sgemmPar(true, false, true, l.cout, kk, m, gz, m, cols, m, 0, l.weight.Grad, kk)
 	if !c.needDX {
 		return
 	}
 	if l.k == 1 {
-		sgemm(true, false, kk, m, l.cout, 1, c.weight, kk, gz, m, 0, c.dx, m)
+		sgemmPar(true, true, false, kk, m, l.cout, c.weight, kk, gz, m, 0, c.dx, m)
 	} else {
-		sgemm(true, false, kk, m, l.cout, 1, c.weight, kk, gz, m, 0, c.dcols, m)
+		sgemmPar(true, true, false, kk, m, l.cout, c.weight, kk, gz, m, 0, c.dcols, m)
 		col2im(c.dcols, l.cin, c.n, c.h, c.w, l.k, c.dx, true)
 	}
 	if accum != nil {

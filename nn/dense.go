@@ -46,7 +46,7 @@ func (d *denseKernel) forward(x []float32) {
 			}
 		}
 	}
-	sgemm(false, false, l.out, d.n, l.in, 1, l.weight.Data, l.in, d.xf, d.n, 0, d.y, d.n)
+	sgemmSerial(false, false, l.out, d.n, l.in, l.weight.Data, l.in, d.xf, d.n, 0, d.y, d.n)
 	for o := 0; o < l.out; o++ {
 		b := l.bias.Data[o]
 		row := d.y[o*d.n : (o+1)*d.n]
@@ -76,8 +76,8 @@ func (d *denseKernel) backward(dy []float32) {
 		}
 		l.bias.Grad[o] = float32(s)
 	}
-	sgemm(false, true, l.out, l.in, d.n, 1, d.g, d.n, d.xf, d.n, 0, l.weight.Grad, l.in)
-	sgemm(true, false, l.in, d.n, l.out, 1, l.weight.Data, l.in, d.g, d.n, 0, d.dxf, d.n)
+	sgemmSerial(false, true, l.out, l.in, d.n, d.g, d.n, d.xf, d.n, 0, l.weight.Grad, l.in)
+	sgemmSerial(true, false, l.in, d.n, l.out, l.weight.Data, l.in, d.g, d.n, 0, d.dxf, d.n)
 	c := l.in / d.hw
 	for ci := 0; ci < c; ci++ {
 		for pos := 0; pos < d.n; pos++ {

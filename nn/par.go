@@ -11,7 +11,7 @@ import (
 // calling goroutine otherwise (inference, where each core runs its own
 // evaluator and nothing may allocate).
 func forEach(par bool, n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
+	workers := min(maxProcs(), n)
 	if !par || workers <= 1 {
 		for i := 0; i < n; i++ {
 			f(i)
@@ -35,3 +35,6 @@ func forEach(par bool, n int, f func(i int)) {
 	}
 	wg.Wait()
 }
+
+// maxProcs is the number of goroutines parallel work is spread over.
+func maxProcs() int { return runtime.GOMAXPROCS(0) }
