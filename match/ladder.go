@@ -39,7 +39,8 @@ const DefaultPrior = 1.0
 // draws are added to every pair that played (DefaultPrior; 0 for the pure
 // maximum-likelihood fit, which is infinite for a perfect score). The 95%
 // intervals are r_i +- 1.96 sqrt((I^-1)_ii), I the Fisher information at the
-// optimum: a binomial variance, slightly wide when there are draws. Every
+// optimum: a binomial variance, slightly wide when there are draws. Ratings
+// are not capped (a long chain of strong players may pass EloCap). Every
 // player must be connected to the anchor by games. Ratings are returned
 // best first; the anchor is among them with Elo 0.
 func Ladder(results []Pairing, anchor string, prior float64) ([]Rating, error) {
@@ -150,10 +151,10 @@ func Ladder(results []Pairing, anchor string, prior float64) ([]Rating, error) {
 		if step < 1e-7 {
 			out := make([]Rating, len(names))
 			for k, name := range names {
-				out[k] = Rating{Player: name, Elo: capElo(r[k]), Low: capElo(r[k]), High: capElo(r[k]), Games: games[k]}
+				out[k] = Rating{Player: name, Elo: r[k], Low: r[k], High: r[k], Games: games[k]}
 				if k > 0 {
 					h := z95 * math.Sqrt(inv.at(k-1, k-1))
-					out[k].Low, out[k].High = capElo(r[k]-h), capElo(r[k]+h)
+					out[k].Low, out[k].High = r[k]-h, r[k]+h
 				}
 			}
 			sort.SliceStable(out, func(a, b int) bool { return out[a].Elo > out[b].Elo })

@@ -110,3 +110,22 @@ func TestMatchResultsFeedTheLadderAndMetrics(t *testing.T) {
 		t.Fatalf("ladder %+v", ml)
 	}
 }
+
+func TestLadderChainsPastTheEloCap(t *testing.T) {
+	// Four players, each beating the one below 40-0: with one virtual draw
+	// per pair each step is EloFromScore(40.5/41) = 765 Elo, 3060 in all.
+	res := []Pairing{
+		{A: "a", B: "random", WDL: WDL{40, 0, 0}},
+		{A: "b", B: "a", WDL: WDL{40, 0, 0}},
+		{A: "c", B: "b", WDL: WDL{40, 0, 0}},
+		{A: "d", B: "c", WDL: WDL{40, 0, 0}},
+	}
+	r, err := Ladder(res, "random", DefaultPrior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := EloFromScore(40.5 / 41)
+	if r[0].Player != "d" || !near(r[0].Elo, 4*step, 1e-4) || !(r[0].Low < r[0].Elo && r[0].High > r[0].Elo) {
+		t.Fatalf("top %+v, want d at %.1f", r[0], 4*step)
+	}
+}
