@@ -146,3 +146,38 @@ func eloPlot(recs []metrics.Record) *gplot.Plot {
 	}
 	return p
 }
+
+// scoresPlot draws, per generation, the new model's score in each of its
+// matches: one line per fixed opponent, and one for the previous model
+// (any opponent that was itself a generation's model).
+func scoresPlot(recs []metrics.Record) *gplot.Plot {
+	models := map[string]bool{}
+	for i := range recs {
+		models[recs[i].Model] = true
+	}
+	lines := map[string]plotter.XYs{}
+	var order []string
+	for i := range recs {
+		r := &recs[i]
+		for _, m := range r.Matches {
+			if m.A != r.Model || r.Model == "" {
+				continue
+			}
+			name := m.B
+			if models[name] {
+				name = "previous model"
+			}
+			if _, ok := lines[name]; !ok {
+				order = append(order, name)
+			}
+			if n := m.Wins + m.Draws + m.Losses; n > 0 {
+				lines[name] = append(lines[name], plotter.XY{X: float64(r.Generation), Y: (float64(m.Wins) + float64(m.Draws)/2) / float64(n)})
+			}
+		}
+	}
+	ss := make([]series, len(order))
+	for i, name := range order {
+		ss[i] = series{"vs " + name, lines[name]}
+	}
+	return linePlot("The new model's match scores", "generation", "score (draws half)", ss...)
+}

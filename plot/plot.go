@@ -7,6 +7,7 @@ package plot
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -19,7 +20,7 @@ import (
 )
 
 // Names lists the plots Write draws, each written to DIR/NAME.FORMAT.
-var Names = []string{"losses", "policy_accuracy", "value_error", "elo", "games_per_hour", "game_length", "wdl"}
+var Names = []string{"losses", "policy_accuracy", "value_error", "elo", "match_scores", "games_per_hour", "game_length", "wdl"}
 
 // Formats are the file formats Write accepts.
 var Formats = []string{"png", "svg"}
@@ -46,6 +47,7 @@ func Write(dir string, recs []metrics.Record, format string) ([]string, error) {
 		"policy_accuracy": accuracyPlot,
 		"value_error":     valueErrorPlot,
 		"elo":             eloPlot,
+		"match_scores":    scoresPlot,
 		"games_per_hour":  speedPlot,
 		"game_length":     lengthPlot,
 		"wdl":             wdlPlot,
@@ -53,6 +55,7 @@ func Write(dir string, recs []metrics.Record, format string) ([]string, error) {
 	var paths []string
 	for _, name := range Names {
 		p := builders[name](recs)
+		headroom(p)
 		path := filepath.Join(dir, name+"."+format)
 		if err := save(p, path, format); err != nil {
 			return paths, err
@@ -136,4 +139,14 @@ func linePlot(title, x, y string, ss ...series) *gplot.Plot {
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
 	}
 	return p
+}
+
+// headroom raises the top of the y axis by a third of the data's span so
+// that the legend, drawn at the top, does not cover the lines.
+func headroom(p *gplot.Plot) {
+	span := p.Y.Max - p.Y.Min
+	if span <= 0 {
+		span = math.Max(1, math.Abs(p.Y.Max))
+	}
+	p.Y.Max += span / 3
 }

@@ -20,6 +20,10 @@ func synthetic(n int) []metrics.Record {
 			Version: metrics.Version, Generation: g, Elapsed: 900 * x, Model: model,
 			SelfPlay: &metrics.SelfPlay{Games: 50, Positions: 4000, Seconds: 600, GamesPerHour: 300 + x, MeanPlies: 120 - x, WhiteWins: 20 + g, Draws: 10, BlackWins: 20 - g},
 			Train:    &metrics.Train{Steps: 200, PolicyLoss: 4 - 0.2*x, ValueLoss: 1 - 0.05*x, Loss: 5 - 0.25*x, PolicyAccuracy: 0.1 + 0.03*x, ValueError: 0.9 - 0.04*x},
+			Matches: []metrics.Match{
+				{A: model, B: "random", Wins: 8 + g%3, Draws: 1, Losses: 1},
+				{A: model, B: "alphabeta:1", Wins: g, Draws: 2, Losses: 10 - g},
+			},
 			Ladder: []metrics.Rating{
 				{Player: model, Elo: 50 * x, Low: 50*x - 40, High: 50*x + 40, Games: 60},
 				{Player: "random", Elo: 0, Games: 200},
@@ -85,9 +89,10 @@ func TestSVGPlotsShowTheirSeries(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, words := range map[string][]string{
-		"losses": {"policy", "value", "total"},
-		"elo":    {"greedy", "alphabeta:1", "model", "working hours"},
-		"wdl":    {"White wins", "draws", "Black wins"},
+		"losses":       {"policy", "value", "total"},
+		"elo":          {"greedy", "alphabeta:1", "model", "working hours"},
+		"wdl":          {"White wins", "draws", "Black wins"},
+		"match_scores": {"vs random", "vs alphabeta:1"},
 	} {
 		data, _ := os.ReadFile(filepath.Join(dir, name+".svg"))
 		for _, w := range words {
