@@ -23,8 +23,10 @@ import (
 // variance is computed with half a game added to each, so that a perfect
 // start does not divide by zero.
 type SPRT struct {
-	Elo0, Elo1  float64
-	Alpha, Beta float64
+	Elo0  float64 `json:"elo0"`
+	Elo1  float64 `json:"elo1"`
+	Alpha float64 `json:"alpha"`
+	Beta  float64 `json:"beta"`
 }
 
 // Decision is the state of an SPRT.
