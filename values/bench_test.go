@@ -1,13 +1,17 @@
 package values
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+)
 
 // BenchmarkRefit measures one bootstrap refit of the tanh fit on 1500
 // synthetic games (6000 positions, 7 coefficients), warm-started at the
 // plain fit as the bootstrap does.
 func BenchmarkRefit(b *testing.B) {
-	m := chessModel("tanh")
-	ds := m.games(1500, 1)
+	m := ChessModel(false)
+	ds := m.Games(1500, 1)
 	cfg, err := synthConfig(1, Tanh).withDefaults()
 	if err != nil {
 		b.Fatal(err)
@@ -28,14 +32,57 @@ func BenchmarkRefit(b *testing.B) {
 	}
 	gw := make([]float64, len(ds.Games))
 	beta := make([]float64, p.d.k)
+	src := rand.NewPCG(0, 0)
+	rng := rand.New(src)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		resample(gw, 1, i)
+		resample(gw, src, rng, 1, i)
 		copy(beta, point)
 		if err := p.d.fit(beta, gw, work); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(len(p.d.y)), "rows")
+}
+
+func TestBootstrapRefitAllocatesNothing(t *testing.T) {
+	m := ChessModel(false)
+	ds := m.Games(200, 1)
+	cfg, err := synthConfig(1, Tanh).withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := buildProblem(ds, cfg.Sample.sample(ds), Tanh, cfg, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw := make([]float64, len(ds.Games))
+	beta := make([]float64, p.d.k)
+	work := newGLMWork(p.d.k)
+	src := rand.NewPCG(0, 0)
+	rng := rand.New(src)
+	r := 0
+	allocs := testing.AllocsPerRun(20, func() {
+		resample(gw, src, rng, 1, r)
+		r++
+		clear(beta)
+		if err := p.d.fit(beta, gw, work); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("a refit allocates %v times, want 0", allocs)
+	}
+}
+
+func TestBenchRefitReportsACeilingRatio(t *testing.T) {
+	res, err := BenchRefit(100, 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A warm-started Newton refit takes a few sweeps, never fewer than one.
+	if res.Rows == 0 || res.PassesPerRefit < 1 || res.PassesPerRefit > 50 {
+		t.Errorf("bench %+v: want rows and 1-50 passes per refit", res)
+	}
 }

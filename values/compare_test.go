@@ -238,10 +238,10 @@ func TestComparisonReportIsAFolderReadableWithoutRunningAnything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chess := chessModel("tanh")
+	chess := ChessModel(false)
 	cfg := synthConfig(2, Tanh)
 	cfg.Bootstrap = 30
-	rep, err := PieceValues(chess.games(300, 2), cfg)
+	rep, err := PieceValues(chess.Games(300, 2), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -263,14 +263,17 @@ func bootstrap(ds *Dataset, probs []*problem, points [][]float64, cfg Config) []
 		go func() {
 			defer wg.Done()
 			gw := make([]float64, len(ds.Games))
+			src := rand.NewPCG(0, 0)
+			rng := rand.New(src)
 			works := make([]*glmWork, len(probs))
 			for i, p := range probs {
 				works[i] = newGLMWork(p.d.k)
 			}
 			for r := range next {
-				resample(gw, cfg.Seed, r)
+				resample(gw, src, rng, cfg.Seed, r)
 				for i, p := range probs {
-					beta := slices.Clone(points[i]) // warm start at the plain fit
+					beta := make([]float64, p.d.k) // kept as the replicate's result
+					copy(beta, points[i])          // warm start at the plain fit
 					if err := p.d.fit(beta, gw, works[i]); err == nil {
 						out[i][r] = beta
 					}
@@ -293,9 +296,10 @@ func bootstrap(ds *Dataset, probs []*problem, points [][]float64, cfg Config) []
 }
 
 // resample fills gw with the multiplicities of a draw of len(gw) games
-// with replacement: replicate r of seed, independent of the worker.
-func resample(gw []float64, seed uint64, r int) {
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15^uint64(r)))
+// with replacement: replicate r of seed, independent of the worker. rng
+// draws from src, which resample reseeds, so it allocates nothing.
+func resample(gw []float64, src *rand.PCG, rng *rand.Rand, seed uint64, r int) {
+	src.Seed(seed, 0x9e3779b97f4a7c15^uint64(r))
 	clear(gw)
 	for range gw {
 		gw[rng.IntN(len(gw))]++

@@ -28,21 +28,21 @@ func pieceValue(t *testing.T, f *FitResult, piece string) Estimate {
 
 func TestPlantedValuesLieInTheirIntervals(t *testing.T) {
 	for _, tc := range []struct {
-		outcome string
-		method  Method
+		logistic bool
+		method   Method
 	}{
-		{"tanh", Tanh},
-		{"logistic", Logistic},
+		{false, Tanh},
+		{true, Logistic},
 	} {
 		t.Run(string(tc.method), func(t *testing.T) {
-			m := chessModel(tc.outcome)
-			ds := m.games(4000, 1)
+			m := ChessModel(tc.logistic)
+			ds := m.Games(4000, 1)
 			rep, err := PieceValues(ds, synthConfig(42, tc.method))
 			if err != nil {
 				t.Fatal(err)
 			}
 			f := &rep.Fits[0]
-			for piece, want := range m.truth() {
+			for piece, want := range m.Truth() {
 				if piece == "K" {
 					continue
 				}
@@ -75,11 +75,11 @@ func TestPlantedValuesLieInTheirIntervals(t *testing.T) {
 // (0.24% at the nominal 95%), while a broken interval one standard error
 // wide (68% coverage) passes with probability 0.5%.
 func TestIntervalsCoverPlantedValuesAtAboutTheNominalRate(t *testing.T) {
-	m := chessModel("tanh")
-	truth := m.truth()
+	m := ChessModel(false)
+	truth := m.Truth()
 	covered, total := 0, 0
 	for seed := uint64(1); seed <= 12; seed++ {
-		ds := m.games(1500, 100+seed)
+		ds := m.Games(1500, 100+seed)
 		cfg := synthConfig(seed, Tanh)
 		cfg.Bootstrap = 150
 		rep, err := PieceValues(ds, cfg)
@@ -103,9 +103,9 @@ func TestIntervalsCoverPlantedValuesAtAboutTheNominalRate(t *testing.T) {
 // four times the games should halve the interval. Each width carries some
 // noise of its own, so the ratio is asked to lie in [1.6, 2.5].
 func TestIntervalWidthShrinksAsOneOverRootGames(t *testing.T) {
-	m := chessModel("tanh")
+	m := ChessModel(false)
 	width := func(n int) float64 {
-		rep, err := PieceValues(m.games(n, 5), synthConfig(9, Tanh))
+		rep, err := PieceValues(m.Games(n, 5), synthConfig(9, Tanh))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,8 +126,8 @@ func TestIntervalWidthShrinksAsOneOverRootGames(t *testing.T) {
 }
 
 func TestTanhAndLogisticFitsAgreeInOrdering(t *testing.T) {
-	m := chessModel("tanh")
-	rep, err := PieceValues(m.games(3000, 3), synthConfig(3, Logistic, Tanh))
+	m := ChessModel(false)
+	rep, err := PieceValues(m.Games(3000, 3), synthConfig(3, Logistic, Tanh))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,8 +160,8 @@ func TestTanhAndLogisticFitsAgreeInOrdering(t *testing.T) {
 }
 
 func TestValueFitRecoversPlantedValuesFromASyntheticNetwork(t *testing.T) {
-	m := chessModel("tanh")
-	ds := m.games(800, 4)
+	m := ChessModel(false)
+	ds := m.Games(800, 4)
 	for _, noise := range []float64{0, 0.2} {
 		cfg := synthConfig(4, Value)
 		cfg.Value = m.valueFunc(ds, noise, 8)
@@ -170,7 +170,7 @@ func TestValueFitRecoversPlantedValuesFromASyntheticNetwork(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := &rep.Fits[0]
-		for piece, want := range m.truth() {
+		for piece, want := range m.Truth() {
 			if piece == "K" {
 				continue
 			}
@@ -190,8 +190,8 @@ func TestValueFitRecoversPlantedValuesFromASyntheticNetwork(t *testing.T) {
 }
 
 func TestValueFitReportsTheFailingPosition(t *testing.T) {
-	m := chessModel("tanh")
-	ds := m.games(50, 4)
+	m := ChessModel(false)
+	ds := m.Games(50, 4)
 	cfg := synthConfig(4, Value)
 	cfg.Value = func(text string) (float64, error) {
 		if strings.HasSuffix(text, " 7") {
@@ -210,9 +210,9 @@ func TestValueFitReportsTheFailingPosition(t *testing.T) {
 }
 
 func TestDegenerateDataGiveClearMessagesNotNaN(t *testing.T) {
-	allDraws := chessModel("logistic")
-	allDraws.decisive = 0
-	ds := allDraws.games(300, 1)
+	allDraws := ChessModel(true)
+	allDraws.Decisive = 0
+	ds := allDraws.Games(300, 1)
 	t.Run("no decisive game", func(t *testing.T) {
 		_, err := PieceValues(ds, synthConfig(1, Logistic))
 		if !errors.Is(err, ErrNoDecisive) {
@@ -234,9 +234,9 @@ func TestDegenerateDataGiveClearMessagesNotNaN(t *testing.T) {
 		assertNoNaN(t, rep)
 	})
 	t.Run("unit never varies", func(t *testing.T) {
-		m := chessModel("tanh")
-		m.loss[0] = 0 // pawns never lost
-		rep, err := PieceValues(m.games(300, 2), synthConfig(2, Tanh))
+		m := ChessModel(false)
+		m.Loss[0] = 0 // pawns never lost
+		rep, err := PieceValues(m.Games(300, 2), synthConfig(2, Tanh))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -299,8 +299,8 @@ func assertNoNaN(t *testing.T, rep *Report) {
 }
 
 func TestReportIsReproducibleFromItsSeedWhateverTheWorkers(t *testing.T) {
-	m := chessModel("tanh")
-	ds := m.games(300, 6)
+	m := ChessModel(false)
+	ds := m.Games(300, 6)
 	cfg := synthConfig(77, Logistic, Tanh)
 	cfg.Bootstrap = 40
 	cfg.Workers = 1

@@ -51,8 +51,8 @@ func writeChunks(t *testing.T, dir string, ds *Dataset, perChunk int) {
 }
 
 func TestPieceValuesFromParquetChunksEqualTheInMemoryFit(t *testing.T) {
-	m := chessModel("tanh")
-	ds := m.games(400, 12)
+	m := ChessModel(false)
+	ds := m.Games(400, 12)
 	dir := t.TempDir()
 	writeChunks(t, dir, ds, 150)
 	// A corrupt chunk is skipped and named, not fatal.

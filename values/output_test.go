@@ -12,10 +12,10 @@ import (
 
 func smallReport(t *testing.T) *Report {
 	t.Helper()
-	m := chessModel("tanh")
+	m := ChessModel(false)
 	cfg := synthConfig(3, Logistic, Tanh)
 	cfg.Bootstrap = 30
-	rep, err := PieceValues(m.games(600, 3), cfg)
+	rep, err := PieceValues(m.Games(600, 3), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ func benchmarks() []benchmark {
 		{"nn", "network inference and training speed against the SGEMM ceiling", runBenchNN},
 		{"selfplay", "self-play playouts/s against the network alone (ratio), games/hour", runBenchSelfplay},
 		{"match", "baseline players' moves/s against move generation, games/hour against random", runBenchMatch},
+		{"values", "piece-value bootstrap refits against one sweep over the rows", runBenchValues},
 	}
 }
 
