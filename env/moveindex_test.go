@@ -187,3 +187,50 @@ var goldenFBGC = []struct {
 	{"f1-g1", 18*100 + 5},         // the king's step, not a castle
 	{"b1-e1;f1-d1", 92*100 + 3},   // queen-side castle to d1
 }
+
+// FuzzMoveIndexLegal feeds arbitrary indices (and a few plies of arbitrary
+// play) to Legal: it never panics, and what it accepts is a legal move
+// whose index is the one given.
+func FuzzMoveIndexLegal(f *testing.F) {
+	f.Add(uint8(0), uint16(0), int32(114))
+	f.Add(uint8(3), uint16(77), int32(9207))
+	f.Add(uint8(7), uint16(5), int32(-1))
+	f.Add(uint8(9), uint16(1000), int32(1<<20))
+	names := VariantNames()
+	vs := make([]*Variant, len(names))
+	for i, n := range names {
+		v, err := LoadVariant(n)
+		if err != nil {
+			f.Fatal(err)
+		}
+		vs[i] = v
+	}
+	f.Fuzz(func(t *testing.T, which uint8, seed uint16, idx int32) {
+		v := vs[int(which)%len(vs)]
+		x := NewMoveIndex(v)
+		p := v.NewPosition()
+		rng := rand.New(rand.NewPCG(uint64(seed), 1))
+		var buf [MaxMoves]Move
+		for ply := 0; ply < int(seed%40); ply++ {
+			moves := p.LegalMoves(buf[:0])
+			if len(moves) == 0 {
+				break
+			}
+			p.DoMove(moves[rng.IntN(len(moves))])
+		}
+		m, ok := x.Legal(p, int(idx), buf[:])
+		if !ok {
+			return
+		}
+		if x.Index(m, p.SideToMove()) != int(idx) {
+			t.Fatalf("Legal(%d) = %s, whose index is %d", idx, p.FormatMove(m), x.Index(m, p.SideToMove()))
+		}
+		found := false
+		for _, l := range p.LegalMoves(buf[:0]) {
+			found = found || l == m
+		}
+		if !found {
+			t.Fatalf("Legal(%d) accepted %#x, not a legal move of %s", idx, uint32(m), p)
+		}
+	})
+}

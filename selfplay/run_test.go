@@ -351,3 +351,41 @@ func TestBadModelsGetClearErrors(t *testing.T) {
 		t.Fatal("unknown network-free evaluator accepted")
 	}
 }
+
+func TestUnwritableOutputStopsTheRunWithAClearError(t *testing.T) {
+	cfg := smallConfig(t, "fbgc", 2)
+	// The records directory cannot be made: a file is in its way.
+	if err := os.WriteFile(filepath.Join(cfg.Out, "records"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Run(context.Background(), cfg, nil)
+	if err == nil || !strings.Contains(err.Error(), "records") {
+		t.Fatalf("run into an unwritable records directory: %v", err)
+	}
+	if sum == nil || sum.Games != 0 {
+		t.Fatalf("games reported finished although none could be written: %+v", sum)
+	}
+	if games := readRun(t, cfg.Out); len(games) != 0 {
+		t.Fatalf("%d games on disk", len(games))
+	}
+}
+
+func TestRunRejectsBadSettings(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"unknown variant", func(c *Config) { c.Variant = "fbgc-nonesuch" }, "fbgc-nonesuch"},
+		{"missing model", func(c *Config) { c.Model = "/nonexistent/model.safetensors" }, "no such checkpoint"},
+		{"no games", func(c *Config) { c.Games = 0 }, "games"},
+		{"bad start", func(c *Config) { c.Start = "xyz w" }, "start position"},
+		{"bad resign share", func(c *Config) { c.ResignOffShare = 2 }, "resign-off"},
+	} {
+		cfg := smallConfig(t, "fbgc", 1)
+		c.edit(&cfg)
+		if _, err := Run(context.Background(), cfg, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one mentioning %q", c.name, err, c.want)
+		}
+	}
+}
