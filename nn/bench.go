@@ -3,7 +3,9 @@ package nn
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -43,6 +45,25 @@ type BenchResult struct {
 	TrainAllocMBPerStep float64         `json:"train_alloc_mb_per_step"`
 	MaxRSSMB            float64         `json:"max_rss_mb"`
 	Seconds             float64         `json:"seconds"`
+
+	// On a shared machine wall-clock rates depend on the load from moment to
+	// moment; rates per CPU-second of this process do much less. The same
+	// quantities per CPU-second, and the ratios between them:
+	SgemmGflopsPerCPU float64 `json:"sgemm_gflops_per_cpu_s"` // the conv-shape ceiling
+	InferGflopsPerCPU float64 `json:"infer_gflops_per_cpu_s"` // at infer_best_batch
+	TrainGflopsPerCPU float64 `json:"train_gflops_per_cpu_s"`
+	InferRatioCPU     float64 `json:"infer_ratio_cpu"`
+	TrainRatioCPU     float64 `json:"train_ratio_cpu"`
+	LoadAverage       string  `json:"load_average"` // /proc/loadavg when the run started
+}
+
+// cpuSeconds returns the user and system CPU time this process has used.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
 }
 
 // Benchmark measures, in one run, the build's SGEMM ceiling and the speed of
@@ -80,29 +101,38 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 			cfg.Channels, cfg.Height, cfg.Width, cfg.PolicyPlanes),
 		FlopsPerPosition: cfg.FlopsPerPosition(), InferPositionsPerS: map[int]float64{}}
 	slice := o.Duration / time.Duration(2+len(o.Batches)+4)
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		res.LoadAverage = strings.TrimSpace(string(b))
+	}
 
 	// Ceilings.
 	m, n, k := cfg.Filters, 32*cfg.Height*cfg.Width, 9*cfg.Filters
-	res.SgemmConvGflops = parallelGemmGflops(o.Workers, m, n, k, slice)
+	c0 := cpuSeconds()
+	var flops float64
+	res.SgemmConvGflops, flops = parallelGemmGflops(o.Workers, m, n, k, slice)
+	res.SgemmGflopsPerCPU = flops / 1e9 / (cpuSeconds() - c0)
 	progress("sgemm %dx%dx%d, %d single-threaded products: %.1f GFLOP/s", m, n, k, o.Workers, res.SgemmConvGflops)
-	res.Sgemm1024Gflops = parallelGemmGflops(1, 1024, 1024, 1024, slice)
+	res.Sgemm1024Gflops, _ = parallelGemmGflops(1, 1024, 1024, 1024, slice)
 	progress("sgemm 1024^3, one product split over %d goroutines: %.1f GFLOP/s", maxProcs(), res.Sgemm1024Gflops)
 	res.SgemmGflops = max(res.SgemmConvGflops, res.Sgemm1024Gflops)
 
 	// Inference: one evaluator per worker over one shared snapshot.
 	folded := net.Fold()
 	for _, bs := range o.Batches {
-		pps, err := inferRate(folded, o.Workers, bs, slice)
+		c0 := cpuSeconds()
+		pps, positions, err := inferRate(folded, o.Workers, bs, slice)
 		if err != nil {
 			return res, err
 		}
+		perCPU := float64(positions) * res.FlopsPerPosition / 1e9 / (cpuSeconds() - c0)
 		res.InferPositionsPerS[bs] = pps
 		if g := pps * res.FlopsPerPosition / 1e9; g > res.InferGflops {
-			res.InferGflops, res.InferBestBatch = g, bs
+			res.InferGflops, res.InferBestBatch, res.InferGflopsPerCPU = g, bs, perCPU
 		}
 		progress("inference batch %d, %d workers: %.0f positions/s", bs, o.Workers, pps)
 	}
 	res.InferRatio = res.InferGflops / res.SgemmGflops
+	res.InferRatioCPU = res.InferGflopsPerCPU / res.SgemmGflopsPerCPU
 
 	// Training.
 	tc := DefaultTrainConfig()
@@ -119,6 +149,7 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	runtime.ReadMemStats(&ms)
 	alloc0 := ms.TotalAlloc
 	steps := 0
+	c0 = cpuSeconds()
 	t0 := time.Now()
 	for steps < 2 || time.Since(t0) < 3*slice {
 		if _, err := tr.TrainStep(b); err != nil {
@@ -127,6 +158,8 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 		steps++
 	}
 	el := time.Since(t0).Seconds()
+	res.TrainGflopsPerCPU = float64(steps*o.TrainBatch) * 3 * res.FlopsPerPosition / 1e9 / (cpuSeconds() - c0)
+	res.TrainRatioCPU = res.TrainGflopsPerCPU / res.SgemmGflopsPerCPU
 	runtime.ReadMemStats(&ms)
 	res.TrainSamplesPerS = float64(steps*o.TrainBatch) / el
 	res.TrainGflops = res.TrainSamplesPerS * 3 * res.FlopsPerPosition / 1e9
@@ -143,9 +176,9 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 }
 
 // parallelGemmGflops runs workers goroutines each multiplying (m x k) by
-// (k x n) on one core for about d and returns the total rate; one worker
-// splits its product over GOMAXPROCS goroutines instead.
-func parallelGemmGflops(workers, m, n, k int, d time.Duration) float64 {
+// (k x n) on one core for about d and returns the total rate and FLOPs; one
+// worker splits its product over GOMAXPROCS goroutines instead.
+func parallelGemmGflops(workers, m, n, k int, d time.Duration) (gflops, flops float64) {
 	var wg sync.WaitGroup
 	counts := make([]int, workers)
 	t0 := time.Now()
@@ -172,26 +205,27 @@ func parallelGemmGflops(workers, m, n, k int, d time.Duration) float64 {
 	for _, c := range counts {
 		total += c
 	}
-	return float64(total) * 2 * float64(m*n*k) / time.Since(t0).Seconds() / 1e9
+	flops = float64(total) * 2 * float64(m*n*k)
+	return flops / time.Since(t0).Seconds() / 1e9, flops
 }
 
-// inferRate returns the positions per second of workers evaluators each
-// evaluating batches of size bs for about d.
-func inferRate(f *Folded, workers, bs int, d time.Duration) (float64, error) {
+// inferRate returns the positions per second, and the positions, of
+// workers evaluators each evaluating batches of size bs for about d.
+func inferRate(f *Folded, workers, bs int, d time.Duration) (float64, int, error) {
 	cfg := f.Config()
 	evs := make([]*Evaluator, workers)
 	batches := make([]*eval.Batch, workers)
 	for w := range evs {
 		ev, err := NewEvaluator(f, bs)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		tb := benchTrainBatch(cfg, bs)
 		b := eval.NewBatch(cfg.Shape(), bs)
 		copy(b.Planes, tb.Planes)
 		copy(b.Legal, tb.Legal)
 		if err := ev.Evaluate(b); err != nil { // builds the graph
-			return 0, err
+			return 0, 0, err
 		}
 		evs[w], batches[w] = ev, b
 	}
@@ -216,11 +250,11 @@ func inferRate(f *Folded, workers, bs int, d time.Duration) (float64, error) {
 	total := 0
 	for w, c := range counts {
 		if errs[w] != nil {
-			return 0, errs[w]
+			return 0, 0, errs[w]
 		}
 		total += c
 	}
-	return float64(total*bs) / time.Since(t0).Seconds(), nil
+	return float64(total*bs) / time.Since(t0).Seconds(), total * bs, nil
 }
 
 // benchTrainBatch returns a batch of random positions with about 30 legal

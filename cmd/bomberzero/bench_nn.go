@@ -63,6 +63,8 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "infer     %.1f GFLOP/s at batch %d, ratio %.2f\n", res.InferGflops, res.InferBestBatch, res.InferRatio)
 	fmt.Fprintf(stdout, "train     %.0f samples/s, %.1f GFLOP/s, ratio %.2f, %.1f MB allocated per step\n",
 		res.TrainSamplesPerS, res.TrainGflops, res.TrainRatio, res.TrainAllocMBPerStep)
-	fmt.Fprintf(stdout, "max RSS   %.0f MB\n", res.MaxRSSMB)
+	fmt.Fprintf(stdout, "per CPU-s ceiling %.1f, infer %.1f (ratio %.2f), train %.1f (ratio %.2f) GFLOP per CPU-second\n",
+		res.SgemmGflopsPerCPU, res.InferGflopsPerCPU, res.InferRatioCPU, res.TrainGflopsPerCPU, res.TrainRatioCPU)
+	fmt.Fprintf(stdout, "max RSS   %.0f MB; load average at start %s\n", res.MaxRSSMB, res.LoadAverage)
 	return nil
 }
