@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bomberzero/datasets"
+	"bomberzero/env"
+)
+
+// TestSelfplayRecordsReplayToTheDataFinalPositions runs the selfplay
+// command, then the replay command on every game record it wrote, and
+// compares the final position replay prints with the one the training data
+// ends in (the last recorded position with its played move made).
+func TestSelfplayRecordsReplayToTheDataFinalPositions(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	code := run([]string{"selfplay", "--variant", "fbgc", "--model", "none", "--games", "3", "--out", dir,
+		"--workers", "1", "--slots", "2", "--sims", "8", "--cheap-sims", "2", "--max-plies", "30", "--resign-moves", "0"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("selfplay exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "games 3 ") {
+		t.Fatalf("summary: %q", out.String())
+	}
+	chunks, problems, err := datasets.List(dir)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("chunks: %v %v", err, problems)
+	}
+	v, err := env.LoadVariant("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range chunks {
+		ch, err := datasets.ReadChunk(c.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range datasets.Games(ch.Rows) {
+			last := g.Positions[len(g.Positions)-1]
+			p, err := v.ParsePosition(last.Position)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := env.PlayMoves(p, last.Played)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rout, rerr bytes.Buffer
+			record := filepath.Join(dir, "records", g.ID+".txt")
+			if code := run([]string{"replay", "--variant", "fbgc", record}, &rout, &rerr); code != 0 {
+				t.Fatalf("replay %s: exit %d: %s", record, code, rerr.String())
+			}
+			lines := strings.Split(strings.TrimSpace(rout.String()), "\n")
+			if got := lines[len(lines)-1]; got != want.String() {
+				t.Fatalf("game %s: replay ends in %q, the data in %q", g.ID, got, want)
+			}
+			n++
+		}
+	}
+	if n != 3 {
+		t.Fatalf("%d games checked, want 3", n)
+	}
+}
+
+func TestSelfplayRefusesAMissingModel(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"selfplay", "--model", filepath.Join(t.TempDir(), "nope.safetensors"), "--games", "1",
+		"--out", t.TempDir()}, &out, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), "no such checkpoint") {
+		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+	if code := run([]string{"selfplay", "--games", "0"}, &out, &errOut); code != 2 {
+		t.Fatalf("--games 0: exit %d, want 2", code)
+	}
+}
