@@ -154,12 +154,14 @@ func TestSelfPlayWithoutNetworkWritesConsistentData(t *testing.T) {
 	checkRun(t, mustRules(t, "fbgc", cfg.MaxPlies), cfg, sum)
 }
 
-func TestSelfPlayDecisiveGamesInASmallVariant(t *testing.T) {
-	// Claustrophobia's scepter and small board end games quickly, so
-	// decisive results get checked against the rules too.
+func TestSelfPlayWithGumbelRootInAVariantWithHoles(t *testing.T) {
+	// Claustrophobia (holes, scepter) with the Gumbel root, whose target is
+	// its completed-Q policy over the legal moves.
 	cfg := smallConfig(t, "claustrophobia", 8)
 	cfg.MaxPlies = 120
 	cfg.ResignMoves = 0
+	cfg.Search.Gumbel = true
+	cfg.Search.GumbelM = 4
 	sum, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
