@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"bomberzero/datasets"
 	"bomberzero/env"
@@ -75,5 +79,63 @@ func TestSelfplayRefusesAMissingModel(t *testing.T) {
 	}
 	if code := run([]string{"selfplay", "--games", "0"}, &out, &errOut); code != 2 {
 		t.Fatalf("--games 0: exit %d, want 2", code)
+	}
+}
+
+// TestSelfplayKilledLeavesReadableData kills a selfplay process (SIGKILL,
+// no chance to clean up) once it has written some games, and checks that
+// every chunk left is readable and every game in them has a record that
+// replays.
+func TestSelfplayKilledLeavesReadableData(t *testing.T) {
+	if os.Getenv("BZ_SELFPLAY_CHILD") != "" {
+		os.Exit(run(strings.Fields(os.Getenv("BZ_SELFPLAY_CHILD")), io.Discard, io.Discard))
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSelfplayKilledLeavesReadableData$")
+	cmd.Env = append(os.Environ(), "BZ_SELFPLAY_CHILD=selfplay --variant fbgc --games 1000 --out "+dir+
+		" --workers 2 --slots 2 --sims 4 --cheap-sims 2 --max-plies 16 --flush-games 1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		chunks, _, _ := datasets.List(dir)
+		if len(chunks) >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no chunks written within a minute")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	chunks, problems, err := datasets.List(dir)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("after the kill: %v %v", err, problems)
+	}
+	v, _ := env.LoadVariant("fbgc")
+	games := 0
+	for _, c := range chunks {
+		ch, err := datasets.ReadChunk(c.Path)
+		if err != nil {
+			t.Fatalf("chunk unreadable after the kill: %v", err)
+		}
+		for _, g := range datasets.Games(ch.Rows) {
+			text, err := os.ReadFile(filepath.Join(dir, "records", g.ID+".txt"))
+			if err != nil {
+				t.Fatalf("game %s is in the data but has no record: %v", g.ID, err)
+			}
+			if _, err := env.Replay(v.NewPosition(), string(text)); err != nil {
+				t.Fatalf("game %s: record does not replay: %v", g.ID, err)
+			}
+			games++
+		}
+	}
+	if games < 3 {
+		t.Fatalf("%d games readable after the kill", games)
 	}
 }
