@@ -62,10 +62,14 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (*Summary, er
 	return RunModel(ctx, cfg, r, m, progress)
 }
 
-// RunModel is Run with the rules and model already built (cfg.Variant and
-// cfg.Model are not read), for callers that hold a network in memory.
+// RunModel is Run with the rules and model already built (cfg.Variant,
+// cfg.Model and cfg.Evaluator are not read), for callers that hold a network
+// in memory.
 func RunModel(ctx context.Context, cfg Config, r *Rules, m *Model, progress func(Progress)) (*Summary, error) {
 	cfg.Variant, cfg.Model = r.Variant.Name, m.Name
+	if !m.HasNetwork() {
+		cfg.Evaluator = m.evaluator
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
