@@ -43,6 +43,9 @@ type NetConfig struct {
 type SelfPlayConfig struct {
 	// Games is the number of games per generation.
 	Games int `toml:"games"`
+	// FirstGames, when positive, replaces Games in generation 0 (the
+	// network-free first model plays fast, so it can seed more data).
+	FirstGames int `toml:"first_games"`
 	// FirstModel is what plays generation 0: "material" or "uniform" (the
 	// network-free evaluators of package selfplay) or "net" (the randomly
 	// initialised network).
@@ -103,6 +106,14 @@ type EvalConfig struct {
 	Baselines []string `toml:"baselines"`
 	MaxPlies  int      `toml:"max_plies"`
 	Workers   int      `toml:"workers"`
+}
+
+// gamesIn returns the self-play games of generation gen.
+func (c SelfPlayConfig) gamesIn(gen int) int {
+	if gen == 0 && c.FirstGames > 0 {
+		return c.FirstGames
+	}
+	return c.Games
 }
 
 // DefaultConfig returns the embedded defaults for variant: the file
@@ -185,6 +196,7 @@ func (c Config) Validate() error {
 		{"net.value_filters", c.Net.ValueFilters < 1, ">= 1"},
 		{"net.value_hidden", c.Net.ValueHidden < 1, ">= 1"},
 		{"selfplay.games", c.SelfPlay.Games < 1, ">= 1"},
+		{"selfplay.first_games", c.SelfPlay.FirstGames < 0, ">= 0"},
 		{"selfplay.first_model", c.SelfPlay.FirstModel != "material" && c.SelfPlay.FirstModel != "uniform" && c.SelfPlay.FirstModel != "net", "material, uniform or net"},
 		{"selfplay.workers", c.SelfPlay.Workers < 0, ">= 0"},
 		{"selfplay.slots", c.SelfPlay.Slots < 1, ">= 1"},

@@ -88,6 +88,7 @@ func (r *runner) evalPhase(ctx context.Context) error {
 	}
 	evalSeconds := time.Since(t0).Seconds()
 
+	arrived := r.st.Gen.Arrived // read before nextGeneration clears it
 	rec := metrics.Record{Generation: gen, Model: name}
 	if rec.SelfPlay, err = r.selfPlaySummary(); err != nil {
 		return err
@@ -118,7 +119,7 @@ func (r *runner) evalPhase(ctx context.Context) error {
 		return err
 	}
 	if r.opt.Out != nil {
-		fmt.Fprintln(r.opt.Out, summaryLine(&rec, evalSeconds))
+		fmt.Fprintln(r.opt.Out, summaryLine(&rec, evalSeconds, r.st.Samples, arrived))
 	}
 	return nil
 }
@@ -167,7 +168,9 @@ func (r *runner) ladder(ms []metrics.Match) ([]metrics.Rating, error) {
 }
 
 // summaryLine is the one line a generation prints.
-func summaryLine(rec *metrics.Record, evalSeconds float64) string {
+// samples and arrived are the run's samples drawn and eligible positions
+// arrived so far: their ratio is held under the configured sample ratio.
+func summaryLine(rec *metrics.Record, evalSeconds float64, samples, arrived int64) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "gen %d -> %s:", rec.Generation, rec.Model)
 	if sp := rec.SelfPlay; sp != nil {
@@ -177,6 +180,7 @@ func summaryLine(rec *metrics.Record, evalSeconds float64) string {
 	if t := rec.Train; t != nil {
 		fmt.Fprintf(&b, " steps %d (total %d), loss %.3f (policy %.3f, value %.3f), acc %.2f;",
 			t.Steps, t.TotalSteps, t.Loss, t.PolicyLoss, t.ValueLoss, t.PolicyAccuracy)
+		fmt.Fprintf(&b, " samples/position %.2f (%d/%d);", float64(samples)/float64(max(arrived, 1)), samples, arrived)
 	}
 	for _, m := range rec.Matches {
 		fmt.Fprintf(&b, " vs %s %d-%d-%d;", m.B, m.Wins, m.Draws, m.Losses)

@@ -264,6 +264,7 @@ func (r *runner) load() error {
 		return fmt.Errorf("train: resume: checkpoint %s has %d steps, state says %d", r.st.Checkpoint, t.Steps(), r.st.Steps)
 	}
 	r.trainer = t
+	removeStaleSteps(r.dir, r.st.Checkpoint)
 	r.pcg = &rand.PCG{}
 	if err := r.pcg.UnmarshalBinary(r.st.RNG); err != nil {
 		return fmt.Errorf("train: %s: field rng: %w", statePath(r.dir), err)
@@ -316,6 +317,17 @@ func (r *runner) checkpoint() error {
 		os.Remove(filepath.Join(r.dir, old))
 	}
 	return nil
+}
+
+// removeStaleSteps removes step checkpoints other than keep: a kill
+// between a new step checkpoint and the state naming it leaves one behind.
+func removeStaleSteps(dir, keep string) {
+	matches, _ := filepath.Glob(filepath.Join(dir, ckptDir, "step-*.safetensors"))
+	for _, m := range matches {
+		if rel, err := filepath.Rel(dir, m); err == nil && rel != keep {
+			os.Remove(m)
+		}
+	}
 }
 
 // collectRecords moves the game records self-play wrote under data/records

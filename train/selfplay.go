@@ -48,7 +48,7 @@ func (r *runner) selfPlay(ctx context.Context) error {
 	for _, c := range chunks {
 		done += c.Games
 	}
-	if remaining := r.cfg.SelfPlay.Games - done; remaining > 0 {
+	if remaining := r.cfg.SelfPlay.gamesIn(r.st.Generation) - done; remaining > 0 {
 		model, err := r.currentModel(r.spRules)
 		if err != nil {
 			return fmt.Errorf("train: self-play model: %w", err)

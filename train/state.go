@@ -74,7 +74,7 @@ func saveState(dir string, s *state) error {
 		return fmt.Errorf("train: state: %w", err)
 	}
 	sum := sha256.Sum256(body)
-	data, err := json.MarshalIndent(stateFile{Version: stateVersion, SHA256: hex.EncodeToString(sum[:]), State: body}, "", " ")
+	data, err := json.Marshal(stateFile{Version: stateVersion, SHA256: hex.EncodeToString(sum[:]), State: body})
 	if err != nil {
 		return fmt.Errorf("train: state: %w", err)
 	}
