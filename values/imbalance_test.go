@@ -1,0 +1,70 @@
+package values
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestImbalanceRecoversAPlantedDifference plays a synthetic imbalance
+// match under the tanh model with a known difference (a knight against a
+// pawn, 2 pawns at 0.2 tanh units a pawn) and reads it back in pawns.
+func TestImbalanceRecoversAPlantedDifference(t *testing.T) {
+	const beta, diff = 0.2, 2.0
+	rng := rand.New(rand.NewPCG(2, 2))
+	w, d, l := 0, 0, 0
+	tz := math.Tanh(beta * diff)
+	for i := 0; i < 4000; i++ {
+		draw := 0.4 * (1 - tz)
+		pw := (1 - draw + tz) / 2
+		switch u := rng.Float64(); {
+		case u < pw:
+			w++
+		case u < pw+draw:
+			d++
+		default:
+			l++
+		}
+	}
+	im, err := ReadImbalance(w, d, l, beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if im.Units == nil || !im.Units.Contains(diff) || im.Units.Width() > 1 {
+		t.Errorf("implied difference %+v pawns (score %+v), want an interval holding %g narrower than 1", im.Units, im.Score, diff)
+	}
+	if im.Tanh == nil || math.Abs(im.Tanh.Point-beta*im.Units.Point) > 1e-12 {
+		t.Errorf("tanh %+v and units %+v disagree by the coefficient", im.Tanh, im.Units)
+	}
+}
+
+func TestImbalanceWithoutAFiniteEstimateSaysSo(t *testing.T) {
+	im, err := ReadImbalance(20, 0, 0, 0.2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if im.Tanh != nil || im.Units != nil || !strings.Contains(im.Note, "every game") {
+		t.Errorf("all wins: %+v, want no estimate and a note", im)
+	}
+	if im.Score.Point != 1 || im.Score.Lo >= 1 {
+		t.Errorf("all wins: score %+v, want 1 with a lower bound under 1", im.Score)
+	}
+	if _, err := ReadImbalance(0, 0, 0, 0.2); err == nil {
+		t.Errorf("no games accepted")
+	}
+	if im, _ := ReadImbalance(5, 5, 5, 0); im.Units != nil || im.Tanh == nil {
+		t.Errorf("no unit coefficient: %+v, want tanh units only", im)
+	}
+}
+
+func TestReportUnitCoefIsTheUnitPiecesCoefficient(t *testing.T) {
+	rep := smallReport(t)
+	c, ok := rep.UnitCoef(Tanh)
+	if !ok || c != rep.Fits[1].Pieces[0].Coef.Point {
+		t.Errorf("UnitCoef(tanh) = %v, %v; want the pawn's coefficient %v", c, ok, rep.Fits[1].Pieces[0].Coef.Point)
+	}
+	if _, ok := rep.UnitCoef(Value); ok {
+		t.Errorf("UnitCoef of a fit that did not run reported one")
+	}
+}
