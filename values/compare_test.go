@@ -45,8 +45,9 @@ func (m outcomeModel) games(name string, n int, seed uint64) *Dataset {
 }
 
 func TestWilsonMatchesPublishedIntervals(t *testing.T) {
-	// Newcombe (1998), Statistics in Medicine 17:857, Table I: 0/10 gives
-	// [0, 0.2775] and 5/10... the standard values for Wilson's interval.
+	// Wilson intervals as published: 81/263 and 0/10 are examples of
+	// Newcombe (1998), Statistics in Medicine 17:857; 5/10 and 10/10 are
+	// the symmetric and boundary cases of the same formula.
 	for _, tc := range []struct {
 		x, n, lo, hi float64
 	}{
