@@ -1,0 +1,103 @@
+package train
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"bomberzero/datasets"
+	"bomberzero/env"
+	"bomberzero/nn"
+	"bomberzero/selfplay"
+)
+
+// TestSamplesNeverExceedTheRatioPerArrivedPosition replays random arrival
+// sequences through trainSteps: after every generation the samples drawn
+// stay within SampleRatio per position that ever arrived, no generation
+// exceeds MaxSteps, and a generation with enough unused allowance trains.
+func TestSamplesNeverExceedTheRatioPerArrivedPosition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 500 {
+		cfg := TrainConfig{Batch: 1 + rng.IntN(300), SampleRatio: 0.1 + 8*rng.Float64(), MaxSteps: rng.IntN(400)}
+		var arrived, samples int64
+		for gen := range 30 {
+			arrived += int64(rng.IntN(5000))
+			steps := trainSteps(cfg, arrived, samples, 0)
+			if steps < 0 || steps > cfg.MaxSteps {
+				t.Fatalf("trial %d gen %d: %d steps, max %d", trial, gen, steps, cfg.MaxSteps)
+			}
+			// A generation stopped halfway resumes with what it did.
+			half := steps / 2
+			rest := trainSteps(cfg, arrived, samples+int64(half*cfg.Batch), half)
+			if half+rest != steps {
+				t.Fatalf("trial %d gen %d: %d steps, but %d + %d after a stop", trial, gen, steps, half, rest)
+			}
+			samples += int64(steps * cfg.Batch)
+			if float64(samples) > cfg.SampleRatio*float64(arrived)+1e-9 {
+				t.Fatalf("trial %d gen %d: %d samples for %d arrived positions exceed ratio %g", trial, gen, samples, arrived, cfg.SampleRatio)
+			}
+			left := int64(cfg.SampleRatio*float64(arrived)) - samples
+			if steps < cfg.MaxSteps && left >= int64(cfg.Batch) {
+				t.Fatalf("trial %d gen %d: stopped at %d steps with %d samples of allowance left", trial, gen, steps, left)
+			}
+		}
+	}
+}
+
+func TestBatchTargetsAreDistributionsOverLegalMoves(t *testing.T) {
+	v, err := env.LoadVariant("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := selfplay.NewRules(v, 0)
+	g := rules.NewGame(nil)
+	text := g.Position().String()
+	moves := g.LegalMoves(nil)
+	s := rules.Shape()
+	cfg := nn.TestConfig(s.Channels, s.Height, s.Width, s.PolicySize/(s.Height*s.Width))
+	samples := []datasets.Sample{
+		{Position: text, Result: 1, Value: -1, PolicyIndex: []int32{int32(moves[0]), int32(moves[3])}, Visits: []float32{3, 1}},
+		{Position: text, Result: 0, Value: 0.5, PolicyIndex: []int32{int32(moves[2])}, Visits: []float32{1}},
+		{Position: text, Result: -1, Value: -1, PolicyIndex: []int32{int32(moves[1])}, Visits: []float32{0.5}},
+	}
+	b := nn.NewTrainBatch(cfg, len(samples))
+	if err := fillBatch(rules, samples, 0.25, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Check(cfg); err != nil {
+		t.Fatal(err)
+	}
+	ps := s.PolicySize
+	wantWDL := [][3]float32{{0.5, 0.5, 0}, {0.125, 0.875, 0}, {0, 0, 1}} // z = 0.75*result + 0.25*value
+	for j := range samples {
+		sum := float32(0)
+		for k, p := range b.Policy[j*ps : (j+1)*ps] {
+			if p != 0 && b.Legal[j*ps+k] != 1 {
+				t.Errorf("sample %d: target on illegal move %d", j, k)
+			}
+			sum += p
+		}
+		if math.Abs(float64(sum-1)) > 1e-6 {
+			t.Errorf("sample %d: policy target sums to %g", j, sum)
+		}
+		for k := range 3 {
+			if math.Abs(float64(b.WDL[3*j+k]-wantWDL[j][k])) > 1e-6 {
+				t.Errorf("sample %d: WDL %v, want %v", j, b.WDL[3*j:3*j+3], wantWDL[j])
+				break
+			}
+		}
+	}
+	if got := b.Policy[moves[0]]; math.Abs(float64(got-0.75)) > 1e-6 {
+		t.Errorf("visits 3:1 give %g to the first move, want 0.75", got)
+	}
+	bad := []datasets.Sample{{Position: text, PolicyIndex: []int32{int32(ps - 1)}, Visits: []float32{1}}}
+	if moves[len(moves)-1] != ps-1 {
+		if err := fillBatch(rules, bad, 0, nn.NewTrainBatch(cfg, 1)); err == nil {
+			t.Error("a policy target on an illegal move was accepted")
+		}
+	}
+	garbled := []datasets.Sample{{Position: "not a position", PolicyIndex: []int32{0}, Visits: []float32{1}}}
+	if err := fillBatch(rules, garbled, 0, nn.NewTrainBatch(cfg, 1)); err == nil {
+		t.Error("a garbled position was accepted")
+	}
+}
