@@ -82,7 +82,22 @@ func (c *convKernel) forward(x, skip []float32) {
 	m := c.n * c.h * c.w
 	kk := l.cin * l.k * l.k
 	c.x, c.skip = x, skip
-	sgemmPar(!c.serial, false, false, l.cout, m, kk, c.weight, kk, c.columns(x), m, 0, c.z, m)
+	if c.serial && l.k > 1 {
+		// Inference: build and multiply the columns a few positions at a
+		// time, so that each slab is still in cache when the product reads it.
+		hw := c.h * c.w
+		chunk := max(1, (256<<10)/(kk*hw))
+		for p0 := 0; p0 < c.n; p0 += chunk {
+			p1 := min(c.n, p0+chunk)
+			cols := (p1 - p0) * hw
+			for ci := 0; ci < l.cin; ci++ {
+				im2colChannel(x, ci, c.n, c.h, c.w, l.k, c.cols, p0, p1)
+			}
+			sgemmSerial(false, false, l.cout, cols, kk, c.weight, kk, c.cols, cols, 0, c.z[p0*hw:], m)
+		}
+	} else {
+		sgemmPar(!c.serial, false, false, l.cout, m, kk, c.weight, kk, c.columns(x), m, 0, c.z, m)
+	}
 	if c.serial {
 		for co := 0; co < l.cout; co++ {
 			c.forwardChannel(co)

@@ -15,20 +15,21 @@ package nn
 func im2col(x []float32, cin, n, h, w, k int, cols []float32, par bool) {
 	if !par {
 		for ci := 0; ci < cin; ci++ {
-			im2colChannel(x, ci, n, h, w, k, cols)
+			im2colChannel(x, ci, n, h, w, k, cols, 0, n)
 		}
 		return
 	}
-	forEach(true, cin, func(ci int) { im2colChannel(x, ci, n, h, w, k, cols) })
+	forEach(true, cin, func(ci int) { im2colChannel(x, ci, n, h, w, k, cols, 0, n) })
 }
 
-// im2colChannel writes the k*k rows of cols that come from channel ci.
-func im2colChannel(x []float32, ci, n, h, w, k int, cols []float32) {
+// im2colChannel writes the k*k rows of cols that come from channel ci, for
+// positions [p0, p1) only: cols then has (p1-p0)*h*w columns.
+func im2colChannel(x []float32, ci, n, h, w, k int, cols []float32, p0, p1 int) {
 	hw := h * w
-	cols1 := n * hw
+	cols1 := (p1 - p0) * hw
 	pad := k / 2
 	{
-		src := x[ci*cols1 : (ci+1)*cols1]
+		src := x[(ci*n+p0)*hw : (ci*n+p1)*hw]
 		for ky := 0; ky < k; ky++ {
 			dy := ky - pad
 			ylo, yhi := max(0, -dy), min(h, h-dy)
@@ -38,7 +39,7 @@ func im2colChannel(x []float32, ci, n, h, w, k int, cols []float32) {
 				// Columns xx with 0 <= xx+dx < w are valid.
 				x0, x1 := max(0, -dx), min(w, w-dx)
 				off := dy*w + dx
-				for p := 0; p < n; p++ {
+				for p := 0; p < p1-p0; p++ {
 					s := src[p*hw : (p+1)*hw]
 					d := row[p*hw : (p+1)*hw]
 					if ylo >= yhi {
