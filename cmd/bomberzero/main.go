@@ -34,6 +34,8 @@ func commands() []command {
 		{"selfplay", "play self-play games and write training data and game records", runSelfplay},
 		{"data", "summarize and verify training-data chunks", runData},
 		{"values", "fit piece values on self-play games, with bootstrap intervals", runValues},
+		{"imbalance", "play a player against itself with one piece removed from each side", runImbalance},
+		{"compare", "compare variants side by side and write a report folder", runCompare},
 		{"bench", "measure speed against this machine's ceilings", runBench},
 		{"match", "play a match between two players and rate them", runMatch},
 		{"plot", "draw a run's metrics as PNG or SVG charts", runPlot},

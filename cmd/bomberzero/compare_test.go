@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCompareAndImbalanceRejectBadFlagsClearly(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--variants", "fbgc,fbgc-superpower"}, "--out"},
+		{[]string{"compare", "--variants", "fbgc", "--out", dir}, "two or more"},
+		{[]string{"compare", "--variants", "fbgc,nosuch", "--out", dir}, "nosuch"},
+		{[]string{"compare", "--variants", "fbgc,chess", "--runs", dir, "--out", dir}, "--runs has 1"},
+		{[]string{"compare", "--variants", "fbgc,chess", "--games", "0", "--out", dir}, "--games"},
+		{[]string{"compare", "--variants", "fbgc,chess", "--budget", "soon", "--out", dir}, "budget"},
+		{[]string{"compare", "--variants", "fbgc,chess", "--out", dir, "extra"}, "unexpected argument"},
+		{[]string{"imbalance", "--white-without", "Q"}, "--black-without"},
+		{[]string{"imbalance", "--white-without", "K", "--black-without", "P"}, "royal"},
+		{[]string{"imbalance", "--white-without", "e5", "--black-without", "P"}, "empty"},
+		{[]string{"imbalance", "--white-without", "Q", "--black-without", "e1"}, "other side's queen"},
+		{[]string{"imbalance", "--white-without", "Q", "--black-without", "P", "--games", "1"}, "--games"},
+		{[]string{"imbalance", "--white-without", "Q", "--black-without", "P", "--player", "alphabeta:99"}, "--player"},
+		{[]string{"imbalance", "--white-without", "Q", "--black-without", "P", "--pawn-coef", "-1"}, "--pawn-coef"},
+		{[]string{"imbalance", "--variant", "nosuch", "--white-without", "Q", "--black-without", "P"}, "--variant"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(c.args, &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and a message naming %q", c.args, code, errb.String(), c.want)
+		}
+	}
+}
+
+func TestImbalanceCommandReportsScoreIntervalAndPawns(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"imbalance", "--player", "alphabeta:2", "--white-without", "Q", "--black-without", "P", "--games", "8", "--seed", "4"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"8 games, seed 4", "side A lacks Q, side B lacks P", "arrangement 2 (seed 5): A is black without e10", "score 0.", "Elo", "in pawns: -"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestCompareCommandWritesAReportFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rep")
+	var out, errb bytes.Buffer
+	code := run([]string{"compare", "--variants", "fbgc,fbgc-superpower", "--player", "greedy", "--games", "6", "--max-plies", "60",
+		"--bootstrap", "20", "--quiet", "--out", dir}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	body, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"fbgc vs fbgc-superpower", "greedy against itself", "## Summary", "## Cross-play", "no cross-play", "bomberzero compare --variants"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+
+	"bomberzero/compare"
+	"bomberzero/env"
+	"bomberzero/match"
+	"bomberzero/values"
+)
+
+// runImbalance plays a player against itself with one piece removed from
+// each side and reads the score as a value difference.
+func runImbalance(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("imbalance", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
+	player := fs.String("player", "alphabeta:2", "the player that meets itself: random, greedy, alphabeta:D or CHECKPOINT[:SIMS]")
+	wx := fs.String("white-without", "", "White's missing piece (side A): a square (a1) or a piece letter (Q: the one nearest White's back rank, lowest file first)")
+	by := fs.String("black-without", "", "Black's missing piece (side B): a square (b10) or a piece letter")
+	games := fs.Int("games", 100, "games, half with each colour arrangement")
+	seed := fs.Uint64("seed", 1, "random seed (arrangement 1 plays with it, arrangement 2 with seed+1)")
+	maxPlies := fs.Int("max-plies", match.DefaultMaxPlies, "a game reaching this many plies is a draw (negative: no cap)")
+	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
+	vals := fs.String("values", "", "piece values for greedy and alpha-beta, e.g. G=2.5,I=8")
+	pawnCoef := fs.Float64("pawn-coef", 0, "a pawn's worth in tanh units for the pawns reading (0: Lichess's scale, 0.184104)")
+	valuesData := fs.String("values-data", "", "training-data or run data directory: take the pawn's tanh coefficient from a tanh fit on its games")
+	asJSON := fs.Bool("json", false, "write the result as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: bomberzero imbalance --white-without X --black-without Y [flags]\n\nPlays a player against itself from the start position with White's piece X and\nBlack's piece Y removed, then the same with colours swapped (Black without X's\nmirror, White without Y's), and reports side A's (the side without X) score, with\nthe value difference v(Y) - v(X) it implies in Elo, tanh units and pawns.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	switch {
+	case fs.NArg() != 0:
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	case *wx == "" || *by == "":
+		return fmt.Errorf("%w: imbalance needs --white-without X and --black-without Y (a square like a1, or a piece letter like Q)", errUsage)
+	case *games < 2:
+		return fmt.Errorf("%w: --games %d: want at least 2 (one per colour arrangement)", errUsage, *games)
+	case *pawnCoef < 0:
+		return fmt.Errorf("%w: --pawn-coef %v: want a positive number", errUsage, *pawnCoef)
+	case *pawnCoef > 0 && *valuesData != "":
+		return fmt.Errorf("%w: give --pawn-coef or --values-data, not both", errUsage)
+	}
+	v, err := env.LoadVariant(*variant)
+	if err != nil {
+		return fmt.Errorf("%w: --variant: %v", errUsage, err)
+	}
+	for _, r := range []compare.Removal{{Side: env.White, What: *wx}, {Side: env.Black, What: *by}} {
+		if _, err := r.Resolve(v.NewPosition()); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	opt, err := playerOptions(*vals)
+	if err != nil {
+		return fmt.Errorf("%w: --values: %v", errUsage, err)
+	}
+	p, err := match.Parse(*player, v, opt)
+	if err != nil {
+		return fmt.Errorf("%w: --player: %v", errUsage, err)
+	}
+	cfg := compare.ImbalanceConfig{Variant: v, Player: p, WhiteWithout: *wx, BlackWithout: *by, Games: *games, Seed: *seed,
+		MaxPlies: *maxPlies, Workers: *workers, PawnCoef: *pawnCoef}
+	if *pawnCoef > 0 {
+		cfg.PawnSource = "--pawn-coef"
+	}
+	if *valuesData != "" {
+		if cfg.PawnCoef, cfg.PawnSource, err = pawnFromData(*valuesData, *seed); err != nil {
+			return err
+		}
+	}
+	cfg.Progress = progressFunc(stderr, "imbalance games")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := compare.PlayImbalance(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	return printImbalance(stdout, res)
+}
+
+// pawnFromData fits the tanh piece values on the games in dir and returns
+// the pawn's coefficient.
+func pawnFromData(dir string, seed uint64) (float64, string, error) {
+	ds, _, err := values.Load(dir, nil)
+	if err != nil {
+		return 0, "", fmt.Errorf("--values-data: %w", err)
+	}
+	rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Tanh}, Seed: seed, Bootstrap: 20})
+	if err != nil {
+		return 0, "", fmt.Errorf("--values-data: %w", err)
+	}
+	c, ok := rep.UnitCoef(values.Tanh)
+	if !ok || c <= 0 {
+		return 0, "", fmt.Errorf("--values-data %s: the tanh fit gives no positive pawn coefficient (%v); use --pawn-coef", dir, c)
+	}
+	return c, fmt.Sprintf("the tanh fit on %d games of %s (seed %d)", rep.Games, dir, seed), nil
+}
+
+func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
+	a1, a2 := r.Arrangements[0], r.Arrangements[1]
+	fmt.Fprintf(w, "imbalance on %s: %s against itself, %d games, seed %d, games capped at %d plies\n", r.Variant, r.Player, r.Games, r.Seed, r.MaxPlies)
+	fmt.Fprintf(w, "  side A lacks %s, side B lacks %s\n", r.X, r.Y)
+	for i, a := range []compare.Arrangement{a1, a2} {
+		fmt.Fprintf(w, "  arrangement %d (seed %d): A is %s without %s, B without %s: A +%d =%d -%d, mean %.1f plies; endings: %s\n",
+			i+1, a.Seed, a.AColor, a.AWithout, a.BWithout, a.A.Wins, a.A.Draws, a.A.Losses, a.MeanPlies, endings(a.Reasons))
+	}
+	im := r.Reading
+	fmt.Fprintf(w, "  side A: +%d =%d -%d, score %.3f [%.3f, %.3f] (95%%)\n", im.Wins, im.Draws, im.Losses, im.Score.Point, im.Score.Lo, im.Score.Hi)
+	fmt.Fprintf(w, "  v(%s) - v(%s) implied: %+.0f Elo [%+.0f, %+.0f]", r.Y, r.X, r.Elo.Point, r.Elo.Lo, r.Elo.Hi)
+	if im.Tanh != nil {
+		fmt.Fprintf(w, ", %+.3f tanh units [%+.3f, %+.3f]", im.Tanh.Point, im.Tanh.Lo, im.Tanh.Hi)
+	}
+	fmt.Fprintln(w)
+	if im.Units != nil {
+		fmt.Fprintf(w, "  in pawns: %+.2f [%+.2f, %+.2f], a pawn being %.4f tanh units by %s\n", im.Units.Point, im.Units.Lo, im.Units.Hi, r.PawnCoef, r.PawnSource)
+	}
+	if im.Note != "" {
+		fmt.Fprintf(w, "  note: %s\n", im.Note)
+	}
+	return nil
+}
+
+func endings(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	s := ""
+	for i, k := range keys {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%s %d", k, m[k])
+	}
+	return s
+}

@@ -1,0 +1,108 @@
+package compare
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"bomberzero/match"
+)
+
+func imbalanceConfig(t *testing.T, variant, player, wx, by string, games int) ImbalanceConfig {
+	t.Helper()
+	v := load(t, variant)
+	p, err := match.Parse(player, v, match.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ImbalanceConfig{Variant: v, Player: p, WhiteWithout: wx, BlackWithout: by, Games: games, Seed: 1, Workers: 2}
+}
+
+// A queen is worth far more than a pawn: the side without its queen must
+// lose clearly, whichever colour it has, and the implied difference
+// v(P) - v(Q) must be negative in every unit.
+func TestImbalanceQueenAgainstPawnFavoursTheQueenSide(t *testing.T) {
+	cfg := imbalanceConfig(t, "fbgc", "alphabeta:2", "Q", "P", 20)
+	r, err := PlayImbalance(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := r.Reading
+	if im.Games != 20 || im.Wins+im.Draws+im.Losses != 20 {
+		t.Fatalf("counted %d games (%d/%d/%d), want 20", im.Games, im.Wins, im.Draws, im.Losses)
+	}
+	if im.Score.Hi >= 0.4 {
+		t.Errorf("side without the queen scores %.3f [%.3f, %.3f]; want the interval clearly below 1/2", im.Score.Point, im.Score.Lo, im.Score.Hi)
+	}
+	if r.Elo.Hi >= 0 || im.Units == nil || im.Units.Hi >= 0 {
+		t.Errorf("implied v(P) - v(Q): Elo %+v, pawns %+v; want both intervals below zero", r.Elo, im.Units)
+	}
+	a1, a2 := r.Arrangements[0], r.Arrangements[1]
+	if a1.AColor != "white" || a2.AColor != "black" || a1.AWithout != "e1" || a1.BWithout != "a9" || a2.AWithout != "e10" || a2.BWithout != "a2" {
+		t.Errorf("arrangements %+v / %+v: want A White without e1 (B without a9), then A Black without e10 (B without a2)", a1, a2)
+	}
+	if a1.A.Games() != 10 || a2.A.Games() != 10 {
+		t.Errorf("arrangements played %d and %d games, want 10 each", a1.A.Games(), a2.A.Games())
+	}
+	// Both arrangements lose: the colour swap is real, not a White effect.
+	if a1.A.Wins >= a1.A.Losses || a2.A.Wins >= a2.A.Losses {
+		t.Errorf("the queenless side won as often as it lost in an arrangement: %+v, %+v", a1.A, a2.A)
+	}
+}
+
+// The same piece taken from both sides leaves a symmetric position: the
+// reading must contain "no difference".
+func TestImbalanceOfEqualPiecesIsWithinNoise(t *testing.T) {
+	cfg := imbalanceConfig(t, "fbgc", "alphabeta:1", "N", "N", 21)
+	r, err := PlayImbalance(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Arrangements[0].A.Games() != 11 || r.Arrangements[1].A.Games() != 10 {
+		t.Errorf("21 games split %d/%d, want 11/10", r.Arrangements[0].A.Games(), r.Arrangements[1].A.Games())
+	}
+	if !r.Reading.Score.Contains(0.5) || !r.Elo.Contains(0) {
+		t.Errorf("N against N: score %+v, Elo %+v; want both to contain no difference", r.Reading.Score, r.Elo)
+	}
+}
+
+func TestImbalancePawnReadingUsesTheGivenScale(t *testing.T) {
+	cfg := imbalanceConfig(t, "chess", "random", "N", "B", 4)
+	cfg.PawnCoef, cfg.PawnSource = 0.5, "test"
+	r, err := PlayImbalance(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := r.Reading
+	if im.Tanh == nil || im.Units == nil {
+		t.Fatalf("no reading: %+v", im)
+	}
+	if math.Abs(im.Units.Point-im.Tanh.Point/0.5) > 1e-12 || r.PawnCoef != 0.5 {
+		t.Errorf("pawns %v, tanh %v: want pawns = tanh / 0.5", im.Units.Point, im.Tanh.Point)
+	}
+	def := imbalanceConfig(t, "chess", "random", "N", "B", 2)
+	r, err = PlayImbalance(context.Background(), def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.PawnCoef != LichessPawnCoef || r.PawnSource == "" {
+		t.Errorf("default scale %v (%q), want the Lichess coefficient with its source", r.PawnCoef, r.PawnSource)
+	}
+}
+
+func TestImbalanceRefusesBadSettings(t *testing.T) {
+	for name, mod := range map[string]func(*ImbalanceConfig){
+		"one game":       func(c *ImbalanceConfig) { c.Games = 1 },
+		"negative scale": func(c *ImbalanceConfig) { c.PawnCoef = -1 },
+		"NaN scale":      func(c *ImbalanceConfig) { c.PawnCoef = math.NaN() },
+		"royal":          func(c *ImbalanceConfig) { c.WhiteWithout = "K" },
+		"empty square":   func(c *ImbalanceConfig) { c.BlackWithout = "e5" },
+		"no player":      func(c *ImbalanceConfig) { c.Player = match.Maker{} },
+	} {
+		cfg := imbalanceConfig(t, "fbgc", "random", "Q", "P", 4)
+		mod(&cfg)
+		if _, err := PlayImbalance(context.Background(), cfg); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}

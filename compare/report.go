@@ -1,0 +1,166 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"bomberzero/match"
+	"bomberzero/values"
+)
+
+// JSONFile is the machine-readable copy of a comparison beside report.md.
+const JSONFile = "comparison.json"
+
+// Write writes res to dir: report.md (package values' tables and charts,
+// with this package's sections on where the games came from, a plain
+// summary of the verdicts, and cross-play) and comparison.json. Every file
+// is written atomically.
+func Write(dir string, res *Result) error {
+	if res == nil || res.Comparison == nil {
+		return fmt.Errorf("compare: nothing to write")
+	}
+	if err := res.Comparison.WriteReport(dir); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	path := filepath.Join(dir, values.ReportFile)
+	body, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	title, rest, _ := strings.Cut(string(body), "\n")
+	var b bytes.Buffer
+	b.WriteString(title + "\n\n")
+	writeSources(&b, res)
+	writeSummary(&b, res)
+	b.WriteString(strings.TrimLeft(rest, "\n"))
+	if len(res.ValueNotes) > 0 {
+		b.WriteString("\n## Piece values that could not be fitted\n\n")
+		for _, n := range res.ValueNotes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+	}
+	writeCross(&b, res)
+	if err := writeAtomic(path, b.Bytes()); err != nil {
+		return err
+	}
+	js, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	return writeAtomic(filepath.Join(dir, JSONFile), append(js, '\n'))
+}
+
+func writeSources(w io.Writer, res *Result) {
+	fmt.Fprintf(w, "## Where the games come from\n\n")
+	fmt.Fprintf(w, "| variant | source | games | seed |\n|---|---|---|---|\n")
+	for _, s := range res.Sources {
+		what := ""
+		switch s.Kind {
+		case "baseline":
+			what = fmt.Sprintf("%s against itself from the start position, colours alternating, games capped at %d plies (a draw)", s.Player, res.Config.MaxPlies)
+		case "trained":
+			what = fmt.Sprintf("self-play of a run trained for %s with the variant's embedded defaults: %s", res.Config.Budget, s.Dir)
+		default:
+			what = "self-play games of " + s.Dir
+		}
+		if s.Model != "" {
+			what += fmt.Sprintf(" (newest model %s)", s.Model)
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %d |\n", s.Variant, what, s.Games, s.Seed)
+		for _, p := range s.Problems {
+			fmt.Fprintf(w, "\nSkipped data of %s: %s\n", s.Variant, p)
+		}
+	}
+	fmt.Fprintf(w, "\nBootstrap intervals use B = %d resamples with seed %d.", res.Config.Bootstrap, res.Config.Seed)
+	if res.Config.Command != "" {
+		fmt.Fprintf(w, " Reproduce with:\n\n    %s\n", res.Config.Command)
+	}
+	fmt.Fprintf(w, "\n")
+}
+
+// writeSummary lists the differences that are real first, then those
+// within noise with the games that would settle them.
+func writeSummary(w io.Writer, res *Result) {
+	fmt.Fprintf(w, "## Summary\n\n")
+	var real, noise []values.Difference
+	for _, d := range res.Comparison.Differences {
+		if d.WithinNoise {
+			noise = append(noise, d)
+		} else {
+			real = append(real, d)
+		}
+	}
+	if len(real) == 0 {
+		fmt.Fprintf(w, "No difference between the variants is significant at the 5%% level on these samples.\n\n")
+	} else {
+		fmt.Fprintf(w, "Significant at the 5%% level (two-sided), %d of %d figures compared:\n\n", len(real), len(res.Comparison.Differences))
+		for _, d := range real {
+			fmt.Fprintf(w, "- %s: %s %.3f vs %s %.3f, difference %s: %s.\n", d.Metric, d.A, d.ValueA, d.B, d.ValueB, fmtEst(d.Delta, 3), d.Verdict)
+		}
+		fmt.Fprintf(w, "\n")
+	}
+	if len(noise) > 0 {
+		fmt.Fprintf(w, "Within noise, %d of %d figures:\n\n", len(noise), len(res.Comparison.Differences))
+		for _, d := range noise {
+			fmt.Fprintf(w, "- %s: %s %.3f vs %s %.3f, difference %s: %s.\n", d.Metric, d.A, d.ValueA, d.B, d.ValueB, fmtEst(d.Delta, 3), d.Verdict)
+		}
+		fmt.Fprintf(w, "\n")
+	}
+	fmt.Fprintf(w, "With %d figures tested, about one in twenty within-noise differences would still come out \"significant\" by chance: read a lone p near 0.05 with care.\n\n", len(res.Comparison.Differences))
+}
+
+func writeCross(w io.Writer, res *Result) {
+	fmt.Fprintf(w, "\n## Cross-play\n\n")
+	if len(res.Cross) == 0 {
+		fmt.Fprintf(w, "%s\n", res.CrossNote)
+		return
+	}
+	fmt.Fprintf(w, "Each variant's newest model plays the other's on both rule sets, colours alternating; scores are A's, with a 95%% interval.\n\n")
+	fmt.Fprintf(w, "| rules | A (model) | B (model) | games | A +W =D -L | A's score [95%%] | Elo A − B [95%%] | sims | seed |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, c := range res.Cross {
+		r := c.Result
+		e := r.Est
+		s := values.ScoreInterval(r.Total.Wins, r.Total.Draws, r.Total.Losses)
+		fmt.Fprintf(w, "| %s | %s (%s) | %s (%s) | %d | +%d =%d -%d | %s | %+.0f [%+.0f, %+.0f] | %d | %d |\n", c.Rules, c.A, filepath.Base(c.ModelA),
+			c.B, filepath.Base(c.ModelB), r.Total.Games(), r.Total.Wins, r.Total.Draws, r.Total.Losses, fmtEst(s, 3),
+			e.Elo, e.EloLow, e.EloHigh, c.Sims, c.Seed)
+	}
+	if res.CrossNote != "" {
+		fmt.Fprintf(w, "\n%s\n", res.CrossNote)
+	}
+	fmt.Fprintf(w, "\nElo bounds of ±%d stand for a perfect score.\n", match.EloCap)
+}
+
+func fmtEst(e values.Estimate, digits int) string {
+	return fmt.Sprintf("%.*f [%.*f, %.*f]", digits, e.Point, digits, e.Lo, digits, e.Hi)
+}
+
+// writeAtomic writes data to path through a temporary file, fsync and
+// rename.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("compare: writing %s: %w", path, werr)
+	}
+	return nil
+}

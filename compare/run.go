@@ -1,0 +1,323 @@
+package compare
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"bomberzero/env"
+	"bomberzero/match"
+	"bomberzero/train"
+	"bomberzero/values"
+)
+
+// DefaultPlayer is the baseline that plays itself in each variant when no
+// run and no training budget is given.
+const DefaultPlayer = "alphabeta:2"
+
+// Config describes a comparison of two or more variants.
+type Config struct {
+	// Variants are the variant names (with +options) compared, in report
+	// order; at least two, all different.
+	Variants []string
+	// Runs, when given, are one run (or training-data) directory per
+	// variant whose games are compared.
+	Runs []string
+	// Budget, without Runs, trains each variant for this long with its
+	// embedded defaults (train.DefaultConfig) and the same Seed, in
+	// RunsDir/<variant>, and compares those runs' games.
+	Budget  time.Duration
+	RunsDir string
+	// Player plays itself in each variant when there are neither Runs nor
+	// a Budget (DefaultPlayer when empty), Games games per variant.
+	Player string
+	// PlayerOptions builds players (piece values, the checkpoint loader).
+	PlayerOptions match.Options
+	// Games is the baseline games per variant, and the games per cross-play
+	// match.
+	Games int
+	// CrossSims is the playouts per move of checkpoint players in
+	// cross-play (0: match.DefaultSims).
+	CrossSims int
+	// MaxPlies caps baseline and cross-play games (0: match.DefaultMaxPlies).
+	MaxPlies int
+	// Seed seeds the games, training, the bootstraps and the cross-play.
+	Seed uint64
+	// Bootstrap is the resamples behind every bootstrap interval (0:
+	// values.DefaultBootstrap).
+	Bootstrap int
+	// NoValues skips the piece-value fits.
+	NoValues bool
+	Workers  int // games at once (0: one per core)
+	// Log receives one line per step; Bars receives progress bars (nil:
+	// none).
+	Log, Bars io.Writer
+	// Command is the command line to print in the report.
+	Command string
+}
+
+// Source says where one variant's games came from.
+type Source struct {
+	Variant string `json:"variant"`
+	// Kind is "run", "trained" or "baseline".
+	Kind   string `json:"kind"`
+	Dir    string `json:"dir,omitempty"`    // the run or data directory
+	Player string `json:"player,omitempty"` // the baseline player
+	Seed   uint64 `json:"seed"`
+	Games  int    `json:"games"`
+	// Model is the newest checkpoint of a run ("" for none).
+	Model    string   `json:"model,omitempty"`
+	Problems []string `json:"problems,omitempty"`
+}
+
+// Version is the format version of comparison.json.
+const Version = 1
+
+// Result is a finished comparison.
+type Result struct {
+	Version    int                `json:"version"`
+	Sources    []Source           `json:"sources"`
+	Comparison *values.Comparison `json:"comparison"`
+	// ValueNotes explain piece-value fits that could not run.
+	ValueNotes []string `json:"value_notes,omitempty"`
+	Cross      []Cross  `json:"cross_play,omitempty"`
+	// CrossNote says why there is no cross-play, when there is none.
+	CrossNote string `json:"cross_note,omitempty"`
+	Config    struct {
+		Games     int    `json:"games"`
+		MaxPlies  int    `json:"max_plies"`
+		Seed      uint64 `json:"seed"`
+		Bootstrap int    `json:"bootstrap"`
+		Budget    string `json:"budget,omitempty"`
+		Command   string `json:"command,omitempty"`
+	} `json:"config"`
+}
+
+// Validate reports the first setting that cannot work, naming its flag.
+func (c *Config) Validate() error {
+	if len(c.Variants) < 2 {
+		return fmt.Errorf("compare: --variants %v: want two or more variants", c.Variants)
+	}
+	for i, v := range c.Variants {
+		if slices.Contains(c.Variants[:i], v) {
+			return fmt.Errorf("compare: --variants: %q given twice", v)
+		}
+		if _, err := env.LoadVariant(v); err != nil {
+			return fmt.Errorf("compare: --variants: %w", err)
+		}
+	}
+	if len(c.Runs) > 0 && len(c.Runs) != len(c.Variants) {
+		return fmt.Errorf("compare: --runs has %d directories for %d variants: want one per variant, in the same order", len(c.Runs), len(c.Variants))
+	}
+	for _, r := range c.Runs {
+		if st, err := os.Stat(r); err != nil || !st.IsDir() {
+			return fmt.Errorf("compare: --runs: %q is not a directory", r)
+		}
+	}
+	switch {
+	case c.Budget < 0:
+		return fmt.Errorf("compare: --budget %v: want a positive duration", c.Budget)
+	case c.Budget > 0 && len(c.Runs) > 0:
+		return fmt.Errorf("compare: --budget trains new runs; it cannot go with --runs")
+	case c.Games < 1:
+		return fmt.Errorf("compare: --games %d: want at least 1", c.Games)
+	case c.Bootstrap < 0:
+		return fmt.Errorf("compare: --bootstrap %d: want a positive number (0 for the default)", c.Bootstrap)
+	case c.CrossSims < 0:
+		return fmt.Errorf("compare: --cross-sims %d: want a positive number (0 for the default)", c.CrossSims)
+	}
+	return nil
+}
+
+// Run gathers each variant's games, compares them, fits piece values,
+// plays cross-play where it makes sense, and returns the result (Write
+// turns it into a report folder).
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Player == "" {
+		cfg.Player = DefaultPlayer
+	}
+	if cfg.MaxPlies == 0 {
+		cfg.MaxPlies = match.DefaultMaxPlies
+	}
+	if cfg.Bootstrap == 0 {
+		cfg.Bootstrap = values.DefaultBootstrap
+	}
+	res := &Result{Version: Version}
+	res.Config.Games, res.Config.MaxPlies, res.Config.Seed, res.Config.Bootstrap = cfg.Games, cfg.MaxPlies, cfg.Seed, cfg.Bootstrap
+	res.Config.Command = cfg.Command
+	if cfg.Budget > 0 {
+		res.Config.Budget = cfg.Budget.String()
+	}
+	var sets []*values.Dataset
+	for i, name := range cfg.Variants {
+		var (
+			ds  *values.Dataset
+			src Source
+			err error
+		)
+		switch {
+		case len(cfg.Runs) > 0:
+			ds, src, err = fromRun(name, cfg.Runs[i], "run", cfg)
+		case cfg.Budget > 0:
+			ds, src, err = trainVariant(ctx, name, cfg)
+		default:
+			ds, src, err = baseline(ctx, name, i, cfg)
+		}
+		if err != nil {
+			return nil, err
+		}
+		logf(cfg.Log, "%s: %d games (%s)", name, len(ds.Games), src.Kind)
+		sets, res.Sources = append(sets, ds), append(res.Sources, src)
+	}
+	if err := analyze(res, cfg, sets); err != nil {
+		return nil, err
+	}
+	var err error
+	res.Cross, res.CrossNote, err = crossPlay(ctx, res.Sources, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Analyze compares the given games of cfg.Variants (one data set each, in
+// the same order) without playing or training anything: the statistics,
+// the verdicts and, unless cfg.NoValues, the piece values. Sources may be
+// nil. Write turns the result into a report folder.
+func Analyze(cfg Config, srcs []Source, sets []*values.Dataset) (*Result, error) {
+	if len(sets) != len(cfg.Variants) {
+		return nil, fmt.Errorf("compare: %d data sets for %d variants", len(sets), len(cfg.Variants))
+	}
+	if cfg.Bootstrap == 0 {
+		cfg.Bootstrap = values.DefaultBootstrap
+	}
+	res := &Result{Version: Version, Sources: srcs}
+	res.Config.Games, res.Config.MaxPlies, res.Config.Seed, res.Config.Bootstrap = cfg.Games, cfg.MaxPlies, cfg.Seed, cfg.Bootstrap
+	res.Config.Command = cfg.Command
+	if err := analyze(res, cfg, sets); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
+	cc := values.CompareConfig{Bootstrap: cfg.Bootstrap, Seed: cfg.Seed}
+	c, err := values.Compare(cfg.Variants, sets, cc)
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	res.Comparison = c
+	if !cfg.NoValues {
+		for i, ds := range sets {
+			rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Tanh},
+				Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Workers: cfg.Workers,
+				Progress: bar(cfg.Bars, cfg.Bootstrap, "values "+cfg.Variants[i])})
+			if err != nil {
+				res.ValueNotes = append(res.ValueNotes, fmt.Sprintf("%s: no piece values: %v", cfg.Variants[i], err))
+				c.Values = append(c.Values, nil)
+				continue
+			}
+			c.Values = append(c.Values, rep)
+		}
+	}
+	return nil
+}
+
+// fromRun loads the games of variant name from a run directory (its data/
+// folder) or a training-data directory.
+func fromRun(name, dir, kind string, cfg Config) (*values.Dataset, Source, error) {
+	src := Source{Variant: name, Kind: kind, Dir: dir, Seed: cfg.Seed}
+	data := dir
+	if train.IsRun(dir) {
+		data = train.DataDir(dir)
+		src.Model = newestCheckpoint(dir)
+	}
+	all, rep, err := values.Load(data, nil)
+	if err != nil {
+		return nil, src, fmt.Errorf("compare: games of %s: %w", name, err)
+	}
+	src.Problems = rep.Problems
+	ds := all.OfVariant(name)
+	if len(ds.Games) == 0 {
+		return nil, src, fmt.Errorf("compare: %s holds games of %v, none of variant %s", data, all.Variants(), name)
+	}
+	src.Games = len(ds.Games)
+	return ds, src, nil
+}
+
+// newestCheckpoint returns the newest generation checkpoint of run dir, or
+// "" when it has none.
+func newestCheckpoint(dir string) string {
+	for gen := 1; ; gen++ {
+		if _, err := os.Stat(train.GenCheckpoint(dir, gen)); err != nil {
+			if gen == 1 {
+				return ""
+			}
+			return train.GenCheckpoint(dir, gen-1)
+		}
+	}
+}
+
+// trainVariant trains name for cfg.Budget with its embedded defaults.
+func trainVariant(ctx context.Context, name string, cfg Config) (*values.Dataset, Source, error) {
+	tc, err := train.DefaultConfig(name)
+	if err != nil {
+		return nil, Source{}, fmt.Errorf("compare: training %s: %w", name, err)
+	}
+	tc.Seed = cfg.Seed
+	dir := filepath.Join(cfg.RunsDir, filepath.Base(name))
+	logf(cfg.Log, "training %s for %v in %s", name, cfg.Budget, dir)
+	rep, err := train.Run(ctx, train.Options{Dir: dir, Config: tc, Budget: cfg.Budget, Out: cfg.Log, Progress: cfg.Bars})
+	if err != nil {
+		return nil, Source{}, fmt.Errorf("compare: training %s: %w", name, err)
+	}
+	if rep.Stopped == "cancelled" {
+		return nil, Source{}, fmt.Errorf("compare: training %s: %w", name, context.Canceled)
+	}
+	return fromRun(name, dir, "trained", cfg)
+}
+
+// baseline plays cfg.Player against itself cfg.Games times in variant
+// name from the start position.
+func baseline(ctx context.Context, name string, i int, cfg Config) (*values.Dataset, Source, error) {
+	v, err := env.LoadVariant(name)
+	if err != nil {
+		return nil, Source{}, fmt.Errorf("compare: %w", err)
+	}
+	p, err := match.Parse(cfg.Player, v, cfg.PlayerOptions)
+	if err != nil {
+		return nil, Source{}, fmt.Errorf("compare: --player: %w", err)
+	}
+	seed := cfg.Seed + uint64(i)*1_000_003
+	src := Source{Variant: name, Kind: "baseline", Player: cfg.Player, Seed: seed}
+	start := v.NewPosition()
+	progress := bar(cfg.Bars, cfg.Games, name+" games")
+	mc := match.Config{A: p, B: p, Games: cfg.Games, Start: start, Variant: v, MaxPlies: cfg.MaxPlies, Seed: seed,
+		Workers: cfg.Workers, KeepGames: true}
+	if progress != nil {
+		mc.Progress = func(r *match.Result) { progress(r.Total.Games(), cfg.Games) }
+	}
+	r, err := match.Run(ctx, mc)
+	if err != nil {
+		return nil, src, fmt.Errorf("compare: %s games: %w", name, err)
+	}
+	ds, err := Dataset(filepath.Base(name), start, r.Records)
+	if err != nil {
+		return nil, src, err
+	}
+	src.Games = len(ds.Games)
+	return ds, src, nil
+}
+
+func logf(w io.Writer, format string, a ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format+"\n", a...)
+	}
+}
