@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"bomberzero/env"
 	"bomberzero/train"
 )
 
@@ -50,6 +51,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 			if cfg, err = train.LoadConfig(*config, cfg); err != nil {
 				return fmt.Errorf("%w: %v", errUsage, err)
 			}
+		}
+		if _, err := env.LoadVariant(cfg.Variant); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 		opt.Config = cfg
 		if opt.Dir == "" {

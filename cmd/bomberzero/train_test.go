@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// trainTinyConfig is a config file that makes a generation of fbgc take
+// about a second.
+const trainTinyConfig = `
+[net]
+blocks = 1
+filters = 8
+policy_filters = 2
+value_filters = 1
+value_hidden = 8
+[selfplay]
+games = 4
+first_games = 4
+slots = 2
+sims = 4
+cheap_sims = 2
+max_plies = 20
+[train]
+batch = 16
+max_steps = 3
+min_positions = 5
+checkpoint_steps = 2
+[eval]
+games = 2
+sims = 2
+baselines = ["random"]
+max_plies = 10
+`
+
+func TestTrainCommandRunsAndResumesARun(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "tiny.toml")
+	os.WriteFile(cfg, []byte(trainTinyConfig), 0o644)
+	dir := filepath.Join(t.TempDir(), "run")
+	var out, errb bytes.Buffer
+	if code := run([]string{"train", "--config", cfg, "--run", dir, "--generations", "1", "--quiet"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "gen 0 -> gen-0001: games 4") || !strings.Contains(out.String(), "1 generations") {
+		t.Fatalf("stdout %q", out.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"train", "--run", dir, "--generations", "2", "--quiet"}, &out, &errb); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "resuming") || !strings.Contains(out.String(), "gen 1 -> gen-0002") || strings.Contains(out.String(), "gen 0 ->") {
+		t.Fatalf("resume: stdout %q stderr %q", out.String(), errb.String())
+	}
+	for _, f := range []string{"config.toml", "state.json", "metrics.jsonl", "checkpoints/gen-0002.safetensors", "plots/elo.png"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestTrainCommandRefusesBadFlagsAndConfigsWithStatus2(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	os.WriteFile(bad, []byte("[train]\nbatchsize = 3\n"), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "--budget", "soon"}, "invalid value"},
+		{[]string{"train", "extra"}, `unexpected argument "extra"`},
+		{[]string{"train", "--config", bad, "--run", filepath.Join(t.TempDir(), "r")}, `unknown key "train.batchsize"`},
+		{[]string{"train", "--variant", "nosuch", "--run", filepath.Join(t.TempDir(), "r")}, "nosuch"},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		code := run(c.args, &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errb.String(), c.want)
+		}
+	}
+}
