@@ -32,13 +32,14 @@ type BenchResult struct {
 	Workers             int             `json:"workers"`
 	Network             string          `json:"network"`
 	FlopsPerPosition    float64         `json:"flops_per_position"`
-	SgemmConvGflops     float64         `json:"sgemm_conv_gflops"` // conv GEMM shape (batch 32), one single-threaded product per worker
-	Sgemm1024Gflops     float64         `json:"sgemm_1024_gflops"` // 1024^3, one product split over every core
-	SgemmGflops         float64         `json:"sgemm_gflops"`      // the ceiling: the better of the two
+	SgemmConvGflops     float64         `json:"sgemm_conv_gflops"` // conv GEMM shape (batch 32), one single-threaded product per worker; mean of the runs
+	Sgemm1024Gflops     float64         `json:"sgemm_1024_gflops"` // 1024^3, one product split over every core; best run
+	SgemmGflops         float64         `json:"sgemm_gflops"`      // the better of the two (each ratio uses the ceiling measured next to it)
 	InferPositionsPerS  map[int]float64 `json:"infer_positions_per_s"`
-	InferGflops         float64         `json:"infer_gflops"` // at the best batch
+	InferGflops         float64         `json:"infer_gflops"` // at infer_best_batch, the batch with the best ratio
 	InferBestBatch      int             `json:"infer_best_batch"`
-	InferRatio          float64         `json:"infer_ratio"`
+	InferRatio          float64         `json:"infer_ratio"`          // best over the batches
+	InferRatioByBatch   map[int]float64 `json:"infer_ratio_by_batch"` // achieved over the ceiling measured just before
 	TrainSamplesPerS    float64         `json:"train_samples_per_s"`
 	TrainGflops         float64         `json:"train_gflops"` // 3 forward passes' FLOPs per sample
 	TrainRatio          float64         `json:"train_ratio"`
@@ -49,7 +50,7 @@ type BenchResult struct {
 	// On a shared machine wall-clock rates depend on the load from moment to
 	// moment; rates per CPU-second of this process do much less. The same
 	// quantities per CPU-second, and the ratios between them:
-	SgemmGflopsPerCPU float64 `json:"sgemm_gflops_per_cpu_s"` // the conv-shape ceiling
+	SgemmGflopsPerCPU float64 `json:"sgemm_gflops_per_cpu_s"` // the conv-shape ceiling, mean of the runs
 	InferGflopsPerCPU float64 `json:"infer_gflops_per_cpu_s"` // at infer_best_batch
 	TrainGflopsPerCPU float64 `json:"train_gflops_per_cpu_s"`
 	InferRatioCPU     float64 `json:"infer_ratio_cpu"`
@@ -100,25 +101,34 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 		Network: fmt.Sprintf("%d blocks x %d filters, %dx%dx%d in, %d policy planes", cfg.Blocks, cfg.Filters,
 			cfg.Channels, cfg.Height, cfg.Width, cfg.PolicyPlanes),
 		FlopsPerPosition: cfg.FlopsPerPosition(), InferPositionsPerS: map[int]float64{}}
-	slice := o.Duration / time.Duration(2+len(o.Batches)+4)
+	slice := o.Duration / time.Duration(2*len(o.Batches)+5)
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		res.LoadAverage = strings.TrimSpace(string(b))
 	}
 
-	// Ceilings.
+	// The ceiling is measured right before each measurement (and after the
+	// training one), and each ratio uses its own, so that a shared machine's
+	// load changing during the run moves both sides of a ratio alike.
 	m, n, k := cfg.Filters, 32*cfg.Height*cfg.Width, 9*cfg.Filters
-	c0 := cpuSeconds()
-	var flops float64
-	res.SgemmConvGflops, flops = parallelGemmGflops(o.Workers, m, n, k, slice)
-	res.SgemmGflopsPerCPU = flops / 1e9 / (cpuSeconds() - c0)
-	progress("sgemm %dx%dx%d, %d single-threaded products: %.1f GFLOP/s", m, n, k, o.Workers, res.SgemmConvGflops)
-	res.Sgemm1024Gflops, _ = parallelGemmGflops(1, 1024, 1024, 1024, slice)
-	progress("sgemm 1024^3, one product split over %d goroutines: %.1f GFLOP/s", maxProcs(), res.Sgemm1024Gflops)
-	res.SgemmGflops = max(res.SgemmConvGflops, res.Sgemm1024Gflops)
+	var convSum, perCPUSum float64
+	var ceilings int
+	ceiling := func() (wall, perCPU float64) {
+		conv, perCPU := parallelGemmGflops(o.Workers, m, n, k, slice/4)
+		big, _ := parallelGemmGflops(1, 1024, 1024, 1024, slice/4)
+		res.Sgemm1024Gflops = max(res.Sgemm1024Gflops, big)
+		convSum += conv
+		perCPUSum += perCPU
+		ceilings++
+		progress("ceiling: sgemm %dx%dx%d, %d single-threaded products %.1f GFLOP/s; 1024^3 split over %d goroutines %.1f",
+			m, n, k, o.Workers, conv, maxProcs(), big)
+		return max(conv, big), perCPU
+	}
 
 	// Inference: one evaluator per worker over one shared snapshot.
 	folded := net.Fold()
+	res.InferRatioByBatch = map[int]float64{}
 	for _, bs := range o.Batches {
+		ceil, ceilCPU := ceiling()
 		c0 := cpuSeconds()
 		pps, positions, err := inferRate(folded, o.Workers, bs, slice)
 		if err != nil {
@@ -126,13 +136,14 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 		}
 		perCPU := float64(positions) * res.FlopsPerPosition / 1e9 / (cpuSeconds() - c0)
 		res.InferPositionsPerS[bs] = pps
-		if g := pps * res.FlopsPerPosition / 1e9; g > res.InferGflops {
-			res.InferGflops, res.InferBestBatch, res.InferGflopsPerCPU = g, bs, perCPU
+		g := pps * res.FlopsPerPosition / 1e9
+		res.InferRatioByBatch[bs] = g / ceil
+		if g/ceil > res.InferRatio {
+			res.InferGflops, res.InferBestBatch, res.InferRatio = g, bs, g/ceil
+			res.InferGflopsPerCPU, res.InferRatioCPU = perCPU, perCPU/ceilCPU
 		}
-		progress("inference batch %d, %d workers: %.0f positions/s", bs, o.Workers, pps)
+		progress("inference batch %d, %d workers: %.0f positions/s, ratio %.2f", bs, o.Workers, pps, g/ceil)
 	}
-	res.InferRatio = res.InferGflops / res.SgemmGflops
-	res.InferRatioCPU = res.InferGflopsPerCPU / res.SgemmGflopsPerCPU
 
 	// Training.
 	tc := DefaultTrainConfig()
@@ -145,11 +156,12 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	if _, err := tr.TrainStep(b); err != nil { // builds the graph
 		return res, err
 	}
+	before, beforeCPU := ceiling()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	alloc0 := ms.TotalAlloc
 	steps := 0
-	c0 = cpuSeconds()
+	c0 := cpuSeconds()
 	t0 := time.Now()
 	for steps < 2 || time.Since(t0) < 3*slice {
 		if _, err := tr.TrainStep(b); err != nil {
@@ -158,14 +170,20 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 		steps++
 	}
 	el := time.Since(t0).Seconds()
-	res.TrainGflopsPerCPU = float64(steps*o.TrainBatch) * 3 * res.FlopsPerPosition / 1e9 / (cpuSeconds() - c0)
-	res.TrainRatioCPU = res.TrainGflopsPerCPU / res.SgemmGflopsPerCPU
+	cpu := cpuSeconds() - c0
 	runtime.ReadMemStats(&ms)
+	after, afterCPU := ceiling()
 	res.TrainSamplesPerS = float64(steps*o.TrainBatch) / el
 	res.TrainGflops = res.TrainSamplesPerS * 3 * res.FlopsPerPosition / 1e9
-	res.TrainRatio = res.TrainGflops / res.SgemmGflops
+	res.TrainRatio = res.TrainGflops / ((before + after) / 2)
+	res.TrainGflopsPerCPU = float64(steps*o.TrainBatch) * 3 * res.FlopsPerPosition / 1e9 / cpu
+	res.TrainRatioCPU = res.TrainGflopsPerCPU / ((beforeCPU + afterCPU) / 2)
 	res.TrainAllocMBPerStep = float64(ms.TotalAlloc-alloc0) / float64(steps) / (1 << 20)
-	progress("training batch %d: %.0f samples/s", o.TrainBatch, res.TrainSamplesPerS)
+	progress("training batch %d: %.0f samples/s, ratio %.2f", o.TrainBatch, res.TrainSamplesPerS, res.TrainRatio)
+
+	res.SgemmConvGflops = convSum / float64(ceilings)
+	res.SgemmGflopsPerCPU = perCPUSum / float64(ceilings)
+	res.SgemmGflops = max(res.SgemmConvGflops, res.Sgemm1024Gflops)
 
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
@@ -176,26 +194,34 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 }
 
 // parallelGemmGflops runs workers goroutines each multiplying (m x k) by
-// (k x n) on one core for about d and returns the total rate and FLOPs; one
-// worker splits its product over GOMAXPROCS goroutines instead.
-func parallelGemmGflops(workers, m, n, k int, d time.Duration) (gflops, flops float64) {
+// (k x n) on one core for about d (one worker splits its product over
+// GOMAXPROCS goroutines instead) and returns the rate in GFLOP per second
+// and per CPU-second of the process. Setting up and a first product per
+// worker happen before the clocks start.
+func parallelGemmGflops(workers, m, n, k int, d time.Duration) (gflops, perCPU float64) {
+	type mats struct{ a, b, c []float32 }
+	ms := make([]mats, workers)
+	r := rand.New(rand.NewPCG(uint64(m*n*k), 1))
+	for w := range ms {
+		ms[w] = mats{make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)}
+		for i := range ms[w].a {
+			ms[w].a[i] = r.Float32()
+		}
+		for i := range ms[w].b {
+			ms[w].b[i] = r.Float32()
+		}
+		Sgemm(workers == 1, m, n, k, ms[w].a, ms[w].b, ms[w].c)
+	}
 	var wg sync.WaitGroup
 	counts := make([]int, workers)
+	c0 := cpuSeconds()
 	t0 := time.Now()
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			r := rand.New(rand.NewPCG(uint64(w), 1))
-			a, b, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
-			for i := range a {
-				a[i] = r.Float32()
-			}
-			for i := range b {
-				b[i] = r.Float32()
-			}
 			for counts[w] == 0 || time.Since(t0) < d {
-				Sgemm(workers == 1, m, n, k, a, b, c)
+				Sgemm(workers == 1, m, n, k, ms[w].a, ms[w].b, ms[w].c)
 				counts[w]++
 			}
 		}(w)
@@ -205,8 +231,8 @@ func parallelGemmGflops(workers, m, n, k int, d time.Duration) (gflops, flops fl
 	for _, c := range counts {
 		total += c
 	}
-	flops = float64(total) * 2 * float64(m*n*k)
-	return flops / time.Since(t0).Seconds() / 1e9, flops
+	flops := float64(total) * 2 * float64(m*n*k) / 1e9
+	return flops / time.Since(t0).Seconds(), flops / (cpuSeconds() - c0)
 }
 
 // inferRate returns the positions per second, and the positions, of
