@@ -44,3 +44,36 @@ func FuzzReadChunk(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeChunk feeds arbitrary bytes to the decoder behind the name
+// hash, as a forged file with a matching name would reach it: the Thrift
+// and page guards must keep the Parquet decoder from panicking past
+// recover or exhausting memory, and whatever is accepted must be exactly
+// consistent with its checksum.
+func FuzzDecodeChunk(f *testing.F) {
+	dir := f.TempDir()
+	path := writeChunk(f, dir, "fuzz", synthGames(rand.New(rand.NewPCG(2, 2)), "g", 3))
+	good, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)-1])
+	f.Add([]byte("PAR1\x00\x00\x00\x00PAR1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := decodeChunk(data, "fuzz.parquet")
+		if err != nil {
+			var ce *ChunkError
+			if !errors.As(err, &ce) || ce.Path != "fuzz.parquet" {
+				t.Fatalf("error %v is not a ChunkError naming the file", err)
+			}
+			return
+		}
+		if checksumRows(c.Rows) != c.Info.Checksum {
+			t.Fatal("accepted rows that do not match the checksum")
+		}
+		if _, _, err := readTrainRowsBytes(data, "fuzz.parquet"); err != nil {
+			t.Fatalf("the full read accepts the file, the window's read refuses it: %v", err)
+		}
+	})
+}

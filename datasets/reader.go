@@ -105,7 +105,7 @@ func Stat(path string) (ChunkInfo, error) {
 	if err := checkNameHash(data, path); err != nil {
 		return ChunkInfo{}, err
 	}
-	info, _, err := openChunk(bytes.NewReader(data), int64(len(data)), path, false)
+	info, _, err := openChunk(data, path, false)
 	return info, err
 }
 
@@ -160,7 +160,7 @@ func checkNameHash(data []byte, path string) error {
 
 // decodeChunk is ReadChunk on the file's bytes.
 func decodeChunk(data []byte, path string) (c *Chunk, err error) {
-	info, pf, err := openChunk(bytes.NewReader(data), int64(len(data)), path, true)
+	info, pf, err := openChunk(data, path, true)
 	if err != nil {
 		return nil, err
 	}
@@ -199,9 +199,10 @@ func decodeChunk(data []byte, path string) (c *Chunk, err error) {
 	return &Chunk{Info: info, Rows: rows}, nil
 }
 
-// openChunk opens the Parquet footer of a chunk of the given size and
-// checks its metadata and schema; withIndex also loads the page index.
-func openChunk(r io.ReaderAt, size int64, path string, withIndex bool) (info ChunkInfo, pf *parquet.File, err error) {
+// openChunk opens the Parquet footer of a chunk held in data and checks its
+// metadata and schema; with pages it also walks every page header, as a
+// decoder of the rows needs.
+func openChunk(data []byte, path string, pages bool) (info ChunkInfo, pf *parquet.File, err error) {
 	corrupt := func(format string, args ...any) error {
 		return &ChunkError{Path: path, Err: fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))}
 	}
@@ -210,20 +211,20 @@ func openChunk(r io.ReaderAt, size int64, path string, withIndex bool) (info Chu
 			info, pf, err = ChunkInfo{}, nil, corrupt("reading the Parquet footer: %v", p)
 		}
 	}()
+	size := int64(len(data))
 	if size < minParquetSize {
 		return info, nil, corrupt("%d bytes, too short for a Parquet file (truncated?)", size)
 	}
-	var tail [8]byte
-	if _, err := r.ReadAt(tail[:], size-8); err != nil {
-		return info, nil, &ChunkError{Path: path, Err: err}
-	}
-	if string(tail[4:]) != "PAR1" {
+	if string(data[size-4:]) != "PAR1" {
 		return info, nil, corrupt("no Parquet end marker (truncated or not a Parquet file)")
 	}
-	if footer := int64(binary.LittleEndian.Uint32(tail[:4])); footer > size-minParquetSize {
+	if footer := int64(binary.LittleEndian.Uint32(data[size-8:])); footer > size-minParquetSize {
 		return info, nil, corrupt("footer length %d does not fit in the file's %d bytes (truncated?)", footer, size)
 	}
-	pf, err = parquet.OpenFile(r, size, parquet.SkipPageIndex(!withIndex), parquet.SkipBloomFilters(true))
+	if err := checkFooter(data); err != nil {
+		return info, nil, corrupt("%v", err)
+	}
+	pf, err = parquet.OpenFile(bytes.NewReader(data), size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return info, nil, corrupt("%v", err)
 	}
@@ -235,6 +236,11 @@ func openChunk(r io.ReaderAt, size int64, path string, withIndex bool) (info Chu
 	}
 	if rows := pf.NumRows(); rows != int64(info.Positions) {
 		return info, nil, corrupt("footer has %d rows, metadata says %d positions", rows, info.Positions)
+	}
+	if pages {
+		if err := checkPages(pf, data); err != nil {
+			return info, nil, corrupt("%v", err)
+		}
 	}
 	info.Path = path
 	info.Name = filepath.Base(path)

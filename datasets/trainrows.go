@@ -1,7 +1,6 @@
 package datasets
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -37,7 +36,13 @@ func readTrainRows(path string) (info ChunkInfo, rows []trainRow, err error) {
 	if err := checkNameHash(data, path); err != nil {
 		return info, nil, err
 	}
-	info, pf, err := openChunk(bytes.NewReader(data), int64(len(data)), path, true)
+	return readTrainRowsBytes(data, path)
+}
+
+// readTrainRowsBytes is readTrainRows on the bytes of the file at path,
+// after the name check.
+func readTrainRowsBytes(data []byte, path string) (info ChunkInfo, rows []trainRow, err error) {
+	info, pf, err := openChunk(data, path, true)
 	if err != nil {
 		return info, nil, err
 	}
