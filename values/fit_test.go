@@ -325,3 +325,44 @@ func TestReportIsReproducibleFromItsSeedWhateverTheWorkers(t *testing.T) {
 		t.Errorf("a different seed gave the same report")
 	}
 }
+
+// TestRidgeKeepsCollinearPiecesFinite: when two piece types are always
+// lost together (here a bishop only ever disappears with a knight), their
+// separate values are not identified; the light ridge keeps both finite and
+// their sum, which is identified, comes out right. The games are drawn with
+// the pair planted as one piece worth 6.3 pawns ("N", bishops never lost),
+// then the bishop counts are set to follow the knight counts.
+func TestRidgeKeepsCollinearPiecesFinite(t *testing.T) {
+	m := ChessModel(false, 1, 6.3, 0, 5, 9, 0)
+	m.Loss[2] = 0
+	ds := m.Games(3000, 21)
+	n, b := 1, 2
+	for gi := range ds.Games {
+		for pi := range ds.Games[gi].Positions {
+			p := &ds.Games[gi].Positions[pi]
+			w, bl := append([]int32(nil), p.White...), append([]int32(nil), p.Black...)
+			w[b], bl[b] = w[n], bl[n]
+			p.White, p.Black = w, bl
+		}
+	}
+	rep, err := PieceValues(ds, synthConfig(21, Tanh))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &rep.Fits[0]
+	vn, vb := pieceValue(t, f, "N"), pieceValue(t, f, "B")
+	for _, e := range []Estimate{vn, vb} {
+		if math.IsInf(e.Lo, 0) || math.IsInf(e.Hi, 0) || math.Abs(e.Point) > 100 {
+			t.Errorf("collinear value %+v, want finite and moderate", e)
+		}
+	}
+	// The ridge splits the pair evenly (the smallest-norm solution).
+	if math.Abs(vn.Point-vb.Point) > 1e-6*math.Abs(vn.Point) {
+		t.Errorf("N %.6g and B %.6g, want an even split", vn.Point, vb.Point)
+	}
+	// The pair's worth is identified: 6.3 pawns, within 10% (the fit's
+	// pawn value is itself estimated).
+	if sum := vn.Point + vb.Point; math.Abs(sum-6.3) > 0.63 {
+		t.Errorf("N + B = %.3g, want about 6.3", sum)
+	}
+}

@@ -7,11 +7,16 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 
+	"bomberzero/env"
+	"bomberzero/eval"
+	"bomberzero/mcts"
+	"bomberzero/selfplay"
 	"bomberzero/values"
 )
 
@@ -27,7 +32,9 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	skip := fs.Int("skip", def.SkipPlies, "leave out positions before this ply (the opening)")
 	quiet := fs.Int("quiet", def.QuietPlies, "leave out positions within this many plies after a capture")
 	perGame := fs.Int("per-game", 0, "keep at most this many positions per game, drawn at random (0 keeps all)")
-	fits := fs.String("fits", "logistic,tanh", "comma-separated fits: logistic, tanh, search (the recorded search values)")
+	fits := fs.String("fits", "", "comma-separated fits: logistic, tanh, search (the recorded search values), value (needs --model); default logistic,tanh, plus value with --model")
+	model := fs.String("model", "", "checkpoint whose value output the value fit uses, or none for a network-free --evaluator")
+	evaluator := fs.String("evaluator", "material", "network-free evaluator for --model none: material, uniform or rollout")
 	unit := fs.String("unit", values.DefaultUnit, "piece letter the values are normalised to")
 	boot := fs.Int("bootstrap", values.DefaultBootstrap, "bootstrap replicates B")
 	seed := fs.Uint64("seed", 1, "seed of the bootstrap and of the per-game draw")
@@ -39,8 +46,9 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 
 Fits piece values on self-play games: the game's result regressed on the
 difference in piece counts per type from the side to move's view (logistic on
-decisive games, tanh with draws), with 95% intervals from a bootstrap over
-whole games. A run directory keeps its training data in RUN/data.
+decisive games, tanh with draws; with --model also on the model's value of
+each sampled position), with 95% intervals from a bootstrap over whole games.
+A run directory keeps its training data in RUN/data.
 docs/values.md explains the method.`)
 		fs.PrintDefaults()
 	}
@@ -63,14 +71,20 @@ docs/values.md explains the method.`)
 			return fmt.Errorf("%w: --plot %s: want a .png or .svg file name", errUsage, *plotFile)
 		}
 	}
+	if *fits == "" {
+		*fits = "logistic,tanh"
+		if *model != "" {
+			*fits += ",value"
+		}
+	}
 	var methods []values.Method
 	for _, name := range strings.Split(*fits, ",") {
 		m, err := values.ParseMethod(strings.TrimSpace(name))
 		if err != nil {
 			return fmt.Errorf("%w: --fits: %v", errUsage, err)
 		}
-		if m == values.Value {
-			return fmt.Errorf("%w: --fits value needs a network, which this command cannot load yet; use search for the recorded search values", errUsage)
+		if m == values.Value && *model == "" {
+			return fmt.Errorf("%w: --fits value needs a network: give --model CKPT (or --model none --evaluator material)", errUsage)
 		}
 		methods = append(methods, m)
 	}
@@ -95,12 +109,19 @@ docs/values.md explains the method.`)
 		return fmt.Errorf("%w: %s holds games of %d variants (%s): pick one with --variant", errUsage, dir, len(vs), strings.Join(vs, ", "))
 	}
 
+	var valueFn values.ValueFunc
+	if slices.Contains(methods, values.Value) {
+		if valueFn, err = modelValue(ds.Variants()[0], *model, *evaluator); err != nil {
+			return err
+		}
+	}
 	bar := progressbar.NewOptions(*boot, progressbar.OptionSetWriter(stderr),
 		progressbar.OptionSetDescription("bootstrap"), progressbar.OptionShowCount(),
 		progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
 	rep, err := values.PieceValues(ds, values.Config{
 		Sample:    values.SampleConfig{SkipPlies: *skip, QuietPlies: *quiet, MaxPerGame: *perGame, Seed: *seed},
 		Methods:   methods,
+		Value:     valueFn,
 		Unit:      *unit,
 		Ridge:     *ridge,
 		Bootstrap: *boot,
@@ -128,4 +149,45 @@ docs/values.md explains the method.`)
 		return enc.Encode(rep)
 	}
 	return rep.WriteText(stdout)
+}
+
+// modelValue returns the value function of a checkpoint (or of a
+// network-free evaluator with model "none") for positions of variant:
+// win minus loss probability for the side to move, one position a call.
+func modelValue(variant, model, evaluator string) (values.ValueFunc, error) {
+	v, err := env.LoadVariant(variant)
+	if err != nil {
+		return nil, fmt.Errorf("variant of the data: %w", err)
+	}
+	rules := selfplay.NewRules(v, 0)
+	m, err := selfplay.LoadModel(model, evaluator, rules)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := m.NewEvaluator(1, 1)
+	if err != nil {
+		return nil, err
+	}
+	b := eval.NewBatch(rules.Shape(), 1)
+	games := make([]mcts.Game, 1)
+	return func(text string) (float64, error) {
+		if err := rules.EncodeText(text, b.Planes, b.Legal); err != nil {
+			return 0, err
+		}
+		if ge, ok := ev.(mcts.GameEvaluator); ok {
+			// Network-free evaluators read the position itself.
+			p, err := v.ParsePosition(text)
+			if err != nil {
+				return 0, err
+			}
+			games[0] = rules.NewGame(p)
+			err = ge.EvaluateGames(games, b)
+			if err != nil {
+				return 0, err
+			}
+		} else if err := ev.Evaluate(b); err != nil {
+			return 0, err
+		}
+		return float64(b.WDL[0] - b.WDL[2]), nil
+	}, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"bomberzero/datasets"
+	"bomberzero/env"
+	"bomberzero/selfplay"
 	"bomberzero/values"
 )
 
@@ -102,6 +105,7 @@ func TestValuesCommandRejectsBadInvocations(t *testing.T) {
 		{[]string{"values", "--data", dir, "--variant", "xiangqi"}, 1, `no game of variant "xiangqi"`},
 		{[]string{"values", "--data", dir, "--fits", "magic"}, 2, `unknown fit "magic"`},
 		{[]string{"values", "--data", dir, "--fits", "value"}, 2, "needs a network"},
+		{[]string{"values", "--data", dir, "--variant", "chess", "--model", "missing.ckpt", "--bootstrap", "5"}, 1, "missing.ckpt"},
 		{[]string{"values", "--data", dir, "--plot", "x.gif"}, 2, ".png or .svg"},
 		{[]string{"values", "--data", dir, "--bootstrap", "0"}, 2, "--bootstrap 0"},
 		{[]string{"values", "--data", dir, "--variant", "chess", "--unit", "Z", "--bootstrap", "5"}, 1, `unit piece "Z"`},
@@ -112,5 +116,55 @@ func TestValuesCommandRejectsBadInvocations(t *testing.T) {
 		if code != tc.code || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut.String(), tc.code, tc.want)
 		}
+	}
+}
+
+// TestValuesCommandOnRealSelfPlayRecoversTheMaterialEvaluatorsValues runs
+// the whole pipeline on real data: chess self-play with the network-free
+// material evaluator (whose value is tanh(material/scale), material
+// counted with selfplay.PieceValue), written as chunks by the self-play
+// workers; the value fit of "bomberzero values --model none" on those
+// positions must give back the evaluator's own piece values, an
+// independent truth.
+func TestValuesCommandOnRealSelfPlayRecoversTheMaterialEvaluatorsValues(t *testing.T) {
+	dir := t.TempDir()
+	cfg := selfplay.DefaultConfig("chess")
+	cfg.Games, cfg.Out, cfg.Workers, cfg.Slots, cfg.MaxPlies = 6, dir, 1, 6, 160
+	cfg.Search.Sims, cfg.Search.CheapSims = 8, 4
+	cfg.ResignMoves = 0
+	if _, err := selfplay.Run(context.Background(), cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := run([]string{"values", "--data", dir, "--model", "none", "--evaluator", "material", "--fits", "value,search",
+		"--skip", "0", "--quiet", "0", "--bootstrap", "20", "--json"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var rep values.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	v, err := env.LoadVariant("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := rep.Fits[0]
+	if f.Method != values.Value || f.Positions == 0 {
+		t.Fatalf("first fit %s on %d positions, want the value fit", f.Method, f.Positions)
+	}
+	checked := 0
+	for _, pv := range f.Pieces {
+		if pv.Value == nil {
+			continue // never captured in these few games
+		}
+		want := selfplay.PieceValue(v.Pieces[v.PieceByLetter(pv.Piece[0])])
+		if math.Abs(pv.Value.Point-want) > 0.02*want {
+			t.Errorf("piece %s: value %.4f, want the evaluator's %.4g within 2%%", pv.Piece, pv.Value.Point, want)
+		}
+		checked++
+	}
+	if checked < 3 {
+		t.Errorf("only %d pieces varied in the self-play games: %+v", checked, f.Pieces)
 	}
 }
