@@ -62,30 +62,31 @@ func writeTemp(dir, name string, create createFunc, write func(io.Writer) error)
 }
 
 // publish renames the finished temporary file tmp to dir/name and syncs the
-// directory so the rename survives a crash.
-func publish(tmp, dir, name string) error {
+// directory so the rename survives a crash. renamed reports whether the
+// file became visible (true even if the directory sync then failed).
+func publish(tmp, dir, name string) (renamed bool, err error) {
 	final := filepath.Join(dir, name)
 	if err := os.Rename(tmp, final); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("renaming %s to %s: %w", tmp, final, err)
+		return false, fmt.Errorf("renaming %s to %s: %w", tmp, final, err)
 	}
 	d, err := os.Open(dir)
 	if err != nil {
-		return fmt.Errorf("opening %s to sync it: %w", dir, err)
+		return true, fmt.Errorf("opening %s to sync it: %w", dir, err)
 	}
 	defer d.Close()
 	if err := d.Sync(); err != nil {
-		return fmt.Errorf("syncing directory %s: %w", dir, err)
+		return true, fmt.Errorf("syncing directory %s: %w", dir, err)
 	}
-	return nil
+	return true, nil
 }
 
 // writeAtomic writes dir/name through write so that the file appears
-// complete or not at all.
-func writeAtomic(dir, name string, create createFunc, write func(io.Writer) error) error {
+// complete or not at all; renamed reports whether it appeared.
+func writeAtomic(dir, name string, create createFunc, write func(io.Writer) error) (renamed bool, err error) {
 	tmp, err := writeTemp(dir, name, create, write)
 	if err != nil {
-		return err
+		return false, err
 	}
 	return publish(tmp, dir, name)
 }

@@ -187,18 +187,24 @@ func (w *ChunkWriter) flush() error {
 		return fmt.Errorf("chunk writer: %d games not written: %w", w.games, err)
 	}
 	info.Name = base + "-" + nameHash(file.Bytes()) + ".parquet"
-	err := writeAtomic(w.dir, info.Name, w.create, func(out io.Writer) error {
+	renamed, err := writeAtomic(w.dir, info.Name, w.create, func(out io.Writer) error {
 		_, err := out.Write(file.Bytes())
 		return err
 	})
-	if err != nil {
+	if err != nil && !renamed {
 		return fmt.Errorf("chunk writer: %d games not written: %w", w.games, err)
 	}
+	// Once renamed, the chunk is visible and complete: the games are not
+	// kept for a retry, which would write them twice.
+	games := w.games
 	w.lastPath = filepath.Join(w.dir, info.Name)
 	w.seq++
 	w.rows = nil
 	clear(w.ids)
 	w.games = 0
+	if err != nil {
+		return fmt.Errorf("chunk writer: %d games written to %s, but it may not survive a crash: %w", games, w.lastPath, err)
+	}
 	return nil
 }
 
