@@ -173,6 +173,9 @@ func (w *Window) Refresh() (RefreshReport, error) {
 	total := 0
 	for i := len(order) - 1; i >= 0 && total < w.cfg.Size; i-- {
 		info := order[i]
+		if w.eligible(&info) == 0 {
+			continue // nothing to keep (all cheap searches): not worth reading
+		}
 		b := loaded[info.Name]
 		if b == nil {
 			_, rows, err := readTrainRows(info.Path)
