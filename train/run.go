@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"bomberzero/datasets"
@@ -220,7 +221,7 @@ func (r *runner) open(resume bool) error {
 	if r.window, err = datasets.NewWindow(filepath.Join(r.dir, dataDir), datasets.WindowConfig{Size: r.cfg.Train.Window}); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	return r.collectRecords()
+	return nil
 }
 
 // create starts a new run: its config, initial network and state.
@@ -330,8 +331,10 @@ func removeStaleSteps(dir, keep string) {
 	}
 }
 
-// collectRecords moves the game records self-play wrote under data/records
-// into games/.
+// collectRecords moves the game records of the generation's games from
+// data/records, where self-play writes them, to games/. Self-play writes a
+// game's record just before its chunk, so a kill between the two leaves a
+// record of a game that is not in the data: such records are removed.
 func (r *runner) collectRecords() error {
 	src := filepath.Join(r.dir, dataDir, "records")
 	entries, err := os.ReadDir(src)
@@ -341,11 +344,31 @@ func (r *runner) collectRecords() error {
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
+	chunks, err := r.genChunks()
+	if err != nil {
+		return err
+	}
+	inData := map[string]bool{}
+	for _, info := range chunks {
+		c, err := datasets.ReadChunk(info.Path)
+		if err != nil {
+			continue // an unusable chunk's games are not in the data
+		}
+		for _, row := range c.Rows {
+			inData[row.GameID] = true
+		}
+	}
 	for _, e := range entries {
-		if e.IsDir() || filepath.Ext(e.Name()) != ".txt" || e.Name()[0] == '.' {
+		name := e.Name()
+		if e.IsDir() || filepath.Ext(name) != ".txt" || name[0] == '.' {
 			continue
 		}
-		if err := os.Rename(filepath.Join(src, e.Name()), filepath.Join(r.dir, gamesDir, e.Name())); err != nil {
+		path := filepath.Join(src, name)
+		if !inData[strings.TrimSuffix(name, ".txt")] {
+			os.Remove(path)
+			continue
+		}
+		if err := os.Rename(path, filepath.Join(r.dir, gamesDir, name)); err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
 	}

@@ -83,9 +83,6 @@ func (r *runner) selfPlay(ctx context.Context) error {
 			fmt.Fprintln(r.opt.Progress)
 		}
 		r.st.SelfPlaySeconds += time.Since(t0).Seconds()
-		if cerr := r.collectRecords(); err == nil {
-			err = cerr
-		}
 		if serr := r.save(); err == nil {
 			err = serr
 		}
@@ -95,6 +92,9 @@ func (r *runner) selfPlay(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return errStop
 		}
+	}
+	if err := r.collectRecords(); err != nil {
+		return err
 	}
 	r.st.Phase = phaseTrain
 	return r.save()
