@@ -2,6 +2,7 @@ package values
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"bomberzero/datasets"
@@ -122,6 +123,10 @@ func grow(s []int32, n int) []int32 {
 	}
 	return append(s, make([]int32, n-len(s))...)
 }
+
+// RunDataDir returns where a run directory made by "bomberzero train" keeps
+// its training-data chunks: RUN/data.
+func RunDataDir(run string) string { return filepath.Join(run, "data") }
 
 // LoadReport says what Load read.
 type LoadReport struct {

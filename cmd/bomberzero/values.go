@@ -90,7 +90,7 @@ docs/values.md explains the method.`)
 	}
 	dir := *dataDir
 	if *runDir != "" {
-		dir = filepath.Join(*runDir, "data")
+		dir = values.RunDataDir(*runDir)
 	}
 
 	ds, loadRep, err := values.Load(dir, chunkProgress(stderr))
