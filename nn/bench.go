@@ -27,25 +27,26 @@ type BenchOptions struct {
 // BenchResult is what the network benchmark measured: the build's SGEMM
 // ceiling and the network's inference and training speed against it.
 type BenchResult struct {
-	BLAS                string          `json:"blas"`
-	Cores               int             `json:"cores"`
-	Workers             int             `json:"workers"`
-	Network             string          `json:"network"`
-	FlopsPerPosition    float64         `json:"flops_per_position"`
-	SgemmConvGflops     float64         `json:"sgemm_conv_gflops"` // conv GEMM shape (batch 32), one single-threaded product per worker; mean of the runs
-	Sgemm1024Gflops     float64         `json:"sgemm_1024_gflops"` // 1024^3, one product split over every core; best run
-	SgemmGflops         float64         `json:"sgemm_gflops"`      // the better of the two (each ratio uses the ceiling measured next to it)
-	InferPositionsPerS  map[int]float64 `json:"infer_positions_per_s"`
-	InferGflops         float64         `json:"infer_gflops"` // at infer_best_batch, the batch with the best ratio
-	InferBestBatch      int             `json:"infer_best_batch"`
-	InferRatio          float64         `json:"infer_ratio"`          // best over the batches
-	InferRatioByBatch   map[int]float64 `json:"infer_ratio_by_batch"` // achieved over the ceiling measured just before
-	TrainSamplesPerS    float64         `json:"train_samples_per_s"`
-	TrainGflops         float64         `json:"train_gflops"` // 3 forward passes' FLOPs per sample
-	TrainRatio          float64         `json:"train_ratio"`
-	TrainAllocMBPerStep float64         `json:"train_alloc_mb_per_step"`
-	MaxRSSMB            float64         `json:"max_rss_mb"`
-	Seconds             float64         `json:"seconds"`
+	BLAS                 string          `json:"blas"`
+	Cores                int             `json:"cores"`
+	Workers              int             `json:"workers"`
+	Network              string          `json:"network"`
+	FlopsPerPosition     float64         `json:"flops_per_position"`
+	SgemmConvGflops      float64         `json:"sgemm_conv_gflops"` // conv GEMM shape (batch 32), one single-threaded product per worker; mean of the runs
+	Sgemm1024Gflops      float64         `json:"sgemm_1024_gflops"` // 1024^3, one product split over every core; best run
+	SgemmGflops          float64         `json:"sgemm_gflops"`      // the better of the two (each ratio uses the ceiling measured next to it)
+	InferPositionsPerS   map[int]float64 `json:"infer_positions_per_s"`
+	InferGflops          float64         `json:"infer_gflops"` // at infer_best_batch, the batch with the best ratio
+	InferBestBatch       int             `json:"infer_best_batch"`
+	InferRatio           float64         `json:"infer_ratio"`              // best over the batches
+	InferRatioByBatch    map[int]float64 `json:"infer_ratio_by_batch"`     // achieved over the ceiling measured just before
+	InferRatioCPUByBatch map[int]float64 `json:"infer_ratio_cpu_by_batch"` // the same per CPU-second
+	TrainSamplesPerS     float64         `json:"train_samples_per_s"`
+	TrainGflops          float64         `json:"train_gflops"` // 3 forward passes' FLOPs per sample
+	TrainRatio           float64         `json:"train_ratio"`
+	TrainAllocMBPerStep  float64         `json:"train_alloc_mb_per_step"`
+	MaxRSSMB             float64         `json:"max_rss_mb"`
+	Seconds              float64         `json:"seconds"`
 
 	// On a shared machine wall-clock rates depend on the load from moment to
 	// moment; rates per CPU-second of this process do much less. The same
@@ -126,18 +127,18 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 
 	// Inference: one evaluator per worker over one shared snapshot.
 	folded := net.Fold()
-	res.InferRatioByBatch = map[int]float64{}
+	res.InferRatioByBatch, res.InferRatioCPUByBatch = map[int]float64{}, map[int]float64{}
 	for _, bs := range o.Batches {
 		ceil, ceilCPU := ceiling()
-		c0 := cpuSeconds()
-		pps, positions, err := inferRate(folded, o.Workers, bs, slice)
+		pps, positions, cpu, err := inferRate(folded, o.Workers, bs, slice)
 		if err != nil {
 			return res, err
 		}
-		perCPU := float64(positions) * res.FlopsPerPosition / 1e9 / (cpuSeconds() - c0)
+		perCPU := float64(positions) * res.FlopsPerPosition / 1e9 / cpu
 		res.InferPositionsPerS[bs] = pps
 		g := pps * res.FlopsPerPosition / 1e9
 		res.InferRatioByBatch[bs] = g / ceil
+		res.InferRatioCPUByBatch[bs] = perCPU / ceilCPU
 		if g/ceil > res.InferRatio {
 			res.InferGflops, res.InferBestBatch, res.InferRatio = g, bs, g/ceil
 			res.InferGflopsPerCPU, res.InferRatioCPU = perCPU, perCPU/ceilCPU
@@ -235,29 +236,31 @@ func parallelGemmGflops(workers, m, n, k int, d time.Duration) (gflops, perCPU f
 	return flops / time.Since(t0).Seconds(), flops / (cpuSeconds() - c0)
 }
 
-// inferRate returns the positions per second, and the positions, of
-// workers evaluators each evaluating batches of size bs for about d.
-func inferRate(f *Folded, workers, bs int, d time.Duration) (float64, int, error) {
+// inferRate returns the positions per second, the positions and the CPU
+// seconds of workers evaluators each evaluating batches of size bs for
+// about d, after each has built its graph.
+func inferRate(f *Folded, workers, bs int, d time.Duration) (pps float64, positions int, cpu float64, err error) {
 	cfg := f.Config()
 	evs := make([]*Evaluator, workers)
 	batches := make([]*eval.Batch, workers)
 	for w := range evs {
 		ev, err := NewEvaluator(f, bs)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		tb := benchTrainBatch(cfg, bs)
 		b := eval.NewBatch(cfg.Shape(), bs)
 		copy(b.Planes, tb.Planes)
 		copy(b.Legal, tb.Legal)
 		if err := ev.Evaluate(b); err != nil { // builds the graph
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		evs[w], batches[w] = ev, b
 	}
 	var wg sync.WaitGroup
 	counts := make([]int, workers)
 	errs := make([]error, workers)
+	c0 := cpuSeconds()
 	t0 := time.Now()
 	for w := range evs {
 		wg.Add(1)
@@ -276,11 +279,11 @@ func inferRate(f *Folded, workers, bs int, d time.Duration) (float64, int, error
 	total := 0
 	for w, c := range counts {
 		if errs[w] != nil {
-			return 0, 0, errs[w]
+			return 0, 0, 0, errs[w]
 		}
 		total += c
 	}
-	return float64(total*bs) / time.Since(t0).Seconds(), total * bs, nil
+	return float64(total*bs) / time.Since(t0).Seconds(), total * bs, cpuSeconds() - c0, nil
 }
 
 // benchTrainBatch returns a batch of random positions with about 30 legal

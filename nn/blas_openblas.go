@@ -16,7 +16,7 @@ import (
 // BLASName names the BLAS this build multiplies matrices with.
 const BLASName = "OpenBLAS (cgo)"
 
-// tileForSerial is false: OpenBLAS threading is set by SetBLASThreads.
+// tileForSerial is false: OpenBLAS runs single-threaded and takes products whole.
 const tileForSerial = false
 
 func init() {

@@ -44,18 +44,18 @@ var (
 
 // Checkpoint is a parsed, checksum-verified checkpoint file.
 type Checkpoint struct {
-	Version int         // format version
-	Variant string      // the variant the network was trained for
-	Config  Config      // the network's shape
-	Train   TrainConfig // the optimizer settings
-	Step    int64       // training steps taken
-	Tensors map[string]CheckpointTensor
+	Version int                         // format version
+	Variant string                      // the variant the network was trained for
+	Config  Config                      // the network's shape
+	Train   TrainConfig                 // the optimizer settings
+	Step    int64                       // training steps taken
+	Tensors map[string]CheckpointTensor // every tensor by name: Params, then optimizer state
 }
 
 // CheckpointTensor is one tensor of a checkpoint.
 type CheckpointTensor struct {
-	Shape []int
-	Data  []float32
+	Shape []int     // dimensions, row-major
+	Data  []float32 // the values
 }
 
 type safetensorsEntry struct {

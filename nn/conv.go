@@ -32,8 +32,9 @@ type convLayer struct {
 }
 
 // convKernel is one graph's working state for a convLayer at batch size n:
-// the buffers its forward pass writes and its backward pass reads. The
-// column scratch buffers are shared by every kernel of a graph.
+// the buffers its forward pass writes and its backward pass reads. In
+// training each 3x3 kernel keeps its own im2col columns for the backward
+// pass; in inference the kernels of a graph share one column buffer.
 type convKernel struct {
 	l            *convLayer
 	mode         normMode
