@@ -1,6 +1,7 @@
 package values
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -23,7 +24,7 @@ type Report struct {
 	Positions int          `json:"positions"`   // positions in the data set
 	Sampled   int          `json:"sampled"`     // positions the sampling kept
 	Fits      []FitResult  `json:"fits"`        // one per method, in Config order
-	Pieces    []string     `json:"piece_types"` // the data's piece types
+	Pieces    []string     `json:"piece_types"` // the data's piece types, least valuable first (see Fits)
 }
 
 // FitResult is one method's piece values.
@@ -132,7 +133,48 @@ func PieceValues(ds *Dataset, cfg Config) (*Report, error) {
 	for i, p := range probs {
 		rep.Fits = append(rep.Fits, summarize(p, points[i], reps[i], ds.Pieces))
 	}
+	rep.orderPieces()
 	return rep, nil
+}
+
+// orderPieces lists the pieces from least to most valuable by the first
+// normalised fit (pieces without a value last, in data order), the same
+// order in Pieces and in every fit, so tables and charts read upwards.
+func (r *Report) orderPieces() {
+	var ref *FitResult
+	for i := range r.Fits {
+		if r.Fits[i].Normalised {
+			ref = &r.Fits[i]
+			break
+		}
+	}
+	if ref == nil {
+		return
+	}
+	idx := make([]int, len(r.Pieces))
+	for i := range idx {
+		idx[i] = i
+	}
+	key := func(i int) float64 {
+		if v := ref.Pieces[i].Value; v != nil {
+			return v.Point
+		}
+		return math.Inf(1)
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(key(a), key(b)) })
+	pieces := make([]string, len(idx))
+	for j, i := range idx {
+		pieces[j] = r.Pieces[i]
+	}
+	r.Pieces = pieces
+	for fi := range r.Fits {
+		old := r.Fits[fi].Pieces
+		sorted := make([]PieceValue, len(idx))
+		for j, i := range idx {
+			sorted[j] = old[i]
+		}
+		r.Fits[fi].Pieces = sorted
+	}
 }
 
 // buildProblem lays out method m's regression over the sampled rows.

@@ -113,3 +113,44 @@ func TestChartClipsUnboundedIntervals(t *testing.T) {
 		t.Errorf("series with too few bars accepted")
 	}
 }
+
+func TestReportListsPiecesFromLeastToMostValuable(t *testing.T) {
+	m := ChessModel(false)
+	ds := m.Games(1500, 4)
+	// Shuffle the data's piece table: Q K P R N B.
+	perm := []int{4, 5, 0, 3, 1, 2}
+	shuffled := &Dataset{}
+	for _, i := range perm {
+		shuffled.Pieces = append(shuffled.Pieces, ds.Pieces[i])
+	}
+	for _, g := range ds.Games {
+		for pi := range g.Positions {
+			p := &g.Positions[pi]
+			w, b := make([]int32, len(perm)), make([]int32, len(perm))
+			for j, i := range perm {
+				w[j], b[j] = p.White[i], p.Black[i]
+			}
+			p.White, p.Black = w, b
+		}
+		shuffled.Games = append(shuffled.Games, g)
+	}
+	cfg := synthConfig(4, Tanh, Logistic)
+	cfg.Bootstrap = 20
+	rep, err := PieceValues(shuffled, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rep.Pieces, " "); got != "P N B R Q K" {
+		t.Errorf("pieces listed %s, want P N B R Q K", got)
+	}
+	for _, f := range rep.Fits {
+		for j, pv := range f.Pieces {
+			if pv.Piece != rep.Pieces[j] {
+				t.Errorf("%s fit lists %s at %d, report lists %s", f.Method, pv.Piece, j, rep.Pieces[j])
+			}
+		}
+	}
+	if strings.Join(shuffled.Pieces, " ") != "Q K P R N B" {
+		t.Errorf("the data set's piece table was changed: %v", shuffled.Pieces)
+	}
+}
