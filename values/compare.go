@@ -68,18 +68,29 @@ func Compare(names []string, sets []*Dataset, cfg CompareConfig) (*Comparison, e
 		}
 		c.Variants = append(c.Variants, s)
 	}
-	cfg, _ = cfg.withDefaults()
 	for i := 0; i < len(c.Variants); i++ {
 		for j := i + 1; j < len(c.Variants); j++ {
-			c.Differences = append(c.Differences, Differences(c.Variants[i], c.Variants[j], cfg)...)
+			ds, err := Differences(c.Variants[i], c.Variants[j], cfg)
+			if err != nil {
+				return nil, err
+			}
+			c.Differences = append(c.Differences, ds...)
 		}
 	}
 	return c, nil
 }
 
-// Differences tests every compared figure between two described variants.
-func Differences(a, b *VariantStats, cfg CompareConfig) []Difference {
-	cfg, _ = cfg.withDefaults()
+// Differences tests every compared figure between two variants described
+// by Describe (the tests need the per-game figures Describe keeps, so
+// stats read back from JSON cannot be compared).
+func Differences(a, b *VariantStats, cfg CompareConfig) ([]Difference, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if len(a.lengths) != a.Games || len(b.lengths) != b.Games || a.Games == 0 || b.Games == 0 {
+		return nil, fmt.Errorf("values: differences need variants described by Describe (per-game figures missing for %s or %s)", a.Variant, b.Variant)
+	}
 	na, nb := float64(a.Games), float64(b.Games)
 	var out []Difference
 
@@ -112,7 +123,7 @@ func Differences(a, b *VariantStats, cfg CompareConfig) []Difference {
 	if len(a.openings) > 0 && len(b.openings) > 0 {
 		out = append(out, bootstrapDifference("opening entropy (bits)", a, b, a.openings, b.openings, entropyBits, plugInBits, cfg))
 	}
-	return out
+	return out, nil
 }
 
 func count(xs []string, x string) int {

@@ -180,6 +180,12 @@ func TestDifferencesTellRealFromNoise(t *testing.T) {
 	if _, err := Compare([]string{"a"}, []*Dataset{same.games("a", 10, 1)}, CompareConfig{}); err == nil {
 		t.Errorf("one variant accepted")
 	}
+	if _, err := Differences(c.Variants[0], c.Variants[1], CompareConfig{Bootstrap: -1}); err == nil {
+		t.Errorf("negative bootstrap accepted")
+	}
+	if _, err := Differences(&VariantStats{Variant: "x", Games: 3}, c.Variants[1], CompareConfig{}); err == nil {
+		t.Errorf("stats not made by Describe accepted")
+	}
 }
 
 // TestSampleSizeMatchesTheTextbookAndDeliversItsPower checks the formula
@@ -273,5 +279,35 @@ func TestComparisonReportIsAFolderReadableWithoutRunningAnything(t *testing.T) {
 	}
 	if strings.Contains(strings.ToLower(text), "nan") {
 		t.Errorf("report shows NaN:\n%s", text)
+	}
+}
+
+func TestReportShowsUnknownOpeningsAsMissingNotZero(t *testing.T) {
+	m := outcomeModel{white: 0.4, draw: 0.35, minLen: 20, maxLen: 100, moves: 3}
+	a, b := m.games("a", 50, 1), m.games("b", 50, 2)
+	for gi := range b.Games { // no moves and no positions past the opening
+		b.Games[gi].Positions = b.Games[gi].Positions[:1]
+		b.Games[gi].Positions[0].Played = ""
+	}
+	c, err := Compare([]string{"a", "b"}, []*Dataset{a, b}, CompareConfig{Seed: 1, Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := c.Variants[1].Openings; o.Known != 0 || o.FirstMoves != 0 {
+		t.Fatalf("openings %+v, want none known", o)
+	}
+	var sb strings.Builder
+	if err := c.WriteMarkdown(&sb, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(sb.String(), "\n") {
+		if strings.HasPrefix(line, "| entropy (bits)") && !strings.HasSuffix(line, "| – |") {
+			t.Errorf("entropy row %q, want – for the variant without openings", line)
+		}
+	}
+	for _, d := range c.Differences {
+		if strings.HasPrefix(d.Metric, "opening entropy") {
+			t.Errorf("opening entropy compared without known openings: %+v", d)
+		}
 	}
 }

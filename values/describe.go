@@ -106,8 +106,10 @@ type Openings struct {
 	// the number of equally likely openings with the same entropy.
 	Entropy   Estimate `json:"entropy_bits"`
 	Effective Estimate `json:"effective_openings"`
-	// FirstMoveEntropy is the entropy of the first move alone, in bits.
+	// FirstMoveEntropy is the entropy of the first move alone, in bits,
+	// over the FirstMoves games whose first move is recorded.
 	FirstMoveEntropy Estimate `json:"first_move_entropy_bits"`
+	FirstMoves       int      `json:"first_moves_known"`
 	firstMoves       []string
 }
 
@@ -279,6 +281,7 @@ func openingStats(keys, firsts []string, cfg CompareConfig) Openings {
 	}
 	o.Entropy = bootstrapStat(keys, entropyBits, plugInBits, cfg, 0x0e17)
 	o.Effective = Estimate{Point: math.Exp2(o.Entropy.Point), Lo: math.Exp2(o.Entropy.Lo), Hi: math.Exp2(o.Entropy.Hi)}
+	o.FirstMoves = len(known)
 	if len(known) > 0 {
 		o.FirstMoveEntropy = bootstrapStat(known, entropyBits, plugInBits, cfg, 0xf125)
 	}

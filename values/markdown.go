@@ -208,9 +208,19 @@ func (c *Comparison) WriteMarkdown(w io.Writer, withValues bool) error {
 	row("distinct openings", each(func(v *VariantStats) string {
 		return fmt.Sprintf("%d (%d played once)", v.Openings.Distinct, v.Openings.Singletons)
 	})...)
-	row("entropy (bits)", each(func(v *VariantStats) string { return fmtNum2(v.Openings.Entropy) })...)
-	row("effective openings (2^entropy)", each(func(v *VariantStats) string { return fmtNum(v.Openings.Effective) })...)
-	row("first-move entropy (bits)", each(func(v *VariantStats) string { return fmtNum2(v.Openings.FirstMoveEntropy) })...)
+	known := func(n int, s string) string {
+		if n == 0 {
+			return "–"
+		}
+		return s
+	}
+	row("entropy (bits)", each(func(v *VariantStats) string { return known(v.Openings.Known, fmtNum2(v.Openings.Entropy)) })...)
+	row("effective openings (2^entropy)", each(func(v *VariantStats) string {
+		return known(v.Openings.Known, fmtNum(v.Openings.Effective))
+	})...)
+	row("first-move entropy (bits)", each(func(v *VariantStats) string {
+		return known(v.Openings.FirstMoves, fmtNum2(v.Openings.FirstMoveEntropy))
+	})...)
 	ew.printf("\nEntropies are Miller-Madow estimates with basic bootstrap intervals. When most openings were played once,\n")
 	ew.printf("the sample has not seen most of them and even the corrected entropy is a lower bound.\n")
 
