@@ -10,19 +10,19 @@ import (
 type SampleConfig struct {
 	// SkipPlies (K) leaves out positions before ply K: the opening, where
 	// material is level and the result says nothing about piece values.
-	SkipPlies int
+	SkipPlies int `json:"skip_plies"`
 	// QuietPlies (P) leaves out positions within P plies after a capture:
 	// a position at ply t is skipped when the piece counts changed between
 	// two consecutive recorded positions at plies s-1 and s with
 	// s <= t < s+P. A capture in flight (a recapture pending) would credit
 	// the material to the wrong side. Promotions change counts too and are
 	// treated the same way.
-	QuietPlies int
+	QuietPlies int `json:"quiet_plies"`
 	// MaxPerGame, when positive, keeps at most that many eligible positions
 	// per game, drawn at random (seeded by Seed). Zero keeps all.
-	MaxPerGame int
+	MaxPerGame int `json:"max_per_game"`
 	// Seed seeds the per-game draw of MaxPerGame.
-	Seed uint64
+	Seed uint64 `json:"seed"`
 }
 
 // DefaultSampleConfig returns the sampling "bomberzero values" uses unless
