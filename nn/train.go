@@ -41,7 +41,8 @@ func (b *TrainBatch) Check(cfg Config) error {
 }
 
 // Trainer trains a Net: it owns the training graphs (one per batch size,
-// built on first use), the optimizer state and the step counter. A Trainer
+// built on first use; the two most recently built are kept), the optimizer
+// state and the step counter. A Trainer
 // is not safe for concurrent use, and it updates the Net's parameters in
 // place: evaluators work on folded snapshots (Net.Fold), so they may run
 // while it trains.
@@ -120,6 +121,14 @@ func (t *Trainer) graph(cache map[int]*netGraph, mode graphMode, b *TrainBatch) 
 	}
 	g := cache[b.Size]
 	if g == nil {
+		// Keep at most two graphs per mode (a training run's batch size and
+		// perhaps one other): each holds every activation of a batch.
+		for size := range cache {
+			if len(cache) < 2 {
+				break
+			}
+			delete(cache, size)
+		}
 		var err error
 		if g, err = newNetGraph(t.net.cfg, &t.net.t, mode, b.Size); err != nil {
 			return nil, err

@@ -156,3 +156,29 @@ func TestTrainConfigRejectsUnusableSettings(t *testing.T) {
 		t.Errorf("default train config: %v", err)
 	}
 }
+
+func TestTrainerKeepsAtMostTwoGraphsAcrossBatchSizes(t *testing.T) {
+	cfg := tinyConfig()
+	net, err := New(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTrainer(net, DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int{2, 3, 4, 5, 2} {
+		if _, err := tr.TrainStep(fixedTask(cfg, size, uint64(size))); err != nil {
+			t.Fatal(err)
+		}
+		if len(tr.graphs) > 2 {
+			t.Fatalf("after batch size %d the trainer holds %d graphs, want <= 2", size, len(tr.graphs))
+		}
+		if tr.graphs[size] == nil {
+			t.Fatalf("the graph of the batch size %d just used was evicted", size)
+		}
+	}
+	if tr.Steps() != 5 {
+		t.Errorf("steps %d, want 5", tr.Steps())
+	}
+}
