@@ -73,8 +73,13 @@ func (r *runner) selfPlay(ctx context.Context) error {
 				progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(500*time.Millisecond))
 		}
 		t0 := time.Now()
+		shown := 0
 		_, err = selfplay.RunModel(ctx, sc, r.spRules, model, func(p selfplay.Progress) {
-			if bar != nil {
+			// Only a change of count feeds the bar's rate and ETA; the
+			// positions rate shows the work between finished games.
+			if bar != nil && p.Games != shown {
+				shown = p.Games
+				bar.Describe(fmt.Sprintf("gen %d self-play (%.0f positions/s)", r.st.Generation, float64(p.Positions)/max(p.Elapsed.Seconds(), 1e-9)))
 				bar.Set(p.Games)
 			}
 		})
