@@ -271,8 +271,8 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 		}
 		c.Tensors[name] = t
 	}
-	if need := c.Config.paramCount(); need > covered/4 {
-		return nil, fmt.Errorf("%w: config needs %d values, the tensors hold %d", ErrCorrupt, need, covered/4)
+	if need := c.Config.paramCount(); need > float64(covered/4) {
+		return nil, fmt.Errorf("%w: config needs %.0f values, the tensors hold %d", ErrCorrupt, need, covered/4)
 	}
 	if covered != int64(len(body)) {
 		return nil, fmt.Errorf("%w: tensors cover %d bytes of a %d-byte data section", ErrCorrupt, covered, len(body))

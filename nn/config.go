@@ -71,13 +71,15 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// paramCount returns the number of float32 values in a network's Params.
-func (c Config) paramCount() int64 {
-	f, hw := int64(c.Filters), int64(c.Height*c.Width)
-	pf, vf, vh := int64(c.PolicyFilters), int64(c.ValueFilters), int64(c.ValueHidden)
-	n := int64(c.Channels)*f*9 + 4*f
-	n += int64(c.Blocks) * 2 * (f*f*9 + 4*f)
-	n += f*pf + 4*pf + pf*int64(c.PolicyPlanes) + int64(c.PolicyPlanes)
+// paramCount returns the number of float32 values in a network's Params,
+// in float64 so that absurd configs (a corrupt checkpoint's) cannot
+// overflow it.
+func (c Config) paramCount() float64 {
+	f, hw := float64(c.Filters), float64(c.Height)*float64(c.Width)
+	pf, vf, vh := float64(c.PolicyFilters), float64(c.ValueFilters), float64(c.ValueHidden)
+	n := float64(c.Channels)*f*9 + 4*f
+	n += float64(c.Blocks) * 2 * (f*f*9 + 4*f)
+	n += f*pf + 4*pf + pf*float64(c.PolicyPlanes) + float64(c.PolicyPlanes)
 	n += f*vf + 4*vf + vf*hw*vh + vh + vh*3 + 3
 	return n
 }

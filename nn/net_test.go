@@ -224,12 +224,12 @@ func TestParamCountMatchesAllocatedParams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var n int64
+		var n float64
 		for _, p := range net.params {
-			n += int64(len(p.Data))
+			n += float64(len(p.Data))
 		}
 		if n != cfg.paramCount() {
-			t.Errorf("%+v: %d values allocated, paramCount %d", cfg, n, cfg.paramCount())
+			t.Errorf("%+v: %.0f values allocated, paramCount %.0f", cfg, n, cfg.paramCount())
 		}
 	}
 }
