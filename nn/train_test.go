@@ -60,6 +60,15 @@ func TestTinyNetworkLearnsFixedTargetsToNearZeroLoss(t *testing.T) {
 				t.Errorf("after 400 steps loss %.4f (policy %.4f, value %.4f), started at %.4f; want < 0.05",
 					last.Policy+last.Value, last.Policy, last.Value, first.Policy+first.Value)
 			}
+			// The running statistics have followed the batch's, so eval mode
+			// (what the evaluator computes) has learned the task too.
+			ev, err := tr.EvalLoss(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Policy+ev.Value > 0.1 {
+				t.Errorf("eval-mode loss %.4f after training, want < 0.1", ev.Policy+ev.Value)
+			}
 		})
 	}
 }
