@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -78,7 +79,7 @@ func TestSampleMoveFollowsTemperature(t *testing.T) {
 func TestTemperatureScheduleSwitchesToGreedyAfterTempPlies(t *testing.T) {
 	// The same deterministic search (no noise) of the empty board spreads
 	// its 30 visits over the 9 moves: at temperature 1 (ply < TempPlies)
-	// the move is drawn from them, at temperature 0 it is always the most
+	// the move is drawn from them, at temperature 0 it is always a most
 	// visited one.
 	cfg := testConfig(30)
 	cfg.TempPlies = 2
@@ -92,6 +93,7 @@ func TestTemperatureScheduleSwitchesToGreedyAfterTempPlies(t *testing.T) {
 		t.Fatal(err)
 	}
 	counts := map[int]map[int]int{1: {}, 2: {}}
+	notTop := 0
 	for i := 0; i < 300; i++ {
 		for _, ply := range []int{1, 2} {
 			if err := s.ResetAt(0, newTicTacToe(), ply); err != nil {
@@ -100,13 +102,20 @@ func TestTemperatureScheduleSwitchesToGreedyAfterTempPlies(t *testing.T) {
 			if err := s.SearchAll(); err != nil {
 				t.Fatal(err)
 			}
-			counts[ply][s.Result(0).Move]++
+			r := s.Result(0)
+			counts[ply][r.Move]++
+			top := slices.Max(r.Policy)
+			for k, m := range r.Moves {
+				if m == r.Move && r.Policy[k] < top {
+					if ply == 2 {
+						t.Fatalf("at ply 2 (temperature 0) move %d with %g of the visits was played, the most is %g", m, r.Policy[k], top)
+					}
+					notTop++
+				}
+			}
 		}
 	}
-	if len(counts[1]) < 5 {
-		t.Errorf("at ply 1 (temperature 1) only moves %v were played, want most of the 9", counts[1])
-	}
-	if len(counts[2]) != 1 {
-		t.Errorf("at ply 2 (temperature 0) moves %v were played, want always the same", counts[2])
+	if len(counts[1]) < 5 || notTop == 0 {
+		t.Errorf("at ply 1 (temperature 1) only moves %v were played, %d of them not most visited; want most of the 9 and some less visited", counts[1], notTop)
 	}
 }

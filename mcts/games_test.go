@@ -170,8 +170,13 @@ func (g *wide) LegalMoves(buf []int) []int {
 	return buf
 }
 func (g *wide) Play(m int) {
-	g.hash = (g.hash ^ uint64(m+1)) * 0x9E3779B97F4A7C15
-	g.hash ^= g.hash >> 29
+	// A mixing step that is a bijection of the sum, so that no two
+	// (position, move) pairs of the tests meet: the tree has no
+	// transpositions, within or across games.
+	h := g.hash + uint64(m+1)*0x9E3779B97F4A7C15
+	h = (h ^ h>>30) * 0xbf58476d1ce4e5b9
+	h = (h ^ h>>27) * 0x94d049bb133111eb
+	g.hash = h ^ h>>31
 	g.ply++
 }
 func (g *wide) Encode(planes []float32) {

@@ -1,6 +1,9 @@
 package mcts
 
-import "math"
+import (
+	"math"
+	"math/rand/v2"
+)
 
 // cpuct returns the exploration constant for a parent with n visits
 // (AlphaZero's slowly growing c(s)).
@@ -15,9 +18,14 @@ func (c *Config) cpuct(n float64) float64 {
 // where N counts p's visits (its own evaluation included) and virtual
 // visits, Q counts virtual visits as losses, and an unvisited child gets
 // the first-play-urgency value: p's own value minus
-// fpuReduction*sqrt(sum of the priors of the visited children). Ties go to
-// the first child.
-func (t *tree) pickPUCT(cfg *Config, p int32, fpuReduction float64) int32 {
+// fpuReduction*sqrt(sum of the priors of the visited children). Ties are
+// broken uniformly at random with rng, never by the children's order: the
+// order is the rules engine's move-generation order, which is not the same
+// for both colours (it scans the board from one side), and with equal
+// priors (network-free evaluators) most children tie, so a fixed
+// tie-break would let one colour's search look only at the moves generated
+// first (a colour bias found in chess self-play: Black won 86 of 100 games).
+func (t *tree) pickPUCT(cfg *Config, p int32, fpuReduction float64, rng *rand.Rand) int32 {
 	par := &t.nodes[p]
 	parentN := float64(par.n) + float64(par.vl)
 	// The parent's own mean value, for the player choosing here.
@@ -34,7 +42,7 @@ func (t *tree) pickPUCT(cfg *Config, p int32, fpuReduction float64) int32 {
 	}
 	fpu := parentQ - fpuReduction*math.Sqrt(visitedPrior)
 	explore := cfg.cpuct(parentN) * math.Sqrt(parentN)
-	best, bestScore := int32(0), math.Inf(-1)
+	best, bestScore, ties := int32(0), math.Inf(-1), 0
 	for k := range children {
 		ch := &children[k]
 		visits := float64(ch.n) + float64(ch.vl)
@@ -43,8 +51,15 @@ func (t *tree) pickPUCT(cfg *Config, p int32, fpuReduction float64) int32 {
 			q = ch.q()
 		}
 		score := q + explore*float64(ch.prior)/(1+visits)
-		if score > bestScore {
-			best, bestScore = int32(k), score
+		switch {
+		case score > bestScore:
+			best, bestScore, ties = int32(k), score, 1
+		case score == bestScore:
+			// Reservoir sampling: each of the ties seen so far is kept with
+			// probability 1/ties.
+			if ties++; rng.IntN(ties) == 0 {
+				best = int32(k)
+			}
 		}
 	}
 	return par.first + best

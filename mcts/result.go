@@ -46,16 +46,30 @@ func visitPolicy(t *tree, r *Result) {
 }
 
 // sampleMove returns an index into policy drawn with probability
-// proportional to policy^(1/temp); temp 0 returns the first most probable
-// index. u is a uniform number in [0, 1).
+// proportional to policy^(1/temp); temp 0 returns a most probable index,
+// the ties drawn uniformly (the order of the moves is the rules engine's
+// generation order, which differs between the colours, so taking the first
+// would bias one colour's play). u is a uniform number in [0, 1).
 func sampleMove(policy []float32, temp, u float64) int {
-	best := 0
+	best, ties := 0, 0
 	for k, p := range policy {
-		if p > policy[best] {
-			best = k
+		switch {
+		case p > policy[best]:
+			best, ties = k, 1
+		case p == policy[best]:
+			ties++
 		}
 	}
 	if temp == 0 || policy[best] <= 0 {
+		pick := min(int(u*float64(ties)), ties-1)
+		for k, p := range policy {
+			if p == policy[best] {
+				if pick == 0 {
+					return k
+				}
+				pick--
+			}
+		}
 		return best
 	}
 	top := float64(policy[best])

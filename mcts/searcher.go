@@ -415,9 +415,9 @@ func (s *Searcher) descend(sl *slot, g Game) int32 {
 				return -1
 			}
 		case idx == 0:
-			c = t.pickPUCT(&s.cfg, idx, s.cfg.RootFPUReduction)
+			c = t.pickPUCT(&s.cfg, idx, s.cfg.RootFPUReduction, s.rng)
 		default:
-			c = t.pickPUCT(&s.cfg, idx, s.cfg.FPUReduction)
+			c = t.pickPUCT(&s.cfg, idx, s.cfg.FPUReduction, s.rng)
 		}
 		g.Play(int(t.nodes[c].move))
 		idx = c
@@ -525,9 +525,5 @@ func (s *Searcher) finish(i int) {
 	if sl.ply < s.cfg.TempPlies {
 		temp = s.cfg.Temp
 	}
-	u := 0.0
-	if temp > 0 {
-		u = s.rng.Float64()
-	}
-	r.Move = r.Moves[sampleMove(r.Policy, temp, u)]
+	r.Move = r.Moves[sampleMove(r.Policy, temp, s.rng.Float64())]
 }
