@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -227,5 +228,68 @@ func TestEvaluatorsSharingOneSnapshotAgreeAcrossGoroutines(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+func TestBadBatchesAreRejectedWithErrorsNamingTheField(t *testing.T) {
+	cfg := tinyConfig()
+	net, err := New(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := NewEvaluator(net.Fold(), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTrainer(net, DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	evalCases := []struct {
+		name string
+		edit func(*eval.Batch)
+		says string
+	}{
+		{"empty", func(b *eval.Batch) { b.Size = 0 }, "batch size 0"},
+		{"over the maximum", func(b *eval.Batch) { b.Size = 5 }, "planes"},
+		{"short planes", func(b *eval.Batch) { b.Planes = b.Planes[:10] }, "planes"},
+		{"short legal mask", func(b *eval.Batch) { b.Legal = b.Legal[:10] }, "legal"},
+		{"short policy", func(b *eval.Batch) { b.Policy = nil }, "policy"},
+		{"short WDL", func(b *eval.Batch) { b.WDL = b.WDL[:3] }, "WDL"},
+	}
+	for _, c := range evalCases {
+		b := eval.NewBatch(cfg.Shape(), 4)
+		c.edit(b)
+		if err := ev.Evaluate(b); err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("Evaluate with %s: error %v, want one saying %q", c.name, err, c.says)
+		}
+	}
+	big := eval.NewBatch(cfg.Shape(), 5)
+	if err := ev.Evaluate(big); err == nil || !strings.Contains(err.Error(), "exceeds the evaluator's maximum 4") {
+		t.Errorf("Evaluate of 5 positions: error %v, want the maximum named", err)
+	}
+	trainCases := []struct {
+		name string
+		edit func(*TrainBatch)
+		says string
+	}{
+		{"empty", func(b *TrainBatch) { b.Size = 0 }, "Size = 0"},
+		{"short planes", func(b *TrainBatch) { b.Planes = b.Planes[:1] }, "Planes"},
+		{"short legal mask", func(b *TrainBatch) { b.Legal = nil }, "Legal"},
+		{"short policy target", func(b *TrainBatch) { b.Policy = b.Policy[:2] }, "Policy"},
+		{"short WDL target", func(b *TrainBatch) { b.WDL = b.WDL[:2] }, "WDL"},
+	}
+	for _, c := range trainCases {
+		b := NewTrainBatch(cfg, 3)
+		c.edit(b)
+		if _, err := tr.TrainStep(b); err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("TrainStep with %s: error %v, want one saying %q", c.name, err, c.says)
+		}
+	}
+	if tr.Steps() != 0 {
+		t.Errorf("rejected batches advanced the step counter to %d", tr.Steps())
+	}
+	if _, err := New(Config{}, 1); err == nil || !strings.Contains(err.Error(), "Channels = 0") {
+		t.Errorf("New of a zero config: error %v, want Channels named", err)
 	}
 }
