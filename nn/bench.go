@@ -21,6 +21,7 @@ type BenchOptions struct {
 	TrainBatch  int           // training batch size (default 256)
 	Duration    time.Duration // total time budget, split over the measurements (default 20s)
 	Optimizer   string        // training optimizer (default "adam")
+	SquareGemm  int           // edge of the square SGEMM ceiling (default 1024)
 	ProgressOut func(string)  // called with a line per finished measurement, when not nil
 }
 
@@ -88,6 +89,9 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	if o.Optimizer == "" {
 		o.Optimizer = "adam"
 	}
+	if o.SquareGemm <= 0 {
+		o.SquareGemm = 1024
+	}
 	progress := func(format string, a ...any) {
 		if o.ProgressOut != nil {
 			o.ProgressOut(fmt.Sprintf(format, a...))
@@ -115,13 +119,14 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	var ceilings int
 	ceiling := func() (wall, perCPU float64) {
 		conv, perCPU := parallelGemmGflops(o.Workers, m, n, k, slice/4)
-		big, _ := parallelGemmGflops(1, 1024, 1024, 1024, slice/4)
+		sq := o.SquareGemm
+		big, _ := parallelGemmGflops(1, sq, sq, sq, slice/4)
 		res.Sgemm1024Gflops = max(res.Sgemm1024Gflops, big)
 		convSum += conv
 		perCPUSum += perCPU
 		ceilings++
-		progress("ceiling: sgemm %dx%dx%d, %d single-threaded products %.1f GFLOP/s; 1024^3 split over %d goroutines %.1f",
-			m, n, k, o.Workers, conv, maxProcs(), big)
+		progress("ceiling: sgemm %dx%dx%d, %d single-threaded products %.1f GFLOP/s; %d^3 split over %d goroutines %.1f",
+			m, n, k, o.Workers, conv, sq, maxProcs(), big)
 		return max(conv, big), perCPU
 	}
 

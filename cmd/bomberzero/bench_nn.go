@@ -25,6 +25,7 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	size := fs.Int("board", 10, "board height and width")
 	planes := fs.Int("policy-planes", 80, "policy planes")
 	trainBatch := fs.Int("train-batch", 256, "training batch size")
+	square := fs.Int("square-gemm", 1024, "edge of the square SGEMM ceiling")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -36,7 +37,7 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	opts := nn.BenchOptions{Config: cfg, Workers: *workers, TrainBatch: *trainBatch,
+	opts := nn.BenchOptions{Config: cfg, Workers: *workers, TrainBatch: *trainBatch, SquareGemm: *square,
 		Duration: time.Duration(*seconds * float64(time.Second))}
 	if !*asJSON {
 		opts.ProgressOut = func(line string) { fmt.Fprintln(stderr, line) }
