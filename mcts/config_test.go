@@ -55,7 +55,7 @@ func TestNewSearcherRejectsNoSlotsAndEmptyBatches(t *testing.T) {
 
 func TestSampleMoveFollowsTemperature(t *testing.T) {
 	policy := []float32{0.1, 0.6, 0.3}
-	if k := sampleMove(policy, 0, 0.99); k != 1 {
+	if k := sampleMove(policy, nil, 0, 0.99); k != 1 {
 		t.Errorf("temperature 0 chose %d, want the most visited 1", k)
 	}
 	// At temperature 1 the cumulative bounds are 0.1, 0.7, 1.0.
@@ -63,15 +63,15 @@ func TestSampleMoveFollowsTemperature(t *testing.T) {
 		u    float64
 		want int
 	}{{0.05, 0}, {0.11, 1}, {0.69, 1}, {0.71, 2}, {0.999, 2}} {
-		if k := sampleMove(policy, 1, c.u); k != c.want {
+		if k := sampleMove(policy, nil, 1, c.u); k != c.want {
 			t.Errorf("temperature 1, u %g: chose %d, want %d", c.u, k, c.want)
 		}
 	}
 	// At temperature 0.5 weights square: 0.01 0.36 0.09 of 0.46.
-	if k := sampleMove(policy, 0.5, 0.01/0.46+0.001); k != 1 {
+	if k := sampleMove(policy, nil, 0.5, 0.01/0.46+0.001); k != 1 {
 		t.Errorf("temperature 0.5 chose %d just past the first bound, want 1", k)
 	}
-	if k := sampleMove(policy, 0.5, 0.37/0.46+0.001); k != 2 {
+	if k := sampleMove(policy, nil, 0.5, 0.37/0.46+0.001); k != 2 {
 		t.Errorf("temperature 0.5 chose %d past the second bound, want 2", k)
 	}
 }

@@ -77,11 +77,23 @@ func TestGreedyMoveChoiceDrawsAmongTiedMostVisited(t *testing.T) {
 		u    float64
 		want int
 	}{{0, 1}, {0.49, 1}, {0.5, 3}, {0.999, 3}} {
-		if k := sampleMove(policy, 0, c.u); k != c.want {
+		if k := sampleMove(policy, nil, 0, c.u); k != c.want {
 			t.Errorf("temperature 0, tied 1 and 3, u %g: chose %d, want %d", c.u, k, c.want)
 		}
 	}
-	if k := sampleMove([]float32{0.2, 0.5, 0.3}, 0, 0.999); k != 1 {
+	if k := sampleMove([]float32{0.2, 0.5, 0.3}, nil, 0, 0.999); k != 1 {
 		t.Errorf("temperature 0 without a tie chose %d, want the most visited 1", k)
+	}
+	// Equally visited moves are told apart by their values first (a mate
+	// found in as many visits as a quiet move is played), then drawn.
+	policy = []float32{0.3, 0.3, 0.1, 0.3}
+	values := []float64{0.5, 1, 1, 1}
+	for _, c := range []struct {
+		u    float64
+		want int
+	}{{0, 1}, {0.49, 1}, {0.5, 3}, {0.999, 3}} {
+		if k := sampleMove(policy, values, 0, c.u); k != c.want {
+			t.Errorf("temperature 0, tied 0, 1 and 3 of values %v, u %g: chose %d, want %d", values, c.u, k, c.want)
+		}
 	}
 }

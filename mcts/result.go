@@ -46,31 +46,22 @@ func visitPolicy(t *tree, r *Result) {
 }
 
 // sampleMove returns an index into policy drawn with probability
-// proportional to policy^(1/temp); temp 0 returns a most probable index,
-// the ties drawn uniformly (the order of the moves is the rules engine's
-// generation order, which differs between the colours, so taking the first
-// would bias one colour's play). u is a uniform number in [0, 1).
-func sampleMove(policy []float32, temp, u float64) int {
-	best, ties := 0, 0
+// proportional to policy^(1/temp). Temp 0 returns a most probable index:
+// among equally probable ones the one with the highest value (values[k] is
+// move k's mean value for the side choosing; nil: none), and among those
+// one drawn uniformly, never the first by position (the order of the moves
+// is the rules engine's generation order, which differs between the
+// colours, so taking the first would bias one colour's play). u is a
+// uniform number in [0, 1).
+func sampleMove(policy []float32, values []float64, temp, u float64) int {
+	best := 0
 	for k, p := range policy {
-		switch {
-		case p > policy[best]:
-			best, ties = k, 1
-		case p == policy[best]:
-			ties++
+		if p > policy[best] {
+			best = k
 		}
 	}
 	if temp == 0 || policy[best] <= 0 {
-		pick := min(int(u*float64(ties)), ties-1)
-		for k, p := range policy {
-			if p == policy[best] {
-				if pick == 0 {
-					return k
-				}
-				pick--
-			}
-		}
-		return best
+		return pickBest(policy, values, policy[best], u)
 	}
 	top := float64(policy[best])
 	sum := 0.0
@@ -89,4 +80,37 @@ func sampleMove(policy []float32, temp, u float64) int {
 		}
 	}
 	return best
+}
+
+// pickBest returns, among the indices whose policy is top, one with the
+// highest value (all of them when values is nil), drawn uniformly with u.
+func pickBest(policy []float32, values []float64, top float32, u float64) int {
+	value := func(k int) float64 {
+		if values == nil {
+			return 0
+		}
+		return values[k]
+	}
+	bestV, ties := math.Inf(-1), 0
+	for k, p := range policy {
+		if p != top {
+			continue
+		}
+		switch v := value(k); {
+		case v > bestV:
+			bestV, ties = v, 1
+		case v == bestV:
+			ties++
+		}
+	}
+	pick := min(int(u*float64(ties)), ties-1)
+	for k, p := range policy {
+		if p == top && value(k) == bestV {
+			if pick == 0 {
+				return k
+			}
+			pick--
+		}
+	}
+	return 0
 }

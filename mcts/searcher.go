@@ -28,6 +28,7 @@ type Searcher struct {
 	done      []int // slots whose search finished in the last Step
 	progress  int   // playouts completed in the last Step
 	noise     []float64
+	values    []float64 // the root moves' mean values, for the move choice
 	priors    []float32
 	calls     int
 }
@@ -525,5 +526,15 @@ func (s *Searcher) finish(i int) {
 	if sl.ply < s.cfg.TempPlies {
 		temp = s.cfg.Temp
 	}
-	r.Move = r.Moves[sampleMove(r.Policy, temp, s.rng.Float64())]
+	// The moves' mean values for the side to move break ties in visits
+	// (an unvisited move has none).
+	s.values = resizeF(s.values, len(r.Moves))
+	for k := range s.values {
+		ch := &t.nodes[root.first+int32(k)]
+		s.values[k] = math.Inf(-1)
+		if ch.n > 0 {
+			s.values[k] = ch.w / float64(ch.n)
+		}
+	}
+	r.Move = r.Moves[sampleMove(r.Policy, s.values, temp, s.rng.Float64())]
 }

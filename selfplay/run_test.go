@@ -201,25 +201,94 @@ func TestSelfPlayWithATinyNetwork(t *testing.T) {
 }
 
 func TestSelfPlayFindsMatesAndRecordsThem(t *testing.T) {
-	// From a back-rank mate in one, the search (terminal values from the
-	// rules) mates at once, and the data and record say so.
-	cfg := smallConfig(t, "chess", 4)
-	cfg.Start = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
-	cfg.Search.Sims = 64
-	cfg.Search.TempPlies = 0
-	cfg.Search.CheapShare = 0
-	cfg.Search.NoiseFraction = 0
-	sum, err := Run(context.Background(), cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range checkRun(t, mustRules(t, "chess", cfg.MaxPlies), cfg, sum) {
-		if g.Termination != datasets.Checkmate || g.Result != 1 || g.Length != 1 || g.Positions[0].Played != "a1-a8" {
-			t.Fatalf("game %s: %s, result %d, length %d, played %s; want a1-a8 mate", g.ID, g.Termination, g.Result, g.Length, g.Positions[0].Played)
-		}
-	}
-	if sum.WhiteWins != cfg.Games {
-		t.Fatalf("summary: %d White wins, want %d", sum.WhiteWins, cfg.Games)
+	// From a mate in one for either colour, and from positions where the
+	// loser must move first and any move allows a mate in one, the search
+	// (terminal values from the rules) mates at once, and the data say so:
+	// the game's result from White's view, each row's result from its
+	// side to move's view (+1 for the mating side, -1 for the mated one),
+	// also as a training window samples it.
+	for _, c := range []struct {
+		name, start string
+		result      int // White's view
+		length      int // plies played
+	}{
+		{"White mates in one", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 1, 1},
+		{"Black mates in one", "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1", -1, 1},
+		{"Black moves, White mates", "7k/p4K1p/7B/8/8/8/8/6R1 b - - 0 1", 1, 2},
+		{"White moves, Black mates", "6r1/8/8/8/8/7b/P4k1P/7K w - - 0 1", -1, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := smallConfig(t, "chess", 4)
+			cfg.Start = c.start
+			cfg.Search.Sims = 64
+			cfg.Search.TempPlies = 0
+			cfg.Search.CheapShare = 0
+			cfg.Search.NoiseFraction = 0
+			sum, err := Run(context.Background(), cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range checkRun(t, mustRules(t, "chess", cfg.MaxPlies), cfg, sum) {
+				// checkRun has checked that the final position is mate.
+				if g.Termination != datasets.Checkmate || g.Result != c.result || g.Length != c.length {
+					t.Fatalf("game %s: %s, result %d, length %d; want mate, result %d, length %d",
+						g.ID, g.Termination, g.Result, g.Length, c.result, c.length)
+				}
+			}
+			if wins := map[int]int{1: sum.WhiteWins, -1: sum.BlackWins}[c.result]; wins != cfg.Games {
+				t.Fatalf("summary: +%d =%d -%d, want all %d won by the mating side", sum.WhiteWins, sum.Draws, sum.BlackWins, cfg.Games)
+			}
+			// The rows: result_white is the game's, result_stm the mover's.
+			chunks, _, err := datasets.List(cfg.Out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := 0
+			for _, info := range chunks {
+				ch, err := datasets.ReadChunk(info.Path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range ch.Rows {
+					wantSTM := int8(c.result)
+					if !r.WhiteToMove {
+						wantSTM = -wantSTM
+					}
+					mover := r.WhiteToMove == (c.result == 1) // the mating side
+					if int(r.ResultWhite) != c.result || r.ResultSTM != wantSTM || (r.ResultSTM == 1) != mover {
+						t.Fatalf("row at ply %d (White to move %v, played %s): result_white %d, result_stm %d; want %d and %d",
+							r.Ply, r.WhiteToMove, r.Played, r.ResultWhite, r.ResultSTM, c.result, wantSTM)
+					}
+					rows++
+				}
+			}
+			// The training window: +1 where the winner moves, -1 where the loser does.
+			w, err := datasets.NewWindow(cfg.Out, datasets.WindowConfig{Size: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Refresh(); err != nil {
+				t.Fatal(err)
+			}
+			if w.Len() != rows {
+				t.Fatalf("window holds %d positions, the chunks %d rows", w.Len(), rows)
+			}
+			v := mustRules(t, "chess", cfg.MaxPlies).Variant
+			for i := 0; i < w.Len(); i++ {
+				s := w.At(i)
+				p, err := v.ParsePosition(s.Position)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := float32(c.result)
+				if p.SideToMove() == env.Black {
+					want = -want
+				}
+				if s.Result != want {
+					t.Fatalf("sample %d (%v to move): result %v, want %v", i, p.SideToMove(), s.Result, want)
+				}
+			}
+		})
 	}
 }
 
