@@ -70,6 +70,20 @@ func (t *Trainer) Net() *Net { return t.net }
 // Config returns the optimizer settings.
 func (t *Trainer) Config() TrainConfig { return t.cfg }
 
+// SetConfig changes the optimizer's hyperparameters and schedule from the
+// next step on (for instance after LoadTrainer, which restores the saved
+// ones). The optimizer kind must stay the same: its state carries over.
+func (t *Trainer) SetConfig(cfg TrainConfig) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if cfg.Optimizer != t.cfg.Optimizer {
+		return fmt.Errorf("nn: cannot switch the optimizer from %s to %s: its state would not carry over", t.cfg.Optimizer, cfg.Optimizer)
+	}
+	t.cfg, t.opt.cfg = cfg, cfg
+	return nil
+}
+
 // Steps returns the number of training steps taken so far.
 func (t *Trainer) Steps() int64 { return t.step }
 

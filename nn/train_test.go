@@ -191,3 +191,34 @@ func TestTrainerKeepsAtMostTwoGraphsAcrossBatchSizes(t *testing.T) {
 		t.Errorf("steps %d, want 5", tr.Steps())
 	}
 }
+
+func TestSetConfigChangesHyperparametersButNotTheOptimizer(t *testing.T) {
+	net, err := New(tinyConfig(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTrainer(net, DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := DefaultTrainConfig()
+	c.L2, c.Schedule = 0, Schedule{Base: 0.5}
+	if err := tr.SetConfig(c); err != nil {
+		t.Fatal(err)
+	}
+	b := fixedTask(tinyConfig(), 4, 1)
+	if l, err := tr.TrainStep(b); err != nil || l.L2 != 0 {
+		t.Errorf("after SetConfig with L2 0: losses %+v, error %v; want L2 0", l, err)
+	}
+	if got := tr.Config().Schedule.Rate(0); got != 0.5 {
+		t.Errorf("rate %v after SetConfig, want 0.5", got)
+	}
+	c.Optimizer = "adam"
+	if err := tr.SetConfig(c); err == nil {
+		t.Error("SetConfig switched SGD to Adam")
+	}
+	c.Optimizer, c.Momentum = "sgd", 2
+	if err := tr.SetConfig(c); err == nil {
+		t.Error("SetConfig accepted momentum 2")
+	}
+}
