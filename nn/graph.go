@@ -39,17 +39,25 @@ type netGraph struct {
 
 // graphBuilder holds the state of one graph under construction.
 type graphBuilder struct {
-	ng    *netGraph
-	cols  []float32
-	dcols []float32
-	train bool
-	err   error
+	ng      *netGraph
+	tensors map[*G.Node]*tensor.Dense // the tensor each node's value lives in
+	cols    []float32
+	dcols   []float32
+	train   bool
+	err     error
+}
+
+// input returns a graph input node named name bound to data.
+func (b *graphBuilder) input(name string, data []float32, shape ...int) *G.Node {
+	t := tensor.New(tensor.WithBacking(data), tensor.WithShape(shape...))
+	n := G.NewTensor(b.ng.g, tensor.Float32, len(shape), G.WithShape(shape...), G.WithName(name), G.WithValue(t))
+	b.tensors[n] = t
+	return n
 }
 
 // param returns a graph input node bound to p's values.
 func (b *graphBuilder) param(p *Param) *G.Node {
-	return G.NewTensor(b.ng.g, tensor.Float32, len(p.Shape), G.WithShape(p.Shape...), G.WithName(p.Name),
-		G.WithValue(tensor.New(tensor.WithBacking(p.Data), tensor.WithShape(p.Shape...))))
+	return b.input(p.Name, p.Data, p.Shape...)
 }
 
 // apply adds op to the graph reading inputs.
@@ -57,10 +65,15 @@ func (b *graphBuilder) apply(op *kernelOp, inputs ...*G.Node) *G.Node {
 	if b.err != nil {
 		return nil
 	}
+	for _, in := range inputs {
+		op.expect = append(op.expect, b.tensors[in].Uintptr())
+	}
 	node, err := G.ApplyOpWithName(op, op.name, inputs...)
 	if err != nil {
 		b.err = fmt.Errorf("nn: building op %s: %w", op.name, err)
+		return nil
 	}
+	b.tensors[node] = op.out
 	return node
 }
 
@@ -134,15 +147,14 @@ func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error)
 	h, w := cfg.Height, cfg.Width
 	m := n * h * w
 	ng := &netGraph{g: G.NewGraph(), mode: mode, n: n, h: h, w: w, planes: make([]float32, cfg.Channels*m)}
-	b := &graphBuilder{ng: ng, train: mode == modeTrain}
+	b := &graphBuilder{ng: ng, train: mode == modeTrain, tensors: map[*G.Node]*tensor.Dense{}}
 	maxCols := max(cfg.Channels, cfg.Filters) * 9 * m
 	if b.train {
 		b.dcols = make([]float32, maxCols)
 	} else {
 		b.cols = make([]float32, maxCols)
 	}
-	x := G.NewTensor(ng.g, tensor.Float32, 4, G.WithShape(cfg.Channels, n, h, w), G.WithName("planes"),
-		G.WithValue(tensor.New(tensor.WithBacking(ng.planes), tensor.WithShape(cfg.Channels, n, h, w))))
+	x := b.input("planes", ng.planes, cfg.Channels, n, h, w)
 
 	// Forward.
 	y, stem := b.conv("stem", t.stem, x, ng.planes, nil, nil)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 
 	"bomberzero/eval"
 )
@@ -47,6 +48,16 @@ func TestGorgoniaTapeMachineRunsTheGraphsToTheSameResult(t *testing.T) {
 		if ng.wdl[i] != wantWDL[i] {
 			t.Fatalf("TapeMachine WDL logit %d = %v, direct run %v", i, ng.wdl[i], wantWDL[i])
 		}
+	}
+
+	// An op handed a value other than the buffer it reads refuses to run.
+	op := ng.order[0]
+	foreign := make([]G.Value, op.Arity())
+	for i := range foreign {
+		foreign[i] = tensor.New(tensor.WithShape(1), tensor.WithBacking([]float32{0}))
+	}
+	if _, err := op.Do(foreign...); err == nil || !strings.Contains(err.Error(), "not the buffer") {
+		t.Errorf("op %s ran on foreign inputs: error %v", op, err)
 	}
 
 	// Training graph: the same gradients.

@@ -16,10 +16,12 @@ import (
 // preallocated tensor backed by the kernel's own buffer, so running it
 // allocates nothing; its inputs are bound to the buffers of the nodes it
 // reads when the graph is built, which Gorgonia's node edges mirror and
-// which fix the order the ops run in.
+// which fix the order the ops run in. Do checks that the values Gorgonia
+// passes are those very buffers.
 type kernelOp struct {
 	name   string        // unique within the graph: Gorgonia hash-conses ops by hash
 	inputs []hm.Type     // the types of the nodes it reads
+	expect []uintptr     // the address of each input's data, set when the op joins a graph
 	out    *tensor.Dense // the preallocated output
 	run    func()        // computes out (nil for ops that only expose a buffer)
 }
@@ -60,6 +62,11 @@ func (o *kernelOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 func (o *kernelOp) Do(vals ...G.Value) (G.Value, error) {
 	if len(vals) != len(o.inputs) {
 		return nil, fmt.Errorf("nn: op %s got %d inputs, want %d", o.name, len(vals), len(o.inputs))
+	}
+	for i, v := range vals {
+		if d, ok := v.(*tensor.Dense); !ok || i >= len(o.expect) || d.Uintptr() != o.expect[i] {
+			return nil, fmt.Errorf("nn: op %s input %d (%v) is not the buffer the op was built to read", o.name, i, v.Shape())
+		}
 	}
 	o.exec()
 	return o.out, nil
