@@ -65,7 +65,7 @@ type Config struct {
 	CacheMoves int
 
 	// Seed seeds the searcher's random numbers (noise, Gumbel samples,
-	// playout caps, temperature).
+	// playout caps, temperature, tie-breaks between equal moves).
 	Seed uint64
 }
 
