@@ -1,0 +1,86 @@
+package compare
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"bomberzero/datasets"
+	"bomberzero/match"
+)
+
+// writeGames plays n greedy games of variant and writes them as training
+// data chunks to a new directory.
+func writeGames(t *testing.T, variant string, n int) string {
+	t.Helper()
+	v := load(t, variant)
+	p, err := match.Parse("greedy", v, match.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := v.NewPosition()
+	r, err := match.Run(context.Background(), match.Config{A: p, B: p, Games: n, Start: start, Variant: v, MaxPlies: 80, Seed: 9, KeepGames: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Records {
+		rec, err := Record(datasets.NewGameID(), start, &r.Records[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.AddGame(&rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestRunComparesTheGamesOfGivenRuns(t *testing.T) {
+	a, b := writeGames(t, "fbgc", 8), writeGames(t, "fbgc-superpower", 6)
+	res, err := Run(context.Background(), Config{Variants: []string{"fbgc", "fbgc-superpower"}, Runs: []string{a, b}, Games: 1,
+		Seed: 2, Bootstrap: 20, NoValues: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Sources) != 2 || res.Sources[0].Kind != "run" || res.Sources[0].Games != 8 || res.Sources[1].Games != 6 {
+		t.Errorf("sources %+v, want 8 and 6 games from the two runs", res.Sources)
+	}
+	if c := res.Comparison.Variants; c[0].Games != 8 || c[1].Games != 6 {
+		t.Errorf("compared %d and %d games, want 8 and 6", c[0].Games, c[1].Games)
+	}
+	if len(res.Cross) != 0 || !strings.Contains(res.CrossNote, "without a trained model") {
+		t.Errorf("cross-play %v, note %q; want none, saying the data have no model", res.Cross, res.CrossNote)
+	}
+}
+
+func TestRunRefusesARunOfAnotherVariant(t *testing.T) {
+	a := writeGames(t, "fbgc", 2)
+	_, err := Run(context.Background(), Config{Variants: []string{"fbgc-superpower", "fbgc"}, Runs: []string{a, a}, Games: 1, NoValues: true})
+	if err == nil || !strings.Contains(err.Error(), "[fbgc], none of variant fbgc-superpower") {
+		t.Errorf("error %v, want one listing the variants the data hold", err)
+	}
+}
+
+func TestRunPlaysTheBaselineInEachVariant(t *testing.T) {
+	res, err := Run(context.Background(), Config{Variants: []string{"fbgc", "chess"}, Player: "greedy", Games: 4, MaxPlies: 30,
+		Seed: 3, Bootstrap: 20, NoValues: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range res.Sources {
+		if s.Kind != "baseline" || s.Player != "greedy" || s.Games != 4 || s.Seed != 3+uint64(i)*1_000_003 {
+			t.Errorf("source %d: %+v", i, s)
+		}
+	}
+	if res.Comparison.Variants[1].Length.Max > 30 {
+		t.Errorf("a chess game ran past the 30-ply cap: %+v", res.Comparison.Variants[1].Length)
+	}
+}
