@@ -69,3 +69,17 @@ func TestCompareCommandWritesAReportFolder(t *testing.T) {
 		}
 	}
 }
+
+func TestImbalanceTakesThePawnScaleFromAFit(t *testing.T) {
+	dir := t.TempDir()
+	writeValuesData(t, dir, 400, "fbgc")
+	var out, errb bytes.Buffer
+	code := run([]string{"imbalance", "--player", "random", "--white-without", "N", "--black-without", "N", "--games", "2", "--max-plies", "10",
+		"--values-data", dir}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "by the tanh fit on 400 games of "+dir) || strings.Contains(out.String(), "0.1841 tanh") {
+		t.Errorf("the pawn scale does not come from the fit:\n%s", out.String())
+	}
+}
