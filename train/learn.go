@@ -81,8 +81,11 @@ func (r *runner) trainPhase(ctx context.Context) error {
 			}
 		}
 	}
-	if bar != nil {
+	if bar != nil && !stopped {
 		bar.Finish()
+		fmt.Fprintln(r.opt.Progress)
+	} else if bar != nil {
+		bar.Exit()
 		fmt.Fprintln(r.opt.Progress)
 	}
 	g.Seconds += time.Since(t0).Seconds()

@@ -84,7 +84,11 @@ func (r *runner) selfPlay(ctx context.Context) error {
 			}
 		})
 		if bar != nil {
-			bar.Finish()
+			if ctx.Err() == nil {
+				bar.Finish()
+			} else {
+				bar.Exit() // stopped: leave the bar where it was
+			}
 			fmt.Fprintln(r.opt.Progress)
 		}
 		r.st.SelfPlaySeconds += time.Since(t0).Seconds()
