@@ -121,7 +121,7 @@ func Differences(a, b *VariantStats, cfg CompareConfig) ([]Difference, error) {
 
 	// Opening entropy: bootstrap both sides.
 	if len(a.openings) > 0 && len(b.openings) > 0 {
-		out = append(out, bootstrapDifference("opening entropy (bits)", a, b, a.openings, b.openings, entropyBits, plugInBits, cfg))
+		out = append(out, bootstrapDifference("opening entropy (bits)", a, b, cfg))
 	}
 	return out, nil
 }
@@ -192,11 +192,16 @@ func proportionDifference(metric string, a, b *VariantStats, xa, xb float64) Dif
 	return d
 }
 
-// bootstrapDifference compares a statistic by resampling each variant's
-// games independently: a basic bootstrap interval for B - A, and Z as the
-// difference over the bootstrap standard error. No sample size is given.
-func bootstrapDifference(metric string, a, b *VariantStats, xa, xb []string, stat, truth func([]string) float64, cfg CompareConfig) Difference {
-	d := Difference{Metric: metric, A: a.Variant, B: b.Variant, ValueA: stat(xa), ValueB: stat(xb)}
+// bootstrapDifference compares the opening entropies by resampling each
+// variant's games independently. The difference is that of the entropies
+// Describe printed (each the pivotal estimate of its own variant), and its
+// interval is the basic bootstrap interval of the difference read around
+// that point: [δ - (q97.5 - m), δ + (m - q2.5)] for the median m of the
+// resampled differences, which is pivotal's interval shifted to its
+// point, so it always holds it.
+func bootstrapDifference(metric string, a, b *VariantStats, cfg CompareConfig) Difference {
+	xa, xb := a.openings, b.openings
+	d := Difference{Metric: metric, A: a.Variant, B: b.Variant, ValueA: a.Openings.Entropy.Point, ValueB: b.Openings.Entropy.Point}
 	delta := d.ValueB - d.ValueA
 	reps := make([]float64, cfg.Bootstrap)
 	ba, bb := make([]string, len(xa)), make([]string, len(xb))
@@ -208,13 +213,12 @@ func bootstrapDifference(metric string, a, b *VariantStats, xa, xb []string, sta
 		for i := range bb {
 			bb[i] = xb[rng.IntN(len(xb))]
 		}
-		reps[r] = stat(bb) - stat(ba)
+		reps[r] = entropyBits(bb) - entropyBits(ba)
 	}
 	se := math.Sqrt(variance(reps)) // spread of the resampled differences
-	d.Delta = Estimate{Point: delta}
 	lo, hi := percentileInterval(reps)
-	tau := truth(xb) - truth(xa)                            // the difference in the bootstrap world
-	d.Delta.Lo, d.Delta.Hi = delta-(hi-tau), delta-(lo-tau) // basic interval, as bootstrapStat
+	med := quantileSorted(reps, 0.5)
+	d.Delta = Estimate{Point: delta, Lo: delta - (hi - med), Hi: delta + (med - lo)}
 	finishTest(&d, delta, se, math.NaN(), min(a.Games, b.Games))
 	// The bootstrap interval, not the normal approximation, decides.
 	d.WithinNoise = d.Delta.Contains(0)

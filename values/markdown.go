@@ -221,7 +221,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer, withValues bool) error {
 	row("first-move entropy (bits)", each(func(v *VariantStats) string {
 		return known(v.Openings.FirstMoves, fmtNum2(v.Openings.FirstMoveEntropy))
 	})...)
-	ew.printf("\nEntropies are Miller-Madow estimates with basic bootstrap intervals. When most openings were played once,\n")
+	ew.printf("\nEntropies are Miller-Madow estimates corrected for the bootstrap's bias, with basic bootstrap intervals. When most openings were played once,\n")
 	ew.printf("the sample has not seen most of them and even the corrected entropy is a lower bound.\n")
 
 	ew.printf("\n## Differences\n\n")
