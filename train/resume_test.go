@@ -15,6 +15,7 @@ func TestRunStoppedOftenAndResumedMatchesUninterruptedRun(t *testing.T) {
 	cfg := tinyConfig(t)
 	const gens = 3
 	straight := t.TempDir()
+	began := time.Now()
 	rep, err := Run(context.Background(), Options{Dir: straight, Config: cfg, Generations: gens})
 	if err != nil {
 		t.Fatal(err)
@@ -24,14 +25,17 @@ func TestRunStoppedOftenAndResumedMatchesUninterruptedRun(t *testing.T) {
 	}
 	checkRunComplete(t, straight, cfg, gens)
 
+	// Stop each call after an eighth of the straight run's time, so the
+	// run is interrupted several times however fast the machine is.
+	budget := max(time.Since(began)/8, 20*time.Millisecond)
 	stopped := t.TempDir()
 	calls, budgetStops := 0, 0
 	for {
 		calls++
-		if calls > 200 {
-			t.Fatal("the interrupted run made no progress in 200 calls")
+		if calls > 500 {
+			t.Fatal("the interrupted run made no progress in 500 calls")
 		}
-		rep, err := Run(context.Background(), Options{Dir: stopped, Config: cfg, Generations: gens, Budget: 700 * time.Millisecond})
+		rep, err := Run(context.Background(), Options{Dir: stopped, Config: cfg, Generations: gens, Budget: budget})
 		if err != nil {
 			t.Fatalf("call %d: %v", calls, err)
 		}
