@@ -1,18 +1,10 @@
 package main
 
 import (
-	"context"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"bomberzero/compare"
 	"bomberzero/values"
@@ -21,8 +13,7 @@ import (
 // runCompare compares two or more variants side by side and writes a
 // report folder.
 func runCompare(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("compare", "usage: bomberzero compare --variants A,B[,...] --out DIR [--runs R1,R2 | --budget D] [flags]\n\nCompares variants' games side by side (White's score, draws, lengths, endings,\nopening diversity, piece values, each with its 95% interval), says which\ndifferences are within noise and how many games would resolve them, plays\ncross-play between trained models, and writes DIR/report.md with its charts.", stderr)
 	variants := fs.String("variants", "", "comma-separated variants to compare, e.g. fbgc,fbgc-superpower")
 	runs := fs.String("runs", "", "comma-separated run (or training-data) directories, one per variant, whose games are compared")
 	budget := fs.Duration("budget", 0, "without --runs: train each variant this long with the same embedded defaults and seed (e.g. 30m)")
@@ -37,15 +28,8 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	vals := fs.String("values", "", "piece values for greedy and alpha-beta baselines, e.g. G=2.5,I=8")
 	out := fs.String("out", "", "report folder (report.md, PNG charts, comparison.json); required")
 	quiet := fs.Bool("quiet", false, "no progress bars")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bomberzero compare --variants A,B[,...] --out DIR [--runs R1,R2 | --budget D] [flags]\n\nCompares variants' games side by side (White's score, draws, lengths, endings,\nopening diversity, piece values, each with its 95% interval), says which\ndifferences are within noise and how many games would resolve them, plays\ncross-play between trained models, and writes DIR/report.md with its charts.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if *out == "" {
 		return fmt.Errorf("%w: compare needs --out DIR for the report folder", errUsage)
@@ -64,7 +48,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopContext()
 	defer stop()
 	res, err := compare.Run(ctx, cfg)
 	if err != nil {
@@ -75,32 +59,4 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "report written to %s\n", filepath.Join(*out, values.ReportFile))
 	return nil
-}
-
-// splitList splits a comma-separated flag value, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, x := range strings.Split(s, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// progressFunc returns a progress callback that draws a bar on w once the
-// total is known.
-func progressFunc(w io.Writer, what string) func(done, total int) {
-	var b *progressbar.ProgressBar
-	return func(done, total int) {
-		if b == nil {
-			b = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(what),
-				progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
-				progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-		}
-		_ = b.Set(done)
-		if done >= total {
-			_ = b.Finish()
-		}
-	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,8 +18,7 @@ import (
 // runImbalance plays a player against itself with one piece removed from
 // each side and reads the score as a value difference.
 func runImbalance(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("imbalance", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("imbalance", "usage: bomberzero imbalance --white-without X --black-without Y [flags]\n\nPlays a player against itself from the start position with White's piece X and\nBlack's piece Y removed, then the same with colours swapped (Black without X's\nmirror, White without Y's), and reports side A's (the side without X) score, with\nthe value difference v(Y) - v(X) it implies in Elo, tanh units and pawns.", stderr)
 	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
 	player := fs.String("player", "alphabeta:2", "the player that meets itself: random, greedy, alphabeta:D or CHECKPOINT[:SIMS]")
 	wx := fs.String("white-without", "", "White's missing piece (side A): a square (a1) or a piece letter (Q: the one nearest White's back rank, lowest file first)")
@@ -33,16 +31,10 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	pawnCoef := fs.Float64("pawn-coef", 0, "a pawn's worth in tanh units for the pawns reading (0: Lichess's scale, 0.184104)")
 	valuesData := fs.String("values-data", "", "training-data or run data directory: take the pawn's tanh coefficient from a tanh fit on its games")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bomberzero imbalance --white-without X --black-without Y [flags]\n\nPlays a player against itself from the start position with White's piece X and\nBlack's piece Y removed, then the same with colours swapped (Black without X's\nmirror, White without Y's), and reports side A's (the side without X) score, with\nthe value difference v(Y) - v(X) it implies in Elo, tanh units and pawns.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	switch {
-	case fs.NArg() != 0:
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	case *wx == "" || *by == "":
 		return fmt.Errorf("%w: imbalance needs --white-without X and --black-without Y (a square like a1, or a piece letter like Q)", errUsage)
 	case *games < 2:

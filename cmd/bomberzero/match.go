@@ -3,23 +3,18 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"sort"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"bomberzero/match"
 )
 
 // runMatch plays a match between two players and reports the Elo difference.
 func runMatch(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("match", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("match", "", stderr)
 	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
 	a := fs.String("a", "", "player A: random, greedy, alphabeta:D or CHECKPOINT[:SIMS]")
 	b := fs.String("b", "", "player B, the same choices")
@@ -60,9 +55,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		}
 		cfg.SPRT = &s
 	}
-	bar := progressbar.NewOptions(*games, progressbar.OptionSetWriter(stderr),
-		progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	bar := newCountBar(stderr, *games, "games")
 	cfg.Progress = func(r *match.Result) {
 		bar.Describe(fmt.Sprintf("A %d-%d-%d", r.Total.Wins, r.Total.Draws, r.Total.Losses))
 		_ = bar.Set(r.Total.Games())

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,8 +17,7 @@ import (
 // game records ("bomberzero selfplay --variant V --model CKPT|none --games N --out DIR").
 func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	d := selfplay.DefaultConfig("fbgc")
-	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("selfplay", "usage: bomberzero selfplay [flags]\n\nPlays games of self-play and writes Parquet chunks to --out and one Game Courier\nrecord per game to --out/records (bomberzero replay reads them).", stderr)
 	c := d
 	fs.StringVar(&c.Variant, "variant", d.Variant, "variant name (with +options) or variant file path")
 	fs.StringVar(&c.Model, "model", d.Model, "checkpoint file, or none for the network-free evaluator")
@@ -42,15 +40,8 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&c.ResignOffShare, "resign-off", d.ResignOffShare, "share of games with resignation off, to measure false resignations")
 	fs.IntVar(&c.FlushGames, "flush-games", d.FlushGames, "finished games per chunk a worker writes")
 	seed := fs.Uint64("seed", d.Seed, "random seed")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bomberzero selfplay [flags]\n\nPlays games of self-play and writes Parquet chunks to --out and one Game Courier\nrecord per game to --out/records (bomberzero replay reads them).")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	c.Seed = *seed
 	if err := c.Validate(); err != nil {

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"context"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"bomberzero/env"
@@ -18,23 +13,15 @@ import (
 // runTrain runs or resumes a self-play training run ("bomberzero train
 // [--variant V] [--config FILE] [--budget D] [--generations N] [--run DIR]").
 func runTrain(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("train", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("train", "usage: bomberzero train [flags]\n\nTrains an agent by self-play in generations (self-play, training, evaluation)\nand keeps everything in the run directory; --run on an existing run resumes it.", stderr)
 	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
 	config := fs.String("config", "", "TOML file whose keys replace the variant's embedded defaults")
 	budget := fs.Duration("budget", 0, "stop cleanly after this long (e.g. 90m; 0: no limit)")
 	gens := fs.Int("generations", 0, "stop once this many generations are done (0: the config's)")
 	dir := fs.String("run", "", "run directory: an existing run resumes, else a new run starts there (default runs/<variant>-<time>)")
 	quiet := fs.Bool("quiet", false, "no progress bars")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bomberzero train [flags]\n\nTrains an agent by self-play in generations (self-play, training, evaluation)\nand keeps everything in the run directory; --run on an existing run resumes it.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	opt := train.Options{Dir: *dir, Budget: *budget, Generations: *gens, Out: stdout, Progress: stderr}
 	if *quiet {
@@ -61,7 +48,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "new run in %s\n", opt.Dir)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopContext()
 	defer stop()
 	rep, err := train.Run(ctx, opt)
 	if err != nil {

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// newFlagSet returns a subcommand's flag set: parse errors are returned
+// rather than exiting, and messages go to stderr. A non-empty usage is
+// printed before the flag defaults by -h and on a bad flag.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if usage != "" {
+		fs.Usage = func() {
+			fmt.Fprintln(stderr, usage)
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// parseFlags parses a subcommand's arguments, which must all be flags;
+// errors wrap errUsage, so the command exits 2.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	return nil
+}
+
+// stopContext returns a context cancelled by Ctrl-C or SIGTERM, for the
+// long commands that stop cleanly and can be resumed or reported on.
+func stopContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// newCountBar returns a progress bar on w counting up to total, with the
+// time left predicted, drawn at most five times a second and cleared when
+// finished.
+func newCountBar(w io.Writer, total int, what string) *progressbar.ProgressBar {
+	return progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+}
+
+// progressFunc returns a progress callback that draws a count bar on w
+// once the total is known.
+func progressFunc(w io.Writer, what string) func(done, total int) {
+	var b *progressbar.ProgressBar
+	return func(done, total int) {
+		if b == nil {
+			b = newCountBar(w, total, what)
+		}
+		_ = b.Set(done)
+		if done >= total {
+			_ = b.Finish()
+		}
+	}
+}
