@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -30,8 +29,7 @@ type matchBenchResult struct {
 
 // runBenchMatch measures the baseline players' speed against move generation.
 func runBenchMatch(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench match", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bench match", "", stderr)
 	variant := fs.String("variant", "fbgc", "variant name")
 	players := fs.String("players", "random,greedy,alphabeta:1,alphabeta:2,alphabeta:3", "comma-separated players")
 	dur := fs.Duration("time", 2*time.Second, "measuring time per player")

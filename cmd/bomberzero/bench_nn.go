@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -14,8 +13,7 @@ import (
 // runBenchNN is "bomberzero bench nn": the network's inference and training
 // speed against the SGEMM ceiling of this build's BLAS, measured in one run.
 func runBenchNN(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench nn", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bench nn", "", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	seconds := fs.Float64("seconds", 20, "total time budget in seconds")
 	workers := fs.Int("workers", 0, "inference workers, one evaluator each (0: one per core)")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"syscall"
@@ -32,8 +31,7 @@ func cpuSeconds() float64 {
 
 // runBenchPerft measures single-thread perft speed on start positions.
 func runBenchPerft(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench perft", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bench perft", "", stderr)
 	fbgcDepth := fs.Int("fbgc-depth", 5, "perft depth for fbgc")
 	chessDepth := fs.Int("chess-depth", 6, "perft depth for chess")
 	others := fs.Int("others-depth", 4, "perft depth for claustrophobia and birds-ninjas (0 skips them)")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -14,8 +13,7 @@ import (
 // ("bomberzero bench selfplay --json").
 func runBenchSelfplay(args []string, stdout, stderr io.Writer) error {
 	d := selfplay.DefaultConfig("fbgc")
-	fs := flag.NewFlagSet("bench selfplay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bench selfplay", "", stderr)
 	c := selfplay.BenchConfig{Config: d}
 	fs.StringVar(&c.Variant, "variant", d.Variant, "variant name (with +options)")
 	fs.IntVar(&c.Slots, "slots", d.Slots, "games the worker plays at once (the network batch size)")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -14,8 +13,7 @@ import (
 // runBenchValues measures the piece-value bootstrap's refit speed against
 // one sweep over the rows (package values).
 func runBenchValues(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench values", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bench values", "", stderr)
 	games := fs.String("games", "1000,4000", "comma-separated synthetic game counts")
 	dur := fs.Duration("time", time.Second, "measuring time per figure")
 	asJSON := fs.Bool("json", false, "print JSON lines")

@@ -65,13 +65,8 @@ func chunkProgress(stderr io.Writer) func(done, total int) {
 }
 
 func runDataStats(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("data stats", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("data stats", "usage: bomberzero data stats [--json] DIR\n\nPositions, games, W/D/L, average length, resignations, length-cap draws and\nthe false-resignation rate of a directory of training-data chunks.", stderr)
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bomberzero data stats [--json] DIR\n\nPositions, games, W/D/L, average length, resignations, length-cap draws and\nthe false-resignation rate of a directory of training-data chunks.")
-		fs.PrintDefaults()
-	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -92,8 +87,7 @@ func runDataStats(args []string, stdout, stderr io.Writer) error {
 }
 
 func runDataVerify(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("data verify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("data verify", "", stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bomberzero data verify DIR\n\nReads every chunk in full, checks its checksums and records, and names each\nunusable one. Exits 1 if any chunk is unusable.")
 	}
@@ -119,13 +113,8 @@ func runDataVerify(args []string, stdout, stderr io.Writer) error {
 }
 
 func runDataChunks(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("data chunks", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("data chunks", "usage: bomberzero data chunks [--json] DIR\n\nLists the chunks oldest first (the order the training window uses) with their\ncounts, from the footers; unusable chunks are named on stderr.", stderr)
 	asJSON := fs.Bool("json", false, "print the chunks as a JSON array")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bomberzero data chunks [--json] DIR\n\nLists the chunks oldest first (the order the training window uses) with their\ncounts, from the footers; unusable chunks are named on stderr.")
-		fs.PrintDefaults()
-	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)

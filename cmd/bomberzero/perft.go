@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -11,8 +10,7 @@ import (
 
 // runPerft counts the legal move tree at each depth.
 func runPerft(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("perft", "", stderr)
 	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
 	fen := fs.String("fen", "", "position text (default: the start position)")
 	moves := fs.String("moves", "", "moves to play first, in Game Courier or canonical syntax")

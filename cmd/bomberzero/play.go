@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,8 +16,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 
 // playWith is runPlay reading the person's moves from in.
 func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("play", "", stderr)
 	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
 	model := fs.String("model", "alphabeta:2", "the agent: CHECKPOINT[:SIMS], random, greedy or alphabeta:D")
 	color := fs.String("color", "white", "your side: white or black")

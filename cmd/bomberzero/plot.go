@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -12,8 +11,7 @@ import (
 
 // runPlot draws a run's metrics.jsonl as charts.
 func runPlot(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("plot", "", stderr)
 	format := fs.String("format", "png", "image format: png or svg")
 	out := fs.String("out", "", "folder for the plots (default: DIR/plots)")
 	if err := fs.Parse(args); err != nil {

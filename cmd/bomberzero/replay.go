@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,8 +10,7 @@ import (
 
 // runReplay checks every move of a game record and prints the final position.
 func runReplay(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("replay", "", stderr)
 	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
 	fen := fs.String("fen", "", "start position text (default: the variant's start)")
 	if err := fs.Parse(args); err != nil {

@@ -1,15 +1,13 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 )
 
 // runShow prints a position as a diagram.
 func runShow(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("show", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("show", "", stderr)
 	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
 	fen := fs.String("fen", "", "position text (default: the start position)")
 	moves := fs.String("moves", "", "moves to play first, in Game Courier or canonical syntax")

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -23,8 +22,7 @@ import (
 // runValues implements "bomberzero values": piece values fitted on a run's
 // self-play games, with bootstrap intervals (package values).
 func runValues(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("values", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("values", "", stderr)
 	def := values.DefaultSampleConfig()
 	dataDir := fs.String("data", "", "directory of training-data chunks")
 	runDir := fs.String("run", "", "run directory; its training data is read from RUN/data")
