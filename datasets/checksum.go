@@ -34,6 +34,30 @@ func (rh *rowHasher) boolean(b bool) {
 	}
 }
 
+// i32s appends a list of integers: its length, then each.
+func (rh *rowHasher) i32s(vs []int32) {
+	rh.i32(int32(len(vs)))
+	for _, v := range vs {
+		rh.i32(v)
+	}
+}
+
+// f32s appends a list of floats: its length, then each one's bits.
+func (rh *rowHasher) f32s(vs []float32) {
+	rh.i32(int32(len(vs)))
+	for _, v := range vs {
+		rh.i32(int32(math.Float32bits(v)))
+	}
+}
+
+// strs appends a list of strings: its length, then each.
+func (rh *rowHasher) strs(ss []string) {
+	rh.i32(int32(len(ss)))
+	for _, s := range ss {
+		rh.str(s)
+	}
+}
+
 // add feeds one row to the hash.
 func (rh *rowHasher) add(r *Row) {
 	rh.buf = rh.buf[:0]
@@ -54,30 +78,12 @@ func (rh *rowHasher) add(r *Row) {
 	rh.i32(int32(math.Float32bits(r.Value)))
 	rh.boolean(r.FullSearch)
 	rh.str(r.Played)
-	rh.i32(int32(len(r.PolicyIndex)))
-	for _, v := range r.PolicyIndex {
-		rh.i32(v)
-	}
-	rh.i32(int32(len(r.MoveText)))
-	for _, s := range r.MoveText {
-		rh.str(s)
-	}
-	rh.i32(int32(len(r.Visits)))
-	for _, v := range r.Visits {
-		rh.i32(int32(math.Float32bits(v)))
-	}
-	rh.i32(int32(len(r.PieceTypes)))
-	for _, s := range r.PieceTypes {
-		rh.str(s)
-	}
-	rh.i32(int32(len(r.WhitePieces)))
-	for _, v := range r.WhitePieces {
-		rh.i32(v)
-	}
-	rh.i32(int32(len(r.BlackPieces)))
-	for _, v := range r.BlackPieces {
-		rh.i32(v)
-	}
+	rh.i32s(r.PolicyIndex)
+	rh.strs(r.MoveText)
+	rh.f32s(r.Visits)
+	rh.strs(r.PieceTypes)
+	rh.i32s(r.WhitePieces)
+	rh.i32s(r.BlackPieces)
 	rh.h.Write(rh.buf)
 }
 

@@ -164,30 +164,15 @@ func decodeChunk(data []byte, path string) (c *Chunk, err error) {
 	if err != nil {
 		return nil, err
 	}
-	corrupt := func(format string, args ...any) error {
-		return &ChunkError{Path: path, Err: fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))}
-	}
-	defer func() {
+	corrupt := func(format string, args ...any) error { return corruptChunk(path, format, args...) }
+	defer func() { // the checks below run on rows a damaged file produced
 		if p := recover(); p != nil {
 			c, err = nil, corrupt("decoding rows: %v", p)
 		}
 	}()
-	rows := make([]Row, info.Positions)
-	r := parquet.NewGenericReader[Row](pf)
-	defer r.Close()
-	n := 0
-	for n < len(rows) {
-		m, err := r.Read(rows[n:min(n+readBatch, len(rows))])
-		n += m
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, corrupt("decoding rows: %v", err)
-		}
-	}
-	if n != info.Positions {
-		return nil, corrupt("%d rows decoded, metadata says %d", n, info.Positions)
+	rows, err := decodeRows[Row](pf, info.Positions, path)
+	if err != nil {
+		return nil, err
 	}
 	if sum := checksumRows(rows); sum != info.Checksum {
 		return nil, corrupt("SHA-256 of the rows is %s, metadata says %s", sum, info.Checksum)
@@ -203,9 +188,7 @@ func decodeChunk(data []byte, path string) (c *Chunk, err error) {
 // metadata and schema; with pages it also walks every page header, as a
 // decoder of the rows needs.
 func openChunk(data []byte, path string, pages bool) (info ChunkInfo, pf *parquet.File, err error) {
-	corrupt := func(format string, args ...any) error {
-		return &ChunkError{Path: path, Err: fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))}
-	}
+	corrupt := func(format string, args ...any) error { return corruptChunk(path, format, args...) }
 	defer func() {
 		if p := recover(); p != nil {
 			info, pf, err = ChunkInfo{}, nil, corrupt("reading the Parquet footer: %v", p)
@@ -304,6 +287,42 @@ func sameGame(a, b *Row) bool {
 	return a.Variant == b.Variant && a.Model == b.Model && a.Generation == b.Generation &&
 		a.GameLength == b.GameLength && a.Termination == b.Termination && a.ResultWhite == b.ResultWhite &&
 		a.ResignDisabled == b.ResignDisabled && a.WouldResign == b.WouldResign && a.FalseResign == b.FalseResign
+}
+
+// corruptChunk returns the error for a chunk at path that is not what it
+// should be: a *ChunkError wrapping ErrCorrupt with the formatted reason.
+func corruptChunk(path, format string, args ...any) error {
+	return &ChunkError{Path: path, Err: fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))}
+}
+
+// decodeRows decodes the positions rows of the opened chunk pf (a chunk
+// at path) as T, readBatch rows per decoder call. Rows that do not decode,
+// too few rows and a panic in the decoder (on bytes it cannot read) are
+// corrupt-chunk errors.
+func decodeRows[T any](pf *parquet.File, positions int, path string) (rows []T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rows, err = nil, corruptChunk(path, "decoding rows: %v", p)
+		}
+	}()
+	rows = make([]T, positions)
+	r := parquet.NewGenericReader[T](pf)
+	defer r.Close()
+	n := 0
+	for n < len(rows) {
+		m, err := r.Read(rows[n:min(n+readBatch, len(rows))])
+		n += m
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, corruptChunk(path, "decoding rows: %v", err)
+		}
+	}
+	if n != positions {
+		return nil, corruptChunk(path, "%d rows decoded, metadata says %d", n, positions)
+	}
+	return rows, nil
 }
 
 // readBatch is how many rows one decoder call reconstructs: parquet-go

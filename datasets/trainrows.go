@@ -1,13 +1,8 @@
 package datasets
 
 import (
-	"errors"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // trainRow is the part of Row a Window keeps. Reading only these columns
@@ -46,30 +41,14 @@ func readTrainRowsBytes(data []byte, path string) (info ChunkInfo, rows []trainR
 	if err != nil {
 		return info, nil, err
 	}
-	corrupt := func(format string, args ...any) error {
-		return &ChunkError{Path: path, Err: fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))}
-	}
-	defer func() {
+	corrupt := func(format string, args ...any) error { return corruptChunk(path, format, args...) }
+	defer func() { // the checks below run on rows a damaged file produced
 		if p := recover(); p != nil {
 			rows, err = nil, corrupt("decoding rows: %v", p)
 		}
 	}()
-	rows = make([]trainRow, info.Positions)
-	r := parquet.NewGenericReader[trainRow](pf)
-	defer r.Close()
-	n := 0
-	for n < len(rows) {
-		m, err := r.Read(rows[n:min(n+readBatch, len(rows))])
-		n += m
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return info, nil, corrupt("decoding rows: %v", err)
-		}
-	}
-	if n != info.Positions {
-		return info, nil, corrupt("%d rows decoded, metadata says %d", n, info.Positions)
+	if rows, err = decodeRows[trainRow](pf, info.Positions, path); err != nil {
+		return info, nil, err
 	}
 	full := 0
 	for i := range rows {
