@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -79,9 +78,7 @@ func runDataStats(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		return writeJSON(stdout, s)
 	}
 	return s.WriteText(stdout)
 }
@@ -133,9 +130,7 @@ func runDataChunks(args []string, stdout, stderr io.Writer) error {
 		if chunks == nil {
 			chunks = []datasets.ChunkInfo{}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(chunks)
+		return writeJSON(stdout, chunks)
 	}
 	fmt.Fprintf(stdout, "%-31s %9s %9s %6s %6s  %s\n", "created (UTC)", "positions", "full", "games", "seq", "name")
 	for _, c := range chunks {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -80,4 +81,11 @@ func progressFunc(w io.Writer, what string) func(done, total int) {
 			_ = b.Finish()
 		}
 	}
+}
+
+// writeJSON writes v to w as indented JSON, for the commands' --json.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

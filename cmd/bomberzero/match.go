@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -72,9 +71,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "interrupted: reporting the %d finished games\n", res.Total.Games())
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(stdout, res)
 	}
 	writeMatch(stdout, res, start.Variant().Name, *seed)
 	return nil
