@@ -6,6 +6,7 @@ import (
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/match"
+	"bomberzero/selfplay"
 	"bomberzero/values"
 )
 
@@ -60,23 +61,10 @@ func Record(id string, start *env.Position, g *match.Game) (datasets.GameRecord,
 			return r, fmt.Errorf("compare: game %s ply %d: move %q: %w", id, i, text, err)
 		}
 		r.Positions = append(r.Positions, datasets.PositionRecord{Ply: i, Position: pos.String(),
-			WhiteToMove: pos.SideToMove() == env.White, Played: text, Pieces: pieceCounts(pos)})
+			WhiteToMove: pos.SideToMove() == env.White, Played: text, Pieces: selfplay.PieceCounts(pos)})
 		pos.DoMove(m)
 	}
 	return r, nil
-}
-
-// pieceCounts counts each piece type per side, on the board and in hand,
-// as self-play records them.
-func pieceCounts(p *env.Position) []datasets.PieceCount {
-	v := p.Variant()
-	out := make([]datasets.PieceCount, 0, len(v.Pieces)-1)
-	for t := 1; t < len(v.Pieces); t++ {
-		out = append(out, datasets.PieceCount{Piece: string(v.Pieces[t].Letter),
-			White: int32(p.Count(env.White, t) + p.InHand(env.White, t)),
-			Black: int32(p.Count(env.Black, t) + p.InHand(env.Black, t))})
-	}
-	return out
 }
 
 // Dataset turns the records of a match played from start into the games

@@ -177,7 +177,7 @@ func (w *worker) handle(i int) error {
 		Value:       value,
 		FullSearch:  r.Full,
 		Played:      p.FormatGC(played),
-		Pieces:      pieceCounts(p),
+		Pieces:      PieceCounts(p),
 	}
 	for k, idx := range r.Moves {
 		if r.Policy[k] <= 0 {
@@ -203,8 +203,10 @@ func (w *worker) handle(i int) error {
 	return nil
 }
 
-// pieceCounts counts each piece type per side, on the board and in hand.
-func pieceCounts(p *env.Position) []datasets.PieceCount {
+// PieceCounts counts each piece type per side, on the board and in hand,
+// as self-play records them in each position (compare records the games
+// it replays the same way).
+func PieceCounts(p *env.Position) []datasets.PieceCount {
 	v := p.Variant()
 	out := make([]datasets.PieceCount, 0, len(v.Pieces)-1)
 	for t := 1; t < len(v.Pieces); t++ {
