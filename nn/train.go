@@ -109,10 +109,7 @@ func (t *Trainer) gradients(b *TrainBatch) (Losses, error) {
 	if err != nil {
 		return Losses{}, err
 	}
-	g.run()
-	l := Losses{Policy: g.loss.policy, Value: g.loss.value, L2: t.opt.l2(t.net.params)}
-	l.Total = l.Policy + l.Value + l.L2
-	return l, nil
+	return t.run(g), nil
 }
 
 // EvalLoss returns the losses on b in eval mode (BatchNorm with the running
@@ -122,10 +119,16 @@ func (t *Trainer) EvalLoss(b *TrainBatch) (Losses, error) {
 	if err != nil {
 		return Losses{}, err
 	}
+	return t.run(g), nil
+}
+
+// run runs the loaded graph g and returns its losses, with the L2 term of
+// the current weights.
+func (t *Trainer) run(g *netGraph) Losses {
 	g.run()
 	l := Losses{Policy: g.loss.policy, Value: g.loss.value, L2: t.opt.l2(t.net.params)}
 	l.Total = l.Policy + l.Value + l.L2
-	return l, nil
+	return l
 }
 
 // graph returns the graph of mode for b's size, loaded with b.
