@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"bomberzero/metrics"
 )
 
 // Pairing is the result of games between two players, from A's side.
@@ -15,14 +17,9 @@ type Pairing struct {
 }
 
 // Rating is one player's place on a ladder: its Elo relative to the anchor
-// with a 95% interval, and the games it played.
-type Rating struct {
-	Player string  `json:"player"`
-	Elo    float64 `json:"elo"`
-	Low    float64 `json:"low"`
-	High   float64 `json:"high"`
-	Games  int     `json:"games"`
-}
+// with a 95% interval, and the games it played. It is the type
+// metrics.jsonl records, so a ladder is written as it is computed.
+type Rating = metrics.Rating
 
 // DefaultPrior is the number of virtual draws Ladder adds to every pair that
 // played, so that a perfect score gives a finite rating.

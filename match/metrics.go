@@ -11,11 +11,8 @@ func (r *Result) Metrics() metrics.Match {
 // Pairing returns the match as a Ladder input.
 func (r *Result) Pairing() Pairing { return Pairing{A: r.A, B: r.B, WDL: r.Total} }
 
-// MetricsLadder returns ratings as metrics.jsonl entries.
+// MetricsLadder returns ratings as metrics.jsonl entries: a copy, Rating
+// being metrics.Rating.
 func MetricsLadder(rs []Rating) []metrics.Rating {
-	out := make([]metrics.Rating, len(rs))
-	for i, r := range rs {
-		out[i] = metrics.Rating{Player: r.Player, Elo: r.Elo, Low: r.Low, High: r.High, Games: r.Games}
-	}
-	return out
+	return append(make([]metrics.Rating, 0, len(rs)), rs...)
 }
