@@ -29,6 +29,7 @@ type BenchOptions struct {
 // ceiling and the network's inference and training speed against it.
 type BenchResult struct {
 	BLAS                 string          `json:"blas"`
+	BLASCore             string          `json:"blas_core"` // the kernel family the BLAS chose (BLASCore)
 	Cores                int             `json:"cores"`
 	Workers              int             `json:"workers"`
 	Network              string          `json:"network"`
@@ -102,7 +103,7 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	if err != nil {
 		return BenchResult{}, err
 	}
-	res := BenchResult{BLAS: BLASName, Cores: runtime.NumCPU(), Workers: o.Workers,
+	res := BenchResult{BLAS: BLASName, BLASCore: BLASCore(), Cores: runtime.NumCPU(), Workers: o.Workers,
 		Network: fmt.Sprintf("%d blocks x %d filters, %dx%dx%d in, %d policy planes", cfg.Blocks, cfg.Filters,
 			cfg.Channels, cfg.Height, cfg.Width, cfg.PolicyPlanes),
 		FlopsPerPosition: cfg.FlopsPerPosition(), InferPositionsPerS: map[int]float64{}}

@@ -5,6 +5,10 @@ package nn
 // BLASName names the BLAS this build multiplies matrices with.
 const BLASName = "gonum (pure Go)"
 
+// BLASCore names the kernel family the BLAS chose for this processor; the
+// pure-Go build has one.
+func BLASCore() string { return "gonum" }
+
 // tileForSerial says whether single-goroutine products must be cut into
 // tiles to keep gonum from going parallel.
 const tileForSerial = true

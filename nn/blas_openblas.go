@@ -5,6 +5,7 @@ package nn
 /*
 #cgo LDFLAGS: -lopenblas
 void openblas_set_num_threads(int num_threads);
+char* openblas_get_corename(void);
 */
 import "C"
 
@@ -15,6 +16,14 @@ import (
 
 // BLASName names the BLAS this build multiplies matrices with.
 const BLASName = "OpenBLAS (cgo)"
+
+// BLASCore names the kernel family the BLAS chose for this processor.
+// OpenBLAS picks it from cpuid at load time; on processors its build does
+// not recognise it falls back to a generic kernel (e.g. "Prescott", SSE3
+// only) that can be several times slower: override it with the environment
+// variable OPENBLAS_CORETYPE (e.g. SkylakeX on an AVX-512 machine) before
+// the program starts (docs/BENCHMARKS.md).
+func BLASCore() string { return C.GoString(C.openblas_get_corename()) }
 
 // tileForSerial is false: OpenBLAS runs single-threaded and takes products whole.
 const tileForSerial = false

@@ -40,6 +40,11 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	if !*asJSON {
 		opts.ProgressOut = func(line string) { fmt.Fprintln(stderr, line) }
 	}
+	if core := nn.BLASCore(); isGenericBLASCore(core) {
+		fmt.Fprintf(stderr, "warning: OpenBLAS chose its generic %q kernel for this processor; "+
+			"the ceiling and every rate are then several times below the hardware's. "+
+			"Set OPENBLAS_CORETYPE (e.g. SkylakeX on AVX-512, Haswell on AVX2) and rerun (docs/BENCHMARKS.md)\n", core)
+	}
 	res, err := nn.Benchmark(opts)
 	if err != nil {
 		return err
@@ -49,7 +54,7 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(res)
 	}
 	fmt.Fprintf(stdout, "network   %s, %.1f MFLOP per position\n", res.Network, res.FlopsPerPosition/1e6)
-	fmt.Fprintf(stdout, "BLAS      %s, %d cores, %d workers\n", res.BLAS, res.Cores, res.Workers)
+	fmt.Fprintf(stdout, "BLAS      %s (%s kernels), %d cores, %d workers\n", res.BLAS, res.BLASCore, res.Cores, res.Workers)
 	fmt.Fprintf(stdout, "ceiling   %.1f GFLOP/s (conv shape %.1f, 1024^3 %.1f)\n", res.SgemmGflops, res.SgemmConvGflops, res.Sgemm1024Gflops)
 	var bs []int
 	for b := range res.InferPositionsPerS {
@@ -66,4 +71,15 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 		res.SgemmGflopsPerCPU, res.InferGflopsPerCPU, res.InferRatioCPU, res.TrainGflopsPerCPU, res.TrainRatioCPU)
 	fmt.Fprintf(stdout, "max RSS   %.0f MB; load average at start %s\n", res.MaxRSSMB, res.LoadAverage)
 	return nil
+}
+
+// isGenericBLASCore reports whether core is a kernel family OpenBLAS falls
+// back to when it does not recognise the processor: SSE-era code far below a
+// modern core.
+func isGenericBLASCore(core string) bool {
+	switch core {
+	case "Prescott", "Core2", "Katmai", "Coppermine", "Northwood", "Banias", "Atom":
+		return true
+	}
+	return false
 }
