@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 	"time"
 )
@@ -32,18 +33,6 @@ func windowTexts(w *Window) []string {
 		texts[i] = w.At(i).Position
 	}
 	return texts
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestWindowHoldsExactlyTheNewestPositions writes chunks out of name order
@@ -76,7 +65,7 @@ func TestWindowHoldsExactlyTheNewestPositions(t *testing.T) {
 			if len(all) <= size {
 				t.Fatalf("test needs more than %d positions, has %d", size, len(all))
 			}
-			if got, want := windowTexts(w), all[len(all)-size:]; !equalStrings(got, want) {
+			if got, want := windowTexts(w), all[len(all)-size:]; !slices.Equal(got, want) {
 				t.Fatalf("window holds %d positions %v...; want the newest %d %v...", len(got), got[:3], size, want[:3])
 			}
 			if w.Arrived() != int64(len(all)) || rep.NewPositions != len(all) || rep.NewChunks != 5 {
@@ -101,7 +90,7 @@ func TestWindowHoldsExactlyTheNewestPositions(t *testing.T) {
 					all = append(all, eligibleTexts([]*GameRecord{&g}, cheap)...)
 				}
 			}
-			if got, want := windowTexts(w), all[len(all)-size:]; !equalStrings(got, want) {
+			if got, want := windowTexts(w), all[len(all)-size:]; !slices.Equal(got, want) {
 				t.Fatalf("after new chunks the window is not the newest %d positions", size)
 			}
 			if rep.NewChunks != 2 || w.Arrived() != int64(len(all)) || rep.NewPositions != len(all)-before {
@@ -171,10 +160,10 @@ func TestWindowSamplesReproduciblyFromASeed(t *testing.T) {
 		return texts
 	}
 	a, b, c := draw(7), draw(7), draw(8)
-	if !equalStrings(a, b) {
+	if !slices.Equal(a, b) {
 		t.Error("two windows over the same chunks with the same seed drew different batches")
 	}
-	if equalStrings(a, c) {
+	if slices.Equal(a, c) {
 		t.Error("seeds 7 and 8 drew the same batch")
 	}
 }
@@ -269,7 +258,7 @@ func TestWindowSkipsACorruptChunkAndFillsFromOlderOnes(t *testing.T) {
 		t.Fatalf("problems %v; want the corrupt newest chunk %s", rep.Problems, paths[3])
 	}
 	want := append(texts[1][len(texts[1])-5:], texts[2]...)
-	if got := windowTexts(w); !equalStrings(got, want) {
+	if got := windowTexts(w); !slices.Equal(got, want) {
 		t.Fatalf("window is not chunk 2 plus the end of chunk 1")
 	}
 	if w.Arrived() != int64(len(texts[0])+len(texts[1])+len(texts[2])) {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -357,7 +358,7 @@ func (c *Checkpoint) load(name string, shape []int, dst []float32) error {
 	if !ok {
 		return fmt.Errorf("%w: tensor %q is missing", ErrShapeMismatch, name)
 	}
-	if !sameShape(t.Shape, shape) {
+	if !slices.Equal(t.Shape, shape) {
 		return fmt.Errorf("%w: tensor %q has shape %s, want %s", ErrShapeMismatch, name, shapeString(t.Shape), shapeString(shape))
 	}
 	copy(dst, t.Data)

@@ -49,19 +49,6 @@ func (p *Param) heNormal(r *rand.Rand, fanIn int) {
 	}
 }
 
-// sameShape reports whether a and b have equal dimensions.
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // shapeString formats a shape like (64, 30, 3, 3).
 func shapeString(s []int) string {
 	out := "("
