@@ -13,7 +13,12 @@ var files embed.FS
 // Variants returns the built-in variant files: "<name>.toml" at the top and
 // the options that combine with a name by "+" under "options/".
 func Variants() fs.FS {
-	sub, err := fs.Sub(files, "variants")
+	return subtree(files, "variants")
+}
+
+// subtree returns the embedded folder dir of files.
+func subtree(files embed.FS, dir string) fs.FS {
+	sub, err := fs.Sub(files, dir)
 	if err != nil {
 		panic(err) // the embedded tree always has the folder
 	}

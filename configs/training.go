@@ -12,9 +12,5 @@ var trainingFiles embed.FS
 // variants that have their own, and "default.toml" for the rest (see
 // docs/training.md).
 func Training() fs.FS {
-	sub, err := fs.Sub(trainingFiles, "training")
-	if err != nil {
-		panic(err) // the embedded tree always has the folder
-	}
-	return sub
+	return subtree(trainingFiles, "training")
 }
