@@ -42,6 +42,19 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// variantHelp is the help text of every --variant flag that names the
+// variant to play.
+const variantHelp = "variant name (with +options) or variant file path"
+
+// variantFlag defines the --variant flag, fbgc by default.
+func variantFlag(fs *flag.FlagSet) *string { return fs.String("variant", "fbgc", variantHelp) }
+
+// interruptContext returns a context cancelled by Ctrl-C, for the
+// commands that report the games finished when interrupted.
+func interruptContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
 // stopContext returns a context cancelled by Ctrl-C or SIGTERM, for the
 // long commands that stop cleanly and can be resumed or reported on.
 func stopContext() (context.Context, context.CancelFunc) {

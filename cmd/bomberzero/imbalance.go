@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"sort"
 
 	"bomberzero/compare"
@@ -18,7 +15,7 @@ import (
 // each side and reads the score as a value difference.
 func runImbalance(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("imbalance", "usage: bomberzero imbalance --white-without X --black-without Y [flags]\n\nPlays a player against itself from the start position with White's piece X and\nBlack's piece Y removed, then the same with colours swapped (Black without X's\nmirror, White without Y's), and reports side A's (the side without X) score, with\nthe value difference v(Y) - v(X) it implies in Elo, tanh units and pawns.", stderr)
-	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
+	variant := variantFlag(fs)
 	player := fs.String("player", "alphabeta:2", "the player that meets itself: random, greedy, alphabeta:D or CHECKPOINT[:SIMS]")
 	wx := fs.String("white-without", "", "White's missing piece (side A): a square (a1) or a piece letter (Q: the one nearest White's back rank, lowest file first)")
 	by := fs.String("black-without", "", "Black's missing piece (side B): a square (b10) or a piece letter")
@@ -71,7 +68,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	cfg.Progress = progressFunc(stderr, "imbalance games")
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	res, err := compare.PlayImbalance(ctx, cfg)
 	if err != nil {

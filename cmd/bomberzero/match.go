@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"sort"
 
 	"bomberzero/match"
@@ -14,7 +11,7 @@ import (
 // runMatch plays a match between two players and reports the Elo difference.
 func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("match", "", stderr)
-	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
+	variant := variantFlag(fs)
 	a := fs.String("a", "", "player A: random, greedy, alphabeta:D or CHECKPOINT[:SIMS]")
 	b := fs.String("b", "", "player B, the same choices")
 	games := fs.Int("games", 100, "games to play (the most, with --sprt)")
@@ -59,7 +56,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		bar.Describe(fmt.Sprintf("A %d-%d-%d", r.Total.Wins, r.Total.Draws, r.Total.Losses))
 		_ = bar.Set(r.Total.Games())
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	res, err := match.Run(ctx, cfg)
 	_ = bar.Finish()

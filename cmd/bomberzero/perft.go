@@ -11,7 +11,7 @@ import (
 // runPerft counts the legal move tree at each depth.
 func runPerft(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("perft", "", stderr)
-	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
+	variant := variantFlag(fs)
 	fen := fs.String("fen", "", "position text (default: the start position)")
 	moves := fs.String("moves", "", "moves to play first, in Game Courier or canonical syntax")
 	depth := fs.Int("depth", 3, "deepest depth to count")

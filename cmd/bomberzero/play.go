@@ -17,7 +17,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 // playWith is runPlay reading the person's moves from in.
 func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", "", stderr)
-	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
+	variant := variantFlag(fs)
 	model := fs.String("model", "alphabeta:2", "the agent: CHECKPOINT[:SIMS], random, greedy or alphabeta:D")
 	color := fs.String("color", "white", "your side: white or black")
 	fen := fs.String("fen", "", "start position text (default: the variant's start)")

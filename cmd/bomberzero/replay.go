@@ -11,7 +11,7 @@ import (
 // runReplay checks every move of a game record and prints the final position.
 func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", "", stderr)
-	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
+	variant := variantFlag(fs)
 	fen := fs.String("fen", "", "start position text (default: the variant's start)")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)

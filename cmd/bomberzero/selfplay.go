@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -19,7 +16,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	d := selfplay.DefaultConfig("fbgc")
 	fs := newFlagSet("selfplay", "usage: bomberzero selfplay [flags]\n\nPlays games of self-play and writes Parquet chunks to --out and one Game Courier\nrecord per game to --out/records (bomberzero replay reads them).", stderr)
 	c := d
-	fs.StringVar(&c.Variant, "variant", d.Variant, "variant name (with +options) or variant file path")
+	fs.StringVar(&c.Variant, "variant", d.Variant, variantHelp)
 	fs.StringVar(&c.Model, "model", d.Model, "checkpoint file, or none for the network-free evaluator")
 	fs.StringVar(&c.Evaluator, "evaluator", d.Evaluator, "network-free evaluator with --model none: material, uniform or rollout")
 	fs.IntVar(&c.Generation, "generation", d.Generation, "training generation recorded with the games")
@@ -47,7 +44,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	if err := c.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	bar := progressbar.NewOptions(c.Games, progressbar.OptionSetWriter(stderr),
 		progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),

@@ -8,7 +8,7 @@ import (
 // runShow prints a position as a diagram.
 func runShow(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("show", "", stderr)
-	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
+	variant := variantFlag(fs)
 	fen := fs.String("fen", "", "position text (default: the start position)")
 	moves := fs.String("moves", "", "moves to play first, in Game Courier or canonical syntax")
 	if err := fs.Parse(args); err != nil {

@@ -14,7 +14,7 @@ import (
 // [--variant V] [--config FILE] [--budget D] [--generations N] [--run DIR]").
 func runTrain(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", "usage: bomberzero train [flags]\n\nTrains an agent by self-play in generations (self-play, training, evaluation)\nand keeps everything in the run directory; --run on an existing run resumes it.", stderr)
-	variant := fs.String("variant", "fbgc", "variant name (with +options) or variant file path")
+	variant := variantFlag(fs)
 	config := fs.String("config", "", "TOML file whose keys replace the variant's embedded defaults")
 	budget := fs.Duration("budget", 0, "stop cleanly after this long (e.g. 90m; 0: no limit)")
 	gens := fs.Int("generations", 0, "stop once this many generations are done (0: the config's)")
