@@ -23,51 +23,70 @@ func im2col(x []float32, cin, n, h, w, k int, cols []float32, par bool) {
 }
 
 // im2colChannel writes the k*k rows of cols that come from channel ci, for
-// positions [p0, p1) only: cols then has (p1-p0)*h*w columns.
+// positions [p0, p1) only: cols then has (p1-p0)*h*w columns. Each row is
+// one contiguous copy across all the positions (the tap's shift is the same
+// offset everywhere), after which the squares that fell off the board, or
+// wrapped onto the next rank or position, are zeroed.
 func im2colChannel(x []float32, ci, n, h, w, k int, cols []float32, p0, p1 int) {
 	hw := h * w
-	cols1 := (p1 - p0) * hw
+	np := p1 - p0
+	cols1 := np * hw
 	pad := k / 2
-	{
-		src := x[(ci*n+p0)*hw : (ci*n+p1)*hw]
-		for ky := 0; ky < k; ky++ {
-			dy := ky - pad
-			ylo, yhi := max(0, -dy), min(h, h-dy)
-			for kx := 0; kx < k; kx++ {
-				dx := kx - pad
-				row := cols[((ci*k+ky)*k+kx)*cols1:][:cols1]
-				// Columns xx with 0 <= xx+dx < w are valid.
-				x0, x1 := max(0, -dx), min(w, w-dx)
-				off := dy*w + dx
-				for p := 0; p < p1-p0; p++ {
-					s := src[p*hw : (p+1)*hw]
-					d := row[p*hw : (p+1)*hw]
-					if ylo >= yhi {
-						clear(d)
-						continue
-					}
-					clear(d[:ylo*w])
-					clear(d[yhi*w:])
-					// One copy covers every valid square; the squares it
-					// wraps onto from the next or previous rank are zeroed.
-					start, end := ylo*w+x0, (yhi-1)*w+x1
-					copy(d[start:end], s[start+off:end+off])
-					for y := ylo; y < yhi; y++ {
-						r := d[y*w : (y+1)*w]
-						clear(r[:x0])
-						clear(r[x1:])
-					}
-				}
+	src := x[(ci*n+p0)*hw : (ci*n+p1)*hw]
+	for ky := 0; ky < k; ky++ {
+		dy := ky - pad
+		for kx := 0; kx < k; kx++ {
+			dx := kx - pad
+			row := cols[((ci*k+ky)*k+kx)*cols1:][:cols1]
+			off := dy*w + dx
+			lo, hi := max(0, -off), min(cols1, cols1-off)
+			if lo < hi {
+				copy(row[lo:hi], src[lo+off:hi+off])
+			}
+			zeroOffBoard(row, np, h, w, dy, dx)
+		}
+	}
+}
+
+// zeroOffBoard zeroes, in a row of np positions of h x w squares, every
+// square (y, x) whose source square (y+dy, x+dx) is off the board.
+func zeroOffBoard(row []float32, np, h, w, dy, dx int) {
+	hw := h * w
+	ylo, yhi := max(0, -dy), min(h, h-dy)
+	x0, x1 := max(0, -dx), min(w, w-dx)
+	for p := 0; p < np; p++ {
+		r := row[p*hw : (p+1)*hw]
+		if ylo >= yhi {
+			clear(r)
+			continue
+		}
+		for i := range r[:ylo*w] {
+			r[i] = 0
+		}
+		for i := yhi * w; i < hw; i++ {
+			r[i] = 0
+		}
+		if x0 == 0 && x1 == w {
+			continue
+		}
+		for y := ylo; y < yhi; y++ {
+			rr := r[y*w : (y+1)*w]
+			for i := 0; i < x0; i++ {
+				rr[i] = 0
+			}
+			for i := x1; i < w; i++ {
+				rr[i] = 0
 			}
 		}
 	}
 }
 
 // col2im is im2col's adjoint: it adds every entry of cols back onto the
-// input position it was copied from, writing (not adding to) dx.
+// input position it was copied from, writing (not adding to) dx. It zeroes
+// cols' entries that im2col would have zeroed (they carry no gradient), so
+// that each row is then added in one contiguous pass; cols is scratch.
 func col2im(cols []float32, cin, n, h, w, k int, dx []float32, par bool) {
-	hw := h * w
-	cols1 := n * hw
+	cols1 := n * h * w
 	pad := k / 2
 	forEach(par, cin, func(ci int) {
 		dst := dx[ci*cols1 : (ci+1)*cols1]
@@ -77,21 +96,17 @@ func col2im(cols []float32, cin, n, h, w, k int, dx []float32, par bool) {
 			for kx := 0; kx < k; kx++ {
 				dxo := kx - pad
 				row := cols[((ci*k+ky)*k+kx)*cols1:][:cols1]
-				x0, x1 := max(0, -dxo), min(w, w-dxo)
-				for p := 0; p < n; p++ {
-					s := row[p*hw : (p+1)*hw]
-					d := dst[p*hw : (p+1)*hw]
-					for y := 0; y < h; y++ {
-						sy := y + dy
-						if sy < 0 || sy >= h {
-							continue
-						}
-						dr := d[sy*w+x0+dxo : sy*w+x1+dxo]
-						sr := s[y*w+x0 : y*w+x1]
-						for i, v := range sr {
-							dr[i] += v
-						}
-					}
+				zeroOffBoard(row, n, h, w, dy, dxo)
+				off := dy*w + dxo
+				lo, hi := max(0, -off), min(cols1, cols1-off)
+				if lo >= hi {
+					continue
+				}
+				s := row[lo:hi]
+				d := dst[lo+off : hi+off]
+				d = d[:len(s)]
+				for i, v := range s {
+					d[i] += v
 				}
 			}
 		}
