@@ -119,30 +119,31 @@ func (c *convKernel) forwardChannel(co int) {
 		var scale, shift float32
 		switch c.mode {
 		case normBatch:
-			var sum float64
+			// One pass for both moments (float64 sums of float32 values:
+			// no cancellation worth the second pass over the row).
+			var sum, sq float64
 			for _, v := range z {
-				sum += float64(v)
+				f := float64(v)
+				sum += f
+				sq += f * f
 			}
 			mean := sum / float64(m)
-			var ss float64
-			for _, v := range z {
-				d := float64(v) - mean
-				ss += d * d
-			}
+			ss := max(0, sq-sum*mean)
 			variance := ss / float64(m)
 			inv := 1 / math.Sqrt(variance+bnEpsilon)
 			c.invstd[co] = float32(inv)
 			mf, invf := float32(mean), float32(inv)
-			for i, v := range z {
-				z[i] = (v - mf) * invf
-			}
+			scale, shift = l.gamma.Data[co], l.beta.Data[co]
+			// Normalise z in place (backward reads xhat) and write y in
+			// the same pass.
+			c.epilogueNorm(y, z, mf, invf, scale, shift, c.skip, co*m)
 			unbiased := variance
 			if m > 1 {
 				unbiased = ss / float64(m-1)
 			}
 			l.mean.Data[co] = float32((1-bnMomentum)*float64(l.mean.Data[co]) + bnMomentum*mean)
 			l.vari.Data[co] = float32((1-bnMomentum)*float64(l.vari.Data[co]) + bnMomentum*unbiased)
-			scale, shift = l.gamma.Data[co], l.beta.Data[co]
+			return
 		case normEval:
 			inv := float32(1 / math.Sqrt(float64(l.vari.Data[co])+bnEpsilon))
 			scale = l.gamma.Data[co] * inv
@@ -151,6 +152,29 @@ func (c *convKernel) forwardChannel(co int) {
 			scale, shift = 1, c.bias[co]
 		}
 		c.epilogue(y, z, scale, shift, c.skip, co*m)
+	}
+}
+
+// epilogueNorm normalises one channel's row in place, z = (z-mean)*inv,
+// and writes y = relu?(scale*z + shift + skip) in the same pass.
+func (c *convKernel) epilogueNorm(y, z []float32, mean, inv, scale, shift float32, skip []float32, off int) {
+	y = y[:len(z)]
+	var s []float32
+	if skip != nil {
+		s = skip[off : off+len(z)]
+	}
+	relu := c.l.relu
+	for i, v := range z {
+		xh := (v - mean) * inv
+		z[i] = xh
+		o := scale*xh + shift
+		if s != nil {
+			o += s[i]
+		}
+		if relu {
+			o = max(0, o)
+		}
+		y[i] = o
 	}
 }
 
@@ -186,27 +210,24 @@ func (c *convKernel) backward(dy, accum []float32) {
 	l := c.l
 	m := c.n * c.h * c.w
 	kk := l.cin * l.k * l.k
-	forEach(true, l.cout, func(co int) {
-		g, y := c.g[co*m:(co+1)*m], c.y[co*m:(co+1)*m]
-		for i, v := range dy[co*m : (co+1)*m] {
-			if l.relu && y[i] <= 0 {
-				v = 0
-			}
-			g[i] = v
-		}
-	})
 	// gz is the gradient at the convolution output; it reuses c.g only when
-	// no skip input needs c.g afterwards.
+	// no skip input needs c.g afterwards. One pass per channel applies the
+	// ReLU mask (writing c.g) and sums what BatchNorm's backward needs.
 	gz := c.g
 	if c.skip != nil {
 		gz = c.z
 	}
 	forEach(true, l.cout, func(co int) {
-		g := c.g[co*m : (co+1)*m]
+		g, y := c.g[co*m:(co+1)*m], c.y[co*m:(co+1)*m]
+		d := dy[co*m : (co+1)*m]
 		out := gz[co*m : (co+1)*m]
 		if c.mode == normBias {
 			var db float64
-			for _, v := range g {
+			for i, v := range d {
+				if l.relu && y[i] <= 0 {
+					v = 0
+				}
+				g[i] = v
 				db += float64(v)
 			}
 			l.bias.Grad[co] = float32(db)
@@ -217,7 +238,11 @@ func (c *convKernel) backward(dy, accum []float32) {
 		}
 		xhat := c.z[co*m : (co+1)*m]
 		var db, dg float64
-		for i, v := range g {
+		for i, v := range d {
+			if l.relu && y[i] <= 0 {
+				v = 0
+			}
+			g[i] = v
 			db += float64(v)
 			dg += float64(v) * float64(xhat[i])
 		}
