@@ -49,14 +49,9 @@ const variantHelp = "variant name (with +options) or variant file path"
 // variantFlag defines the --variant flag, fbgc by default.
 func variantFlag(fs *flag.FlagSet) *string { return fs.String("variant", "fbgc", variantHelp) }
 
-// interruptContext returns a context cancelled by Ctrl-C, for the
-// commands that report the games finished when interrupted.
-func interruptContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
-}
-
-// stopContext returns a context cancelled by Ctrl-C or SIGTERM, for the
-// long commands that stop cleanly and can be resumed or reported on.
+// stopContext returns a context cancelled by Ctrl-C or SIGTERM, for every
+// long command: each stops cleanly, keeping what it finished, whether a
+// person or a job scheduler stops it.
 func stopContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }

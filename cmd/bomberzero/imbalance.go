@@ -68,7 +68,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	cfg.Progress = progressFunc(stderr, "imbalance games")
-	ctx, stop := interruptContext()
+	ctx, stop := stopContext()
 	defer stop()
 	res, err := compare.PlayImbalance(ctx, cfg)
 	if err != nil {

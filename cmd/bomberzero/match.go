@@ -56,7 +56,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		bar.Describe(fmt.Sprintf("A %d-%d-%d", r.Total.Wins, r.Total.Draws, r.Total.Losses))
 		_ = bar.Set(r.Total.Games())
 	}
-	ctx, stop := interruptContext()
+	ctx, stop := stopContext()
 	defer stop()
 	res, err := match.Run(ctx, cfg)
 	_ = bar.Finish()

@@ -44,7 +44,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	if err := c.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	ctx, stop := interruptContext()
+	ctx, stop := stopContext()
 	defer stop()
 	bar := progressbar.NewOptions(c.Games, progressbar.OptionSetWriter(stderr),
 		progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
