@@ -69,13 +69,16 @@ func zeroOffBoard(row []float32, np, h, w, dy, dx int) {
 		if x0 == 0 && x1 == w {
 			continue
 		}
-		for y := ylo; y < yhi; y++ {
-			rr := r[y*w : (y+1)*w]
-			for i := 0; i < x0; i++ {
-				rr[i] = 0
+		// Column strips, walked with stride w (for a 3x3 kernel one
+		// square per rank: a per-rank loop would cost more than the store).
+		for x := 0; x < x0; x++ {
+			for i := ylo*w + x; i < yhi*w; i += w {
+				r[i] = 0
 			}
-			for i := x1; i < w; i++ {
-				rr[i] = 0
+		}
+		for x := x1; x < w; x++ {
+			for i := ylo*w + x; i < yhi*w; i += w {
+				r[i] = 0
 			}
 		}
 	}
