@@ -149,12 +149,7 @@ func (c *convKernel) forwardChannel(co int) {
 		case normBatch:
 			// One pass for both moments (float64 sums of float32 values:
 			// no cancellation worth the second pass over the row).
-			var sum, sq float64
-			for _, v := range z {
-				f := float64(v)
-				sum += f
-				sq += f * f
-			}
+			sum, sq := moments(z)
 			mean := sum / float64(m)
 			ss := max(0, sq-sum*mean)
 			variance := ss / float64(m)
@@ -265,15 +260,7 @@ func (c *convKernel) backward(dy, accum []float32) {
 			return
 		}
 		xhat := c.z[co*m : (co+1)*m]
-		var db, dg float64
-		for i, v := range d {
-			if l.relu && y[i] <= 0 {
-				v = 0
-			}
-			g[i] = v
-			db += float64(v)
-			dg += float64(v) * float64(xhat[i])
-		}
+		db, dg := maskSums(g, d, y, xhat, l.relu)
 		l.gamma.Grad[co] = float32(dg)
 		l.beta.Grad[co] = float32(db)
 		k := l.gamma.Data[co] * c.invstd[co]
@@ -301,4 +288,61 @@ func (c *convKernel) backward(dy, accum []float32) {
 			c.dx[i] += v
 		}
 	}
+}
+
+// moments returns the sum and the sum of squares of z in float64, over four
+// independent accumulators of each so that the additions pipeline.
+func moments(z []float32) (sum, sq float64) {
+	var s0, s1, s2, s3, q0, q1, q2, q3 float64
+	i := 0
+	for ; i+4 <= len(z); i += 4 {
+		v := z[i : i+4 : i+4]
+		f0, f1, f2, f3 := float64(v[0]), float64(v[1]), float64(v[2]), float64(v[3])
+		s0, s1, s2, s3 = s0+f0, s1+f1, s2+f2, s3+f3
+		q0, q1, q2, q3 = q0+f0*f0, q1+f1*f1, q2+f2*f2, q3+f3*f3
+	}
+	for ; i < len(z); i++ {
+		f := float64(z[i])
+		s0 += f
+		q0 += f * f
+	}
+	return (s0 + s1) + (s2 + s3), (q0 + q1) + (q2 + q3)
+}
+
+// maskSums writes g = d, zeroed where relu is set and y <= 0 (the ReLU's
+// gradient mask), and returns sum(g) and sum(g*xhat) in float64, over four
+// independent accumulators of each so that the additions pipeline.
+func maskSums(g, d, y, xhat []float32, relu bool) (db, dg float64) {
+	n := len(g)
+	d, y, xhat = d[:n], y[:n], xhat[:n]
+	var b0, b1, b2, b3, g0, g1, g2, g3 float64
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		v := [4]float32(d[i : i+4])
+		if relu {
+			yy := [4]float32(y[i : i+4])
+			for j := range v {
+				if yy[j] <= 0 {
+					v[j] = 0
+				}
+			}
+		}
+		copy(g[i:i+4], v[:])
+		x := [4]float32(xhat[i : i+4])
+		b0, b1, b2, b3 = b0+float64(v[0]), b1+float64(v[1]), b2+float64(v[2]), b3+float64(v[3])
+		g0 += float64(v[0]) * float64(x[0])
+		g1 += float64(v[1]) * float64(x[1])
+		g2 += float64(v[2]) * float64(x[2])
+		g3 += float64(v[3]) * float64(x[3])
+	}
+	for ; i < n; i++ {
+		v := d[i]
+		if relu && y[i] <= 0 {
+			v = 0
+		}
+		g[i] = v
+		b0 += float64(v)
+		g0 += float64(v) * float64(xhat[i])
+	}
+	return (b0 + b1) + (b2 + b3), (g0 + g1) + (g2 + g3)
 }
