@@ -195,7 +195,7 @@ func (c *convKernel) epilogueNorm(y, z []float32, mean, inv, scale, shift float3
 			o += s[i]
 		}
 		if relu {
-			o = max(0, o)
+			o = relu0(o)
 		}
 		y[i] = o
 	}
@@ -207,7 +207,7 @@ func (c *convKernel) epilogue(y, z []float32, scale, shift float32, skip []float
 	case skip != nil && c.l.relu:
 		s := skip[off : off+len(y)]
 		for i, v := range z {
-			y[i] = max(0, scale*v+shift+s[i])
+			y[i] = relu0(scale*v + shift + s[i])
 		}
 	case skip != nil:
 		s := skip[off : off+len(y)]
@@ -216,7 +216,7 @@ func (c *convKernel) epilogue(y, z []float32, scale, shift float32, skip []float
 		}
 	case c.l.relu:
 		for i, v := range z {
-			y[i] = max(0, scale*v+shift)
+			y[i] = relu0(scale*v + shift)
 		}
 	default:
 		for i, v := range z {
@@ -309,6 +309,23 @@ func moments(z []float32) (sum, sq float64) {
 	return (s0 + s1) + (s2 + s3), (q0 + q1) + (q2 + q3)
 }
 
+// relu0 is max(0, v) without a branch (a ReLU's sign is a coin toss, and
+// its mispredicted branches cost more than the arithmetic): the sign bit
+// selects 0. A negative NaN gives 0 too.
+func relu0(v float32) float32 {
+	b := math.Float32bits(v)
+	return math.Float32frombits(b &^ uint32(int32(b)>>31))
+}
+
+// maskBy returns v where the ReLU output y is nonzero and 0 where it is
+// (+ or -) zero, without a branch: y is a ReLU's output, so y <= 0 means
+// y == 0.
+func maskBy(v, y float32) float32 {
+	a := math.Float32bits(y) &^ (1 << 31)
+	keep := uint32(int32(a|-a) >> 31)
+	return math.Float32frombits(math.Float32bits(v) & keep)
+}
+
 // maskSums writes g = d, zeroed where relu is set and y <= 0 (the ReLU's
 // gradient mask), and returns sum(g) and sum(g*xhat) in float64, over four
 // independent accumulators of each so that the additions pipeline.
@@ -322,9 +339,7 @@ func maskSums(g, d, y, xhat []float32, relu bool) (db, dg float64) {
 		if relu {
 			yy := [4]float32(y[i : i+4])
 			for j := range v {
-				if yy[j] <= 0 {
-					v[j] = 0
-				}
+				v[j] = maskBy(v[j], yy[j])
 			}
 		}
 		copy(g[i:i+4], v[:])
