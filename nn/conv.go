@@ -113,10 +113,9 @@ func (c *convKernel) forwardSerial(x, skip []float32) {
 	hw := c.h * c.w
 	m := c.n * hw
 	kk := l.cin * l.k * l.k
-	chunk := c.n
-	if l.k > 1 {
-		chunk = max(1, inferColsFloats/(kk*hw))
-	}
+	// A slab's columns (or, for a 1x1 convolution that multiplies x in
+	// place, its input and output) stay within inferColsFloats.
+	chunk := max(1, inferColsFloats/(max(kk, l.cout)*hw))
 	for p0 := 0; p0 < c.n; p0 += chunk {
 		p1 := min(c.n, p0+chunk)
 		cols := (p1 - p0) * hw
