@@ -122,25 +122,3 @@ func (p *Position) CopyFrom(q *Position) {
 	*p = *q
 	p.hist = append(h, q.hist...)
 }
-
-// StatusOf is Status for a position whose legal moves the caller has just
-// generated: n is their number. It saves generating them a second time.
-func (p *Position) StatusOf(n int) (Result, Reason) {
-	them := p.side.Other()
-	if k := p.king[them]; k != NoSquare && p.v.scepter[them].has(k) {
-		return winFor(them), Scepter
-	}
-	if n == 0 {
-		if p.InCheck() {
-			return winFor(them), Checkmate
-		}
-		return Draw, Stalemate
-	}
-	if p.half >= 100 {
-		return Draw, FiftyMoves
-	}
-	if p.repetitions() >= 2 {
-		return Draw, Repetition
-	}
-	return Ongoing, NoReason
-}

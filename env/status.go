@@ -47,12 +47,19 @@ func (p *Position) Status() (Result, Reason) {
 	return p.status(buf[:0])
 }
 
+// status is Status with a caller's move buffer.
 func (p *Position) status(buf []Move) (Result, Reason) {
+	return p.StatusOf(len(p.LegalMoves(buf)))
+}
+
+// StatusOf is Status for a position whose legal moves the caller has just
+// generated: n is their number. It saves generating them a second time.
+func (p *Position) StatusOf(n int) (Result, Reason) {
 	them := p.side.Other()
 	if k := p.king[them]; k != NoSquare && p.v.scepter[them].has(k) {
 		return winFor(them), Scepter
 	}
-	if len(p.LegalMoves(buf)) == 0 {
+	if n == 0 {
 		if p.InCheck() {
 			return winFor(them), Checkmate
 		}
