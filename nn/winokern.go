@@ -42,28 +42,47 @@ func winoInputRowGo(dst []float32, dstStride int, src []float32, rowStride, c, t
 	_ = src[3*rowStride+(2*tiles+2)*c-1]
 	_ = dst[15*dstStride+tiles*c-1]
 	for tx := 0; tx < tiles; tx++ {
-		var d [4][4][]float32
-		for a := range d {
-			for b := range d[a] {
-				d[a][b] = src[a*rowStride+(2*tx+b)*c:][:c]
+		o := 2 * tx * c
+		d00, d01, d02, d03 := src[o:][:c], src[o+c:][:c], src[o+2*c:][:c], src[o+3*c:][:c]
+		o += rowStride
+		d10, d11, d12, d13 := src[o:][:c], src[o+c:][:c], src[o+2*c:][:c], src[o+3*c:][:c]
+		o += rowStride
+		d20, d21, d22, d23 := src[o:][:c], src[o+c:][:c], src[o+2*c:][:c], src[o+3*c:][:c]
+		o += rowStride
+		d30, d31, d32, d33 := src[o:][:c], src[o+c:][:c], src[o+2*c:][:c], src[o+3*c:][:c]
+		v := dst[tx*c:]
+		for i := 0; i < 4; i++ {
+			// Row i of Bᵀ d is r_i = p - q, or p + q when add, for two rows
+			// p and q of d.
+			var p0, p1, p2, p3, q0, q1, q2, q3 []float32
+			add := false
+			switch i {
+			case 0: // d0 - d2
+				p0, p1, p2, p3, q0, q1, q2, q3 = d00, d01, d02, d03, d20, d21, d22, d23
+			case 1: // d1 + d2
+				p0, p1, p2, p3, q0, q1, q2, q3 = d10, d11, d12, d13, d20, d21, d22, d23
+				add = true
+			case 2: // d2 - d1
+				p0, p1, p2, p3, q0, q1, q2, q3 = d20, d21, d22, d23, d10, d11, d12, d13
+			case 3: // d1 - d3
+				p0, p1, p2, p3, q0, q1, q2, q3 = d10, d11, d12, d13, d30, d31, d32, d33
 			}
-		}
-		var v [16][]float32
-		for xi := range v {
-			v[xi] = dst[xi*dstStride+tx*c:][:c]
-		}
-		for ch := 0; ch < c; ch++ {
-			var r [4][4]float32
-			for b := 0; b < 4; b++ {
-				d0, d1, d2, d3 := d[0][b][ch], d[1][b][ch], d[2][b][ch], d[3][b][ch]
-				r[0][b], r[1][b], r[2][b], r[3][b] = d0-d2, d1+d2, d2-d1, d1-d3
+			v0 := v[(4*i)*dstStride:][:c]
+			v1 := v[(4*i+1)*dstStride:][:c]
+			v2 := v[(4*i+2)*dstStride:][:c]
+			v3 := v[(4*i+3)*dstStride:][:c]
+			p0, p1, p2, p3 = p0[:c], p1[:c], p2[:c], p3[:c]
+			q0, q1, q2, q3 = q0[:c], q1[:c], q2[:c], q3[:c]
+			if add {
+				for ch := 0; ch < c; ch++ {
+					r0, r1, r2, r3 := p0[ch]+q0[ch], p1[ch]+q1[ch], p2[ch]+q2[ch], p3[ch]+q3[ch]
+					v0[ch], v1[ch], v2[ch], v3[ch] = r0-r2, r1+r2, r2-r1, r1-r3
+				}
+				continue
 			}
-			for i := 0; i < 4; i++ {
-				q := r[i]
-				v[4*i][ch] = q[0] - q[2]
-				v[4*i+1][ch] = q[1] + q[2]
-				v[4*i+2][ch] = q[2] - q[1]
-				v[4*i+3][ch] = q[1] - q[3]
+			for ch := 0; ch < c; ch++ {
+				r0, r1, r2, r3 := p0[ch]-q0[ch], p1[ch]-q1[ch], p2[ch]-q2[ch], p3[ch]-q3[ch]
+				v0[ch], v1[ch], v2[ch], v3[ch] = r0-r2, r1+r2, r2-r1, r1-r3
 			}
 		}
 	}
@@ -87,40 +106,40 @@ func winoOutputRowGo(dst []float32, rowStride int, m []float32, mStride int, bia
 	}
 	bias = bias[:c]
 	for tx := 0; tx < tiles; tx++ {
-		var mm [16][]float32
-		for xi := range mm {
-			mm[xi] = m[xi*mStride+tx*c:][:c]
-		}
-		var out, sk [4][]float32
-		for k := range out {
-			off := (k/2)*rowStride + (2*tx+k%2)*c
-			out[k] = dst[off:][:c]
-			if skip != nil {
-				sk[k] = skip[off:][:c]
-			}
+		o := tx * c
+		m0, m1, m2, m3 := m[o:][:c], m[o+mStride:][:c], m[o+2*mStride:][:c], m[o+3*mStride:][:c]
+		o += 4 * mStride
+		m4, m5, m6, m7 := m[o:][:c], m[o+mStride:][:c], m[o+2*mStride:][:c], m[o+3*mStride:][:c]
+		o += 4 * mStride
+		m8, m9, m10, m11 := m[o:][:c], m[o+mStride:][:c], m[o+2*mStride:][:c], m[o+3*mStride:][:c]
+		o += 4 * mStride
+		m12, m13, m14, m15 := m[o:][:c], m[o+mStride:][:c], m[o+2*mStride:][:c], m[o+3*mStride:][:c]
+		o = 2 * tx * c
+		y00, y01, y10, y11 := dst[o:][:c], dst[o+c:][:c], dst[o+rowStride:][:c], dst[o+rowStride+c:][:c]
+		var k00, k01, k10, k11 []float32
+		if skip != nil {
+			k00, k01, k10, k11 = skip[o:][:c], skip[o+c:][:c], skip[o+rowStride:][:c], skip[o+rowStride+c:][:c]
 		}
 		for ch := 0; ch < c; ch++ {
-			var s0, s1 [4]float32
-			for j := 0; j < 4; j++ {
-				m0, m1, m2, m3 := mm[j][ch], mm[4+j][ch], mm[8+j][ch], mm[12+j][ch]
-				s0[j] = m0 + m1 + m2
-				s1[j] = m1 - m2 - m3
-			}
-			y := [4]float32{
-				s0[0] + s0[1] + s0[2], s0[1] - s0[2] - s0[3],
-				s1[0] + s1[1] + s1[2], s1[1] - s1[2] - s1[3],
-			}
+			// Aᵀ M: one sum per column of M for each row of Aᵀ.
+			s00, s10 := m0[ch]+m4[ch]+m8[ch], m4[ch]-m8[ch]-m12[ch]
+			s01, s11 := m1[ch]+m5[ch]+m9[ch], m5[ch]-m9[ch]-m13[ch]
+			s02, s12 := m2[ch]+m6[ch]+m10[ch], m6[ch]-m10[ch]-m14[ch]
+			s03, s13 := m3[ch]+m7[ch]+m11[ch], m7[ch]-m11[ch]-m15[ch]
+			// (Aᵀ M) A, + bias.
 			b := bias[ch]
-			for k, v := range y {
-				v += b
-				if skip != nil {
-					v += sk[k][ch]
-				}
-				if relu {
-					v = max(v, 0)
-				}
-				out[k][ch] = v
+			v00, v01 := s00+s01+s02+b, s01-s02-s03+b
+			v10, v11 := s10+s11+s12+b, s11-s12-s13+b
+			if skip != nil {
+				v00 += k00[ch]
+				v01 += k01[ch]
+				v10 += k10[ch]
+				v11 += k11[ch]
 			}
+			if relu {
+				v00, v01, v10, v11 = max(v00, 0), max(v01, 0), max(v10, 0), max(v11, 0)
+			}
+			y00[ch], y01[ch], y10[ch], y11[ch] = v00, v01, v10, v11
 		}
 	}
 }
