@@ -33,14 +33,18 @@ type BenchResult struct {
 	Cores                int             `json:"cores"`
 	Workers              int             `json:"workers"`
 	Network              string          `json:"network"`
-	FlopsPerPosition     float64         `json:"flops_per_position"`
-	SgemmConvGflops      float64         `json:"sgemm_conv_gflops"` // conv GEMM shape (batch 32), one single-threaded product per worker; mean of the runs
-	Sgemm1024Gflops      float64         `json:"sgemm_1024_gflops"` // 1024^3, one product split over every core; best run
-	SgemmGflops          float64         `json:"sgemm_gflops"`      // the better of the two (each ratio uses the ceiling measured next to it)
+	FlopsPerPosition     float64         `json:"flops_per_position"` // the network's nominal FLOPs: every 3x3 convolution counted as a direct one
+	InferAlgorithm       string          `json:"infer_algorithm"`
+	InferGemmFlops       float64         `json:"infer_gemm_flops_per_position"` // the products inference actually issues (Winograd: 2.25x fewer for 3x3)
+	SgemmConvGflops      float64         `json:"sgemm_conv_gflops"`             // conv GEMM shape (batch 32), one single-threaded product per worker; mean of the runs
+	SgemmWinoGflops      float64         `json:"sgemm_winograd_gflops"`         // Winograd product shape (a slab's tiles x filters x filters), one per worker; mean of the runs
+	Sgemm1024Gflops      float64         `json:"sgemm_1024_gflops"`             // 1024^3, one product split over every core; best run
+	SgemmGflops          float64         `json:"sgemm_gflops"`                  // the better of the two (each ratio uses the ceiling measured next to it)
 	InferPositionsPerS   map[int]float64 `json:"infer_positions_per_s"`
 	InferGflops          float64         `json:"infer_gflops"` // at infer_best_batch, the batch with the best ratio
 	InferBestBatch       int             `json:"infer_best_batch"`
-	InferRatio           float64         `json:"infer_ratio"`              // best over the batches
+	InferRatio           float64         `json:"infer_ratio"`              // best over the batches: nominal FLOPs per second over the ceiling
+	InferGemmRatio       float64         `json:"infer_gemm_ratio"`         // at infer_best_batch: the FLOPs issued per second over the ceiling
 	InferRatioByBatch    map[int]float64 `json:"infer_ratio_by_batch"`     // achieved over the ceiling measured just before
 	InferRatioCPUByBatch map[int]float64 `json:"infer_ratio_cpu_by_batch"` // the same per CPU-second
 	TrainSamplesPerS     float64         `json:"train_samples_per_s"`
@@ -104,6 +108,7 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 		return BenchResult{}, err
 	}
 	res := BenchResult{BLAS: BLASName, BLASCore: BLASCore(), Cores: runtime.NumCPU(), Workers: o.Workers,
+		InferAlgorithm: "Winograd F(2x2,3x3) for 3x3 convolutions, padded NHWC", InferGemmFlops: net.Fold().iw.gemmFlopsPerPosition(),
 		Network: fmt.Sprintf("%d blocks x %d filters, %dx%dx%d in, %d policy planes", cfg.Blocks, cfg.Filters,
 			cfg.Channels, cfg.Height, cfg.Width, cfg.PolicyPlanes),
 		FlopsPerPosition: cfg.FlopsPerPosition(), InferPositionsPerS: map[int]float64{}}
@@ -116,19 +121,24 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	// training one), and each ratio uses its own, so that a shared machine's
 	// load changing during the run moves both sides of a ratio alike.
 	m, n, k := cfg.Filters, 32*cfg.Height*cfg.Width, 9*cfg.Filters
-	var convSum, perCPUSum float64
+	var convSum, winoSum, perCPUSum float64
 	var ceilings int
 	ceiling := func() (wall, perCPU float64) {
-		conv, perCPU := parallelGemmGflops(o.Workers, m, n, k, slice/4)
+		conv, convCPU := parallelGemmGflops(o.Workers, m, n, k, slice/6)
+		wm := winoSlabPositions(cfg.Height, cfg.Width) * cfg.Height * cfg.Width / 4
+		wf := roundUp8(cfg.Filters)
+		wino, winoCPU := parallelGemmGflops(o.Workers, wm, wf, wf, slice/6)
 		sq := o.SquareGemm
-		big, _ := parallelGemmGflops(1, sq, sq, sq, slice/4)
+		big, _ := parallelGemmGflops(1, sq, sq, sq, slice/6)
 		res.Sgemm1024Gflops = max(res.Sgemm1024Gflops, big)
 		convSum += conv
+		winoSum += wino
+		perCPU = max(convCPU, winoCPU)
 		perCPUSum += perCPU
 		ceilings++
-		progress("ceiling: sgemm %dx%dx%d, %d single-threaded products %.1f GFLOP/s; %d^3 split over %d goroutines %.1f",
-			m, n, k, o.Workers, conv, sq, maxProcs(), big)
-		return max(conv, big), perCPU
+		progress("ceiling: sgemm %dx%dx%d, %d single-threaded products %.1f GFLOP/s; %dx%dx%d %.1f; %d^3 split over %d goroutines %.1f",
+			m, n, k, o.Workers, conv, wm, wf, wf, wino, sq, maxProcs(), big)
+		return max(conv, wino, big), perCPU
 	}
 
 	// Inference: one evaluator per worker over one shared snapshot.
@@ -147,6 +157,7 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 		res.InferRatioCPUByBatch[bs] = perCPU / ceilCPU
 		if g/ceil > res.InferRatio {
 			res.InferGflops, res.InferBestBatch, res.InferRatio = g, bs, g/ceil
+			res.InferGemmRatio = pps * res.InferGemmFlops / 1e9 / ceil
 			res.InferGflopsPerCPU, res.InferRatioCPU = perCPU, perCPU/ceilCPU
 		}
 		progress("inference batch %d, %d workers: %.0f positions/s, ratio %.2f", bs, o.Workers, pps, g/ceil)
@@ -189,8 +200,9 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	progress("training batch %d: %.0f samples/s, ratio %.2f", o.TrainBatch, res.TrainSamplesPerS, res.TrainRatio)
 
 	res.SgemmConvGflops = convSum / float64(ceilings)
+	res.SgemmWinoGflops = winoSum / float64(ceilings)
 	res.SgemmGflopsPerCPU = perCPUSum / float64(ceilings)
-	res.SgemmGflops = max(res.SgemmConvGflops, res.Sgemm1024Gflops)
+	res.SgemmGflops = max(res.SgemmConvGflops, res.SgemmWinoGflops, res.Sgemm1024Gflops)
 
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {

@@ -34,13 +34,13 @@ type convLayer struct {
 // convKernel is one graph's working state for a convLayer at batch size n:
 // the buffers its forward pass writes and its backward pass reads. In
 // training each 3x3 kernel keeps its own im2col columns for the backward
-// pass; in inference the kernels of a graph share one column buffer.
+// pass; in the eval-mode graph the kernels share one column buffer.
 type convKernel struct {
 	l            *convLayer
 	mode         normMode
 	n, h, w      int
-	weight, bias []float32 // weights used in the forward pass (folded ones for inference)
-	cols, dcols  []float32 // >= cin*k*k*n*h*w (nil when k == 1): cols is the kernel's own in training, shared in inference; dcols is shared
+	weight, bias []float32 // weights used in the forward pass
+	cols, dcols  []float32 // >= cin*k*k*n*h*w (nil when k == 1): cols is the kernel's own in training, shared in eval mode; dcols is shared
 	x, skip      []float32 // the last forward pass's inputs
 	z            []float32 // cout x n*h*w: convolution output, normalised in place in training
 	y            []float32 // cout x n*h*w: output
@@ -48,7 +48,6 @@ type convKernel struct {
 	g            []float32 // cout x n*h*w: gradient at the pre-activation (and of the skip input)
 	dx           []float32 // cin x n*h*w: gradient of the input
 	needDX       bool      // whether backward computes dx (false for the stem)
-	serial       bool      // whether to multiply on the calling goroutine only (inference)
 }
 
 // newConvKernel allocates a kernel's buffers; train adds the backward ones.
@@ -73,7 +72,7 @@ func (c *convKernel) columns(x []float32) []float32 {
 	if c.l.k == 1 {
 		return x
 	}
-	im2col(x, c.l.cin, c.n, c.h, c.w, c.l.k, c.cols, !c.serial)
+	im2col(x, c.l.cin, c.n, c.h, c.w, c.l.k, c.cols, true)
 	return c.cols
 }
 
@@ -83,56 +82,8 @@ func (c *convKernel) forward(x, skip []float32) {
 	m := c.n * c.h * c.w
 	kk := l.cin * l.k * l.k
 	c.x, c.skip = x, skip
-	if c.serial && c.mode == normBias {
-		c.forwardSerial(x, skip)
-		return
-	}
-	sgemmPar(!c.serial, false, false, l.cout, m, kk, c.weight, kk, c.columns(x), m, 0, c.z, m)
-	if c.serial {
-		for co := 0; co < l.cout; co++ {
-			c.forwardChannel(co)
-		}
-	} else {
-		forEach(true, l.cout, c.forwardChannel)
-	}
-}
-
-// inferColsFloats bounds the im2col slab (in float32s) an inference
-// convolution builds and multiplies at a time: 1 MiB, 4 positions of a
-// 64-channel 3x3 layer on 10x10, half of this machine's L2.
-const inferColsFloats = 256 << 10
-
-// forwardSerial is forward for inference (a bias, no BatchNorm, on the
-// calling goroutine): it builds and multiplies the columns a few positions
-// at a time, so that each slab is still in cache when the product reads it,
-// and applies the bias, residual add and ReLU to each slab's output in place
-// right after its product, while that is still in cache too (y is the
-// product's output: z is not used).
-func (c *convKernel) forwardSerial(x, skip []float32) {
-	l := c.l
-	hw := c.h * c.w
-	m := c.n * hw
-	kk := l.cin * l.k * l.k
-	// A slab's columns (or, for a 1x1 convolution that multiplies x in
-	// place, its input and output) stay within inferColsFloats.
-	chunk := max(1, inferColsFloats/(max(kk, l.cout)*hw))
-	for p0 := 0; p0 < c.n; p0 += chunk {
-		p1 := min(c.n, p0+chunk)
-		cols := (p1 - p0) * hw
-		b, ldb := x[p0*hw:], m
-		if l.k > 1 {
-			for ci := 0; ci < l.cin; ci++ {
-				im2colChannel(x, ci, c.n, c.h, c.w, l.k, c.cols, p0, p1)
-			}
-			b, ldb = c.cols, cols
-		}
-		sgemmSerial(false, false, l.cout, cols, kk, c.weight, kk, b, ldb, 0, c.y[p0*hw:], m)
-		for co := 0; co < l.cout; co++ {
-			off := co*m + p0*hw
-			seg := c.y[off : off+cols]
-			c.epilogue(seg, seg, 1, c.bias[co], skip, off)
-		}
-	}
+	sgemmPar(true, false, false, l.cout, m, kk, c.weight, kk, c.columns(x), m, 0, c.z, m)
+	forEach(true, l.cout, c.forwardChannel)
 }
 
 // forwardChannel normalises (or biases) output channel co of the last

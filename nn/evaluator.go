@@ -10,11 +10,13 @@ import (
 // Folded is a read-only inference snapshot of a Net: every BatchNorm folded
 // into its convolution's weights and a bias (w' = w*gamma/sqrt(var+eps),
 // b' = beta - mean*gamma/sqrt(var+eps)), so each tower step is one fused
-// op: convolution, bias, residual add, ReLU. Any number of Evaluators, one
-// per goroutine, may share one Folded.
+// op: convolution, bias, residual add, ReLU; and the tower laid out for the
+// inference graph (infer.go). Any number of Evaluators, one per goroutine,
+// may share one Folded.
 type Folded struct {
 	cfg Config
-	t   tower
+	t   tower         // the folded layers, in the training layout
+	iw  *inferWeights // the same, laid out for inference
 }
 
 // Fold returns an inference snapshot of n's current weights and running
@@ -51,6 +53,7 @@ func (n *Net) Fold() *Folded {
 	}
 	f.t.polConv, f.t.polOut, f.t.valConv = fold(n.t.polConv), fold(n.t.polOut), fold(n.t.valConv)
 	f.t.fc1, f.t.fc2 = copyDense(n.t.fc1), copyDense(n.t.fc2)
+	f.iw = newInferWeights(n.cfg, &f.t)
 	return f
 }
 
@@ -66,7 +69,7 @@ func (f *Folded) Config() Config { return f.cfg }
 type Evaluator struct {
 	f      *Folded
 	max    int
-	graphs []*netGraph // by bucket index: capacity 1<<i, the last one max
+	graphs []*inferGraph // by bucket index: capacity 1<<i, the last one max
 }
 
 var _ eval.Evaluator = (*Evaluator)(nil)
@@ -81,7 +84,7 @@ func NewEvaluator(f *Folded, maxBatch int) (*Evaluator, error) {
 	for 1<<(nb-1) < maxBatch {
 		nb++
 	}
-	return &Evaluator{f: f, max: maxBatch, graphs: make([]*netGraph, nb)}, nil
+	return &Evaluator{f: f, max: maxBatch, graphs: make([]*inferGraph, nb)}, nil
 }
 
 // Shape returns the input and policy shape the evaluator expects.
@@ -101,10 +104,10 @@ func (e *Evaluator) Warm() error {
 }
 
 // graph returns bucket i's graph, building it on first use.
-func (e *Evaluator) graph(i int) (*netGraph, error) {
+func (e *Evaluator) graph(i int) (*inferGraph, error) {
 	if e.graphs[i] == nil {
 		n := min(1<<i, e.max)
-		g, err := newNetGraph(e.f.cfg, &e.f.t, modeInfer, n)
+		g, err := newInferGraph(e.f.cfg, e.f.iw, n)
 		if err != nil {
 			return nil, err
 		}
@@ -134,6 +137,7 @@ func (e *Evaluator) Evaluate(b *eval.Batch) error {
 	}
 	g.setPlanes(b.Planes, b.Size, s.Channels)
 	g.run()
-	writeOutputs(g.logits, g.wdl, b.Size, g.n, g.h*g.w, e.f.cfg.PolicyPlanes, b.Legal, b.Policy, b.WDL)
+	cfg := e.f.cfg
+	writeOutputs(g.policy, g.wdl, b.Size, g.n, g.logitLayout(), cfg.Height, cfg.Width, cfg.PolicyPlanes, b.Legal, b.Policy, b.WDL)
 	return nil
 }

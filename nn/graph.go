@@ -12,8 +12,7 @@ type graphMode int
 
 const (
 	modeTrain graphMode = iota // forward with batch statistics, loss, backward
-	modeEval                   // forward with running statistics (the unfolded reference)
-	modeInfer                  // forward of a folded tower: every convolution has a bias
+	modeEval                   // forward with running statistics (the unfolded reference of inference)
 )
 
 // netGraph is one Gorgonia graph of a tower at a fixed batch size, with
@@ -28,18 +27,19 @@ type netGraph struct {
 	planes   []float32   // Channels x n*h*w: the input, CNHW
 	order    []*kernelOp // ops in execution order
 	convs    []*convKernel
-	logits   []float32    // PolicyPlanes x n*h*w
-	wdl      []float32    // 3 x n
-	loss     *lossKernel  // modeTrain and modeEval
-	lossVal  []float32    // modeTrain and modeEval: {policy, value}
-	lossNode *G.Node      // modeTrain and modeEval
+	logits   []float32 // PolicyPlanes x n*h*w
+	wdl      []float32 // 3 x n
+	loss     *lossKernel
+	lossVal  []float32 // {policy, value}
+	lossNode *G.Node
 	fc1      *denseKernel // value head kernels
 	fc2      *denseKernel
 }
 
 // graphBuilder holds the state of one graph under construction.
 type graphBuilder struct {
-	ng      *netGraph
+	g       *G.ExprGraph
+	ng      *netGraph                 // nil for an inference graph
 	tensors map[*G.Node]*tensor.Dense // the tensor each node's value lives in
 	cols    []float32
 	dcols   []float32
@@ -50,7 +50,7 @@ type graphBuilder struct {
 // input returns a graph input node named name bound to data.
 func (b *graphBuilder) input(name string, data []float32, shape ...int) *G.Node {
 	t := tensor.New(tensor.WithBacking(data), tensor.WithShape(shape...))
-	n := G.NewTensor(b.ng.g, tensor.Float32, len(shape), G.WithShape(shape...), G.WithName(name), G.WithValue(t))
+	n := G.NewTensor(b.g, tensor.Float32, len(shape), G.WithShape(shape...), G.WithName(name), G.WithValue(t))
 	b.tensors[n] = t
 	return n
 }
@@ -94,7 +94,6 @@ func (b *graphBuilder) conv(name string, l *convLayer, in *G.Node, inBuf []float
 		cols = make([]float32, l.cin*l.k*l.k*ng.n*ng.h*ng.w)
 	}
 	k := newConvKernel(l, mode, ng.n, ng.h, ng.w, cols, b.dcols, b.train)
-	k.serial = ng.mode == modeInfer
 	inputs := []*G.Node{in, b.param(l.weight)}
 	if l.gamma != nil {
 		inputs = append(inputs, b.param(l.gamma), b.param(l.beta), b.param(l.mean), b.param(l.vari))
@@ -147,7 +146,7 @@ func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error)
 	h, w := cfg.Height, cfg.Width
 	m := n * h * w
 	ng := &netGraph{g: G.NewGraph(), mode: mode, n: n, h: h, w: w, planes: make([]float32, cfg.Channels*m)}
-	b := &graphBuilder{ng: ng, train: mode == modeTrain, tensors: map[*G.Node]*tensor.Dense{}}
+	b := &graphBuilder{g: ng.g, ng: ng, train: mode == modeTrain, tensors: map[*G.Node]*tensor.Dense{}}
 	maxCols := max(cfg.Channels, cfg.Filters) * 9 * m
 	if b.train {
 		b.dcols = make([]float32, maxCols)
@@ -174,18 +173,16 @@ func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error)
 	wdl, fk2 := b.dense("value.fc2", t.fc2, 1, v2, fk1.y)
 	ng.logits, ng.wdl, ng.fc1, ng.fc2 = pk2.y, fk2.y, fk1, fk2
 
-	if mode != modeInfer {
-		lk := newLossKernel(n, h*w, cfg.PolicyPlanes)
-		ng.loss, ng.lossVal = lk, make([]float32, 2)
-		lossOp := newKernelOp("loss", ng.lossVal, []int{2}, func() {
-			lk.forward(pk2.y, fk2.y)
-			ng.lossVal[0], ng.lossVal[1] = float32(lk.policy), float32(lk.value)
-		}, logits, wdl)
-		ng.lossNode = b.apply(lossOp, logits, wdl)
-	}
+	lk := newLossKernel(n, h*w, cfg.PolicyPlanes)
+	ng.loss, ng.lossVal = lk, make([]float32, 2)
+	lossOp := newKernelOp("loss", ng.lossVal, []int{2}, func() {
+		lk.forward(pk2.y, fk2.y)
+		ng.lossVal[0], ng.lossVal[1] = float32(lk.policy), float32(lk.value)
+	}, logits, wdl)
+	ng.lossNode = b.apply(lossOp, logits, wdl)
 	if b.train {
 		// Backward, in reverse.
-		loss, lk := ng.lossNode, ng.loss
+		loss := ng.lossNode
 		dLogits := b.view("loss.grad.policy", lk.dPolicy, []int{cfg.PolicyPlanes, n, h, w}, loss)
 		dWDL := b.view("loss.grad.wdl", lk.dWDL, []int{3, n}, loss)
 		dv2 := b.denseGrad("value.fc2.grad", fk2, dWDL, lk.dWDL)
@@ -207,16 +204,28 @@ func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error)
 	if b.err != nil {
 		return nil, b.err
 	}
-	sorted, err := G.Sort(ng.g)
+	order, err := sortedOps(ng.g)
+	if err != nil {
+		return nil, err
+	}
+	ng.order = order
+	return ng, nil
+}
+
+// sortedOps returns the kernel ops of g in the order Gorgonia's
+// topological sort says they run.
+func sortedOps(g *G.ExprGraph) ([]*kernelOp, error) {
+	sorted, err := G.Sort(g)
 	if err != nil {
 		return nil, fmt.Errorf("nn: sorting graph: %w", err)
 	}
+	var order []*kernelOp
 	for i := len(sorted) - 1; i >= 0; i-- {
 		if op, ok := sorted[i].Op().(*kernelOp); ok {
-			ng.order = append(ng.order, op)
+			order = append(order, op)
 		}
 	}
-	return ng, nil
+	return order, nil
 }
 
 // run executes the graph's ops in order.

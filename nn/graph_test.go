@@ -24,15 +24,15 @@ func TestGorgoniaTapeMachineRunsTheGraphsToTheSameResult(t *testing.T) {
 	b := randomBatch(cfg, 3, r)
 
 	// Inference graph.
-	ng, err := newNetGraph(cfg, &net.Fold().t, modeInfer, 3)
+	ng, err := newInferGraph(cfg, net.Fold().iw, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ng.setPlanes(b.Planes, 3, cfg.Channels)
 	ng.run()
-	wantLogits := append([]float32(nil), ng.logits...)
+	wantLogits := append([]float32(nil), ng.policy...)
 	wantWDL := append([]float32(nil), ng.wdl...)
-	clear(ng.logits)
+	clear(ng.policy)
 	clear(ng.wdl)
 	m := G.NewTapeMachine(ng.g)
 	if err := m.RunAll(); err != nil {
@@ -40,8 +40,8 @@ func TestGorgoniaTapeMachineRunsTheGraphsToTheSameResult(t *testing.T) {
 	}
 	m.Close()
 	for i := range wantLogits {
-		if ng.logits[i] != wantLogits[i] {
-			t.Fatalf("TapeMachine logit %d = %v, direct run %v", i, ng.logits[i], wantLogits[i])
+		if ng.policy[i] != wantLogits[i] {
+			t.Fatalf("TapeMachine logit %d = %v, direct run %v", i, ng.policy[i], wantLogits[i])
 		}
 	}
 	for i := range wantWDL {

@@ -1,6 +1,6 @@
 package nn
 
-// The network keeps every activation channel-major across the batch (CNHW):
+// Training keeps every activation channel-major across the batch (CNHW):
 // a tensor of C channels for n positions on an H x W board is C rows of
 // n*H*W values, row c holding channel c of position 0, then position 1, and
 // so on. A convolution is then one GEMM, weights (Cout x Cin*k*k) times

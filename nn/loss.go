@@ -84,36 +84,58 @@ func (k *lossKernel) forward(logits, wdl []float32) {
 	k.policy, k.value = pl*inv, vl*inv
 }
 
-// writeOutputs turns the first size of a batch of n positions' logits into eval outputs: the policy
-// softmax over each position's legal moves (0 elsewhere, all 0 when none is
-// legal) and the WDL softmax, positions-major as package eval lays them out.
-func writeOutputs(logits, wdl []float32, size, n, hw, planes int, legal, policy, outWDL []float32) {
+// logitLayout says where a graph keeps the policy logit of position pos,
+// plane plane, square (y, x) of a batch of n: at
+// (plane*n+pos)*plane + origin + y*row + x, plus bias[plane] when bias is
+// not nil.
+type logitLayout struct {
+	plane, origin, row int
+	bias               []float32
+}
+
+// cnhwLogits is the layout of logits in the channel-major layout of an h x w board.
+func cnhwLogits(h, w int) logitLayout { return logitLayout{plane: h * w, row: w} }
+
+// writeOutputs turns the first size of a batch of n positions' logits into
+// eval outputs: the policy softmax over each position's legal moves (0
+// elsewhere, all 0 when none is legal) and the WDL softmax (wdl holds logit
+// k of position pos at k*n+pos), positions-major as package eval lays them
+// out.
+func writeOutputs(logits, wdl []float32, size, n int, lay logitLayout, h, w, planes int, legal, policy, outWDL []float32) {
+	hw := h * w
 	ps := planes * hw
 	for pos := 0; pos < size; pos++ {
 		lg := legal[pos*ps : (pos+1)*ps]
 		out := policy[pos*ps : (pos+1)*ps]
 		maxv := float32(math.Inf(-1))
 		for plane := 0; plane < planes; plane++ {
-			row := logits[(plane*n+pos)*hw:][:hw]
-			for sq, l := range lg[plane*hw : (plane+1)*hw] {
-				if l != 0 {
-					maxv = max(maxv, row[sq])
+			base := (plane*n+pos)*lay.plane + lay.origin
+			var b float32
+			if lay.bias != nil {
+				b = lay.bias[plane]
+			}
+			for y := 0; y < h; y++ {
+				row := logits[base+y*lay.row:][:w]
+				o := out[plane*hw+y*w:][:w]
+				for x, l := range lg[plane*hw+y*w:][:w] {
+					if l == 0 {
+						o[x] = 0
+						continue
+					}
+					v := row[x] + b
+					o[x] = v // the logit for now; exponentiated below
+					maxv = max(maxv, v)
 				}
 			}
 		}
 		var sum float32
-		for plane := 0; plane < planes; plane++ {
-			row := logits[(plane*n+pos)*hw:][:hw]
-			o := out[plane*hw : (plane+1)*hw]
-			for sq, l := range lg[plane*hw : (plane+1)*hw] {
-				if l == 0 {
-					o[sq] = 0
-					continue
-				}
-				e := float32(math.Exp(float64(row[sq] - maxv)))
-				o[sq] = e
-				sum += e
+		for i, l := range lg {
+			if l == 0 {
+				continue
 			}
+			e := float32(math.Exp(float64(out[i] - maxv)))
+			out[i] = e
+			sum += e
 		}
 		if sum > 0 {
 			s := 1 / sum

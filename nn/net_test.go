@@ -121,7 +121,7 @@ func evalOutputs(t *testing.T, tr *Trainer, b *TrainBatch) (policy, wdl []float3
 	s := tr.net.cfg.Shape()
 	policy = make([]float32, b.Size*s.PolicySize)
 	wdl = make([]float32, b.Size*3)
-	writeOutputs(g.logits, g.wdl, b.Size, g.n, g.h*g.w, tr.net.cfg.PolicyPlanes, b.Legal, policy, wdl)
+	writeOutputs(g.logits, g.wdl, b.Size, g.n, cnhwLogits(g.h, g.w), g.h, g.w, tr.net.cfg.PolicyPlanes, b.Legal, policy, wdl)
 	return policy, wdl
 }
 

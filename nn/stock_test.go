@@ -43,7 +43,6 @@ func TestFusedConvEqualsStockGorgoniaConv2d(t *testing.T) {
 
 		cols := make([]float32, cin*k*k*m)
 		kern := newConvKernel(l, normBias, n, h, w, cols, nil, false)
-		kern.serial = true
 		xc := make([]float32, len(x))
 		nchwToCNHW(x, n, n, cin, h*w, xc)
 		sc := make([]float32, len(skip))
@@ -163,10 +162,12 @@ func TestFusedInferenceEqualsStockGorgoniaGraph(t *testing.T) {
 		}
 		g := ev.graphs[len(ev.graphs)-1]
 		hw := cfg.Height * cfg.Width
+		lay := g.logitLayout()
 		var worst float64
 		for pos := 0; pos < n; pos++ {
 			for i := 0; i < cfg.PolicyPlanes*hw; i++ {
-				got := float64(g.logits[(i/hw*n+pos)*hw+i%hw])
+				plane, y, x := i/hw, i%hw/cfg.Width, i%cfg.Width
+				got := float64(g.policy[(plane*n+pos)*lay.plane+lay.origin+y*lay.row+x] + lay.bias[plane])
 				want := float64(wantP[pos*cfg.PolicyPlanes*hw+i])
 				worst = max(worst, math.Abs(got-want)/math.Max(math.Abs(want), 1))
 			}

@@ -55,7 +55,9 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "network   %s, %.1f MFLOP per position\n", res.Network, res.FlopsPerPosition/1e6)
 	fmt.Fprintf(stdout, "BLAS      %s (%s kernels), %d cores, %d workers\n", res.BLAS, res.BLASCore, res.Cores, res.Workers)
-	fmt.Fprintf(stdout, "ceiling   %.1f GFLOP/s (conv shape %.1f, 1024^3 %.1f)\n", res.SgemmGflops, res.SgemmConvGflops, res.Sgemm1024Gflops)
+	fmt.Fprintf(stdout, "ceiling   %.1f GFLOP/s (im2col conv shape %.1f, Winograd shape %.1f, 1024^3 %.1f)\n",
+		res.SgemmGflops, res.SgemmConvGflops, res.SgemmWinoGflops, res.Sgemm1024Gflops)
+	fmt.Fprintf(stdout, "inference %s: %.1f MFLOP of products per position\n", res.InferAlgorithm, res.InferGemmFlops/1e6)
 	var bs []int
 	for b := range res.InferPositionsPerS {
 		bs = append(bs, b)
@@ -64,7 +66,8 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	for _, b := range bs {
 		fmt.Fprintf(stdout, "infer     batch %-4d %8.0f positions/s\n", b, res.InferPositionsPerS[b])
 	}
-	fmt.Fprintf(stdout, "infer     %.1f GFLOP/s at batch %d, ratio %.2f\n", res.InferGflops, res.InferBestBatch, res.InferRatio)
+	fmt.Fprintf(stdout, "infer     %.1f GFLOP/s at batch %d, ratio %.2f (products issued: ratio %.2f)\n",
+		res.InferGflops, res.InferBestBatch, res.InferRatio, res.InferGemmRatio)
 	fmt.Fprintf(stdout, "train     %.0f samples/s, %.1f GFLOP/s, ratio %.2f, %.1f MB allocated per step\n",
 		res.TrainSamplesPerS, res.TrainGflops, res.TrainRatio, res.TrainAllocMBPerStep)
 	fmt.Fprintf(stdout, "per CPU-s ceiling %.1f, infer %.1f (ratio %.2f), train %.1f (ratio %.2f) GFLOP per CPU-second\n",
