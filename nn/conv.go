@@ -40,7 +40,10 @@ type convKernel struct {
 	mode         normMode
 	n, h, w      int
 	weight, bias []float32 // weights used in the forward pass
-	cols, dcols  []float32 // >= cin*k*k*n*h*w (nil when k == 1): cols is the kernel's own in training, shared in eval mode; dcols is shared
+	cols         []float32 // >= cin*k*k*n*h*w (nil when k == 1): the kernel's own in training, shared in eval mode
+	dcols        []float32 // training, k > 1: a slab of input-gradient columns per goroutine, shared by the graph's kernels
+	dslab        int       // positions per slab of dcols
+	masks        []uint32  // k > 1: tapMasks(n, h, w, k)
 	x, skip      []float32 // the last forward pass's inputs
 	z            []float32 // cout x n*h*w: convolution output, normalised in place in training
 	y            []float32 // cout x n*h*w: output
@@ -51,11 +54,19 @@ type convKernel struct {
 }
 
 // newConvKernel allocates a kernel's buffers; train adds the backward ones.
-func newConvKernel(l *convLayer, mode normMode, n, h, w int, cols, dcols []float32, train bool) *convKernel {
+// masks is tapMasks(n, h, w, l.k), shared by the graph's kernels of that
+// size (nil: the kernel makes its own).
+func newConvKernel(l *convLayer, mode normMode, n, h, w int, cols, dcols []float32, masks []uint32, train bool) *convKernel {
 	m := n * h * w
-	c := &convKernel{l: l, mode: mode, n: n, h: h, w: w, cols: cols, dcols: dcols,
+	c := &convKernel{l: l, mode: mode, n: n, h: h, w: w, cols: cols, dcols: dcols, dslab: dcolsSlabPositions(l.cin*l.k*l.k, h, w),
 		z: make([]float32, l.cout*m), y: make([]float32, l.cout*m), needDX: true}
 	c.weight = l.weight.Data
+	if l.k > 1 {
+		if masks == nil {
+			masks = tapMasks(n, h, w, l.k)
+		}
+		c.masks = masks
+	}
 	if l.bias != nil {
 		c.bias = l.bias.Data
 	}
@@ -72,7 +83,7 @@ func (c *convKernel) columns(x []float32) []float32 {
 	if c.l.k == 1 {
 		return x
 	}
-	im2col(x, c.l.cin, c.n, c.h, c.w, c.l.k, c.cols, true)
+	im2col(x, c.l.cin, c.n, c.h, c.w, c.l.k, c.cols, c.masks)
 	return c.cols
 }
 
@@ -227,17 +238,61 @@ func (c *convKernel) backward(dy, accum []float32) {
 	if !c.needDX {
 		return
 	}
-	if l.k == 1 {
-		sgemmPar(true, true, false, kk, m, l.cout, c.weight, kk, gz, m, 0, c.dx, m)
-	} else {
-		sgemmPar(true, true, false, kk, m, l.cout, c.weight, kk, gz, m, 0, c.dcols, m)
-		col2im(c.dcols, l.cin, c.n, c.h, c.w, l.k, c.dx, true)
+	if l.k > 1 {
+		c.backwardColumns(gz, accum)
+		return
 	}
+	sgemmPar(true, true, false, kk, m, l.cout, c.weight, kk, gz, m, 0, c.dx, m)
 	if accum != nil {
 		for i, v := range accum[:len(c.dx)] {
 			c.dx[i] += v
 		}
 	}
+}
+
+// dcolsSlabFloats bounds the slab of the input-gradient columns (in
+// float32s) one goroutine multiplies and folds back at a time: 1 MiB, 4
+// positions of a 64-channel 3x3 layer on 10x10, so that the product's
+// output is still in L2 when col2im reads it. (The whole batch's columns,
+// 59 MB for the 6x64 net at batch 256, would go to memory and back.)
+const dcolsSlabFloats = 256 << 10
+
+// dcolsSlabPositions returns the positions of one slab of a layer's
+// input-gradient columns, kk rows of h*w columns per position.
+func dcolsSlabPositions(kk, h, w int) int { return max(1, dcolsSlabFloats/(kk*h*w)) }
+
+// dcolsScratch returns the floats one goroutine's slab of input-gradient
+// columns needs for any layer of at most maxKK rows on an h x w board.
+func dcolsScratch(maxKK, h, w int) int { return max(dcolsSlabFloats, maxKK*h*w) }
+
+// backwardColumns writes c.dx (plus accum when not nil) for a k x k
+// convolution from the gradient gz at its output: slab by slab of
+// positions, spread over goroutines, dcols = Wᵀ gz for the slab, then
+// col2im of the slab into its own part of dx.
+func (c *convKernel) backwardColumns(gz, accum []float32) {
+	l := c.l
+	hw := c.h * c.w
+	m := c.n * hw
+	kk := l.cin * l.k * l.k
+	per := c.dslab
+	scratch := kk * per * hw
+	slabs := (c.n + per - 1) / per
+	forEachWorker(slabs, len(c.dcols)/scratch, func(worker, s int) {
+		p0, p1 := s*per, min(c.n, (s+1)*per)
+		cols := (p1 - p0) * hw
+		buf := c.dcols[worker*scratch:][:kk*cols]
+		sgemmSerial(true, false, kk, cols, l.cout, c.weight, kk, gz[p0*hw:], m, 0, buf, cols)
+		col2im(buf, l.cin, c.n, c.h, c.w, l.k, c.dx, p0, p1, c.masks)
+		if accum != nil {
+			for ci := 0; ci < l.cin; ci++ {
+				off := ci*m + p0*hw
+				d, a := c.dx[off:off+cols], accum[off:off+cols]
+				for i, v := range a {
+					d[i] += v
+				}
+			}
+		}
+	})
 }
 
 // moments returns the sum and the sum of squares of z in float64, over four

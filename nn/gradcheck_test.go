@@ -146,7 +146,7 @@ func TestConvOpGradientsMatchNumericalDifferentiation(t *testing.T) {
 			}
 			cols := make([]float32, cin*tc.k*tc.k*m)
 			dcols := make([]float32, len(cols))
-			k := newConvKernel(l, mode, n, h, w, cols, dcols, true)
+			k := newConvKernel(l, mode, n, h, w, cols, dcols, nil, true)
 			x := randSlice(r, cin*m, 1)
 			var skip []float32
 			if tc.skip {
@@ -185,6 +185,33 @@ func TestConvOpGradientsMatchNumericalDifferentiation(t *testing.T) {
 				checkGrad(t, "skip", r, skip, dskip, 30, eps, 1e-2, loss, mask.changed)
 			}
 		})
+	}
+}
+
+func TestConvInputGradientIsTheSameSlabBySlab(t *testing.T) {
+	// The input gradient is computed a slab of positions at a time, the
+	// slabs spread over goroutines; any slab size gives the same dx.
+	r := rand.New(rand.NewPCG(5, 9))
+	const cin, cout, n, h, w = 5, 6, 7, 3, 4
+	m := n * h * w
+	l := newTestConv(r, cin, cout, 3, true, true)
+	x := randSlice(r, cin*m, 1)
+	skip := randSlice(r, cout*m, 1)
+	dy := randSlice(r, cout*m, 1)
+	accum := randSlice(r, cin*m, 1)
+	var want []float32
+	for _, per := range []int{n, 1, 2, 3} {
+		k := newConvKernel(l, normBatch, n, h, w, make([]float32, cin*9*m), make([]float32, 4*cin*9*m), nil, true)
+		k.dslab = per
+		k.forward(x, skip)
+		k.backward(dy, accum)
+		if want == nil {
+			want = append([]float32(nil), k.dx...)
+			continue
+		}
+		if d := maxRelDiff(k.dx, want, 1); d > 1e-6 {
+			t.Errorf("%d positions per slab: dx differs from one slab's by relative %.3g", per, d)
+		}
 	}
 }
 

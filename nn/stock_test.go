@@ -42,7 +42,7 @@ func TestFusedConvEqualsStockGorgoniaConv2d(t *testing.T) {
 		vm.Close()
 
 		cols := make([]float32, cin*k*k*m)
-		kern := newConvKernel(l, normBias, n, h, w, cols, nil, false)
+		kern := newConvKernel(l, normBias, n, h, w, cols, nil, nil, false)
 		xc := make([]float32, len(x))
 		nchwToCNHW(x, n, n, cin, h*w, xc)
 		sc := make([]float32, len(skip))

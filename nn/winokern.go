@@ -3,7 +3,7 @@ package nn
 // The two transforms of the NHWC Winograd F(2x2, 3x3) inference path (see
 // winograd.go for the algorithm), one tile row at a time. Every element of a
 // tile is a vector of c contiguous float32 channels. On amd64 with AVX2 they
-// run as assembly (package nn/internal/winoasm) that gives the same bits as the Go
+// run as assembly (package nn/internal/avx2) that gives the same bits as the Go
 // reference below for ordinary numbers: the same operations in the same
 // order. The kernels make no alignment assumption and never allocate.
 

@@ -86,7 +86,7 @@ var (
 )
 
 func TestWinoInputRowFastEqualsGoAndGoEqualsMatrixFormula(t *testing.T) {
-	if !winoKernelsAsm {
+	if !avx2Kernels {
 		t.Log("no AVX2 kernels in this build or on this CPU: checking the Go kernel only")
 	}
 	r := rand.New(rand.NewPCG(1, 2))

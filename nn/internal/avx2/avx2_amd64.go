@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package winoasm
+package avx2
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ func InputRow(dst []float32, dstStride int, src []float32, rowStride, c, tiles i
 		return
 	}
 	if c <= 0 || c%8 != 0 || dstStride < 0 || rowStride < 0 {
-		panic(fmt.Sprintf("winoasm: InputRow: c = %d is not a positive multiple of 8, or a stride is negative (dst %d, src %d)",
+		panic(fmt.Sprintf("avx2: InputRow: c = %d is not a positive multiple of 8, or a stride is negative (dst %d, src %d)",
 			c, dstStride, rowStride))
 	}
 	// The last element each slice must hold: indexing it panics here, in
@@ -42,7 +42,7 @@ func OutputRow(dst []float32, rowStride int, m []float32, mStride int, bias, ski
 		return
 	}
 	if c <= 0 || c%8 != 0 || rowStride < 0 || mStride < 0 {
-		panic(fmt.Sprintf("winoasm: OutputRow: c = %d is not a positive multiple of 8, or a stride is negative (dst %d, m %d)",
+		panic(fmt.Sprintf("avx2: OutputRow: c = %d is not a positive multiple of 8, or a stride is negative (dst %d, m %d)",
 			c, rowStride, mStride))
 	}
 	last := rowStride + 2*tiles*c - 1 // of dst and skip
@@ -55,4 +55,34 @@ func OutputRow(dst []float32, rowStride int, m []float32, mStride int, bias, ski
 		sk = &skip[0]
 	}
 	outputRow(&dst[0], rowStride, &m[0], mStride, &bias[0], sk, c, tiles, relu)
+}
+
+//go:noescape
+func maskedCopy(dst, src *float32, mask *uint32, n int)
+
+//go:noescape
+func maskedAdd(dst, src *float32, mask *uint32, n int)
+
+// MaskedCopy is nn's maskedCopy: dst[i] = src[i] where mask[i] is all ones,
+// +0 where it is 0, for i < len(dst) (it panics when src or mask is
+// shorter).
+func MaskedCopy(dst, src []float32, mask []uint32) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	_, _ = src[n-1], mask[n-1]
+	maskedCopy(&dst[0], &src[0], &mask[0], n)
+}
+
+// MaskedAdd is nn's maskedAdd: dst[i] += src[i] where mask[i] is all ones
+// (+0 where it is 0), for i < len(dst) (it panics when src or mask is
+// shorter).
+func MaskedAdd(dst, src []float32, mask []uint32) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	_, _ = src[n-1], mask[n-1]
+	maskedAdd(&dst[0], &src[0], &mask[0], n)
 }

@@ -187,3 +187,124 @@ store:
 
 	VZEROUPPER
 	RET
+
+// func maskedCopy(dst, src *float32, mask *uint32, n int)
+// dst[i] = src[i] AND mask[i], 32 then 8 then 1 element at a time.
+TEXT ·maskedCopy(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ mask+16(FP), DX
+	MOVQ n+24(FP), CX
+
+copy32:
+	CMPQ CX, $32
+	JLT  copy8
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VANDPS  (DX), Y0, Y0
+	VANDPS  32(DX), Y1, Y1
+	VANDPS  64(DX), Y2, Y2
+	VANDPS  96(DX), Y3, Y3
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  copy32
+
+copy8:
+	CMPQ CX, $8
+	JLT  copy1
+	VMOVUPS (SI), Y0
+	VANDPS  (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  copy8
+
+copy1:
+	TESTQ CX, CX
+	JEQ   copydone
+	MOVL (SI), AX
+	ANDL (DX), AX
+	MOVL AX, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DX
+	ADDQ $4, DI
+	DECQ CX
+	JMP  copy1
+
+copydone:
+	VZEROUPPER
+	RET
+
+// func maskedAdd(dst, src *float32, mask *uint32, n int)
+// dst[i] = dst[i] + (src[i] AND mask[i]), 32 then 8 then 1 element at a time.
+TEXT ·maskedAdd(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ mask+16(FP), DX
+	MOVQ n+24(FP), CX
+
+add32:
+	CMPQ CX, $32
+	JLT  add8
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VANDPS  (DX), Y0, Y0
+	VANDPS  32(DX), Y1, Y1
+	VANDPS  64(DX), Y2, Y2
+	VANDPS  96(DX), Y3, Y3
+	VADDPS  (DI), Y0, Y0
+	VADDPS  32(DI), Y1, Y1
+	VADDPS  64(DI), Y2, Y2
+	VADDPS  96(DI), Y3, Y3
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  add32
+
+add8:
+	CMPQ CX, $8
+	JLT  add1
+	VMOVUPS (SI), Y0
+	VANDPS  (DX), Y0, Y0
+	VADDPS  (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  add8
+
+add1:
+	TESTQ CX, CX
+	JEQ   adddone
+	VMOVSS (SI), X0
+	VMOVSS (DX), X1
+	VANDPS X1, X0, X0
+	VADDSS (DI), X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DX
+	ADDQ $4, DI
+	DECQ CX
+	JMP  add1
+
+adddone:
+	VZEROUPPER
+	RET
