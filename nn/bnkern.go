@@ -1,6 +1,9 @@
 package nn
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // The per-channel passes of training's BatchNorm and ReLU (conv.go): the
 // forward normalisation epilogue, the batch moments, the ReLU gradient mask
@@ -84,15 +87,16 @@ func bnNormalizeGo(y, z []float32, mean, inv, scale, shift float32, skip []float
 
 // bnMomentsGo is the portable bnMoments.
 func bnMomentsGo(z []float32) (sum, sq float64) {
-	var s, q [8]float64
+	var s0, s1, s2, s3, s4, s5, s6, s7 float64
+	var q0, q1, q2, q3, q4, q5, q6, q7 float64
 	i := 0
 	for ; i+8 <= len(z); i += 8 {
 		v := [8]float32(z[i : i+8])
-		for j, x := range v {
-			f := float64(x)
-			s[j] += f
-			q[j] += float64(f * f)
-		}
+		f0, f1, f2, f3 := float64(v[0]), float64(v[1]), float64(v[2]), float64(v[3])
+		f4, f5, f6, f7 := float64(v[4]), float64(v[5]), float64(v[6]), float64(v[7])
+		s0, s1, s2, s3, s4, s5, s6, s7 = s0+f0, s1+f1, s2+f2, s3+f3, s4+f4, s5+f5, s6+f6, s7+f7
+		q0, q1, q2, q3 = q0+float64(f0*f0), q1+float64(f1*f1), q2+float64(f2*f2), q3+float64(f3*f3)
+		q4, q5, q6, q7 = q4+float64(f4*f4), q5+float64(f5*f5), q6+float64(f6*f6), q7+float64(f7*f7)
 	}
 	var ts, tq float64
 	for _, x := range z[i:] {
@@ -100,7 +104,19 @@ func bnMomentsGo(z []float32) (sum, sq float64) {
 		ts += f
 		tq += float64(f * f)
 	}
-	return bnFold8(&s) + ts, bnFold8(&q) + tq
+	return bnFold8(&[8]float64{s0, s1, s2, s3, s4, s5, s6, s7}) + ts,
+		bnFold8(&[8]float64{q0, q1, q2, q3, q4, q5, q6, q7}) + tq
+}
+
+// bnKeep returns v, or +0 where y <= 0 (a NaN y keeps v), as the
+// assembly's compare-and-mask does; the compiler makes the choice a
+// conditional move, not a branch that a ReLU's coin-toss signs mispredict.
+func bnKeep(v, y float32) float32 {
+	m := ^uint32(0)
+	if y <= 0 {
+		m = 0
+	}
+	return math.Float32frombits(math.Float32bits(v) & m)
 }
 
 // bnMaskSumsGo is the portable bnMaskSums.
@@ -113,38 +129,43 @@ func bnMaskSumsGo(g, d, y, xhat []float32, relu bool) (db, dg float64) {
 		bnNeed("bnMaskSums", "y", y, n)
 		y = y[:n]
 	}
-	var b, p [8]float64
+	var b0, b1, b2, b3, b4, b5, b6, b7 float64
+	var p0, p1, p2, p3, p4, p5, p6, p7 float64
 	i := 0
 	for ; i+8 <= n; i += 8 {
 		v := [8]float32(d[i : i+8])
 		if relu {
 			yy := [8]float32(y[i : i+8])
-			for j := range v {
-				if yy[j] <= 0 {
-					v[j] = 0
-				}
-			}
+			v = [8]float32{bnKeep(v[0], yy[0]), bnKeep(v[1], yy[1]), bnKeep(v[2], yy[2]), bnKeep(v[3], yy[3]),
+				bnKeep(v[4], yy[4]), bnKeep(v[5], yy[5]), bnKeep(v[6], yy[6]), bnKeep(v[7], yy[7])}
 		}
 		copy(g[i:i+8], v[:])
 		x := [8]float32(xhat[i : i+8])
-		for j, vj := range v {
-			f := float64(vj)
-			b[j] += f
-			p[j] += float64(f * float64(x[j]))
-		}
+		f0, f1, f2, f3 := float64(v[0]), float64(v[1]), float64(v[2]), float64(v[3])
+		f4, f5, f6, f7 := float64(v[4]), float64(v[5]), float64(v[6]), float64(v[7])
+		b0, b1, b2, b3, b4, b5, b6, b7 = b0+f0, b1+f1, b2+f2, b3+f3, b4+f4, b5+f5, b6+f6, b7+f7
+		p0 += float64(f0 * float64(x[0]))
+		p1 += float64(f1 * float64(x[1]))
+		p2 += float64(f2 * float64(x[2]))
+		p3 += float64(f3 * float64(x[3]))
+		p4 += float64(f4 * float64(x[4]))
+		p5 += float64(f5 * float64(x[5]))
+		p6 += float64(f6 * float64(x[6]))
+		p7 += float64(f7 * float64(x[7]))
 	}
 	var tb, tp float64
 	for ; i < n; i++ {
 		v := d[i]
-		if relu && y[i] <= 0 {
-			v = 0
+		if relu {
+			v = bnKeep(v, y[i])
 		}
 		g[i] = v
 		f := float64(v)
 		tb += f
 		tp += float64(f * float64(xhat[i]))
 	}
-	return bnFold8(&b) + tb, bnFold8(&p) + tp
+	return bnFold8(&[8]float64{b0, b1, b2, b3, b4, b5, b6, b7}) + tb,
+		bnFold8(&[8]float64{p0, p1, p2, p3, p4, p5, p6, p7}) + tp
 }
 
 // biasMaskSumGo is the portable biasMaskSum.
@@ -156,33 +177,29 @@ func biasMaskSumGo(g, d, y []float32, relu bool) float64 {
 		bnNeed("biasMaskSum", "y", y, n)
 		y = y[:n]
 	}
-	var b [8]float64
+	var b0, b1, b2, b3, b4, b5, b6, b7 float64
 	i := 0
 	for ; i+8 <= n; i += 8 {
 		v := [8]float32(d[i : i+8])
 		if relu {
 			yy := [8]float32(y[i : i+8])
-			for j := range v {
-				if yy[j] <= 0 {
-					v[j] = 0
-				}
-			}
+			v = [8]float32{bnKeep(v[0], yy[0]), bnKeep(v[1], yy[1]), bnKeep(v[2], yy[2]), bnKeep(v[3], yy[3]),
+				bnKeep(v[4], yy[4]), bnKeep(v[5], yy[5]), bnKeep(v[6], yy[6]), bnKeep(v[7], yy[7])}
 		}
 		copy(g[i:i+8], v[:])
-		for j, vj := range v {
-			b[j] += float64(vj)
-		}
+		b0, b1, b2, b3 = b0+float64(v[0]), b1+float64(v[1]), b2+float64(v[2]), b3+float64(v[3])
+		b4, b5, b6, b7 = b4+float64(v[4]), b5+float64(v[5]), b6+float64(v[6]), b7+float64(v[7])
 	}
 	var tb float64
 	for ; i < n; i++ {
 		v := d[i]
-		if relu && y[i] <= 0 {
-			v = 0
+		if relu {
+			v = bnKeep(v, y[i])
 		}
 		g[i] = v
 		tb += float64(v)
 	}
-	return bnFold8(&b) + tb
+	return bnFold8(&[8]float64{b0, b1, b2, b3, b4, b5, b6, b7}) + tb
 }
 
 // bnBackwardGo is the portable bnBackward.
