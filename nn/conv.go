@@ -33,39 +33,38 @@ type convLayer struct {
 
 // convKernel is one graph's working state for a convLayer at batch size n:
 // the buffers its forward pass writes and its backward pass reads. In
-// training each 3x3 kernel keeps its own im2col columns for the backward
-// pass; in the eval-mode graph the kernels share one column buffer.
+// A k x k convolution builds its im2col columns a cache-sized slab of
+// positions at a time, in scratch the graph's kernels share, and builds them
+// again in the backward pass instead of keeping them.
 type convKernel struct {
 	l            *convLayer
 	mode         normMode
 	n, h, w      int
-	weight, bias []float32 // weights used in the forward pass
-	cols         []float32 // >= cin*k*k*n*h*w (nil when k == 1): the kernel's own in training, shared in eval mode
-	dcols        []float32 // training, k > 1: a slab of input-gradient columns per goroutine, shared by the graph's kernels
-	dslab        int       // positions per slab of dcols
-	masks        []uint32  // k > 1: tapMasks(n, h, w, k)
-	x, skip      []float32 // the last forward pass's inputs
-	z            []float32 // cout x n*h*w: convolution output, normalised in place in training
-	y            []float32 // cout x n*h*w: output
-	invstd       []float32 // cout: batch 1/sqrt(var+eps) in training
-	g            []float32 // cout x n*h*w: gradient at the pre-activation (and of the skip input)
-	dx           []float32 // cin x n*h*w: gradient of the input
-	needDX       bool      // whether backward computes dx (false for the stem)
+	weight, bias []float32    // weights used in the forward pass
+	s            *convScratch // k > 1: the graph's shared scratch
+	slab         int          // k > 1: positions per slab of columns
+	x, skip      []float32    // the last forward pass's inputs
+	z            []float32    // cout x n*h*w: convolution output, normalised in place in training
+	y            []float32    // cout x n*h*w: output
+	invstd       []float32    // cout: batch 1/sqrt(var+eps) in training
+	g            []float32    // cout x n*h*w: gradient at the pre-activation (and of the skip input)
+	dx           []float32    // cin x n*h*w: gradient of the input
+	needDX       bool         // whether backward computes dx (false for the stem)
 }
 
 // newConvKernel allocates a kernel's buffers; train adds the backward ones.
-// masks is tapMasks(n, h, w, l.k), shared by the graph's kernels of that
-// size (nil: the kernel makes its own).
-func newConvKernel(l *convLayer, mode normMode, n, h, w int, cols, dcols []float32, masks []uint32, train bool) *convKernel {
+// s is the scratch of the graph the kernel belongs to (nil: the kernel
+// makes its own).
+func newConvKernel(l *convLayer, mode normMode, n, h, w int, s *convScratch, train bool) *convKernel {
 	m := n * h * w
-	c := &convKernel{l: l, mode: mode, n: n, h: h, w: w, cols: cols, dcols: dcols, dslab: dcolsSlabPositions(l.cin*l.k*l.k, h, w),
+	c := &convKernel{l: l, mode: mode, n: n, h: h, w: w,
 		z: make([]float32, l.cout*m), y: make([]float32, l.cout*m), needDX: true}
 	c.weight = l.weight.Data
 	if l.k > 1 {
-		if masks == nil {
-			masks = tapMasks(n, h, w, l.k)
+		if s == nil {
+			s = newConvScratch(l.cin*l.k*l.k, l.cout, n, h, w, l.k)
 		}
-		c.masks = masks
+		c.s, c.slab = s, colsSlabPositions(l.cin*l.k*l.k, h, w)
 	}
 	if l.bias != nil {
 		c.bias = l.bias.Data
@@ -78,22 +77,21 @@ func newConvKernel(l *convLayer, mode normMode, n, h, w int, cols, dcols []float
 	return c
 }
 
-// columns returns the im2col matrix of x (x itself for a 1x1 convolution).
-func (c *convKernel) columns(x []float32) []float32 {
-	if c.l.k == 1 {
-		return x
-	}
-	im2col(x, c.l.cin, c.n, c.h, c.w, c.l.k, c.cols, c.masks)
-	return c.cols
-}
-
 // forward computes y from x (cin x n*h*w) and skip (cout x n*h*w or nil).
 func (c *convKernel) forward(x, skip []float32) {
 	l := c.l
-	m := c.n * c.h * c.w
+	hw := c.h * c.w
+	m := c.n * hw
 	kk := l.cin * l.k * l.k
 	c.x, c.skip = x, skip
-	sgemmPar(true, false, false, l.cout, m, kk, c.weight, kk, c.columns(x), m, 0, c.z, m)
+	if l.k == 1 {
+		sgemmPar(true, false, false, l.cout, m, kk, c.weight, kk, x, m, 0, c.z, m)
+	} else {
+		c.forEachSlab(func(_, p0, p1 int, _ bool, cols []float32) {
+			im2col(x, l.cin, c.n, c.h, c.w, l.k, cols, p0, p1, c.s.masks)
+			sgemmSerial(false, false, l.cout, (p1-p0)*hw, kk, c.weight, kk, cols, (p1-p0)*hw, 0, c.z[p0*hw:], m)
+		})
+	}
 	forEach(true, l.cout, c.forwardChannel)
 }
 
@@ -230,16 +228,12 @@ func (c *convKernel) backward(dy, accum []float32) {
 			out[i] = k * (v - mdb - xhat[i]*mdg)
 		}
 	})
-	cols := c.x
-	if l.k > 1 {
-		cols = c.cols // still this layer's columns: training kernels own theirs
-	}
-	sgemmPar(true, false, true, l.cout, kk, m, gz, m, cols, m, 0, l.weight.Grad, kk)
-	if !c.needDX {
-		return
-	}
 	if l.k > 1 {
 		c.backwardColumns(gz, accum)
+		return
+	}
+	sgemmPar(true, false, true, l.cout, kk, m, gz, m, c.x, m, 0, l.weight.Grad, kk)
+	if !c.needDX {
 		return
 	}
 	sgemmPar(true, true, false, kk, m, l.cout, c.weight, kk, gz, m, 0, c.dx, m)
@@ -250,49 +244,97 @@ func (c *convKernel) backward(dy, accum []float32) {
 	}
 }
 
-// dcolsSlabFloats bounds the slab of the input-gradient columns (in
-// float32s) one goroutine multiplies and folds back at a time: 1 MiB, 4
-// positions of a 64-channel 3x3 layer on 10x10, so that the product's
-// output is still in L2 when col2im reads it. (The whole batch's columns,
-// 59 MB for the 6x64 net at batch 256, would go to memory and back.)
-const dcolsSlabFloats = 256 << 10
-
-// dcolsSlabPositions returns the positions of one slab of a layer's
-// input-gradient columns, kk rows of h*w columns per position.
-func dcolsSlabPositions(kk, h, w int) int { return max(1, dcolsSlabFloats/(kk*h*w)) }
-
-// dcolsScratch returns the floats one goroutine's slab of input-gradient
-// columns needs for any layer of at most maxKK rows on an h x w board.
-func dcolsScratch(maxKK, h, w int) int { return max(dcolsSlabFloats, maxKK*h*w) }
-
-// backwardColumns writes c.dx (plus accum when not nil) for a k x k
-// convolution from the gradient gz at its output: slab by slab of
-// positions, spread over goroutines, dcols = Wᵀ gz for the slab, then
-// col2im of the slab into its own part of dx.
+// backwardColumns writes the weight gradient and, when needDX, c.dx (plus
+// accum when not nil) of a k x k convolution from the gradient gz at its
+// output, slab by slab of positions: the slab's columns again (im2col), the
+// goroutine's share of the weight gradient gz·colsᵀ, then the columns'
+// gradient Wᵀ·gz in the same scratch and col2im of it into the slab's own
+// part of dx. The goroutines' shares of the weight gradient are summed in a
+// fixed order, so the result does not depend on scheduling.
 func (c *convKernel) backwardColumns(gz, accum []float32) {
 	l := c.l
 	hw := c.h * c.w
 	m := c.n * hw
 	kk := l.cin * l.k * l.k
-	per := c.dslab
-	scratch := kk * per * hw
-	slabs := (c.n + per - 1) / per
-	forEachWorker(slabs, len(c.dcols)/scratch, func(worker, s int) {
-		p0, p1 := s*per, min(c.n, (s+1)*per)
-		cols := (p1 - p0) * hw
-		buf := c.dcols[worker*scratch:][:kk*cols]
-		sgemmSerial(true, false, kk, cols, l.cout, c.weight, kk, gz[p0*hw:], m, 0, buf, cols)
-		col2im(buf, l.cin, c.n, c.h, c.w, l.k, c.dx, p0, p1, c.masks)
+	size := l.cout * kk
+	workers := c.forEachSlab(func(worker, p0, p1 int, first bool, cols []float32) {
+		nc := (p1 - p0) * hw
+		im2col(c.x, l.cin, c.n, c.h, c.w, l.k, cols, p0, p1, c.s.masks)
+		var beta float32 = 1
+		if first {
+			beta = 0
+		}
+		sgemmSerial(false, true, l.cout, kk, nc, gz[p0*hw:], m, cols, nc, beta, c.s.dw[worker*size:], kk)
+		if !c.needDX {
+			return
+		}
+		sgemmSerial(true, false, kk, nc, l.cout, c.weight, kk, gz[p0*hw:], m, 0, cols, nc)
+		col2im(cols, l.cin, c.n, c.h, c.w, l.k, c.dx, p0, p1, c.s.masks)
 		if accum != nil {
 			for ci := 0; ci < l.cin; ci++ {
 				off := ci*m + p0*hw
-				d, a := c.dx[off:off+cols], accum[off:off+cols]
+				d, a := c.dx[off:off+nc], accum[off:off+nc]
 				for i, v := range a {
 					d[i] += v
 				}
 			}
 		}
 	})
+	grad := l.weight.Grad[:size]
+	copy(grad, c.s.dw[:size])
+	for w := 1; w < workers; w++ {
+		for i, v := range c.s.dw[w*size:][:size] {
+			grad[i] += v
+		}
+	}
+}
+
+// forEachSlab cuts the batch into slabs of c.slab positions and calls
+// f(worker, p0, p1, first, cols) for each slab [p0, p1), cols being the
+// worker's scratch for the slab's columns and first whether the slab is the
+// worker's first. Each of up to GOMAXPROCS goroutines takes a fixed,
+// contiguous range of slabs. It returns the number of workers.
+func (c *convKernel) forEachSlab(f func(worker, p0, p1 int, first bool, cols []float32)) int {
+	kk := c.l.cin * c.l.k * c.l.k
+	hw := c.h * c.w
+	slabs := (c.n + c.slab - 1) / c.slab
+	return forRanges(slabs, c.s.workers, func(worker, s0, s1 int) {
+		for s := s0; s < s1; s++ {
+			p0, p1 := s*c.slab, min(c.n, (s+1)*c.slab)
+			f(worker, p0, p1, s == s0, c.s.cols[worker*c.s.per:][:kk*(p1-p0)*hw])
+		}
+	})
+}
+
+// colsSlabFloats bounds the slab of im2col columns (in float32s) one
+// goroutine builds and multiplies at a time: 1 MiB, 4 positions of a
+// 64-channel 3x3 layer on 10x10, so that the columns are still in L2 when
+// the products read them. (The whole batch's columns, 59 MB a layer for the
+// 6x64 net at batch 256, would go to memory and back, three times a step.)
+const colsSlabFloats = 256 << 10
+
+// colsSlabPositions returns the positions of one slab of a layer's columns,
+// kk rows of h*w columns per position.
+func colsSlabPositions(kk, h, w int) int { return max(1, colsSlabFloats/(kk*h*w)) }
+
+// convScratch is the working memory the k x k convolutions of one graph
+// share (they run one after another): a slab of columns and a share of the
+// weight gradient per goroutine, and the taps' masks.
+type convScratch struct {
+	workers int       // goroutines the slabs are spread over (GOMAXPROCS when built)
+	per     int       // floats of cols per goroutine
+	cols    []float32 // workers x per
+	dw      []float32 // workers x the largest cout*kk
+	masks   []uint32  // tapMasks(n, h, w, k)
+}
+
+// newConvScratch returns the scratch for k x k convolutions of at most maxKK
+// column rows (cin*k*k) and maxCout outputs over batches of n h x w boards.
+func newConvScratch(maxKK, maxCout, n, h, w, k int) *convScratch {
+	workers := maxProcs()
+	per := max(colsSlabFloats, maxKK*h*w)
+	return &convScratch{workers: workers, per: per, cols: make([]float32, workers*per),
+		dw: make([]float32, workers*maxCout*maxKK), masks: tapMasks(n, h, w, k)}
 }
 
 // moments returns the sum and the sum of squares of z in float64, over four

@@ -144,9 +144,7 @@ func TestConvOpGradientsMatchNumericalDifferentiation(t *testing.T) {
 			if tc.bn {
 				mode = normBatch
 			}
-			cols := make([]float32, cin*tc.k*tc.k*m)
-			dcols := make([]float32, len(cols))
-			k := newConvKernel(l, mode, n, h, w, cols, dcols, nil, true)
+			k := newConvKernel(l, mode, n, h, w, nil, true)
 			x := randSlice(r, cin*m, 1)
 			var skip []float32
 			if tc.skip {
@@ -188,9 +186,10 @@ func TestConvOpGradientsMatchNumericalDifferentiation(t *testing.T) {
 	}
 }
 
-func TestConvInputGradientIsTheSameSlabBySlab(t *testing.T) {
-	// The input gradient is computed a slab of positions at a time, the
-	// slabs spread over goroutines; any slab size gives the same dx.
+func TestConvIsTheSameSlabBySlab(t *testing.T) {
+	// The columns are built, multiplied and folded back a slab of positions
+	// at a time, the slabs spread over goroutines: any slab size gives the
+	// same output, input gradient and weight gradient.
 	r := rand.New(rand.NewPCG(5, 9))
 	const cin, cout, n, h, w = 5, 6, 7, 3, 4
 	m := n * h * w
@@ -199,18 +198,25 @@ func TestConvInputGradientIsTheSameSlabBySlab(t *testing.T) {
 	skip := randSlice(r, cout*m, 1)
 	dy := randSlice(r, cout*m, 1)
 	accum := randSlice(r, cin*m, 1)
-	var want []float32
+	var wantY, wantDX, wantDW []float32
 	for _, per := range []int{n, 1, 2, 3} {
-		k := newConvKernel(l, normBatch, n, h, w, make([]float32, cin*9*m), make([]float32, 4*cin*9*m), nil, true)
-		k.dslab = per
+		k := newConvKernel(l, normBatch, n, h, w, nil, true)
+		k.slab = per
 		k.forward(x, skip)
 		k.backward(dy, accum)
-		if want == nil {
-			want = append([]float32(nil), k.dx...)
+		if wantY == nil {
+			wantY = append([]float32(nil), k.y...)
+			wantDX = append([]float32(nil), k.dx...)
+			wantDW = append([]float32(nil), l.weight.Grad...)
 			continue
 		}
-		if d := maxRelDiff(k.dx, want, 1); d > 1e-6 {
-			t.Errorf("%d positions per slab: dx differs from one slab's by relative %.3g", per, d)
+		for _, c := range []struct {
+			name      string
+			got, want []float32
+		}{{"y", k.y, wantY}, {"dx", k.dx, wantDX}, {"dW", l.weight.Grad, wantDW}} {
+			if d := maxRelDiff(c.got, c.want, 1); d > 1e-5 {
+				t.Errorf("%d positions per slab: %s differs from one slab's by relative %.3g", per, c.name, d)
+			}
 		}
 	}
 }

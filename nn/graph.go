@@ -41,9 +41,7 @@ type graphBuilder struct {
 	g       *G.ExprGraph
 	ng      *netGraph                 // nil for an inference graph
 	tensors map[*G.Node]*tensor.Dense // the tensor each node's value lives in
-	cols    []float32
-	dcols   []float32
-	masks   map[int][]uint32 // tapMasks of the graph's batch size, by kernel size
+	scratch *convScratch              // shared by the graph's 3x3 convolutions
 	train   bool
 	err     error
 }
@@ -89,15 +87,11 @@ func (b *graphBuilder) conv(name string, l *convLayer, in *G.Node, inBuf []float
 			mode = normBatch
 		}
 	}
-	cols := b.cols
-	if b.train && l.k > 1 {
-		// The backward pass reuses the forward pass's columns.
-		cols = make([]float32, l.cin*l.k*l.k*ng.n*ng.h*ng.w)
+	var s *convScratch
+	if l.k > 1 {
+		s = b.scratch
 	}
-	if l.k > 1 && b.masks[l.k] == nil {
-		b.masks[l.k] = tapMasks(ng.n, ng.h, ng.w, l.k)
-	}
-	k := newConvKernel(l, mode, ng.n, ng.h, ng.w, cols, b.dcols, b.masks[l.k], b.train)
+	k := newConvKernel(l, mode, ng.n, ng.h, ng.w, s, b.train)
 	inputs := []*G.Node{in, b.param(l.weight)}
 	if l.gamma != nil {
 		inputs = append(inputs, b.param(l.gamma), b.param(l.beta), b.param(l.mean), b.param(l.vari))
@@ -150,14 +144,8 @@ func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error)
 	h, w := cfg.Height, cfg.Width
 	m := n * h * w
 	ng := &netGraph{g: G.NewGraph(), mode: mode, n: n, h: h, w: w, planes: make([]float32, cfg.Channels*m)}
-	b := &graphBuilder{g: ng.g, ng: ng, train: mode == modeTrain, tensors: map[*G.Node]*tensor.Dense{}, masks: map[int][]uint32{}}
-	maxCols := max(cfg.Channels, cfg.Filters) * 9 * m
-	if b.train {
-		// One slab of input-gradient columns per goroutine.
-		b.dcols = make([]float32, maxProcs()*dcolsScratch(max(cfg.Channels, cfg.Filters)*9, h, w))
-	} else {
-		b.cols = make([]float32, maxCols)
-	}
+	b := &graphBuilder{g: ng.g, ng: ng, train: mode == modeTrain, tensors: map[*G.Node]*tensor.Dense{},
+		scratch: newConvScratch(max(cfg.Channels, cfg.Filters)*9, cfg.Filters, n, h, w, 3)}
 	x := b.input("planes", ng.planes, cfg.Channels, n, h, w)
 
 	// Forward.

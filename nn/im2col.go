@@ -7,23 +7,22 @@ package nn
 // columns (Cin*k*k x n*H*W), whose result is already the next CNHW tensor:
 // no transpose anywhere in the tower.
 
-// im2col writes the k x k (odd k, zero padding k/2) patches of the CNHW
-// tensor x (cin channels, n positions of h x w) into cols, a
-// (cin*k*k) x (n*h*w) row-major matrix: row (ci*k+ky)*k+kx, column
-// pos*h*w + y*w + xx holds x[ci][pos][y+ky-k/2][xx+kx-k/2] or 0 off the board.
-// masks is tapMasks(m, h, w, k) for some m >= n. The channels are spread
-// over goroutines.
+// im2col writes the k x k (odd k, zero padding k/2) patches of positions
+// [p0, p1) of the CNHW tensor x (cin channels, n positions of h x w) into
+// cols, a (cin*k*k) x ((p1-p0)*h*w) row-major matrix: row (ci*k+ky)*k+kx,
+// column (pos-p0)*h*w + y*w + xx holds x[ci][pos][y+ky-k/2][xx+kx-k/2], or
+// 0 off the board. masks is tapMasks(m, h, w, k) for some m >= p1-p0.
 //
-// Each row is one masked copy across all the positions: a tap's shift is
+// Each row is one masked copy across the slab's positions: a tap's shift is
 // the same offset everywhere, and its mask zeroes the squares that fell off
 // the board or wrapped onto the next rank or position.
-func im2col(x []float32, cin, n, h, w, k int, cols []float32, masks []uint32) {
+func im2col(x []float32, cin, n, h, w, k int, cols []float32, p0, p1 int, masks []uint32) {
 	hw := h * w
-	cols1 := n * hw
+	cols1 := (p1 - p0) * hw
 	stride := len(masks) / (k * k)
 	pad := k / 2
-	forEach(true, cin, func(ci int) {
-		src := x[ci*cols1:][:cols1]
+	for ci := 0; ci < cin; ci++ {
+		src := x[(ci*n+p0)*hw:][:cols1]
 		for tap := 0; tap < k*k; tap++ {
 			off := (tap/k-pad)*w + tap%k - pad
 			row := cols[(ci*k*k+tap)*cols1:][:cols1]
@@ -36,7 +35,7 @@ func im2col(x []float32, cin, n, h, w, k int, cols []float32, masks []uint32) {
 			clear(row[:lo])
 			clear(row[hi:])
 		}
-	})
+	}
 }
 
 // col2im is im2col's adjoint for positions [p0, p1): it adds every entry

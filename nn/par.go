@@ -36,34 +36,27 @@ func forEach(par bool, n int, f func(i int)) {
 	wg.Wait()
 }
 
-// forEachWorker calls f(worker, i) for i = 0, ..., n-1 over at most
-// min(GOMAXPROCS, maxWorkers) goroutines, worker being the calling
-// goroutine's index (below that bound): for work that needs scratch memory
-// of its own per goroutine.
-func forEachWorker(n, maxWorkers int, f func(worker, i int)) {
-	workers := min(maxProcs(), n, maxWorkers)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			f(0, i)
-		}
-		return
+// forRanges cuts [0, n) into min(GOMAXPROCS, maxWorkers, n) contiguous
+// ranges of nearly equal length, calls f(worker, lo, hi) for each on a
+// goroutine of its own (the caller's when there is one range), and returns
+// the number of ranges. The same n, bound and GOMAXPROCS give the same
+// ranges, so results gathered per worker do not depend on scheduling.
+func forRanges(n, maxWorkers int, f func(worker, lo, hi int)) int {
+	workers := max(1, min(maxProcs(), maxWorkers, n))
+	if workers == 1 {
+		f(0, 0, n)
+		return 1
 	}
 	var wg sync.WaitGroup
-	var next atomic.Int64
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(w, i)
-			}
+			f(w, w*n/workers, (w+1)*n/workers)
 		}()
 	}
 	wg.Wait()
+	return workers
 }
 
 // maxProcs is the number of goroutines parallel work is spread over.

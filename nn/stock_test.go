@@ -20,7 +20,6 @@ func TestFusedConvEqualsStockGorgoniaConv2d(t *testing.T) {
 	for _, k := range []int{3, 1} {
 		r := rand.New(rand.NewPCG(uint64(k), 21))
 		const cin, cout, n, h, w = 5, 7, 3, 6, 4
-		m := n * h * w
 		l := newTestConv(r, cin, cout, k, true, false)
 		x := randSlice(r, n*cin*h*w, 1) // NCHW
 		skip := randSlice(r, n*cout*h*w, 1)
@@ -41,8 +40,7 @@ func TestFusedConvEqualsStockGorgoniaConv2d(t *testing.T) {
 		stock := y.Value().Data().([]float32) // NCHW
 		vm.Close()
 
-		cols := make([]float32, cin*k*k*m)
-		kern := newConvKernel(l, normBias, n, h, w, cols, nil, nil, false)
+		kern := newConvKernel(l, normBias, n, h, w, nil, false)
 		xc := make([]float32, len(x))
 		nchwToCNHW(x, n, n, cin, h*w, xc)
 		sc := make([]float32, len(skip))
