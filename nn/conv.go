@@ -108,7 +108,7 @@ func (c *convKernel) forwardChannel(co int) {
 		case normBatch:
 			// One pass for both moments (float64 sums of float32 values:
 			// no cancellation worth the second pass over the row).
-			sum, sq := moments(z)
+			sum, sq := bnMoments(z)
 			mean := sum / float64(m)
 			ss := max(0, sq-sum*mean)
 			variance := ss / float64(m)
@@ -118,7 +118,11 @@ func (c *convKernel) forwardChannel(co int) {
 			scale, shift = l.gamma.Data[co], l.beta.Data[co]
 			// Normalise z in place (backward reads xhat) and write y in
 			// the same pass.
-			c.epilogueNorm(y, z, mf, invf, scale, shift, c.skip, co*m)
+			var skip []float32
+			if c.skip != nil {
+				skip = c.skip[co*m : (co+1)*m]
+			}
+			bnNormalize(y, z, mf, invf, scale, shift, skip, l.relu)
 			unbiased := variance
 			if m > 1 {
 				unbiased = ss / float64(m-1)
@@ -134,29 +138,6 @@ func (c *convKernel) forwardChannel(co int) {
 			scale, shift = 1, c.bias[co]
 		}
 		c.epilogue(y, z, scale, shift, c.skip, co*m)
-	}
-}
-
-// epilogueNorm normalises one channel's row in place, z = (z-mean)*inv,
-// and writes y = relu?(scale*z + shift + skip) in the same pass.
-func (c *convKernel) epilogueNorm(y, z []float32, mean, inv, scale, shift float32, skip []float32, off int) {
-	y = y[:len(z)]
-	var s []float32
-	if skip != nil {
-		s = skip[off : off+len(z)]
-	}
-	relu := c.l.relu
-	for i, v := range z {
-		xh := (v - mean) * inv
-		z[i] = xh
-		o := scale*xh + shift
-		if s != nil {
-			o += s[i]
-		}
-		if relu {
-			o = relu0(o)
-		}
-		y[i] = o
 	}
 }
 
@@ -204,29 +185,19 @@ func (c *convKernel) backward(dy, accum []float32) {
 		d := dy[co*m : (co+1)*m]
 		out := gz[co*m : (co+1)*m]
 		if c.mode == normBias {
-			var db float64
-			for i, v := range d {
-				if l.relu && y[i] <= 0 {
-					v = 0
-				}
-				g[i] = v
-				db += float64(v)
-			}
-			l.bias.Grad[co] = float32(db)
+			l.bias.Grad[co] = float32(biasMaskSum(g, d, y, l.relu))
 			if &out[0] != &g[0] {
 				copy(out, g)
 			}
 			return
 		}
 		xhat := c.z[co*m : (co+1)*m]
-		db, dg := maskSums(g, d, y, xhat, l.relu)
+		db, dg := bnMaskSums(g, d, y, xhat, l.relu)
 		l.gamma.Grad[co] = float32(dg)
 		l.beta.Grad[co] = float32(db)
 		k := l.gamma.Data[co] * c.invstd[co]
 		mdb, mdg := float32(db/float64(m)), float32(dg/float64(m))
-		for i, v := range g {
-			out[i] = k * (v - mdb - xhat[i]*mdg)
-		}
+		bnBackward(out, g, xhat, k, mdb, mdg)
 	})
 	if l.k > 1 {
 		c.backwardColumns(gz, accum)
@@ -337,74 +308,10 @@ func newConvScratch(maxKK, maxCout, n, h, w, k int) *convScratch {
 		dw: make([]float32, workers*maxCout*maxKK), masks: tapMasks(n, h, w, k)}
 }
 
-// moments returns the sum and the sum of squares of z in float64, over four
-// independent accumulators of each so that the additions pipeline.
-func moments(z []float32) (sum, sq float64) {
-	var s0, s1, s2, s3, q0, q1, q2, q3 float64
-	i := 0
-	for ; i+4 <= len(z); i += 4 {
-		v := z[i : i+4 : i+4]
-		f0, f1, f2, f3 := float64(v[0]), float64(v[1]), float64(v[2]), float64(v[3])
-		s0, s1, s2, s3 = s0+f0, s1+f1, s2+f2, s3+f3
-		q0, q1, q2, q3 = q0+f0*f0, q1+f1*f1, q2+f2*f2, q3+f3*f3
-	}
-	for ; i < len(z); i++ {
-		f := float64(z[i])
-		s0 += f
-		q0 += f * f
-	}
-	return (s0 + s1) + (s2 + s3), (q0 + q1) + (q2 + q3)
-}
-
 // relu0 is max(0, v) without a branch (a ReLU's sign is a coin toss, and
 // its mispredicted branches cost more than the arithmetic): the sign bit
 // selects 0. A negative NaN gives 0 too.
 func relu0(v float32) float32 {
 	b := math.Float32bits(v)
 	return math.Float32frombits(b &^ uint32(int32(b)>>31))
-}
-
-// maskBy returns v where the ReLU output y is nonzero and 0 where it is
-// (+ or -) zero, without a branch: y is a ReLU's output, so y <= 0 means
-// y == 0.
-func maskBy(v, y float32) float32 {
-	a := math.Float32bits(y) &^ (1 << 31)
-	keep := uint32(int32(a|-a) >> 31)
-	return math.Float32frombits(math.Float32bits(v) & keep)
-}
-
-// maskSums writes g = d, zeroed where relu is set and y <= 0 (the ReLU's
-// gradient mask), and returns sum(g) and sum(g*xhat) in float64, over four
-// independent accumulators of each so that the additions pipeline.
-func maskSums(g, d, y, xhat []float32, relu bool) (db, dg float64) {
-	n := len(g)
-	d, y, xhat = d[:n], y[:n], xhat[:n]
-	var b0, b1, b2, b3, g0, g1, g2, g3 float64
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		v := [4]float32(d[i : i+4])
-		if relu {
-			yy := [4]float32(y[i : i+4])
-			for j := range v {
-				v[j] = maskBy(v[j], yy[j])
-			}
-		}
-		copy(g[i:i+4], v[:])
-		x := [4]float32(xhat[i : i+4])
-		b0, b1, b2, b3 = b0+float64(v[0]), b1+float64(v[1]), b2+float64(v[2]), b3+float64(v[3])
-		g0 += float64(v[0]) * float64(x[0])
-		g1 += float64(v[1]) * float64(x[1])
-		g2 += float64(v[2]) * float64(x[2])
-		g3 += float64(v[3]) * float64(x[3])
-	}
-	for ; i < n; i++ {
-		v := d[i]
-		if relu && y[i] <= 0 {
-			v = 0
-		}
-		g[i] = v
-		b0 += float64(v)
-		g0 += float64(v) * float64(xhat[i])
-	}
-	return (b0 + b1) + (b2 + b3), (g0 + g1) + (g2 + g3)
 }
