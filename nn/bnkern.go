@@ -133,13 +133,7 @@ func bnMaskSumsGo(g, d, y, xhat []float32, relu bool) (db, dg float64) {
 	var p0, p1, p2, p3, p4, p5, p6, p7 float64
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		v := [8]float32(d[i : i+8])
-		if relu {
-			yy := [8]float32(y[i : i+8])
-			v = [8]float32{bnKeep(v[0], yy[0]), bnKeep(v[1], yy[1]), bnKeep(v[2], yy[2]), bnKeep(v[3], yy[3]),
-				bnKeep(v[4], yy[4]), bnKeep(v[5], yy[5]), bnKeep(v[6], yy[6]), bnKeep(v[7], yy[7])}
-		}
-		copy(g[i:i+8], v[:])
+		v := bnMask8(g, d, y, i, relu)
 		x := [8]float32(xhat[i : i+8])
 		f0, f1, f2, f3 := float64(v[0]), float64(v[1]), float64(v[2]), float64(v[3])
 		f4, f5, f6, f7 := float64(v[4]), float64(v[5]), float64(v[6]), float64(v[7])
@@ -168,6 +162,19 @@ func bnMaskSumsGo(g, d, y, xhat []float32, relu bool) (db, dg float64) {
 		bnFold8(&[8]float64{p0, p1, p2, p3, p4, p5, p6, p7}) + tp
 }
 
+// bnMask8 writes and returns g[i:i+8] = d[i:i+8], each zeroed where relu is
+// set and y <= 0 (bnKeep).
+func bnMask8(g, d, y []float32, i int, relu bool) [8]float32 {
+	v := [8]float32(d[i : i+8])
+	if relu {
+		yy := [8]float32(y[i : i+8])
+		v = [8]float32{bnKeep(v[0], yy[0]), bnKeep(v[1], yy[1]), bnKeep(v[2], yy[2]), bnKeep(v[3], yy[3]),
+			bnKeep(v[4], yy[4]), bnKeep(v[5], yy[5]), bnKeep(v[6], yy[6]), bnKeep(v[7], yy[7])}
+	}
+	copy(g[i:i+8], v[:])
+	return v
+}
+
 // biasMaskSumGo is the portable biasMaskSum.
 func biasMaskSumGo(g, d, y []float32, relu bool) float64 {
 	n := len(g)
@@ -180,13 +187,7 @@ func biasMaskSumGo(g, d, y []float32, relu bool) float64 {
 	var b0, b1, b2, b3, b4, b5, b6, b7 float64
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		v := [8]float32(d[i : i+8])
-		if relu {
-			yy := [8]float32(y[i : i+8])
-			v = [8]float32{bnKeep(v[0], yy[0]), bnKeep(v[1], yy[1]), bnKeep(v[2], yy[2]), bnKeep(v[3], yy[3]),
-				bnKeep(v[4], yy[4]), bnKeep(v[5], yy[5]), bnKeep(v[6], yy[6]), bnKeep(v[7], yy[7])}
-		}
-		copy(g[i:i+8], v[:])
+		v := bnMask8(g, d, y, i, relu)
 		b0, b1, b2, b3 = b0+float64(v[0]), b1+float64(v[1]), b2+float64(v[2]), b3+float64(v[3])
 		b4, b5, b6, b7 = b4+float64(v[4]), b5+float64(v[5]), b6+float64(v[6]), b7+float64(v[7])
 	}
