@@ -10,13 +10,12 @@ import (
 // Folded is a read-only inference snapshot of a Net: every BatchNorm folded
 // into its convolution's weights and a bias (w' = w*gamma/sqrt(var+eps),
 // b' = beta - mean*gamma/sqrt(var+eps)), so each tower step is one fused
-// op: convolution, bias, residual add, ReLU; and the tower laid out for the
-// inference graph (infer.go). Any number of Evaluators, one per goroutine,
+// op (convolution, bias, residual add, ReLU) of the inference graph
+// (infer.go), laid out for it. Any number of Evaluators, one per goroutine,
 // may share one Folded.
 type Folded struct {
 	cfg Config
-	t   tower         // the folded layers, in the training layout
-	iw  *inferWeights // the same, laid out for inference
+	iw  *inferWeights // the folded layers, laid out for the inference graph
 }
 
 // Fold returns an inference snapshot of n's current weights and running
@@ -47,13 +46,14 @@ func (n *Net) Fold() *Folded {
 			weight: &Param{Name: l.weight.Name, Shape: l.weight.Shape, Data: append([]float32(nil), l.weight.Data...)},
 			bias:   &Param{Name: l.bias.Name, Shape: l.bias.Shape, Data: append([]float32(nil), l.bias.Data...)}}
 	}
-	f.t.stem = fold(n.t.stem)
+	var t tower
+	t.stem = fold(n.t.stem)
 	for _, b := range n.t.blocks {
-		f.t.blocks = append(f.t.blocks, [2]*convLayer{fold(b[0]), fold(b[1])})
+		t.blocks = append(t.blocks, [2]*convLayer{fold(b[0]), fold(b[1])})
 	}
-	f.t.polConv, f.t.polOut, f.t.valConv = fold(n.t.polConv), fold(n.t.polOut), fold(n.t.valConv)
-	f.t.fc1, f.t.fc2 = copyDense(n.t.fc1), copyDense(n.t.fc2)
-	f.iw = newInferWeights(n.cfg, &f.t)
+	t.polConv, t.polOut, t.valConv = fold(n.t.polConv), fold(n.t.polOut), fold(n.t.valConv)
+	t.fc1, t.fc2 = copyDense(n.t.fc1), copyDense(n.t.fc2)
+	f.iw = newInferWeights(n.cfg, &t)
 	return f
 }
 
