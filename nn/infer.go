@@ -148,7 +148,6 @@ func (iw *inferWeights) gemmFlopsPerPosition() float64 {
 // without allocating.
 type inferGraph struct {
 	g      *G.ExprGraph
-	cfg    Config
 	geom   padGeom
 	n      int
 	order  []*kernelOp
@@ -168,7 +167,7 @@ type inferScratch struct {
 func newInferGraph(cfg Config, iw *inferWeights, n int) (*inferGraph, error) {
 	geo := iw.geom
 	sq := n * geo.squares()
-	ig := &inferGraph{g: G.NewGraph(), cfg: cfg, geom: geo, n: n, pbias: iw.polOut.bias}
+	ig := &inferGraph{g: G.NewGraph(), geom: geo, n: n, pbias: iw.polOut.bias}
 	b := &graphBuilder{g: ig.g, tensors: map[*G.Node]*tensor.Dense{}}
 	maxC := iw.stem.cin
 	for _, c := range append([]*winoConv{iw.stem}, flattenBlocks(iw.blocks)...) {
