@@ -2,7 +2,7 @@
 # Runs bomberzero's whole test suite on a fresh machine: installs what the
 # tests need (OpenBLAS for the cgo build, staticcheck), checks formatting and
 # static analysis, then runs the tests for the pure-Go build and the OpenBLAS
-# build. Usage: scripts/test.sh   (run from anywhere inside the repository)
+# build, and package nn once more with its assembly kernels switched off. Usage: scripts/test.sh   (run from anywhere inside the repository)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,3 +32,6 @@ echo "== go test (pure Go)"
 go test -count=1 -timeout 30m ./...
 echo "== go test (OpenBLAS build)"
 go test -count=1 -timeout 30m -tags openblas ./...
+echo "== go test (nn with its Go kernels only, as on CPUs without AVX2)"
+go vet -tags purego ./nn/...
+go test -count=1 -timeout 10m -tags purego ./nn/...
