@@ -39,7 +39,7 @@ type BenchResult struct {
 	SgemmConvGflops      float64         `json:"sgemm_conv_gflops"`             // conv GEMM shape (batch 32), one single-threaded product per worker; mean of the runs
 	SgemmWinoGflops      float64         `json:"sgemm_winograd_gflops"`         // Winograd product shape (a slab's tiles x filters x filters), one per worker; mean of the runs
 	Sgemm1024Gflops      float64         `json:"sgemm_1024_gflops"`             // 1024^3, one product split over every core; best run
-	SgemmGflops          float64         `json:"sgemm_gflops"`                  // the better of the two (each ratio uses the ceiling measured next to it)
+	SgemmGflops          float64         `json:"sgemm_gflops"`                  // the best of the three (each ratio uses the ceiling measured next to it)
 	InferPositionsPerS   map[int]float64 `json:"infer_positions_per_s"`
 	InferGflops          float64         `json:"infer_gflops"` // at infer_best_batch, the batch with the best ratio
 	InferBestBatch       int             `json:"infer_best_batch"`

@@ -68,7 +68,7 @@ func sgemmPar(par bool, transA, transB bool, m, n, k int, a []float32, lda int, 
 		per = n
 	}
 	chunks = (n + per - 1) / per
-	forEach(true, chunks, func(ci int) {
+	forEach(chunks, func(ci int) {
 		j := ci * per
 		nj := min(per, n-j)
 		bo := j

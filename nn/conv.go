@@ -32,8 +32,8 @@ type convLayer struct {
 }
 
 // convKernel is one graph's working state for a convLayer at batch size n:
-// the buffers its forward pass writes and its backward pass reads. In
-// A k x k convolution builds its im2col columns a cache-sized slab of
+// the buffers its forward pass writes and its backward pass reads. A k x k
+// convolution builds its im2col columns a cache-sized slab of
 // positions at a time, in scratch the graph's kernels share, and builds them
 // again in the backward pass instead of keeping them.
 type convKernel struct {
@@ -92,7 +92,7 @@ func (c *convKernel) forward(x, skip []float32) {
 			sgemmSerial(false, false, l.cout, (p1-p0)*hw, kk, c.weight, kk, cols, (p1-p0)*hw, 0, c.z[p0*hw:], m)
 		})
 	}
-	forEach(true, l.cout, c.forwardChannel)
+	forEach(l.cout, c.forwardChannel)
 }
 
 // forwardChannel normalises (or biases) output channel co of the last
@@ -180,7 +180,7 @@ func (c *convKernel) backward(dy, accum []float32) {
 	if c.skip != nil {
 		gz = c.z
 	}
-	forEach(true, l.cout, func(co int) {
+	forEach(l.cout, func(co int) {
 		g, y := c.g[co*m:(co+1)*m], c.y[co*m:(co+1)*m]
 		d := dy[co*m : (co+1)*m]
 		out := gz[co*m : (co+1)*m]
@@ -209,9 +209,7 @@ func (c *convKernel) backward(dy, accum []float32) {
 	}
 	sgemmPar(true, true, false, kk, m, l.cout, c.weight, kk, gz, m, 0, c.dx, m)
 	if accum != nil {
-		for i, v := range accum[:len(c.dx)] {
-			c.dx[i] += v
-		}
+		addInto(c.dx, accum)
 	}
 }
 
@@ -244,19 +242,14 @@ func (c *convKernel) backwardColumns(gz, accum []float32) {
 		if accum != nil {
 			for ci := 0; ci < l.cin; ci++ {
 				off := ci*m + p0*hw
-				d, a := c.dx[off:off+nc], accum[off:off+nc]
-				for i, v := range a {
-					d[i] += v
-				}
+				addInto(c.dx[off:off+nc], accum[off:off+nc])
 			}
 		}
 	})
 	grad := l.weight.Grad[:size]
 	copy(grad, c.s.dw[:size])
 	for w := 1; w < workers; w++ {
-		for i, v := range c.s.dw[w*size:][:size] {
-			grad[i] += v
-		}
+		addInto(grad, c.s.dw[w*size:])
 	}
 }
 
@@ -306,6 +299,13 @@ func newConvScratch(maxKK, maxCout, n, h, w, k int) *convScratch {
 	per := max(colsSlabFloats, maxKK*h*w)
 	return &convScratch{workers: workers, per: per, cols: make([]float32, workers*per),
 		dw: make([]float32, workers*maxCout*maxKK), masks: tapMasks(n, h, w, k)}
+}
+
+// addInto adds src[i] to dst[i] for i < len(dst).
+func addInto(dst, src []float32) {
+	for i, v := range src[:len(dst)] {
+		dst[i] += v
+	}
 }
 
 // relu0 is max(0, v) without a branch (a ReLU's sign is a coin toss, and

@@ -22,7 +22,6 @@ const (
 // result (tested).
 type netGraph struct {
 	g        *G.ExprGraph
-	mode     graphMode
 	n, h, w  int
 	planes   []float32   // Channels x n*h*w: the input, CNHW
 	order    []*kernelOp // ops in execution order
@@ -143,7 +142,7 @@ func (b *graphBuilder) denseGrad(name string, k *denseKernel, dy *G.Node, dyBuf 
 func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error) {
 	h, w := cfg.Height, cfg.Width
 	m := n * h * w
-	ng := &netGraph{g: G.NewGraph(), mode: mode, n: n, h: h, w: w, planes: make([]float32, cfg.Channels*m)}
+	ng := &netGraph{g: G.NewGraph(), n: n, h: h, w: w, planes: make([]float32, cfg.Channels*m)}
 	b := &graphBuilder{g: ng.g, ng: ng, train: mode == modeTrain, tensors: map[*G.Node]*tensor.Dense{},
 		scratch: newConvScratch(max(cfg.Channels, cfg.Filters)*9, cfg.Filters, n, h, w, 3)}
 	x := b.input("planes", ng.planes, cfg.Channels, n, h, w)

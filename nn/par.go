@@ -6,13 +6,12 @@ import (
 	"sync/atomic"
 )
 
-// forEach calls f(0), ..., f(n-1): spread over GOMAXPROCS goroutines when
-// par is set (training, where one step owns the machine), in order on the
-// calling goroutine otherwise (inference, where each core runs its own
-// evaluator and nothing may allocate).
-func forEach(par bool, n int, f func(i int)) {
+// forEach calls f(0), ..., f(n-1) spread over GOMAXPROCS goroutines
+// (training, where one step owns the machine; inference runs on its
+// caller's goroutine and never calls it).
+func forEach(n int, f func(i int)) {
 	workers := min(maxProcs(), n)
-	if !par || workers <= 1 {
+	if workers <= 1 {
 		for i := 0; i < n; i++ {
 			f(i)
 		}
