@@ -107,8 +107,9 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	if err != nil {
 		return BenchResult{}, err
 	}
+	folded := net.Fold()
 	res := BenchResult{BLAS: BLASName, BLASCore: BLASCore(), Cores: runtime.NumCPU(), Workers: o.Workers,
-		InferAlgorithm: "Winograd F(2x2,3x3) for 3x3 convolutions, padded NHWC", InferGemmFlops: net.Fold().iw.gemmFlopsPerPosition(),
+		InferAlgorithm: "Winograd F(2x2,3x3) for 3x3 convolutions, padded NHWC", InferGemmFlops: folded.iw.gemmFlopsPerPosition(),
 		Network: fmt.Sprintf("%d blocks x %d filters, %dx%dx%d in, %d policy planes", cfg.Blocks, cfg.Filters,
 			cfg.Channels, cfg.Height, cfg.Width, cfg.PolicyPlanes),
 		FlopsPerPosition: cfg.FlopsPerPosition(), InferPositionsPerS: map[int]float64{}}
@@ -142,7 +143,6 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	}
 
 	// Inference: one evaluator per worker over one shared snapshot.
-	folded := net.Fold()
 	res.InferRatioByBatch, res.InferRatioCPUByBatch = map[int]float64{}, map[int]float64{}
 	for _, bs := range o.Batches {
 		ceil, ceilCPU := ceiling()
