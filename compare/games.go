@@ -10,26 +10,6 @@ import (
 	"bomberzero/values"
 )
 
-// matchTerminations maps match.Game's Reason texts to the data's tokens.
-var matchTerminations = map[string]datasets.Termination{
-	env.Checkmate.String():  datasets.Checkmate,
-	env.Stalemate.String():  datasets.Stalemate,
-	env.Repetition.String(): datasets.Repetition,
-	env.FiftyMoves.String(): datasets.FiftyMove,
-	env.Scepter.String():    datasets.Scepter,
-	match.LengthCap:         datasets.LengthCap,
-}
-
-// Termination returns the data token (datasets.Termination) of a match
-// game's Reason text, or an error naming an unknown one.
-func Termination(reason string) (datasets.Termination, error) {
-	t, ok := matchTerminations[reason]
-	if !ok {
-		return "", fmt.Errorf("compare: unknown game ending %q", reason)
-	}
-	return t, nil
-}
-
 // Record replays a finished match game from start and returns it as a game
 // record: every position with its piece counts (board and hand) and the
 // move played from it, the result from White's view and the ending. id names
@@ -46,9 +26,9 @@ func Record(id string, start *env.Position, g *match.Game) (datasets.GameRecord,
 	default:
 		return r, fmt.Errorf("compare: game %s has no result", id)
 	}
-	var err error
-	if r.Termination, err = Termination(g.Reason); err != nil {
-		return r, fmt.Errorf("game %s: %w", id, err)
+	r.Termination = g.Termination
+	if _, err := g.Termination.MarshalText(); err != nil {
+		return r, fmt.Errorf("compare: game %s: %w", id, err)
 	}
 	if len(g.Moves) != g.Plies || g.Plies == 0 {
 		return r, fmt.Errorf("compare: game %s has %d moves for %d plies; want as many, and at least one", id, len(g.Moves), g.Plies)

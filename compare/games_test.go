@@ -62,39 +62,25 @@ func TestDatasetReplaysMatchGamesFaithfully(t *testing.T) {
 			t.Errorf("game %s: result %d, match says %v", g.ID, g.Result, rec.Result)
 		}
 		switch {
-		case rec.Reason == match.LengthCap:
-			if res != env.Ongoing || g.Termination != "length-cap" {
+		case rec.Termination == env.LengthCap:
+			if res != env.Ongoing || g.Termination != env.LengthCap {
 				t.Errorf("game %s: capped game ends %v by %q", g.ID, res, g.Termination)
 			}
 		default:
-			want, _ := Termination(why.String())
-			if res != rec.Result || g.Termination != string(want) {
+			if res != rec.Result || g.Termination != why {
 				t.Errorf("game %s: recorded %q, the final position says %v by %v", g.ID, g.Termination, res, why)
 			}
 		}
 	}
 }
 
-func TestTerminationKnowsEveryEnding(t *testing.T) {
-	for reason, want := range map[string]string{"checkmate": "checkmate", "stalemate": "stalemate",
-		"threefold repetition": "repetition", "50-move rule": "fifty-move", "scepter captured": "scepter", match.LengthCap: "length-cap"} {
-		got, err := Termination(reason)
-		if err != nil || string(got) != want {
-			t.Errorf("Termination(%q) = %q, %v; want %q", reason, got, err, want)
-		}
-	}
-	if _, err := Termination("resigned in disgust"); err == nil {
-		t.Error("an unknown ending gave no error")
-	}
-}
-
 func TestRecordRefusesInconsistentGames(t *testing.T) {
 	start := load(t, "fbgc").NewPosition()
 	for name, g := range map[string]match.Game{
-		"no result":      {Reason: "checkmate", Plies: 1, Moves: []string{"e2-e4"}},
-		"unknown ending": {Result: env.Draw, Reason: "boredom", Plies: 1, Moves: []string{"e2-e4"}},
-		"moves missing":  {Result: env.Draw, Reason: match.LengthCap, Plies: 2, Moves: []string{"e2-e4"}},
-		"illegal move":   {Result: env.Draw, Reason: match.LengthCap, Plies: 1, Moves: []string{"e2-e9"}},
+		"no result":     {Termination: env.Checkmate, Plies: 1, Moves: []string{"e2-e4"}},
+		"no ending":     {Result: env.Draw, Plies: 1, Moves: []string{"e2-e4"}},
+		"moves missing": {Result: env.Draw, Termination: env.LengthCap, Plies: 2, Moves: []string{"e2-e4"}},
+		"illegal move":  {Result: env.Draw, Termination: env.LengthCap, Plies: 1, Moves: []string{"e2-e9"}},
 	} {
 		if _, err := Record("x", start, &g); err == nil {
 			t.Errorf("%s: no error", name)

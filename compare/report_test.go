@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/env"
 	"bomberzero/values"
 )
 
@@ -17,12 +18,12 @@ import (
 func synthetic(name string, n, whiteWins, draws int) *values.Dataset {
 	ds := &values.Dataset{Pieces: []string{"P", "K"}}
 	for i := range n {
-		g := values.Game{ID: fmt.Sprintf("%s-%d", name, i), Variant: name, Length: 60 + i%40, Termination: "checkmate"}
+		g := values.Game{ID: fmt.Sprintf("%s-%d", name, i), Variant: name, Length: 60 + i%40, Termination: env.Checkmate}
 		switch {
 		case i < whiteWins:
 			g.Result = 1
 		case i < whiteWins+draws:
-			g.Termination = "repetition"
+			g.Termination = env.Repetition
 		default:
 			g.Result = -1
 		}

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bomberzero/env"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -16,9 +17,9 @@ func realisticGames(rng *rand.Rand, prefix string, n int) []*GameRecord {
 	for i := range games {
 		g := &GameRecord{ID: fmt.Sprintf("%s-%d", prefix, i), Variant: "fbgc", Model: "gen-007", Generation: 7,
 			Result: rng.IntN(3) - 1, Length: 80}
-		g.Termination = Checkmate
+		g.Termination = env.Checkmate
 		if g.Result == 0 {
-			g.Termination = LengthCap
+			g.Termination = env.LengthCap
 		}
 		for ply := 0; ply < g.Length; ply++ {
 			p := PositionRecord{

@@ -186,3 +186,26 @@ func TestForeignParquetAndNewerVersionsAreRefused(t *testing.T) {
 		t.Errorf("reading a text file: %v; want ErrCorrupt", err)
 	}
 }
+
+func TestUnknownTerminationTextIsRefusedNamingTheColumn(t *testing.T) {
+	path := writeChunk(t, t.TempDir(), "w", synthGames(rand.New(rand.NewPCG(1, 1)), "g", 2))
+	c, err := ReadChunk(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range c.Rows {
+		if c.Rows[i].GameID == c.Rows[0].GameID {
+			c.Rows[i].Termination = "boredom"
+		}
+	}
+	info := c.Info
+	info.Checksum = checksumRows(c.Rows)
+	var buf bytes.Buffer
+	if err := writeRows(&buf, c.Rows, &info); err != nil {
+		t.Fatal(err)
+	}
+	_, err = decodeChunk(buf.Bytes(), "bad.parquet")
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), `column termination: termination "boredom"`) {
+		t.Errorf("reading an unknown termination: %v; want a corrupt-chunk error naming the column and the text", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"bomberzero/datasets"
+	"bomberzero/env"
 )
 
 // A self-play worker writes finished games; the trainer samples batches
@@ -26,7 +27,7 @@ func Example() {
 	for i := 0; i < 3; i++ {
 		g := datasets.GameRecord{
 			ID: datasets.NewGameID(), Variant: "fbgc", Model: "none",
-			Result: 1, Termination: datasets.Checkmate, Length: 2,
+			Result: 1, Termination: env.Checkmate, Length: 2,
 		}
 		for ply := 0; ply < 2; ply++ {
 			g.Positions = append(g.Positions, datasets.PositionRecord{

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bomberzero/env"
 	"flag"
 	"fmt"
 	"os"
@@ -32,11 +33,11 @@ var goldenPositions = []string{
 // searches without distributions, and piece counts.
 func goldenGames() []*GameRecord {
 	type ending struct {
-		termination Termination
+		termination env.Termination
 		result      int
 	}
-	endings := []ending{{Checkmate, 1}, {Stalemate, 0}, {Repetition, 0}, {FiftyMove, 0}, {LengthCap, 0},
-		{Resignation, -1}, {Scepter, -1}, {Checkmate, -1}}
+	endings := []ending{{env.Checkmate, 1}, {env.Stalemate, 0}, {env.Repetition, 0}, {env.FiftyMoves, 0}, {env.LengthCap, 0},
+		{env.Resignation, -1}, {env.Scepter, -1}, {env.Checkmate, -1}}
 	var games []*GameRecord
 	for i, e := range endings {
 		g := &GameRecord{

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bomberzero/env"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -20,19 +21,19 @@ func synthGame(rng *rand.Rand, id string) *GameRecord {
 	}
 	switch rng.IntN(6) {
 	case 0:
-		g.Termination, g.Result = Checkmate, 1-2*rng.IntN(2)
+		g.Termination, g.Result = env.Checkmate, 1-2*rng.IntN(2)
 	case 1:
-		g.Termination, g.Result = Resignation, 1-2*rng.IntN(2)
+		g.Termination, g.Result = env.Resignation, 1-2*rng.IntN(2)
 	case 2:
-		g.Termination = LengthCap
+		g.Termination = env.LengthCap
 	case 3:
-		g.Termination = Repetition
+		g.Termination = env.Repetition
 	case 4:
-		g.Termination, g.Result = Scepter, 1-2*rng.IntN(2)
+		g.Termination, g.Result = env.Scepter, 1-2*rng.IntN(2)
 	default:
-		g.Termination, g.Result = "adjudication", rng.IntN(3)-1
+		g.Termination, g.Result = env.Adjudication, rng.IntN(3)-1
 	}
-	if g.Termination != Resignation && rng.IntN(3) == 0 {
+	if g.Termination != env.Resignation && rng.IntN(3) == 0 {
 		g.ResignDisabled = true
 		switch rng.IntN(3) {
 		case 0:

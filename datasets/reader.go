@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+
+	"bomberzero/env"
 )
 
 // ChunkError says why one chunk file cannot be used. Readers skip such a
@@ -252,7 +254,11 @@ func checkRows(rows []Row, info *ChunkInfo) error {
 			return fmt.Errorf("row %d (game %s ply %d): piece_types, white_pieces, black_pieces have lengths %d, %d, %d",
 				i, r.GameID, r.Ply, len(r.PieceTypes), len(r.WhitePieces), len(r.BlackPieces))
 		}
-		if i > 0 && rows[i-1].GameID == r.GameID && !sameGame(&rows[i-1], r) {
+		if i == 0 || rows[i-1].GameID != r.GameID {
+			if _, err := env.ParseTermination(r.Termination); err != nil {
+				return fmt.Errorf("row %d (game %s ply %d): column termination: %w", i, r.GameID, r.Ply, err)
+			}
+		} else if !sameGame(&rows[i-1], r) {
 			return fmt.Errorf("row %d (game %s ply %d): game-level columns differ from the game's previous row", i, r.GameID, r.Ply)
 		}
 	}

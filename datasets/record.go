@@ -3,36 +3,9 @@ package datasets
 import (
 	"fmt"
 	"math"
+
+	"bomberzero/env"
 )
-
-// Termination says how a game ended. The named constants are the endings
-// the rules and the self-play loop produce; any other lowercase token
-// (letters, digits, '-') is accepted for endings added later, without the
-// result check the known ones get.
-type Termination string
-
-// The known ways a game ends.
-const (
-	Checkmate   Termination = "checkmate"   // decisive
-	Stalemate   Termination = "stalemate"   // draw
-	Repetition  Termination = "repetition"  // draw
-	FiftyMove   Termination = "fifty-move"  // draw
-	LengthCap   Termination = "length-cap"  // draw: the self-play maximum game length was reached
-	Resignation Termination = "resignation" // decisive: the side to move resigned under the value threshold
-	Scepter     Termination = "scepter"     // decisive: a king reached an enemy palace square
-)
-
-// decisive reports whether t always has a winner (+1) or is always a draw
-// (0); known is false for endings this package does not know.
-func (t Termination) decisive() (decisive, known bool) {
-	switch t {
-	case Checkmate, Resignation, Scepter:
-		return true, true
-	case Stalemate, Repetition, FiftyMove, LengthCap:
-		return false, true
-	}
-	return false, false
-}
 
 // The sides named in GameRecord.WouldResign.
 const (
@@ -55,8 +28,10 @@ type GameRecord struct {
 	Generation int
 	// Result is the final result from White's view: +1 White won, 0 draw,
 	// -1 Black won.
-	Result      int
-	Termination Termination
+	Result int
+	// Termination is how the game ended; its text is the termination
+	// column.
+	Termination env.Termination
 	// Length is the number of plies played in the game (at least one more
 	// than the last recorded position's ply).
 	Length int
@@ -119,15 +94,15 @@ func (g *GameRecord) Validate() error {
 	case g.WouldResign != "" && !g.ResignDisabled:
 		return fmt.Errorf("game %s: WouldResign %q set in a game with resignation enabled", g.ID, g.WouldResign)
 	}
-	if err := validateTermination(g.Termination); err != nil {
-		return fmt.Errorf("game %s: %w", g.ID, err)
+	if _, err := g.Termination.MarshalText(); err != nil {
+		return fmt.Errorf("game %s: field Termination: %w", g.ID, err)
 	}
-	if decisive, known := g.Termination.decisive(); known && decisive != (g.Result != 0) {
+	if decisive, known := g.Termination.Decisive(); known && decisive != (g.Result != 0) {
 		return fmt.Errorf("game %s: Termination %q with Result %d: a %s ends %s", g.ID, g.Termination, g.Result,
 			g.Termination, map[bool]string{true: "decisively", false: "in a draw"}[decisive])
 	}
-	if g.Termination == Resignation && g.ResignDisabled {
-		return fmt.Errorf("game %s: Termination %q in a game with resignation disabled", g.ID, Resignation)
+	if g.Termination == env.Resignation && g.ResignDisabled {
+		return fmt.Errorf("game %s: Termination %q in a game with resignation disabled", g.ID, g.Termination)
 	}
 	last := -1
 	for i := range g.Positions {
@@ -142,18 +117,6 @@ func (g *GameRecord) Validate() error {
 	}
 	if last >= g.Length {
 		return fmt.Errorf("game %s: Length %d but a position at ply %d", g.ID, g.Length, last)
-	}
-	return nil
-}
-
-func validateTermination(t Termination) error {
-	if t == "" {
-		return fmt.Errorf("empty Termination")
-	}
-	for _, r := range t {
-		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' {
-			return fmt.Errorf("field Termination %q: want a lowercase token of letters, digits and '-'", t)
-		}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bomberzero/env"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -51,7 +52,7 @@ func TestWrittenGamesReadBackEqual(t *testing.T) {
 
 func TestDerivedColumnsFollowTheRecord(t *testing.T) {
 	g := synthGame(rand.New(rand.NewPCG(3, 4)), "x")
-	g.Termination, g.Result, g.ResignDisabled, g.WouldResign = Checkmate, -1, true, White
+	g.Termination, g.Result, g.ResignDisabled, g.WouldResign = env.Checkmate, -1, true, White
 	rows := appendRows(nil, g)
 	for _, r := range rows {
 		want := int8(-1)
@@ -69,7 +70,7 @@ func TestDerivedColumnsFollowTheRecord(t *testing.T) {
 	if fr, ok := g.FalseResignation(); !fr || !ok {
 		t.Errorf("White would have resigned and won: FalseResignation = %v, %v; want true, true", fr, ok)
 	}
-	g.Termination, g.Result = Repetition, 0
+	g.Termination, g.Result = env.Repetition, 0
 	if fr, ok := g.FalseResignation(); !fr || !ok {
 		t.Errorf("White would have resigned and drew: FalseResignation = %v, %v; want true, true", fr, ok)
 	}

@@ -1,5 +1,7 @@
 package datasets
 
+import "bomberzero/env"
+
 // Row is one record of a chunk file: one searched position with its game's
 // facts repeated. Its field tags are the Parquet schema; docs/datasets.md
 // describes every column. The encoded input planes are not stored: the
@@ -42,7 +44,7 @@ func appendRows(rows []Row, g *GameRecord) []Row {
 			Model:          g.Model,
 			Generation:     int32(g.Generation),
 			GameLength:     int32(g.Length),
-			Termination:    string(g.Termination),
+			Termination:    g.Termination.String(),
 			ResultWhite:    int8(g.Result),
 			ResignDisabled: g.ResignDisabled,
 			WouldResign:    g.WouldResign,
@@ -73,18 +75,21 @@ func appendRows(rows []Row, g *GameRecord) []Row {
 }
 
 // Games regroups rows (as read from one chunk, where a game's rows are
-// contiguous) into game records.
+// contiguous) into game records. A termination text that does not parse
+// (ReadChunk refuses such a chunk) becomes env.NotOver, which Validate
+// refuses.
 func Games(rows []Row) []GameRecord {
 	var games []GameRecord
 	for i := 0; i < len(rows); {
 		r := &rows[i]
+		termination, _ := env.ParseTermination(r.Termination)
 		g := GameRecord{
 			ID:             r.GameID,
 			Variant:        r.Variant,
 			Model:          r.Model,
 			Generation:     int(r.Generation),
 			Result:         int(r.ResultWhite),
-			Termination:    Termination(r.Termination),
+			Termination:    termination,
 			Length:         int(r.GameLength),
 			ResignDisabled: r.ResignDisabled,
 			WouldResign:    r.WouldResign,

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"bomberzero/env"
 )
 
 // Stats summarizes a directory of chunks: the figures "bomberzero data
@@ -76,12 +78,17 @@ func (s *Stats) Add(c *Chunk) {
 		case -1:
 			s.BlackWins++
 		}
-		s.Terminations[r.Termination]++
+		t, err := env.ParseTermination(r.Termination)
+		if err == nil {
+			s.Terminations[t.String()]++
+		} else {
+			s.Terminations[r.Termination]++
+		}
 		s.Variants[r.Variant]++
-		switch Termination(r.Termination) {
-		case Resignation:
+		switch t {
+		case env.Resignation:
 			s.Resignations++
-		case LengthCap:
+		case env.LengthCap:
 			s.LengthCapDraws++
 		}
 		if r.ResignDisabled {

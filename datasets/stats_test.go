@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bomberzero/env"
 	"bytes"
 	"fmt"
 	"math/rand/v2"
@@ -44,12 +45,12 @@ func TestStatsCountAKnownDirectory(t *testing.T) {
 		default:
 			want.BlackWins++
 		}
-		want.Terminations[string(g.Termination)]++
+		want.Terminations[g.Termination.String()]++
 		want.Variants[g.Variant]++
-		if g.Termination == Resignation {
+		if g.Termination == env.Resignation {
 			want.Resignations++
 		}
-		if g.Termination == LengthCap {
+		if g.Termination == env.LengthCap {
 			want.LengthCapDraws++
 		}
 		if g.ResignDisabled {

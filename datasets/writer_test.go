@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bomberzero/env"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -202,9 +203,9 @@ func TestAddGameRefusesBadRecords(t *testing.T) {
 	}{
 		{"empty id", func(g *GameRecord) { g.ID = "" }, "empty ID"},
 		{"result out of range", func(g *GameRecord) { g.Result = 2 }, "Result 2"},
-		{"mate without a winner", func(g *GameRecord) { g.Termination, g.Result = Checkmate, 0 }, "decisively"},
-		{"length cap with a winner", func(g *GameRecord) { g.Termination, g.Result = LengthCap, 1 }, "in a draw"},
-		{"bad termination token", func(g *GameRecord) { g.Termination = "Mate!" }, "lowercase token"},
+		{"mate without a winner", func(g *GameRecord) { g.Termination, g.Result = env.Checkmate, 0 }, "decisively"},
+		{"length cap with a winner", func(g *GameRecord) { g.Termination, g.Result = env.LengthCap, 1 }, "in a draw"},
+		{"no termination", func(g *GameRecord) { g.Termination = env.NotOver }, "field Termination"},
 		{"no positions", func(g *GameRecord) { g.Positions = nil }, "no positions"},
 		{"ply beyond length", func(g *GameRecord) { g.Length = g.Positions[len(g.Positions)-1].Ply }, "Length"},
 		{"plies out of order", func(g *GameRecord) {

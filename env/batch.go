@@ -95,7 +95,7 @@ func (b *Batch) Step(actions []int) error {
 }
 
 // Status returns game i's result and why, as Position.Status does.
-func (b *Batch) Status(i int) (Result, Reason) { return b.pos[i].StatusOf(len(b.moves[i])) }
+func (b *Batch) Status(i int) (Result, Termination) { return b.pos[i].StatusOf(len(b.moves[i])) }
 
 // refresh regenerates game i's legal moves and rewrites its planes and mask.
 func (b *Batch) refresh(i int) {

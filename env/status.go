@@ -14,24 +14,6 @@ const (
 // String returns "1-0", "0-1", "1/2-1/2" or "*".
 func (r Result) String() string { return [...]string{"*", "1-0", "0-1", "1/2-1/2"}[r] }
 
-// Reason says why a game ended.
-type Reason uint8
-
-// The reasons.
-const (
-	NoReason Reason = iota
-	Checkmate
-	Stalemate
-	Repetition
-	FiftyMoves
-	Scepter
-)
-
-// String names the reason.
-func (r Reason) String() string {
-	return [...]string{"", "checkmate", "stalemate", "threefold repetition", "50-move rule", "scepter captured"}[r]
-}
-
 // winFor returns the result of a win by c.
 func winFor(c Color) Result {
 	if c == White {
@@ -42,19 +24,19 @@ func winFor(c Color) Result {
 
 // Status says whether the game is over and why: a king on the enemy scepter
 // squares, checkmate, stalemate, the 50-move rule, threefold repetition.
-func (p *Position) Status() (Result, Reason) {
+func (p *Position) Status() (Result, Termination) {
 	var buf [MaxMoves]Move
 	return p.status(buf[:0])
 }
 
 // status is Status with a caller's move buffer.
-func (p *Position) status(buf []Move) (Result, Reason) {
+func (p *Position) status(buf []Move) (Result, Termination) {
 	return p.StatusOf(len(p.LegalMoves(buf)))
 }
 
 // StatusOf is Status for a position whose legal moves the caller has just
 // generated: n is their number. It saves generating them a second time.
-func (p *Position) StatusOf(n int) (Result, Reason) {
+func (p *Position) StatusOf(n int) (Result, Termination) {
 	them := p.side.Other()
 	if k := p.king[them]; k != NoSquare && p.v.scepter[them].has(k) {
 		return winFor(them), Scepter
@@ -71,7 +53,7 @@ func (p *Position) StatusOf(n int) (Result, Reason) {
 	if p.repetitions() >= 2 {
 		return Draw, Repetition
 	}
-	return Ongoing, NoReason
+	return Ongoing, NotOver
 }
 
 // repetitions counts the earlier occurrences of this position (same side to

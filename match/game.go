@@ -8,23 +8,20 @@ import (
 	"bomberzero/env"
 )
 
-// LengthCap is the Reason text of a game stopped at the match's ply cap and
-// scored a draw.
-const LengthCap = "length cap"
-
 // Game is the record of one finished game.
 type Game struct {
 	Index  int        // the game's number in its match, from 0
 	White  string     // the players' specs
 	Black  string     //
 	Result env.Result // never Ongoing
-	Reason string     // checkmate, stalemate, repetition, 50 moves, scepter or LengthCap
-	Plies  int
-	Moves  []string // the moves in Game Courier syntax
+	// Termination is how the game ended: by the rules, or env.LengthCap.
+	Termination env.Termination
+	Plies       int
+	Moves       []string // the moves in Game Courier syntax
 }
 
 // PlayGame plays white against black from a copy of start until the rules
-// end the game or maxPlies plies are played (then a draw by LengthCap;
+// end the game or maxPlies plies are played (then a draw by env.LengthCap;
 // maxPlies <= 0 means no cap). A player's illegal move is an error.
 func PlayGame(ctx context.Context, white, black Player, start *env.Position, maxPlies int) (Game, error) {
 	pos := start.Clone()
@@ -32,11 +29,11 @@ func PlayGame(ctx context.Context, white, black Player, start *env.Position, max
 	buf := make([]env.Move, 0, env.MaxMoves)
 	for {
 		if res, why := pos.Status(); res != env.Ongoing {
-			g.Result, g.Reason = res, why.String()
+			g.Result, g.Termination = res, why
 			return g, nil
 		}
 		if maxPlies > 0 && g.Plies >= maxPlies {
-			g.Result, g.Reason = env.Draw, LengthCap
+			g.Result, g.Termination = env.Draw, env.LengthCap
 			return g, nil
 		}
 		if err := ctx.Err(); err != nil {

@@ -36,7 +36,7 @@ func (s Interactive) Run(in io.Reader, out io.Writer) (*env.Position, error) {
 			return pos, nil
 		}
 		if s.MaxPlies > 0 && pos.Ply() >= s.MaxPlies {
-			fmt.Fprintf(out, "Game over: %s (%s)\n", env.Draw, LengthCap)
+			fmt.Fprintf(out, "Game over: %s (%s)\n", env.Draw, env.LengthCap)
 			return pos, nil
 		}
 		if pos.SideToMove() != s.Human {

@@ -21,7 +21,7 @@ type Config struct {
 	// the variant's start position.
 	Start   *env.Position
 	Variant *env.Variant // needed when Start is nil
-	// MaxPlies caps a game's length, a draw by LengthCap when reached:
+	// MaxPlies caps a game's length, a draw by env.LengthCap when reached:
 	// 0 is DefaultMaxPlies, negative is no cap.
 	MaxPlies int
 	// Seed makes the match reproducible: game i's players are seeded from
@@ -63,7 +63,7 @@ type Result struct {
 	ABlack WDL      `json:"a_black"`
 	Total  WDL      `json:"total"`
 	Est    Estimate `json:"estimate"`
-	// Reasons counts how the games ended (checkmate, length cap, ...).
+	// Reasons counts how the games ended, by env.Termination text.
 	Reasons map[string]int `json:"reasons"`
 	// MeanPlies is the mean game length.
 	MeanPlies float64 `json:"mean_plies"`
@@ -91,7 +91,7 @@ func (r *Result) add(g Game, aWhite bool) {
 		r.ABlack = r.ABlack.Add(w)
 	}
 	r.Total = r.Total.Add(w)
-	r.Reasons[g.Reason]++
+	r.Reasons[g.Termination.String()]++
 	r.plies += g.Plies
 	r.MeanPlies = float64(r.plies) / float64(r.Total.Games())
 	r.Est = NewEstimate(r.Total.Wins, r.Total.Draws, r.Total.Losses)

@@ -48,7 +48,7 @@ func TestMatchAlternatesColoursExactly(t *testing.T) {
 			if g.Index%2 == 1 {
 				wantWhite = "b"
 			}
-			if g.White != wantWhite || g.Reason != LengthCap || g.Plies != 6 || len(g.Moves) != 6 {
+			if g.White != wantWhite || g.Termination != env.LengthCap || g.Plies != 6 || len(g.Moves) != 6 {
 				t.Errorf("game %d: %+v", g.Index, g)
 			}
 		}

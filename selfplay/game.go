@@ -108,21 +108,21 @@ func (g *Game) Hash() uint64 {
 }
 
 // Outcome returns the game's result and how it ended: the rules' result,
-// or a draw by the length cap (LengthCap true) when the rules say the game
-// goes on but MaxPlies plies have been played.
-func (g *Game) Outcome() (res env.Result, why env.Reason, lengthCap bool) {
+// or a draw by env.LengthCap when the rules say the game goes on but
+// MaxPlies plies have been played.
+func (g *Game) Outcome() (env.Result, env.Termination) {
 	g.gen()
-	res, why = g.p.StatusOf(len(g.moves))
+	res, why := g.p.StatusOf(len(g.moves))
 	if res == env.Ongoing && g.r.MaxPlies > 0 && g.p.Ply() >= g.r.MaxPlies {
-		return env.Draw, env.NoReason, true
+		return env.Draw, env.LengthCap
 	}
-	return res, why, false
+	return res, why
 }
 
 // Status reports whether the game is over and its value for the side to
 // move: +1 won, 0 drawn, -1 lost.
 func (g *Game) Status() (bool, float32) {
-	res, _, _ := g.Outcome()
+	res, _ := g.Outcome()
 	switch {
 	case res == env.Ongoing:
 		return false, 0

@@ -54,8 +54,8 @@ func TestGameStatusValuesAreForTheSideToMove(t *testing.T) {
 	if over, value := g.Status(); !over || value != -1 {
 		t.Fatalf("mated side to move: Status %v %v, want true -1", over, value)
 	}
-	if res, why, capped := g.Outcome(); res != env.BlackWins || why != env.Checkmate || capped {
-		t.Fatalf("Outcome %v %v %v", res, why, capped)
+	if res, why := g.Outcome(); res != env.BlackWins || why != env.Checkmate {
+		t.Fatalf("Outcome %v %v", res, why)
 	}
 	if n := len(g.LegalMoves(nil)); n != 0 {
 		t.Fatalf("%d legal moves in a mate", n)
@@ -71,9 +71,9 @@ func TestGameLengthCapEndsInADraw(t *testing.T) {
 	}
 	play(t, g, "d2-d4")
 	over, value := g.Status()
-	_, _, capped := g.Outcome()
-	if !over || value != 0 || !capped {
-		t.Fatalf("at the cap: Status %v %v, capped %v; want a capped draw", over, value, capped)
+	res, why := g.Outcome()
+	if !over || value != 0 || res != env.Draw || why != env.LengthCap {
+		t.Fatalf("at the cap: Status %v %v, Outcome %v %v; want a capped draw", over, value, res, why)
 	}
 }
 

@@ -112,9 +112,9 @@ func RunModel(ctx context.Context, cfg Config, r *Rules, m *Model, progress func
 				sum.Draws++
 			}
 			switch g.termination {
-			case datasets.Resignation:
+			case env.Resignation:
 				sum.Resignations++
-			case datasets.LengthCap:
+			case env.LengthCap:
 				sum.LengthCaps++
 			}
 		}

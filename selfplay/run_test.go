@@ -110,13 +110,13 @@ func checkRun(t *testing.T, r *Rules, cfg Config, sum *Summary) []datasets.GameR
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.Termination == datasets.Resignation {
+		if g.Termination == env.Resignation {
 			want = lp // the resigning side's position was not recorded; the record stops before it
 			if final.Ply() != g.Length {
 				t.Fatalf("game %s: record has %d plies, length %d", g.ID, final.Ply(), g.Length)
 			}
 		}
-		if final.Ply() != g.Length || g.Termination != datasets.Resignation && final.String() != want.String() {
+		if final.Ply() != g.Length || g.Termination != env.Resignation && final.String() != want.String() {
 			t.Fatalf("game %s: record ends at ply %d in %s; data: length %d, last position played out %s",
 				g.ID, final.Ply(), final, g.Length, want)
 		}
@@ -126,18 +126,18 @@ func checkRun(t *testing.T, r *Rules, cfg Config, sum *Summary) []datasets.GameR
 		// The result agrees with the final position.
 		res, why := final.Status()
 		switch g.Termination {
-		case datasets.LengthCap:
+		case env.LengthCap:
 			if res != env.Ongoing || g.Length != cfg.MaxPlies || g.Result != 0 {
 				t.Fatalf("game %s: length-cap draw at %d plies, status %v", g.ID, g.Length, res)
 			}
-		case datasets.Resignation:
+		case env.Resignation:
 			loser := final.SideToMove()
 			if res != env.Ongoing || (loser == env.White) != (g.Result == -1) {
 				t.Fatalf("game %s: resigned with result %d, %v to move", g.ID, g.Result, loser)
 			}
 		default:
 			wantRes := map[int]env.Result{1: env.WhiteWins, 0: env.Draw, -1: env.BlackWins}[g.Result]
-			if res != wantRes || terminations[why] != g.Termination {
+			if res != wantRes || why != g.Termination {
 				t.Fatalf("game %s: data says %d by %s, final position %v by %v", g.ID, g.Result, g.Termination, res, why)
 			}
 		}
@@ -167,7 +167,7 @@ func TestSelfPlayWithGumbelRootInAVariantWithHoles(t *testing.T) {
 		t.Fatal(err)
 	}
 	games := checkRun(t, mustRules(t, "claustrophobia", cfg.MaxPlies), cfg, sum)
-	ends := map[datasets.Termination]int{}
+	ends := map[env.Termination]int{}
 	for _, g := range games {
 		ends[g.Termination]++
 	}
@@ -230,7 +230,7 @@ func TestSelfPlayFindsMatesAndRecordsThem(t *testing.T) {
 			}
 			for _, g := range checkRun(t, mustRules(t, "chess", cfg.MaxPlies), cfg, sum) {
 				// checkRun has checked that the final position is mate.
-				if g.Termination != datasets.Checkmate || g.Result != c.result || g.Length != c.length {
+				if g.Termination != env.Checkmate || g.Result != c.result || g.Length != c.length {
 					t.Fatalf("game %s: %s, result %d, length %d; want mate, result %d, length %d",
 						g.ID, g.Termination, g.Result, g.Length, c.result, c.length)
 				}
@@ -305,7 +305,7 @@ func TestResignationEndsGamesAndIsMeasuredWhenOff(t *testing.T) {
 	}
 	r := mustRules(t, "fbgc", cfg.MaxPlies)
 	for _, g := range checkRun(t, r, cfg, sum) {
-		if g.Termination != datasets.Resignation || g.Result != -1 || g.Length != 2 || g.ResignDisabled {
+		if g.Termination != env.Resignation || g.Result != -1 || g.Length != 2 || g.ResignDisabled {
 			t.Fatalf("game %s: %s, result %d, length %d, resign disabled %v; want White resigning at ply 2",
 				g.ID, g.Termination, g.Result, g.Length, g.ResignDisabled)
 		}
@@ -321,7 +321,7 @@ func TestResignationEndsGamesAndIsMeasuredWhenOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, g := range checkRun(t, r, cfg, sum) {
-		if !g.ResignDisabled || g.WouldResign != datasets.White || g.Termination == datasets.Resignation {
+		if !g.ResignDisabled || g.WouldResign != datasets.White || g.Termination == env.Resignation {
 			t.Fatalf("game %s: resign disabled %v, would resign %q, %s; want White recorded as would-be resigner",
 				g.ID, g.ResignDisabled, g.WouldResign, g.Termination)
 		}

@@ -15,7 +15,7 @@ import (
 // finished is what a worker tells its run about one game it has written.
 type finished struct {
 	result      int // White's view
-	termination datasets.Termination
+	termination env.Termination
 	length      int
 	positions   int
 }
@@ -142,8 +142,8 @@ func (w *worker) handle(i int) error {
 	g := w.s.Game(i).(*Game)
 	p := g.Position()
 	if r.Move < 0 {
-		res, why, capped := g.Outcome()
-		return w.finish(i, res, why, capped, false)
+		res, why := g.Outcome()
+		return w.finish(i, res, why)
 	}
 	side := p.SideToMove()
 	value := float32(math.Max(-1, math.Min(1, float64(r.Value))))
@@ -159,7 +159,7 @@ func (w *worker) handle(i int) error {
 				if side == env.White {
 					res = env.BlackWins
 				}
-				return w.finish(i, res, env.NoReason, false, true)
+				return w.finish(i, res, env.Resignation)
 			}
 			if st.rec.WouldResign == "" {
 				st.rec.WouldResign = map[env.Color]string{env.White: datasets.White, env.Black: datasets.Black}[side]
@@ -197,8 +197,8 @@ func (w *worker) handle(i int) error {
 		return fmt.Errorf("playing %s: %w", pr.Played, err)
 	}
 	g = w.s.Game(i).(*Game)
-	if res, why, capped := g.Outcome(); res != env.Ongoing {
-		return w.finish(i, res, why, capped, false)
+	if res, why := g.Outcome(); res != env.Ongoing {
+		return w.finish(i, res, why)
 	}
 	return nil
 }
@@ -217,16 +217,10 @@ func PieceCounts(p *env.Position) []datasets.PieceCount {
 	return out
 }
 
-// terminations maps the rules' reasons to the data's.
-var terminations = map[env.Reason]datasets.Termination{
-	env.Checkmate: datasets.Checkmate, env.Stalemate: datasets.Stalemate, env.Repetition: datasets.Repetition,
-	env.FiftyMoves: datasets.FiftyMove, env.Scepter: datasets.Scepter,
-}
-
 // finish ends slot i's game with res, writes its record, hands it to the
 // chunk writer (flushing when enough games are buffered) and starts the
 // slot's next game.
-func (w *worker) finish(i int, res env.Result, why env.Reason, capped, resigned bool) error {
+func (w *worker) finish(i int, res env.Result, why env.Termination) error {
 	st := &w.slots[i]
 	rec := &st.rec
 	rec.Length = w.s.Game(i).(*Game).Position().Ply()
@@ -236,19 +230,12 @@ func (w *worker) finish(i int, res env.Result, why env.Reason, capped, resigned 
 	case env.BlackWins:
 		rec.Result = -1
 	}
-	switch {
-	case resigned:
-		rec.Termination = datasets.Resignation
-	case capped:
-		rec.Termination = datasets.LengthCap
-	default:
-		rec.Termination = terminations[why]
-	}
-	if rec.Termination == "" {
+	rec.Termination = why
+	if why == env.NotOver {
 		return fmt.Errorf("game %s ended without a reason (%v)", rec.ID, res)
 	}
 	text := GameText{ID: rec.ID, Variant: rec.Variant, Model: rec.Model, Generation: rec.Generation,
-		Result: res.String(), Termination: string(rec.Termination), Start: w.cfg.Start,
+		Result: res.String(), Termination: rec.Termination.String(), Start: w.cfg.Start,
 		Moves: st.moves}
 	if _, err := WriteRecord(w.records, &text); err != nil {
 		return err

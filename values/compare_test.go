@@ -1,6 +1,7 @@
 package values
 
 import (
+	"bomberzero/env"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -26,14 +27,14 @@ func (m outcomeModel) games(name string, n int, seed uint64) *Dataset {
 		g := Game{ID: fmt.Sprintf("%s%d", name, i), Variant: name, Length: m.minLen + rng.IntN(m.maxLen-m.minLen+1)}
 		switch u := rng.Float64(); {
 		case u < m.white:
-			g.Result, g.Termination = 1, "checkmate"
+			g.Result, g.Termination = 1, env.Checkmate
 		case u < m.white+m.draw:
-			g.Result, g.Termination = 0, "repetition"
+			g.Result, g.Termination = 0, env.Repetition
 		default:
-			g.Result, g.Termination = -1, "checkmate"
+			g.Result, g.Termination = -1, env.Checkmate
 		}
 		if g.Result != 0 && rng.IntN(4) == 0 {
-			g.Termination = "scepter"
+			g.Termination = env.Scepter
 		}
 		for ply := 0; ply < min(g.Length, 6); ply++ {
 			g.Positions = append(g.Positions, Position{Ply: ply, WhiteToMove: ply%2 == 0, Text: "t",

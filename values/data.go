@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"bomberzero/datasets"
+	"bomberzero/env"
 )
 
 // Dataset is the in-memory form the statistics work on: finished games with
@@ -23,8 +24,8 @@ type Game struct {
 	Variant string
 	// Result is the final result from White's view: +1, 0 or -1.
 	Result      int
-	Termination string // how the game ended (datasets.Termination's tokens)
-	Length      int    // plies played
+	Termination env.Termination // how the game ended
+	Length      int             // plies played
 	// Positions are the recorded positions in increasing ply order.
 	Positions []Position
 }
@@ -84,7 +85,7 @@ func (b *builder) add(r *datasets.GameRecord) error {
 		return nil
 	}
 	b.seen[r.ID] = true
-	g := Game{ID: r.ID, Variant: r.Variant, Result: r.Result, Termination: string(r.Termination), Length: r.Length,
+	g := Game{ID: r.ID, Variant: r.Variant, Result: r.Result, Termination: r.Termination, Length: r.Length,
 		Positions: make([]Position, len(r.Positions))}
 	for i := range r.Positions {
 		p := &r.Positions[i]

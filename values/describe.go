@@ -137,8 +137,8 @@ func Describe(name string, ds *Dataset, cfg CompareConfig) (*VariantStats, error
 		}
 		s.results = append(s.results, g.Result)
 		s.lengths = append(s.lengths, float64(g.Length))
-		s.reasons = append(s.reasons, g.Termination)
-		counts[g.Termination]++
+		s.reasons = append(s.reasons, g.Termination.String())
+		counts[g.Termination.String()]++
 		if key, first, ok := openingOf(g, cfg.OpeningPlies); ok {
 			s.openings = append(s.openings, key)
 			s.Openings.firstMoves = append(s.Openings.firstMoves, first)

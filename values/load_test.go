@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"bomberzero/datasets"
+	"bomberzero/env"
 )
 
 // records turns a synthetic Dataset into the game records a self-play
@@ -17,7 +18,7 @@ func records(ds *Dataset) []datasets.GameRecord {
 	var out []datasets.GameRecord
 	for _, g := range ds.Games {
 		r := datasets.GameRecord{ID: g.ID, Variant: g.Variant, Model: "none", Result: g.Result,
-			Termination: datasets.Termination(g.Termination), Length: g.Length}
+			Termination: g.Termination, Length: g.Length}
 		for _, p := range g.Positions {
 			pr := datasets.PositionRecord{Ply: p.Ply, Position: p.Text, WhiteToMove: p.WhiteToMove,
 				PolicyIndex: []int32{0}, MoveText: []string{"a1-a2"}, Visits: []float32{1}, FullSearch: true,
@@ -108,11 +109,11 @@ func TestFromRecordsUnitesPieceTablesAndDropsDuplicateGames(t *testing.T) {
 		return datasets.PositionRecord{Ply: ply, Position: "x", WhiteToMove: ply%2 == 0, Pieces: pieces}
 	}
 	recs := []datasets.GameRecord{
-		{ID: "a", Variant: "v", Result: 1, Termination: datasets.Checkmate, Length: 2,
+		{ID: "a", Variant: "v", Result: 1, Termination: env.Checkmate, Length: 2,
 			Positions: []datasets.PositionRecord{pos(0, datasets.PieceCount{Piece: "P", White: 8, Black: 8}), pos(1, datasets.PieceCount{Piece: "P", White: 8, Black: 7})}},
-		{ID: "b", Variant: "v", Result: 0, Termination: datasets.Repetition, Length: 1,
+		{ID: "b", Variant: "v", Result: 0, Termination: env.Repetition, Length: 1,
 			Positions: []datasets.PositionRecord{pos(0, datasets.PieceCount{Piece: "B", White: 1, Black: 2})}},
-		{ID: "a", Variant: "v", Result: -1, Termination: datasets.Checkmate, Length: 1,
+		{ID: "a", Variant: "v", Result: -1, Termination: env.Checkmate, Length: 1,
 			Positions: []datasets.PositionRecord{pos(0)}},
 	}
 	ds, err := FromRecords(recs)

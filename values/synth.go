@@ -1,6 +1,7 @@
 package values
 
 import (
+	"bomberzero/env"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -96,9 +97,9 @@ func (m *SyntheticModel) Games(n int, seed uint64) *Dataset {
 			}
 		}
 		length := 8 + rng.IntN(20)
-		g := Game{ID: fmt.Sprintf("g%06d", gi), Variant: "synthetic", Result: result, Length: length, Termination: "checkmate"}
+		g := Game{ID: fmt.Sprintf("g%06d", gi), Variant: "synthetic", Result: result, Length: length, Termination: env.Checkmate}
 		if result == 0 {
-			g.Termination = "repetition"
+			g.Termination = env.Repetition
 		}
 		start := append([]int32(nil), m.Base...)
 		for ply := 0; ply < length; ply++ {

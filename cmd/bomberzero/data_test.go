@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"bomberzero/datasets"
+	"bomberzero/env"
 )
 
 // writeDataDir writes two short games (a White mate and a length-cap draw)
@@ -24,9 +25,9 @@ func writeDataDir(t *testing.T) (dir, chunk string) {
 			PolicyIndex: []int32{3}, MoveText: []string{"a1-a2"}, Visits: []float32{1}, FullSearch: true}
 	}
 	games := []datasets.GameRecord{
-		{ID: "a", Variant: "chess", Model: "none", Result: 1, Termination: datasets.Checkmate, Length: 3,
+		{ID: "a", Variant: "chess", Model: "none", Result: 1, Termination: env.Checkmate, Length: 3,
 			Positions: []datasets.PositionRecord{pos(0), pos(1), pos(2)}},
-		{ID: "b", Variant: "chess", Model: "none", Result: 0, Termination: datasets.LengthCap, Length: 2,
+		{ID: "b", Variant: "chess", Model: "none", Result: 0, Termination: env.LengthCap, Length: 2,
 			Positions: []datasets.PositionRecord{pos(0), pos(1)}},
 	}
 	for i := range games {
@@ -101,7 +102,7 @@ func TestDataStatsDrawsAProgressBarOverManyChunks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := datasets.GameRecord{ID: datasets.NewGameID(), Variant: "chess", Result: 0, Termination: datasets.Stalemate, Length: 1,
+		g := datasets.GameRecord{ID: datasets.NewGameID(), Variant: "chess", Result: 0, Termination: env.Stalemate, Length: 1,
 			Positions: []datasets.PositionRecord{{Position: "x", WhiteToMove: true, PolicyIndex: []int32{0}, MoveText: []string{"a"}, Visits: []float32{1}, FullSearch: true}}}
 		if err := w.AddGame(&g); err != nil {
 			t.Fatal(err)

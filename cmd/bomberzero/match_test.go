@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/env"
 	"bomberzero/match"
 )
 
@@ -29,7 +30,7 @@ func TestMatchCommandReportsPerColourAndJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("%v:\n%s", err, out.String())
 	}
-	if r.A != "random" || r.B != "greedy" || r.AWhite.Games() != 2 || r.ABlack.Games() != 1 || r.Reasons[match.LengthCap] != 3 || r.Decision != "continue" {
+	if r.A != "random" || r.B != "greedy" || r.AWhite.Games() != 2 || r.ABlack.Games() != 1 || r.Reasons[env.LengthCap.String()] != 3 || r.Decision != "continue" {
 		t.Fatalf("json result %+v", r)
 	}
 }

@@ -33,11 +33,11 @@ func writeValuesData(t *testing.T, dir string, n int, variants ...string) {
 		g := datasets.GameRecord{ID: datasets.NewGameID(), Variant: variants[i%len(variants)], Model: "none", Length: 16}
 		switch u := rng.Float64(); {
 		case u < 0.3:
-			g.Termination = datasets.Repetition
+			g.Termination = env.Repetition
 		case rng.Float64() < 1/(1+math.Exp(-2*z)):
-			g.Result, g.Termination = 1, datasets.Checkmate
+			g.Result, g.Termination = 1, env.Checkmate
 		default:
-			g.Result, g.Termination = -1, datasets.Checkmate
+			g.Result, g.Termination = -1, env.Checkmate
 		}
 		for ply := 0; ply < 16; ply++ {
 			wp, wn, bp, bn := int32(8), int32(2), int32(8), int32(2)
