@@ -9,15 +9,17 @@ import (
 )
 
 // rowHasher computes the chunk checksum: a SHA-256 over an unambiguous
-// binary encoding of every column of every row, in order. It is recomputed
-// from the decoded rows on read, so it covers what a reader gets, not the
-// bytes Parquet happened to lay out.
+// binary encoding of every column of every row, in order; the columns of
+// the chunk's format version only (version 1 has no repetitions). It is
+// recomputed from the decoded rows on read, so it covers what a reader
+// gets, not the bytes Parquet happened to lay out.
 type rowHasher struct {
-	h   hash.Hash
-	buf []byte
+	h       hash.Hash
+	buf     []byte
+	version int
 }
 
-func newRowHasher() *rowHasher { return &rowHasher{h: sha256.New()} }
+func newRowHasher(version int) *rowHasher { return &rowHasher{h: sha256.New(), version: version} }
 
 func (rh *rowHasher) str(s string) {
 	rh.buf = binary.AppendUvarint(rh.buf, uint64(len(s)))
@@ -74,6 +76,9 @@ func (rh *rowHasher) add(r *Row) {
 	rh.i32(r.Ply)
 	rh.str(r.Position)
 	rh.boolean(r.WhiteToMove)
+	if rh.version >= 2 {
+		rh.buf = append(rh.buf, byte(r.Repetitions))
+	}
 	rh.buf = append(rh.buf, byte(r.ResultSTM))
 	rh.i32(int32(math.Float32bits(r.Value)))
 	rh.boolean(r.FullSearch)
@@ -90,9 +95,9 @@ func (rh *rowHasher) add(r *Row) {
 // sum returns the hex digest of the rows added so far.
 func (rh *rowHasher) sum() string { return hex.EncodeToString(rh.h.Sum(nil)) }
 
-// checksumRows returns the checksum of rows.
-func checksumRows(rows []Row) string {
-	rh := newRowHasher()
+// checksumRows returns the checksum of rows in a chunk of format version.
+func checksumRows(rows []Row, version int) string {
+	rh := newRowHasher(version)
 	for i := range rows {
 		rh.add(&rows[i])
 	}

@@ -34,7 +34,7 @@ func FuzzReadChunk(f *testing.F) {
 			}
 			return
 		}
-		if checksumRows(c.Rows) != c.Info.Checksum {
+		if checksumRows(c.Rows, c.Info.Version) != c.Info.Checksum {
 			t.Fatal("accepted rows that do not match the checksum")
 		}
 		for _, g := range Games(c.Rows) {
@@ -69,7 +69,7 @@ func FuzzDecodeChunk(f *testing.F) {
 			}
 			return
 		}
-		if checksumRows(c.Rows) != c.Info.Checksum {
+		if checksumRows(c.Rows, c.Info.Version) != c.Info.Checksum {
 			t.Fatal("accepted rows that do not match the checksum")
 		}
 		if _, _, err := readTrainRowsBytes(data, "fuzz.parquet"); err != nil {

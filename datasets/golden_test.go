@@ -28,10 +28,12 @@ var goldenPositions = []string{
 	"frnbqkbnrf/pppp1ppppp/10/4p5/10/10/4P5/3N6/PPPP1PPPPP/FR1BQKBNRF b KQkq - 1 2",
 }
 
-// goldenGames are the games of the golden chunks: one per way of ending the
-// version-1 data knows, with resignation switched off in one of them, cheap
-// searches without distributions, and piece counts.
-func goldenGames() []*GameRecord {
+// goldenGames are the games of the golden chunk of a format version: one
+// per way of ending the version-1 data knows, with resignation switched off
+// in one of them, cheap searches without distributions, and piece counts.
+// From version 2 on, some positions carry a repetition count (a version 1
+// chunk reads it as 0).
+func goldenGames(version int) []*GameRecord {
 	type ending struct {
 		termination env.Termination
 		result      int
@@ -51,6 +53,9 @@ func goldenGames() []*GameRecord {
 			p := PositionRecord{Ply: ply, Position: pos, WhiteToMove: ply%2 == 0,
 				Value: float32(ply)/8 - 0.25, FullSearch: ply%3 != 1, Played: []string{"e2-e4", "e9-e7", "c1-d3", "c10-d8"}[ply],
 				Pieces: []PieceCount{{Piece: "P", White: 10, Black: 10}, {Piece: "N", White: 2, Black: 2}}}
+			if version >= 2 && ply == 3 {
+				p.Repetitions = 1
+			}
 			if p.FullSearch {
 				p.PolicyIndex = []int32{114, 213, int32(100*ply + 7)}
 				p.MoveText = []string{"e2-e4", "f2-f4", "c1-d3"}
@@ -80,7 +85,7 @@ func writeGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.tag, w.now = "golden", func() time.Time { return goldenCreated }
-	for _, g := range goldenGames() {
+	for _, g := range goldenGames(FormatVersion) {
 		if err := w.AddGame(g); err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +132,7 @@ func TestGoldenChunksOfEveryVersionStillRead(t *testing.T) {
 		if err != nil {
 			t.Fatalf("version %d: %v", v, err)
 		}
-		want := goldenGames()
+		want := goldenGames(v)
 		if c.Info.Version != v || c.Info.Writer != "golden" || !c.Info.Created.Equal(goldenCreated) || c.Info.Games != len(want) {
 			t.Errorf("version %d: info %+v, want version %d, writer golden, created %v, %d games", v, c.Info, v, goldenCreated, len(want))
 		}
@@ -146,7 +151,12 @@ func TestGoldenChunksOfEveryVersionStillRead(t *testing.T) {
 		}
 		_, rows, err := readTrainRows(path)
 		if err != nil || len(rows) != len(c.Rows) {
-			t.Errorf("version %d: training columns: %d rows, %v; want %d rows", v, len(rows), err, len(c.Rows))
+			t.Fatalf("version %d: training columns: %d rows, %v; want %d rows", v, len(rows), err, len(c.Rows))
+		}
+		for i := range rows {
+			if rows[i].Repetitions != c.Rows[i].Repetitions || rows[i].Position != c.Rows[i].Position {
+				t.Errorf("version %d row %d: training columns %+v disagree with the full row %+v", v, i, rows[i], c.Rows[i])
+			}
 		}
 	}
 }

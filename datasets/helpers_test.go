@@ -50,6 +50,7 @@ func synthGame(rng *rand.Rand, id string) *GameRecord {
 			Value:       float32(rng.Float64()*2 - 1),
 			FullSearch:  rng.IntN(4) != 0,
 			Played:      fmt.Sprintf("m%d", ply),
+			Repetitions: rng.IntN(3) / 2,
 			Pieces: []PieceCount{
 				{Piece: "P", White: int32(rng.IntN(9)), Black: int32(rng.IntN(9))},
 				{Piece: "B", White: int32(rng.IntN(3)), Black: int32(rng.IntN(3))},

@@ -8,8 +8,14 @@ import (
 
 // FormatVersion is the version of the chunk layout this package writes and
 // the newest it reads. It changes when a column changes meaning or a
-// reader of the old layout would misread the new one.
-const FormatVersion = 1
+// reader of the old layout would misread the new one. Version 2 added the
+// repetitions column; version 1 chunks still read, with it 0.
+const FormatVersion = 2
+
+// addedColumns names the columns added after version 1, with the version
+// that added each: a chunk of an older version lacks them and reads them
+// as zero.
+var addedColumns = map[string]int{"repetitions": 2}
 
 // The Parquet key-value metadata keys of a chunk.
 const (

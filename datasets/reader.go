@@ -176,7 +176,7 @@ func decodeChunk(data []byte, path string) (c *Chunk, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if sum := checksumRows(rows); sum != info.Checksum {
+	if sum := checksumRows(rows, info.Version); sum != info.Checksum {
 		return nil, corrupt("SHA-256 of the rows is %s, metadata says %s", sum, info.Checksum)
 	}
 	if err := checkRows(rows, &info); err != nil {
@@ -216,8 +216,8 @@ func openChunk(data []byte, path string, pages bool) (info ChunkInfo, pf *parque
 	if err := info.parseMetadata(pf.Lookup); err != nil {
 		return info, nil, corrupt("%v", err)
 	}
-	if !parquet.EqualNodes(pf.Schema(), rowSchema) {
-		return info, nil, corrupt("schema differs from format version %d's", info.Version)
+	if err := checkSchema(pf.Schema(), info.Version); err != nil {
+		return info, nil, corrupt("schema differs from format version %d's: %v", info.Version, err)
 	}
 	if rows := pf.NumRows(); rows != int64(info.Positions) {
 		return info, nil, corrupt("footer has %d rows, metadata says %d positions", rows, info.Positions)
@@ -231,6 +231,29 @@ func openChunk(data []byte, path string, pages bool) (info ChunkInfo, pf *parque
 	info.Name = filepath.Base(path)
 	info.Size = size
 	return info, pf, nil
+}
+
+// checkSchema checks a chunk's schema against its format version's: Row's
+// columns in order, without those added after the version.
+func checkSchema(file parquet.Node, version int) error {
+	var want []parquet.Field
+	for _, f := range rowSchema.Fields() {
+		if v, ok := addedColumns[f.Name()]; !ok || v <= version {
+			want = append(want, f)
+		}
+	}
+	got := file.Fields()
+	for i := range max(len(got), len(want)) {
+		switch {
+		case i >= len(got):
+			return fmt.Errorf("column %s missing", want[i].Name())
+		case i >= len(want):
+			return fmt.Errorf("unexpected column %s", got[i].Name())
+		case got[i].Name() != want[i].Name() || !parquet.EqualNodes(got[i], want[i]):
+			return fmt.Errorf("column %d is %s %v, want %s %v", i, got[i].Name(), got[i].Type(), want[i].Name(), want[i].Type())
+		}
+	}
+	return nil
 }
 
 // checkRows verifies the record invariants of a decoded chunk against its

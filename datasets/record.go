@@ -50,6 +50,11 @@ type PositionRecord struct {
 	Ply         int    // half-moves played before this position (0 at the start)
 	Position    string // the rules engine's position text (FEN-like)
 	WhiteToMove bool   // the side to move, which fixes the side-to-move result
+	// Repetitions is how many times the position (same side to move) occurred
+	// before in its game since the last irreversible move, as the encoder's
+	// repetition plane shows it (env.Position.Repetitions): the position
+	// text has no history, so the trainer restores the count from here.
+	Repetitions int
 	// The search's visit distribution over legal moves as parallel lists:
 	// the move's policy index, its text, and its share of the root visits
 	// (each in [0,1], summing to 1). Moves without visits may be left out.
@@ -69,6 +74,10 @@ type PieceCount struct {
 	White int32
 	Black int32
 }
+
+// maxRepetitions bounds PositionRecord.Repetitions: a count that fits the
+// column (a game is drawn at the second earlier occurrence).
+const maxRepetitions = math.MaxInt8
 
 // visitSumTolerance is how far a position's visit fractions may sum from 1.
 const visitSumTolerance = 1e-3
@@ -130,6 +139,8 @@ func (p *PositionRecord) validate() error {
 			len(p.PolicyIndex), len(p.MoveText), len(p.Visits))
 	case p.FullSearch && len(p.Visits) == 0:
 		return fmt.Errorf("full search without a visit distribution")
+	case p.Repetitions < 0 || p.Repetitions > maxRepetitions:
+		return fmt.Errorf("field Repetitions %d, want 0 to %d", p.Repetitions, maxRepetitions)
 	case math.IsNaN(float64(p.Value)) || p.Value < -1 || p.Value > 1:
 		return fmt.Errorf("field Value %v, want a number in [-1,1]", p.Value)
 	}

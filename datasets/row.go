@@ -18,9 +18,12 @@ type Row struct {
 	WouldResign    string `parquet:"would_resign,dict"`
 	FalseResign    bool   `parquet:"false_resign"`
 
-	Ply         int32     `parquet:"ply"`
-	Position    string    `parquet:"position"`
-	WhiteToMove bool      `parquet:"white_to_move"`
+	Ply         int32  `parquet:"ply"`
+	Position    string `parquet:"position"`
+	WhiteToMove bool   `parquet:"white_to_move"`
+	// Repetitions is the position's repetition count as the encoder sees
+	// it (format version 2; 0 when read from a version 1 chunk).
+	Repetitions int8      `parquet:"repetitions"`
 	ResultSTM   int8      `parquet:"result_stm"`
 	Value       float32   `parquet:"value"`
 	FullSearch  bool      `parquet:"full_search"`
@@ -52,6 +55,7 @@ func appendRows(rows []Row, g *GameRecord) []Row {
 			Ply:            int32(p.Ply),
 			Position:       p.Position,
 			WhiteToMove:    p.WhiteToMove,
+			Repetitions:    int8(p.Repetitions),
 			ResultSTM:      int8(g.Result),
 			Value:          p.Value,
 			FullSearch:     p.FullSearch,
@@ -100,6 +104,7 @@ func Games(rows []Row) []GameRecord {
 				Ply:         int(p.Ply),
 				Position:    p.Position,
 				WhiteToMove: p.WhiteToMove,
+				Repetitions: int(p.Repetitions),
 				PolicyIndex: nilIfEmpty(p.PolicyIndex),
 				MoveText:    nilIfEmpty(p.MoveText),
 				Visits:      nilIfEmpty(p.Visits),

@@ -12,6 +12,7 @@ type trainRow struct {
 	Variant     string    `parquet:"variant,dict"`
 	Ply         int32     `parquet:"ply"`
 	Position    string    `parquet:"position"`
+	Repetitions int8      `parquet:"repetitions"`
 	ResultSTM   int8      `parquet:"result_stm"`
 	Value       float32   `parquet:"value"`
 	FullSearch  bool      `parquet:"full_search"`

@@ -13,24 +13,26 @@ import (
 var t0 = time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 
 // eligibleTexts returns the position texts of games that a window keeps,
-// in row order.
+// in row order, each with its repetition count ("text|n").
 func eligibleTexts(games []*GameRecord, includeCheap bool) []string {
 	var texts []string
 	for _, g := range games {
 		for _, p := range g.Positions {
 			if p.FullSearch || includeCheap {
-				texts = append(texts, p.Position)
+				texts = append(texts, fmt.Sprintf("%s|%d", p.Position, p.Repetitions))
 			}
 		}
 	}
 	return texts
 }
 
-// windowTexts returns the window's positions oldest first.
+// windowTexts returns the window's positions oldest first, as eligibleTexts
+// writes them.
 func windowTexts(w *Window) []string {
 	texts := make([]string, w.Len())
 	for i := range texts {
-		texts[i] = w.At(i).Position
+		s := w.At(i)
+		texts[i] = fmt.Sprintf("%s|%d", s.Position, s.Repetitions)
 	}
 	return texts
 }

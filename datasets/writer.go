@@ -174,7 +174,7 @@ func (w *ChunkWriter) flush() error {
 		Created:   w.now().UTC(),
 		Positions: len(w.rows),
 		Games:     w.games,
-		Checksum:  checksumRows(w.rows),
+		Checksum:  checksumRows(w.rows, FormatVersion),
 	}
 	for i := range w.rows {
 		if w.rows[i].FullSearch {

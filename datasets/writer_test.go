@@ -207,6 +207,8 @@ func TestAddGameRefusesBadRecords(t *testing.T) {
 		{"length cap with a winner", func(g *GameRecord) { g.Termination, g.Result = env.LengthCap, 1 }, "in a draw"},
 		{"no termination", func(g *GameRecord) { g.Termination = env.NotOver }, "field Termination"},
 		{"no positions", func(g *GameRecord) { g.Positions = nil }, "no positions"},
+		{"negative repetitions", func(g *GameRecord) { g.Positions[0].Repetitions = -1 }, "field Repetitions -1"},
+		{"repetitions beyond the column", func(g *GameRecord) { g.Positions[0].Repetitions = 128 }, "field Repetitions 128"},
 		{"ply beyond length", func(g *GameRecord) { g.Length = g.Positions[len(g.Positions)-1].Ply }, "Length"},
 		{"plies out of order", func(g *GameRecord) {
 			g.Positions = append(g.Positions, g.Positions[0])
