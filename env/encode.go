@@ -245,3 +245,28 @@ func (e *Encoder) Encode(p *Position, dst []float32) {
 // occurred before since the last irreversible move: 0, 1, or 2 and more
 // (the game is then drawn). The encoding and search hashes include it.
 func (p *Position) Repetitions() int { return p.repetitions() }
+
+// SetRepetitions gives a position read from text, which has no history,
+// the repetition count n it had in its game (training data stores the
+// count beside the text): its history is replaced by one in which the
+// position occurred n times before, every fourth ply, so that Repetitions,
+// the encoder's repetition plane and Status see what they saw in the game
+// (n = 2 is a draw by repetition). Ply becomes 4n. A position cannot have
+// recurred with fewer than 4n reversible half-moves on its clock: such an
+// n is an error, and the position is left unchanged.
+func (p *Position) SetRepetitions(n int) error {
+	if n < 0 || 4*n > p.half {
+		return fmt.Errorf("repetitions %d with half-move clock %d: want 0 to clock/4 earlier occurrences", n, p.half)
+	}
+	// Occurrences at distances 4, 8, ... 4n; the plies between hold a
+	// hash that is not this position's.
+	hist := make([]uint64, 4*n)
+	for i := range hist {
+		hist[i] = p.hash ^ 0x9e3779b97f4a7c15
+		if i%4 == 0 {
+			hist[i] = p.hash
+		}
+	}
+	p.hist = hist
+	return nil
+}

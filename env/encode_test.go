@@ -207,3 +207,71 @@ func BenchmarkEncodeFBGC(b *testing.B) {
 		e.Encode(p, planes)
 	}
 }
+
+// TestSetRepetitionsRestoresWhatTheGameSaw plays every variant's random
+// games and a knight shuffle that repeats: each position read back from its
+// text, given its repetition count, encodes to the same planes and has the
+// same status as the position in its game.
+func TestSetRepetitionsRestoresWhatTheGameSaw(t *testing.T) {
+	check := func(name string, e *Encoder, p *Position, want, got []float32) {
+		t.Helper()
+		q, err := p.Variant().ParsePosition(p.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := q.SetRepetitions(p.Repetitions()); err != nil {
+			t.Fatalf("%s: %s: %v", name, p, err)
+		}
+		e.Encode(p, want)
+		e.Encode(q, got)
+		for i := range want {
+			if want[i] != got[i] {
+				t.Fatalf("%s: %s (%d repetitions): plane %s differs read back from text", name, p, p.Repetitions(), e.names[i/p.v.Geo.Cells()])
+			}
+		}
+		r1, w1 := p.Status()
+		r2, w2 := q.Status()
+		if r1 != r2 || w1 != w2 || q.Repetitions() != p.Repetitions() {
+			t.Fatalf("%s: %s: status %v %v read back as %v %v", name, p, r1, w1, r2, w2)
+		}
+	}
+	reps := map[int]int{}
+	for _, name := range indexVariants() {
+		v := mustLoad(t, name)
+		e := NewEncoder(v)
+		want, got := make([]float32, e.Channels()*v.Geo.Cells()), make([]float32, e.Channels()*v.Geo.Cells())
+		walkRandomGames(t, v, 9, 2, 80, func(p *Position, _ []Move) { check(name, e, p, want, got) })
+		if name != "fbgc" {
+			continue
+		}
+		p := v.NewPosition()
+		for i, text := range strings.Fields("e2-e4 e9-e7 c1-d3 c10-d8 d3-c1 d8-c10 c1-d3 c10-d8 d3-c1 d8-c10 c1-d3 c10-d8") {
+			m, err := p.ParseMove(text)
+			if err != nil {
+				t.Fatalf("ply %d: %v", i, err)
+			}
+			p.DoMove(m)
+			reps[p.Repetitions()]++
+			check(name, e, p, want, got)
+		}
+	}
+	if reps[1] == 0 || reps[2] == 0 {
+		t.Fatalf("the shuffle reached repetition counts %v, want 1 and 2", reps)
+	}
+}
+
+func TestSetRepetitionsRefusesACountTheClockCannotHold(t *testing.T) {
+	v := mustLoad(t, "chess")
+	p, err := v.ParsePosition("7k/8/6K1/8/8/8/8/R7 w - - 7 80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{-1, 2} {
+		if err := p.SetRepetitions(n); err == nil || p.Repetitions() != 0 || p.Ply() != 0 {
+			t.Errorf("SetRepetitions(%d) at clock 7: %v, repetitions %d, ply %d; want an error and no change", n, err, p.Repetitions(), p.Ply())
+		}
+	}
+	if err := p.SetRepetitions(1); err != nil || p.Repetitions() != 1 {
+		t.Errorf("SetRepetitions(1) at clock 7: %v, repetitions %d", err, p.Repetitions())
+	}
+}
