@@ -200,13 +200,17 @@ func (g *Game) Material() float64 {
 	return sum
 }
 
-// EncodeText encodes the position given as position text (as training data
-// stores it) into planes and its legal-move mask into legal (every value of
-// both is written: Shape().InputSize() and Shape().PolicySize values). The
-// text carries no history, so the repetition plane is 0.
-func (r *Rules) EncodeText(text string, planes, legal []float32) error {
+// EncodeText encodes the position given as position text and repetition
+// count (as training data stores them) into planes and its legal-move mask
+// into legal (every value of both is written: Shape().InputSize() and
+// Shape().PolicySize values). The text carries no history; repetitions
+// restores the count the repetition plane shows (env.Position.SetRepetitions).
+func (r *Rules) EncodeText(text string, repetitions int, planes, legal []float32) error {
 	p, err := r.Variant.ParsePosition(text)
 	if err != nil {
+		return fmt.Errorf("position %q: %w", text, err)
+	}
+	if err := p.SetRepetitions(repetitions); err != nil {
 		return fmt.Errorf("position %q: %w", text, err)
 	}
 	s := r.Shape()

@@ -135,7 +135,7 @@ func TestEncodeTextMatchesTheGame(t *testing.T) {
 	planes := make([]float32, s.InputSize())
 	legal := make([]float32, s.PolicySize)
 	legal[0] = 7 // stale values must be overwritten
-	if err := r.EncodeText(g.Position().String(), planes, legal); err != nil {
+	if err := r.EncodeText(g.Position().String(), g.Position().Repetitions(), planes, legal); err != nil {
 		t.Fatal(err)
 	}
 	for i := range want {
@@ -150,10 +150,10 @@ func TestEncodeTextMatchesTheGame(t *testing.T) {
 	if moves := g.LegalMoves(nil); n != len(moves) {
 		t.Fatalf("mask has %d moves, the game %d", n, len(moves))
 	}
-	if err := r.EncodeText("not a position", planes, legal); err == nil {
+	if err := r.EncodeText("not a position", 0, planes, legal); err == nil {
 		t.Fatal("bad position text accepted")
 	}
-	if err := r.EncodeText(g.Position().String(), planes[:10], legal); err == nil {
+	if err := r.EncodeText(g.Position().String(), 0, planes[:10], legal); err == nil {
 		t.Fatal("short planes accepted")
 	}
 }

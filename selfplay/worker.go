@@ -174,6 +174,7 @@ func (w *worker) handle(i int) error {
 		Ply:         p.Ply(),
 		Position:    p.String(),
 		WhiteToMove: side == env.White,
+		Repetitions: p.Repetitions(),
 		Value:       value,
 		FullSearch:  r.Full,
 		Played:      p.FormatGC(played),

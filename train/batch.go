@@ -20,7 +20,7 @@ func fillBatch(r *selfplay.Rules, samples []datasets.Sample, valueMix float32, b
 		smp := &samples[j]
 		planes := b.Planes[j*in : (j+1)*in]
 		legal := b.Legal[j*ps : (j+1)*ps]
-		if err := r.EncodeText(smp.Position, planes, legal); err != nil {
+		if err := r.EncodeText(smp.Position, smp.Repetitions, planes, legal); err != nil {
 			return fmt.Errorf("train: sample position %q: %w", smp.Position, err)
 		}
 		policy := b.Policy[j*ps : (j+1)*ps]
@@ -67,7 +67,7 @@ func quality(r *selfplay.Rules, f *nn.Folded, samples []datasets.Sample) (accura
 		part := samples[start:min(start+chunk, len(samples))]
 		b.Size = len(part)
 		for j := range part {
-			if err := r.EncodeText(part[j].Position, b.Planes[j*in:(j+1)*in], b.Legal[j*ps:(j+1)*ps]); err != nil {
+			if err := r.EncodeText(part[j].Position, part[j].Repetitions, b.Planes[j*in:(j+1)*in], b.Legal[j*ps:(j+1)*ps]); err != nil {
 				return 0, 0, fmt.Errorf("train: quality: sample position %q: %w", part[j].Position, err)
 			}
 		}

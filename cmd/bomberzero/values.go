@@ -166,7 +166,8 @@ func modelValue(variant, model, evaluator string) (values.ValueFunc, error) {
 	b := eval.NewBatch(rules.Shape(), 1)
 	games := make([]mcts.Game, 1)
 	return func(text string) (float64, error) {
-		if err := rules.EncodeText(text, b.Planes, b.Legal); err != nil {
+		// The piece-value data keeps no repetition count: encode with 0.
+		if err := rules.EncodeText(text, 0, b.Planes, b.Legal); err != nil {
 			return 0, err
 		}
 		if ge, ok := ev.(mcts.GameEvaluator); ok {
