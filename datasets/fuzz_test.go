@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -60,6 +61,17 @@ func FuzzDecodeChunk(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)-1])
 	f.Add([]byte("PAR1\x00\x00\x00\x00PAR1"))
+	golden, err := filepath.Glob(filepath.Join("testdata", "v*", "*.parquet")) // every format version
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, g := range golden {
+		data, err := os.ReadFile(g)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := decodeChunk(data, "fuzz.parquet")
 		if err != nil {
