@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"bomberzero/match"
+	"bomberzero/progress"
 )
 
 // runMatch plays a match between two players and reports the Elo difference.
@@ -51,15 +52,15 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		}
 		cfg.SPRT = &s
 	}
-	bar := newCountBar(stderr, *games, "games")
+	bar := progress.New(stderr, *games, "games", "games")
 	cfg.Progress = func(r *match.Result) {
 		bar.Describe(fmt.Sprintf("A %d-%d-%d", r.Total.Wins, r.Total.Draws, r.Total.Losses))
-		_ = bar.Set(r.Total.Games())
+		bar.Set(r.Total.Games())
 	}
 	ctx, stop := stopContext()
 	defer stop()
 	res, err := match.Run(ctx, cfg)
-	_ = bar.Finish()
+	bar.Clear()
 	interrupted := err != nil && ctx.Err() != nil && res != nil && res.Total.Games() > 0
 	if err != nil && !interrupted {
 		return err
