@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"bomberzero/atomicfile"
-	"bomberzero/match"
+	"bomberzero/stats"
 	"bomberzero/values"
 )
 
@@ -134,7 +134,7 @@ func writeCross(w io.Writer, res *Result) {
 	if res.CrossNote != "" {
 		fmt.Fprintf(w, "\n%s\n", res.CrossNote)
 	}
-	fmt.Fprintf(w, "\nElo bounds of ±%d stand for a perfect score.\n", match.EloCap)
+	fmt.Fprintf(w, "\nElo bounds of ±%d stand for a perfect score.\n", stats.EloCap)
 }
 
 func fmtEst(e values.Estimate, digits int) string {

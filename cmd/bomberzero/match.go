@@ -7,6 +7,7 @@ import (
 
 	"bomberzero/match"
 	"bomberzero/progress"
+	"bomberzero/stats"
 )
 
 // runMatch plays a match between two players and reports the Elo difference.
@@ -46,7 +47,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --b: %v", errUsage, err)
 	}
 	if *sprt != "" {
-		s, err := match.ParseSPRT(*sprt)
+		s, err := stats.ParseSPRT(*sprt)
 		if err != nil {
 			return fmt.Errorf("%w: --sprt: %v", errUsage, err)
 		}

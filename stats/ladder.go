@@ -1,4 +1,4 @@
-package match
+package stats
 
 import (
 	"errors"
@@ -150,7 +150,7 @@ func Ladder(results []Pairing, anchor string, prior float64) ([]Rating, error) {
 			for k, name := range names {
 				out[k] = Rating{Player: name, Elo: r[k], Low: r[k], High: r[k], Games: games[k]}
 				if k > 0 {
-					h := z95 * math.Sqrt(inv.at(k-1, k-1))
+					h := Z95 * math.Sqrt(inv.at(k-1, k-1))
 					out[k].Low, out[k].High = r[k]-h, r[k]+h
 				}
 			}
