@@ -59,7 +59,7 @@ func crossPlay(ctx context.Context, srcs []Source, cfg Config) ([]Cross, string,
 				}
 				seed := cfg.Seed + 7919*uint64(1+len(out)) + uint64(k)
 				mc := match.Config{A: a, B: b, Games: cfg.Games, Variant: v, MaxPlies: cfg.MaxPlies, Seed: seed, Workers: cfg.Workers}
-				if p := bar(cfg.Bars, cfg.Games, "cross-play on "+v.Name); p != nil {
+				if p := bar(cfg.Bars, "cross-play on "+v.Name, "games"); p != nil {
 					mc.Progress = func(r *match.Result) { p(r.Total.Games(), cfg.Games) }
 				}
 				r, err := match.Run(ctx, mc)

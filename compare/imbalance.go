@@ -7,6 +7,7 @@ import (
 
 	"bomberzero/env"
 	"bomberzero/match"
+	"bomberzero/stats"
 	"bomberzero/values"
 )
 
@@ -51,7 +52,7 @@ type Arrangement struct {
 	AWithout  string         `json:"a_without"` // the square side A's piece was taken from
 	BWithout  string         `json:"b_without"` // the square side B's piece was taken from
 	Seed      uint64         `json:"seed"`      // the match seed of this arrangement
-	A         match.WDL      `json:"a"`         // side A's results
+	A         stats.WDL      `json:"a"`         // side A's results
 	Reasons   map[string]int `json:"reasons"`   // how the games ended
 	MeanPlies float64        `json:"mean_plies"`
 }
@@ -69,7 +70,7 @@ type ImbalanceResult struct {
 	MaxPlies int              `json:"max_plies"`
 	Reading  values.Imbalance `json:"reading"`
 	// Elo is side A's Elo advantage the score implies, bound by bound
-	// (±match.EloCap for a score of 1 or 0).
+	// (±stats.EloCap for a score of 1 or 0).
 	Elo          values.Estimate `json:"elo"`
 	PawnCoef     float64         `json:"pawn_coef"`
 	PawnSource   string          `json:"pawn_source"`
@@ -128,7 +129,7 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	starts := [2]*env.Position{first, second}
 	squares := [2][2]env.Square{{xs, ys}, {mx, my}}
 	done := 0
-	var total match.WDL
+	var total stats.WDL
 	for k := range 2 {
 		seed := cfg.Seed + uint64(k)
 		mc := match.Config{A: cfg.Player, B: cfg.Player, Games: halves[k], Start: starts[k], Variant: v,
@@ -144,13 +145,13 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 		done += halves[k]
 		// The player meets itself: only the colours matter. White's
 		// results are A's with White plus B's with White.
-		white := match.WDL{Wins: r.AWhite.Wins + r.ABlack.Losses, Draws: r.AWhite.Draws + r.ABlack.Draws,
+		white := stats.WDL{Wins: r.AWhite.Wins + r.ABlack.Losses, Draws: r.AWhite.Draws + r.ABlack.Draws,
 			Losses: r.AWhite.Losses + r.ABlack.Wins}
 		a := Arrangement{Start: starts[k].String(), AColor: "white", Seed: seed, A: white, Reasons: r.Reasons, MeanPlies: r.MeanPlies,
 			AWithout: v.Geo.Name(squares[k][0]), BWithout: v.Geo.Name(squares[k][1])}
 		if k == 1 {
 			a.AColor = "black"
-			a.A = match.WDL{Wins: white.Losses, Draws: white.Draws, Losses: white.Wins}
+			a.A = stats.WDL{Wins: white.Losses, Draws: white.Draws, Losses: white.Wins}
 		}
 		res.Arrangements[k] = a
 		total = total.Add(a.A)
@@ -160,8 +161,8 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 		return nil, err
 	}
 	s := res.Reading.Score
-	res.Elo = values.Estimate{Point: capElo(match.EloFromScore(s.Point)), Lo: capElo(match.EloFromScore(s.Lo)), Hi: capElo(match.EloFromScore(s.Hi))}
+	res.Elo = values.Estimate{Point: capElo(stats.EloFromScore(s.Point)), Lo: capElo(stats.EloFromScore(s.Lo)), Hi: capElo(stats.EloFromScore(s.Hi))}
 	return res, nil
 }
 
-func capElo(e float64) float64 { return max(-match.EloCap, min(match.EloCap, e)) }
+func capElo(e float64) float64 { return max(-stats.EloCap, min(stats.EloCap, e)) }

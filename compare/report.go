@@ -9,7 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"bomberzero/match"
+	"bomberzero/atomicfile"
+	"bomberzero/stats"
 	"bomberzero/values"
 )
 
@@ -133,34 +134,17 @@ func writeCross(w io.Writer, res *Result) {
 	if res.CrossNote != "" {
 		fmt.Fprintf(w, "\n%s\n", res.CrossNote)
 	}
-	fmt.Fprintf(w, "\nElo bounds of ±%d stand for a perfect score.\n", match.EloCap)
+	fmt.Fprintf(w, "\nElo bounds of ±%d stand for a perfect score.\n", stats.EloCap)
 }
 
 func fmtEst(e values.Estimate, digits int) string {
 	return fmt.Sprintf("%.*f [%.*f, %.*f]", digits, e.Point, digits, e.Lo, digits, e.Hi)
 }
 
-// writeAtomic writes data to path through a temporary file, fsync and
-// rename.
+// writeAtomic replaces path with data (atomicfile.WriteFile).
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+	if err := atomicfile.WriteFile(path, data); err != nil {
 		return fmt.Errorf("compare: %w", err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("compare: writing %s: %w", path, werr)
 	}
 	return nil
 }

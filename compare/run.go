@@ -218,7 +218,7 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 		for i, ds := range sets {
 			rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Tanh},
 				Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Workers: cfg.Workers,
-				Progress: bar(cfg.Bars, cfg.Bootstrap, "values "+cfg.Variants[i])})
+				Progress: bar(cfg.Bars, "values "+cfg.Variants[i], "resamples")})
 			if err != nil {
 				res.ValueNotes = append(res.ValueNotes, fmt.Sprintf("%s: no piece values: %v", cfg.Variants[i], err))
 				c.Values = append(c.Values, nil)
@@ -298,7 +298,7 @@ func baseline(ctx context.Context, name string, i int, cfg Config) (*values.Data
 	seed := cfg.Seed + uint64(i)*1_000_003
 	src := Source{Variant: name, Kind: "baseline", Player: cfg.Player, Seed: seed}
 	start := v.NewPosition()
-	progress := bar(cfg.Bars, cfg.Games, name+" games")
+	progress := bar(cfg.Bars, name+" games", "games")
 	mc := match.Config{A: p, B: p, Games: cfg.Games, Start: start, Variant: v, MaxPlies: cfg.MaxPlies, Seed: seed,
 		Workers: cfg.Workers, KeepGames: true}
 	if progress != nil {

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"bomberzero/atomicfile"
+
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 )
@@ -43,9 +45,9 @@ type ChunkWriter struct {
 	ids      map[string]bool // games buffered, to refuse a duplicate
 	games    int
 	closed   bool
-	lastPath string           // the chunk the last flush wrote
-	create   createFunc       // os.CreateTemp, or a test's faulty disk
-	now      func() time.Time // time.Now, or a test's clock
+	lastPath string                    // the chunk the last flush wrote
+	disk     func(io.Writer) io.Writer // nil, or a test's faulty disk around the file
+	now      func() time.Time          // time.Now, or a test's clock
 }
 
 // NewChunkWriter returns a writer of chunks into dir, creating dir if needed.
@@ -59,12 +61,11 @@ func NewChunkWriter(dir string, meta ChunkMeta) (*ChunkWriter, error) {
 	var nonce [4]byte
 	rand.Read(nonce[:])
 	return &ChunkWriter{
-		dir:    dir,
-		meta:   meta,
-		tag:    sanitizeWriter(meta.Writer) + "-" + hex.EncodeToString(nonce[:]),
-		ids:    make(map[string]bool),
-		create: osCreateTemp,
-		now:    time.Now,
+		dir:  dir,
+		meta: meta,
+		tag:  sanitizeWriter(meta.Writer) + "-" + hex.EncodeToString(nonce[:]),
+		ids:  make(map[string]bool),
+		now:  time.Now,
 	}, nil
 }
 
@@ -187,10 +188,14 @@ func (w *ChunkWriter) flush() error {
 		return fmt.Errorf("chunk writer: %d games not written: %w", w.games, err)
 	}
 	info.Name = base + "-" + nameHash(file.Bytes()) + ".parquet"
-	renamed, err := writeAtomic(w.dir, info.Name, w.create, func(out io.Writer) error {
+	err := atomicfile.Write(filepath.Join(w.dir, info.Name), func(out io.Writer) error {
+		if w.disk != nil {
+			out = w.disk(out)
+		}
 		_, err := out.Write(file.Bytes())
 		return err
 	})
+	renamed := atomicfile.Published(err)
 	if err != nil && !renamed {
 		return fmt.Errorf("chunk writer: %d games not written: %w", w.games, err)
 	}

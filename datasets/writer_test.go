@@ -10,22 +10,24 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"bomberzero/atomicfile"
 )
 
-// fullDisk is a chunkFile whose disk fills up after room bytes.
+// fullDisk is a file whose disk fills up after room bytes.
 type fullDisk struct {
-	*os.File
+	w    io.Writer
 	room int
 }
 
 func (f *fullDisk) Write(p []byte) (int, error) {
 	if len(p) > f.room {
-		n, _ := f.File.Write(p[:f.room])
+		n, _ := f.w.Write(p[:f.room])
 		f.room = 0
-		return n, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+		return n, &os.PathError{Op: "write", Path: "chunk", Err: syscall.ENOSPC}
 	}
 	f.room -= len(p)
-	return f.File.Write(p)
+	return f.w.Write(p)
 }
 
 // visibleEntries lists dir's entries, temporary files included.
@@ -48,13 +50,7 @@ func TestFullDiskLeavesNoChunkAndKeepsTheGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.create = func(dir, pattern string) (chunkFile, error) {
-		f, err := os.CreateTemp(dir, pattern)
-		if err != nil {
-			return nil, err
-		}
-		return &fullDisk{File: f, room: 1000}, nil
-	}
+	w.disk = func(f io.Writer) io.Writer { return &fullDisk{w: f, room: 1000} }
 	games := synthGames(rand.New(rand.NewPCG(1, 3)), "g", 10)
 	for _, g := range games {
 		if err := w.AddGame(g); err != nil {
@@ -71,7 +67,7 @@ func TestFullDiskLeavesNoChunkAndKeepsTheGames(t *testing.T) {
 	if w.Buffered() != 10 {
 		t.Fatalf("after a failed flush %d games buffered, want 10", w.Buffered())
 	}
-	w.create = osCreateTemp // space was freed
+	w.disk = nil // space was freed
 	path, err := w.Flush()
 	if err != nil {
 		t.Fatal(err)
@@ -109,8 +105,16 @@ func TestWriterKilledBeforeRenameLeavesNoVisibleChunk(t *testing.T) {
 	}
 	rows := c.Rows
 	info := c.Info
-	tmp, err := writeTemp(dir, "chunk-killed.parquet", osCreateTemp, func(out io.Writer) error { return writeRows(out, rows, &info) })
+	// A complete temporary file under atomicfile's name, never renamed.
+	f, err := os.CreateTemp(dir, atomicfile.TempPrefix+"chunk-killed.parquet-*")
 	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := f.Name()
+	if err := writeRows(f, rows, &info); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 	// Killed here, before publish: the complete temporary file stays behind.

@@ -1,6 +1,9 @@
 package match
 
-import "bomberzero/metrics"
+import (
+	"bomberzero/metrics"
+	"bomberzero/stats"
+)
 
 // Metrics returns the match as a metrics.jsonl entry.
 func (r *Result) Metrics() metrics.Match {
@@ -8,11 +11,11 @@ func (r *Result) Metrics() metrics.Match {
 		Score: r.Est.Score, Elo: r.Est.Elo, EloLow: r.Est.EloLow, EloHigh: r.Est.EloHigh}
 }
 
-// Pairing returns the match as a Ladder input.
-func (r *Result) Pairing() Pairing { return Pairing{A: r.A, B: r.B, WDL: r.Total} }
+// Pairing returns the match as a stats.Ladder input.
+func (r *Result) Pairing() stats.Pairing { return stats.Pairing{A: r.A, B: r.B, WDL: r.Total} }
 
-// MetricsLadder returns ratings as metrics.jsonl entries: a copy, Rating
-// being metrics.Rating.
-func MetricsLadder(rs []Rating) []metrics.Rating {
+// MetricsLadder returns ratings as metrics.jsonl entries: a copy,
+// stats.Rating being metrics.Rating.
+func MetricsLadder(rs []stats.Rating) []metrics.Rating {
 	return append(make([]metrics.Rating, 0, len(rs)), rs...)
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"bomberzero/env"
+	"bomberzero/stats"
 )
 
 // DefaultMaxPlies is the ply cap of a match game when Config.MaxPlies is 0.
@@ -30,27 +31,12 @@ type Config struct {
 	// Workers is the number of games played at once; 0 is one per core.
 	Workers int
 	// SPRT, when set, stops the match as soon as it decides.
-	SPRT *SPRT
+	SPRT *stats.SPRT
 	// Progress, when set, is called after each finished game (from one
 	// goroutine at a time) with the result so far.
 	Progress func(r *Result)
 	// KeepGames keeps every game's record in Result.Records.
 	KeepGames bool
-}
-
-// WDL counts wins, draws and losses from one player's point of view.
-type WDL struct {
-	Wins   int `json:"wins"`
-	Draws  int `json:"draws"`
-	Losses int `json:"losses"`
-}
-
-// Games returns the number of games counted.
-func (w WDL) Games() int { return w.Wins + w.Draws + w.Losses }
-
-// Add returns the sum of two counts.
-func (w WDL) Add(o WDL) WDL {
-	return WDL{w.Wins + o.Wins, w.Draws + o.Draws, w.Losses + o.Losses}
 }
 
 // Result is the outcome of a match, from A's point of view.
@@ -59,24 +45,24 @@ type Result struct {
 	B string `json:"b"`
 	// AWhite and ABlack are A's results in the games A played with White
 	// and with Black; Total is their sum.
-	AWhite WDL      `json:"a_white"`
-	ABlack WDL      `json:"a_black"`
-	Total  WDL      `json:"total"`
-	Est    Estimate `json:"estimate"`
+	AWhite stats.WDL      `json:"a_white"`
+	ABlack stats.WDL      `json:"a_black"`
+	Total  stats.WDL      `json:"total"`
+	Est    stats.Estimate `json:"estimate"`
 	// Reasons counts how the games ended, by env.Termination text.
 	Reasons map[string]int `json:"reasons"`
 	// MeanPlies is the mean game length.
 	MeanPlies float64 `json:"mean_plies"`
 	// SPRT fields, set when the match ran one.
-	SPRT     *SPRT   `json:"sprt,omitempty"`
-	LLR      float64 `json:"llr,omitempty"`
-	Decision string  `json:"decision,omitempty"`
-	Records  []Game  `json:"-"`
+	SPRT     *stats.SPRT `json:"sprt,omitempty"`
+	LLR      float64     `json:"llr,omitempty"`
+	Decision string      `json:"decision,omitempty"`
+	Records  []Game      `json:"-"`
 	plies    int
 }
 
 func (r *Result) add(g Game, aWhite bool) {
-	var w WDL
+	var w stats.WDL
 	switch {
 	case g.Result == env.Draw:
 		w.Draws = 1
@@ -94,7 +80,7 @@ func (r *Result) add(g Game, aWhite bool) {
 	r.Reasons[g.Termination.String()]++
 	r.plies += g.Plies
 	r.MeanPlies = float64(r.plies) / float64(r.Total.Games())
-	r.Est = NewEstimate(r.Total.Wins, r.Total.Draws, r.Total.Losses)
+	r.Est = stats.NewEstimate(r.Total.Wins, r.Total.Draws, r.Total.Losses)
 	if r.SPRT != nil {
 		r.LLR = r.SPRT.LLR(r.Total.Wins, r.Total.Draws, r.Total.Losses)
 		r.Decision = r.SPRT.Decide(r.Total.Wins, r.Total.Draws, r.Total.Losses).String()
@@ -200,7 +186,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				if cfg.KeepGames {
 					res.Records = append(res.Records, g)
 				}
-				if res.SPRT != nil && res.Decision != Continue.String() {
+				if res.SPRT != nil && res.Decision != stats.Continue.String() {
 					stopped = true
 				}
 				if cfg.Progress != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"bomberzero/env"
+	"bomberzero/stats"
 )
 
 // recorder is a player that notes the colour it was given in each game.
@@ -124,12 +125,12 @@ func TestSPRTStopsAMatchEarly(t *testing.T) {
 	v := mustVariant(t, "fbgc")
 	ab, _ := Parse("alphabeta:1", v, Options{})
 	rnd, _ := Parse("random", v, Options{})
-	s := &SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05}
+	s := &stats.SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05}
 	res, err := Run(context.Background(), Config{A: ab, B: rnd, Games: 200, Variant: v, MaxPlies: 300, Seed: 3, SPRT: s, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Decision != AcceptH1.String() || res.Total.Games() >= 200 {
+	if res.Decision != stats.AcceptH1.String() || res.Total.Games() >= 200 {
 		t.Fatalf("SPRT after %d games: %s (LLR %.2f)", res.Total.Games(), res.Decision, res.LLR)
 	}
 }
@@ -144,7 +145,7 @@ func TestMatchRejectsAFinishedStartAndBadConfigs(t *testing.T) {
 		{A: rnd, B: rnd, Games: 0, Variant: v},
 		{A: rnd, Games: 2, Variant: v},
 		{A: rnd, B: rnd, Games: 2},
-		{A: rnd, B: rnd, Games: 2, Variant: v, SPRT: &SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05}},
+		{A: rnd, B: rnd, Games: 2, Variant: v, SPRT: &stats.SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05}},
 	}
 	for i, c := range cases {
 		if _, err := Run(context.Background(), c); err == nil {

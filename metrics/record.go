@@ -27,7 +27,7 @@ type Record struct {
 	Train    *Train    `json:"train,omitempty"`
 	Matches  []Match   `json:"matches,omitempty"`
 	// Ladder is the Elo ladder after this generation's matches, anchored
-	// at random = 0 (match.Ladder).
+	// at random = 0 (stats.Ladder).
 	Ladder []Rating `json:"ladder,omitempty"`
 }
 

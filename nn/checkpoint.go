@@ -10,12 +10,13 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"bomberzero/atomicfile"
 )
 
 // Checkpoints are safetensors files (https://huggingface.co/docs/safetensors):
@@ -131,42 +132,10 @@ func (t *Trainer) Save(path, variant string) error {
 	binary.Write(&out, binary.LittleEndian, uint64(len(hj)))
 	out.Write(hj)
 	out.Write(data.Bytes())
-	if err := writeFileAtomic(path, out.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(path, out.Bytes()); err != nil {
 		return fmt.Errorf("nn: save %s: %w", path, err)
 	}
 	return nil
-}
-
-// writeFileAtomic replaces path with data so that a crash leaves either the
-// old file or the new one, never a mix.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after the rename
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // ReadCheckpoint reads and verifies the checkpoint file at path.

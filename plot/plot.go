@@ -7,6 +7,7 @@ package plot
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"bomberzero/atomicfile"
 	"bomberzero/metrics"
 )
 
@@ -71,26 +73,10 @@ func save(p *gplot.Plot, path, format string) error {
 	if err != nil {
 		return fmt.Errorf("plot: %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := wt.WriteTo(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("plot: writing %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("plot: sync %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
+		return err
+	}); err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"bomberzero/atomicfile"
 )
 
 // RecordVersion is the version of the game-record text layout.
@@ -78,33 +80,8 @@ func WriteRecord(dir string, t *GameText) (string, error) {
 		return "", fmt.Errorf("game record: %w", err)
 	}
 	path := filepath.Join(dir, t.ID+".txt")
-	f, err := os.CreateTemp(dir, ".tmp-"+t.ID+"-*")
-	if err != nil {
-		return "", fmt.Errorf("game record %s: %w", path, err)
-	}
-	tmp := f.Name()
-	fail := func(err error) (string, error) {
-		f.Close()
-		os.Remove(tmp)
-		return "", fmt.Errorf("game record %s: %w", path, err)
-	}
-	if _, err := f.WriteString(t.Format()); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return "", fmt.Errorf("game record %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return "", fmt.Errorf("game record %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
+	if err := atomicfile.WriteFile(path, []byte(t.Format())); err != nil {
+		return "", fmt.Errorf("game record: %w", err)
 	}
 	return path, nil
 }

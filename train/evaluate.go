@@ -11,6 +11,7 @@ import (
 	"bomberzero/metrics"
 	"bomberzero/nn"
 	"bomberzero/selfplay"
+	"bomberzero/stats"
 )
 
 // qualityPositions is the number of window positions a generation's policy
@@ -143,10 +144,10 @@ func (r *runner) ladder(ms []metrics.Match) ([]metrics.Rating, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	var pairs []match.Pairing
+	var pairs []stats.Pairing
 	hasRandom := false
 	add := func(m metrics.Match) {
-		pairs = append(pairs, match.Pairing{A: m.A, B: m.B, WDL: match.WDL{Wins: m.Wins, Draws: m.Draws, Losses: m.Losses}})
+		pairs = append(pairs, stats.Pairing{A: m.A, B: m.B, WDL: stats.WDL{Wins: m.Wins, Draws: m.Draws, Losses: m.Losses}})
 		hasRandom = hasRandom || m.A == "random" || m.B == "random"
 	}
 	for _, rec := range recs {
@@ -160,7 +161,7 @@ func (r *runner) ladder(ms []metrics.Match) ([]metrics.Rating, error) {
 	if !hasRandom {
 		return nil, nil
 	}
-	rs, err := match.Ladder(pairs, "random", match.DefaultPrior)
+	rs, err := stats.Ladder(pairs, "random", stats.DefaultPrior)
 	if err != nil {
 		return nil, fmt.Errorf("train: ladder: %w", err)
 	}

@@ -6,10 +6,9 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"bomberzero/datasets"
 	"bomberzero/nn"
+	"bomberzero/progress"
 )
 
 // trainSteps is how many steps the generation may still take: no more than
@@ -36,12 +35,9 @@ func (r *runner) trainPhase(ctx context.Context) error {
 	if r.window.Len() >= max(tc.MinPositions, 1) {
 		steps = trainSteps(tc, arrived, r.st.Samples, r.st.Gen.Steps)
 	}
-	var bar *progressbar.ProgressBar
-	if r.opt.Progress != nil && steps > 0 {
-		bar = progressbar.NewOptions(steps, progressbar.OptionSetWriter(r.opt.Progress),
-			progressbar.OptionSetDescription(fmt.Sprintf("gen %d training", r.st.Generation)),
-			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("steps"), progressbar.OptionThrottle(500*time.Millisecond))
+	var bar *progress.Bar
+	if steps > 0 {
+		bar = progress.New(r.opt.Progress, steps, fmt.Sprintf("gen %d training", r.st.Generation), "steps")
 	}
 	samples := make([]datasets.Sample, tc.Batch)
 	batch := nn.NewTrainBatch(r.netCfg, tc.Batch)
@@ -68,9 +64,7 @@ func (r *runner) trainPhase(ctx context.Context) error {
 		g.PolicyLoss += l.Policy
 		g.ValueLoss += l.Value
 		g.Loss += l.Total
-		if bar != nil {
-			bar.Set(i + 1)
-		}
+		bar.Set(i + 1)
 		if (i+1)%tc.CheckpointSteps == 0 && i+1 < steps {
 			g.Seconds += time.Since(t0).Seconds()
 			t0 = time.Now()
@@ -81,12 +75,10 @@ func (r *runner) trainPhase(ctx context.Context) error {
 			}
 		}
 	}
-	if bar != nil && !stopped {
+	if stopped {
+		bar.Stop()
+	} else {
 		bar.Finish()
-		fmt.Fprintln(r.opt.Progress)
-	} else if bar != nil {
-		bar.Exit()
-		fmt.Fprintln(r.opt.Progress)
 	}
 	g.Seconds += time.Since(t0).Seconds()
 	r.st.Samples += int64(g.Samples - r.st.Gen.Samples) // the samples since the last commit

@@ -6,6 +6,7 @@ import (
 
 	"bomberzero/env"
 	"bomberzero/match"
+	"bomberzero/stats"
 )
 
 // gardnerConfig trains Gardner's 5x5 minichess (testdata/gardner.toml) with
@@ -46,7 +47,7 @@ func TestTrainedModelBeatsRandomAndItsUntrainedSelf(t *testing.T) {
 		t.Fatal(err)
 	}
 	const games, sims = 40, 16
-	score := func(gen int) match.Estimate {
+	score := func(gen int) stats.Estimate {
 		m, err := match.LoadCheckpoint(v, GenCheckpoint(dir, gen), sims)
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"bomberzero/atomicfile"
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/metrics"
@@ -368,7 +369,7 @@ func (r *runner) collectRecords() error {
 			os.Remove(path)
 			continue
 		}
-		if err := os.Rename(path, filepath.Join(r.dir, gamesDir, name)); err != nil {
+		if err := atomicfile.Move(path, filepath.Join(r.dir, gamesDir, name)); err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
 	}

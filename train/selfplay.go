@@ -6,11 +6,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"bomberzero/datasets"
 	"bomberzero/mcts"
 	"bomberzero/metrics"
+	"bomberzero/progress"
 	"bomberzero/selfplay"
 )
 
@@ -65,13 +64,7 @@ func (r *runner) selfPlay(ctx context.Context) error {
 			ResignOffShare: sp.ResignOffShare, FlushGames: 1,
 			Seed: mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)),
 		}
-		var bar *progressbar.ProgressBar
-		if r.opt.Progress != nil {
-			bar = progressbar.NewOptions(remaining, progressbar.OptionSetWriter(r.opt.Progress),
-				progressbar.OptionSetDescription(fmt.Sprintf("gen %d self-play", r.st.Generation)),
-				progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionShowIts(),
-				progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(500*time.Millisecond))
-		}
+		bar := progress.New(r.opt.Progress, remaining, fmt.Sprintf("gen %d self-play", r.st.Generation), "games")
 		t0 := time.Now()
 		shown := 0
 		_, err = selfplay.RunModel(ctx, sc, r.spRules, model, func(p selfplay.Progress) {
@@ -83,13 +76,10 @@ func (r *runner) selfPlay(ctx context.Context) error {
 				bar.Set(p.Games)
 			}
 		})
-		if bar != nil {
-			if ctx.Err() == nil {
-				bar.Finish()
-			} else {
-				bar.Exit() // stopped: leave the bar where it was
-			}
-			fmt.Fprintln(r.opt.Progress)
+		if ctx.Err() == nil {
+			bar.Finish()
+		} else {
+			bar.Stop() // stopped: leave the bar where it was
 		}
 		r.st.SelfPlaySeconds += time.Since(t0).Seconds()
 		if serr := r.save(); err == nil {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"bomberzero/atomicfile"
 )
 
 // stateVersion is the version of state.json's layout.
@@ -111,32 +113,10 @@ func loadState(dir string) (*state, error) {
 	return &s, nil
 }
 
-// writeAtomic writes data to path through a synced temporary file renamed
-// over it, then syncs the directory.
+// writeAtomic replaces path with data (atomicfile.WriteFile).
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("train: write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("train: write %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
+	if err := atomicfile.WriteFile(path, data); err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+
+	"bomberzero/atomicfile"
 )
 
 // BarChart is a grouped bar chart with 95% error bars: one group of bars
@@ -46,7 +48,7 @@ func (c *BarChart) Save(path string) error {
 	if err != nil {
 		return fmt.Errorf("values: chart %s: %w", path, err)
 	}
-	return writeFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		_, err := wt.WriteTo(w)
 		return err
 	})

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"bomberzero/stats"
 )
 
 // Comparison sets two or more variants side by side: each one's
@@ -95,7 +97,7 @@ func Differences(a, b *VariantStats, cfg CompareConfig) ([]Difference, error) {
 	var out []Difference
 
 	// White's score: unpooled z-test on per-game score variances.
-	va, vb := scoreVariance(a.WhiteWins, a.Draws, a.BlackWins), scoreVariance(b.WhiteWins, b.Draws, b.BlackWins)
+	va, vb := stats.ScoreVariance(a.WhiteWins, a.Draws, a.BlackWins), stats.ScoreVariance(b.WhiteWins, b.Draws, b.BlackWins)
 	out = append(out, meanDifference("White's score", a, b, a.WhiteScore.Point, b.WhiteScore.Point, va, vb))
 
 	// Draw rate: two-proportion z-test (decisive rate is its complement).

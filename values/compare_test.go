@@ -85,20 +85,6 @@ func TestWilsonCoversAtTheNominalRate(t *testing.T) {
 	}
 }
 
-func TestScoreIntervalIsWilsonWithoutDrawsAndNarrowerWithThem(t *testing.T) {
-	s, w := scoreInterval(30, 0, 70), Wilson(30, 100)
-	if s != w {
-		t.Errorf("no draws: score interval %+v, Wilson %+v; want equal", s, w)
-	}
-	d := scoreInterval(10, 40, 50) // same score 0.3, less variable
-	if d.Point != 0.3 || d.Width() >= w.Width() {
-		t.Errorf("with draws: %+v, want point 0.3 and narrower than %+v", d, w)
-	}
-	if all := scoreInterval(0, 20, 0); all.Lo >= 0.5 || all.Hi <= 0.5 || all.Width() == 0 {
-		t.Errorf("all draws: %+v, want a conservative interval around 0.5", all)
-	}
-}
-
 func TestDescribeRecoversKnownRates(t *testing.T) {
 	m := outcomeModel{white: 0.4, draw: 0.35, minLen: 20, maxLen: 100, moves: 3}
 	s, err := Describe("v", m.games("v", 3000, 1), CompareConfig{Seed: 1, OpeningPlies: 4})

@@ -145,7 +145,7 @@ func Describe(name string, ds *Dataset, cfg CompareConfig) (*VariantStats, error
 		}
 	}
 	n := float64(s.Games)
-	s.WhiteScore = scoreInterval(s.WhiteWins, s.Draws, s.BlackWins)
+	s.WhiteScore = ScoreInterval(s.WhiteWins, s.Draws, s.BlackWins)
 	s.DrawRate = Wilson(float64(s.Draws), n)
 	s.DecisiveRate = Wilson(n-float64(s.Draws), n)
 	for reason, c := range counts {

@@ -4,6 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // design is the data of one regression: n rows of k features (row-major),
@@ -39,11 +43,28 @@ var errNoData = errors.New("no positions to fit")
 // replicates so a refit allocates nothing.
 type glmWork struct {
 	grad, step, trial []float64
-	hess              []float64 // k*k
+	hess              []float64 // k*k, row-major, both triangles
 }
 
 func newGLMWork(k int) *glmWork {
 	return &glmWork{grad: make([]float64, k), step: make([]float64, k), trial: make([]float64, k), hess: make([]float64, k*k)}
+}
+
+// newtonStep solves hess·step = grad for the Newton step by a Cholesky
+// factorization (gonum's LAPACK Dpotrf and two BLAS triangular solves),
+// overwriting hess with the factor. The penalised Hessian is positive
+// definite; it allocates nothing (mat.Cholesky would, for a condition
+// number the fit does not need).
+func (w *glmWork) newtonStep(k int) error {
+	u, ok := lapack64.Potrf(blas64.Symmetric{N: k, Stride: k, Data: w.hess, Uplo: blas.Upper})
+	if !ok {
+		return errors.New("hessian not positive definite")
+	}
+	copy(w.step, w.grad)
+	x := blas64.Vector{N: k, Inc: 1, Data: w.step}
+	blas64.Trsv(blas.Trans, u, x)   // Uᵀ·y = grad
+	blas64.Trsv(blas.NoTrans, u, x) // U·step = y
+	return nil
 }
 
 func dot(a, b []float64) float64 {
@@ -88,8 +109,7 @@ func (d *design) fit(beta, gw []float64, work *glmWork) error {
 		if iter > 0 && prevObj-obj <= 1e-14*(1+math.Abs(obj)) {
 			return nil
 		}
-		copy(work.step, work.grad)
-		if err := cholSolve(work.hess, work.step, d.k); err != nil {
+		if err := work.newtonStep(d.k); err != nil {
 			return fmt.Errorf("values: Newton step: %w", err)
 		}
 		copy(prev, beta)
@@ -155,42 +175,4 @@ func (d *design) pass(beta, gw []float64, work *glmWork) float64 {
 		}
 	}
 	return obj
-}
-
-// cholSolve solves h·x = b in place (b becomes x) for a symmetric positive
-// definite k×k matrix h, which it overwrites with its Cholesky factor.
-func cholSolve(h, b []float64, k int) error {
-	for j := 0; j < k; j++ {
-		s := h[j*k+j]
-		for l := 0; l < j; l++ {
-			s -= h[j*k+l] * h[j*k+l]
-		}
-		if !(s > 0) {
-			return fmt.Errorf("hessian not positive definite at column %d", j)
-		}
-		s = math.Sqrt(s)
-		h[j*k+j] = s
-		for i := j + 1; i < k; i++ {
-			t := h[i*k+j]
-			for l := 0; l < j; l++ {
-				t -= h[i*k+l] * h[j*k+l]
-			}
-			h[i*k+j] = t / s
-		}
-	}
-	for i := 0; i < k; i++ { // forward: L·y = b
-		t := b[i]
-		for l := 0; l < i; l++ {
-			t -= h[i*k+l] * b[l]
-		}
-		b[i] = t / h[i*k+i]
-	}
-	for i := k - 1; i >= 0; i-- { // back: Lᵀ·x = y
-		t := b[i]
-		for l := i + 1; l < k; l++ {
-			t -= h[l*k+i] * b[l]
-		}
-		b[i] = t / h[i*k+i]
-	}
-	return nil
 }

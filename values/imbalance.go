@@ -31,11 +31,6 @@ type Imbalance struct {
 	Note  string    `json:"note,omitempty"`
 }
 
-// ScoreInterval returns a score (wins + draws/2)/games with its 95%
-// interval: Wilson's interval on the effective sample size that the draws
-// imply (docs/values.md). Match and imbalance reports use it.
-func ScoreInterval(wins, draws, losses int) Estimate { return scoreInterval(wins, draws, losses) }
-
 // ReadImbalance turns side A's results into an Imbalance. unitCoef is the
 // unit piece's coefficient of a tanh fit (Report.UnitCoef); pass 0 to leave
 // Units out.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"bomberzero/atomicfile"
 )
 
 // Chart file names WriteReport puts beside report.md.
@@ -41,7 +43,7 @@ func (c *Comparison) WriteReport(dir string) error {
 	if err := c.WriteMarkdown(&b, charts[ValuesChartFile] != nil); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, ReportFile), func(w io.Writer) error {
+	return atomicfile.Write(filepath.Join(dir, ReportFile), func(w io.Writer) error {
 		_, err := w.Write(b.Bytes())
 		return err
 	})

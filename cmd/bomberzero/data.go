@@ -5,11 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"bomberzero/datasets"
+	"bomberzero/progress"
 )
 
 // runData dispatches "bomberzero data <subcommand>": tools for directories
@@ -47,20 +45,9 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // chunkProgress returns a progress callback drawing a bar on stderr once a
-// directory has many chunks.
+// directory has many chunks (nil when stderr is not a terminal).
 func chunkProgress(stderr io.Writer) func(done, total int) {
-	var bar *progressbar.ProgressBar
-	return func(done, total int) {
-		if total < 20 {
-			return
-		}
-		if bar == nil {
-			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr),
-				progressbar.OptionSetDescription("reading chunks"), progressbar.OptionShowCount(),
-				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
-		}
-		bar.Set(done)
-	}
+	return progress.Func(stderr, "reading chunks", "chunks", 20)
 }
 
 func runDataStats(args []string, stdout, stderr io.Writer) error {

@@ -10,9 +10,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 )
 
 // newFlagSet returns a subcommand's flag set: parse errors are returned
@@ -65,30 +62,6 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// newCountBar returns a progress bar on w counting up to total, with the
-// time left predicted, drawn at most five times a second and cleared when
-// finished.
-func newCountBar(w io.Writer, total int, what string) *progressbar.ProgressBar {
-	return progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-}
-
-// progressFunc returns a progress callback that draws a count bar on w
-// once the total is known.
-func progressFunc(w io.Writer, what string) func(done, total int) {
-	var b *progressbar.ProgressBar
-	return func(done, total int) {
-		if b == nil {
-			b = newCountBar(w, total, what)
-		}
-		_ = b.Set(done)
-		if done >= total {
-			_ = b.Finish()
-		}
-	}
 }
 
 // writeJSON writes v to w as indented JSON, for the commands' --json.

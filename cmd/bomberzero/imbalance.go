@@ -8,6 +8,7 @@ import (
 	"bomberzero/compare"
 	"bomberzero/env"
 	"bomberzero/match"
+	"bomberzero/progress"
 	"bomberzero/values"
 )
 
@@ -67,7 +68,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	cfg.Progress = progressFunc(stderr, "imbalance games")
+	cfg.Progress = progress.Func(stderr, "imbalance games", "games", 0)
 	ctx, stop := stopContext()
 	defer stop()
 	res, err := compare.PlayImbalance(ctx, cfg)

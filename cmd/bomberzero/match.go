@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"bomberzero/match"
+	"bomberzero/progress"
+	"bomberzero/stats"
 )
 
 // runMatch plays a match between two players and reports the Elo difference.
@@ -45,21 +47,21 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --b: %v", errUsage, err)
 	}
 	if *sprt != "" {
-		s, err := match.ParseSPRT(*sprt)
+		s, err := stats.ParseSPRT(*sprt)
 		if err != nil {
 			return fmt.Errorf("%w: --sprt: %v", errUsage, err)
 		}
 		cfg.SPRT = &s
 	}
-	bar := newCountBar(stderr, *games, "games")
+	bar := progress.New(stderr, *games, "games", "games")
 	cfg.Progress = func(r *match.Result) {
 		bar.Describe(fmt.Sprintf("A %d-%d-%d", r.Total.Wins, r.Total.Draws, r.Total.Losses))
-		_ = bar.Set(r.Total.Games())
+		bar.Set(r.Total.Games())
 	}
 	ctx, stop := stopContext()
 	defer stop()
 	res, err := match.Run(ctx, cfg)
-	_ = bar.Finish()
+	bar.Clear()
 	interrupted := err != nil && ctx.Err() != nil && res != nil && res.Total.Games() > 0
 	if err != nil && !interrupted {
 		return err

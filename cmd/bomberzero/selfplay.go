@@ -5,8 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
+	"bomberzero/progress"
 	"bomberzero/selfplay"
 )
 
@@ -46,16 +45,13 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := stopContext()
 	defer stop()
-	bar := progressbar.NewOptions(c.Games, progressbar.OptionSetWriter(stderr),
-		progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
-		progressbar.OptionShowElapsedTimeOnFinish(), progressbar.OptionThrottle(200*time.Millisecond))
+	bar := progress.New(stderr, c.Games, "games", "games")
 	sum, err := selfplay.Run(ctx, c, func(p selfplay.Progress) {
 		rate := float64(p.Positions) / max(p.Elapsed.Seconds(), 1e-9)
 		bar.Describe(fmt.Sprintf("games (%.1f positions/s)", rate))
 		bar.Set(p.Games)
 	})
 	bar.Finish()
-	fmt.Fprintln(stderr)
 	if sum != nil {
 		avg := 0.0
 		if sum.Games > 0 {

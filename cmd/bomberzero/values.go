@@ -7,13 +7,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"bomberzero/env"
 	"bomberzero/eval"
 	"bomberzero/mcts"
+	"bomberzero/progress"
 	"bomberzero/selfplay"
 	"bomberzero/values"
 )
@@ -112,9 +110,6 @@ docs/values.md explains the method.`)
 			return err
 		}
 	}
-	bar := progressbar.NewOptions(*boot, progressbar.OptionSetWriter(stderr),
-		progressbar.OptionSetDescription("bootstrap"), progressbar.OptionShowCount(),
-		progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
 	rep, err := values.PieceValues(ds, values.Config{
 		Sample:    values.SampleConfig{SkipPlies: *skip, QuietPlies: *quiet, MaxPerGame: *perGame, Seed: *seed},
 		Methods:   methods,
@@ -123,9 +118,8 @@ docs/values.md explains the method.`)
 		Ridge:     *ridge,
 		Bootstrap: *boot,
 		Seed:      *seed,
-		Progress:  func(done, _ int) { bar.Set(done) },
+		Progress:  progress.Func(stderr, "bootstrap", "resamples", 0),
 	})
-	bar.Finish()
 	if err != nil {
 		if errors.Is(err, values.ErrNoDecisive) {
 			return fmt.Errorf("%w (leave logistic out with --fits tanh)", err)

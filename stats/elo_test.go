@@ -1,4 +1,4 @@
-package match
+package stats
 
 import (
 	"math"
@@ -30,11 +30,16 @@ func TestEstimateMatchesHandComputedIntervals(t *testing.T) {
 		w, d, l                        int
 		score, elo, low, high, los, dr float64
 	}{
-		// W60 L40: var = (60*0.16 + 40*0.36)/100 = 0.24, se = 0.04899,
-		// score 0.6 +- 0.09602 -> Elo [2.7669, 143.9092]; LOS = Phi(20/sqrt(100)) = Phi(2).
-		{60, 0, 40, 0.6, 70.43650, 2.76687, 143.90923, 0.97724987, 0},
-		// W30 D40 L30: var = 0.15, score 0.5 +- 0.07591 -> Elo +-53.1580, LOS 0.5.
-		{30, 40, 30, 0.5, 0, -53.15798, 53.15798, 0.5, 0.4},
+		// W60 L40, no draws: Wilson(60, 100). With z² = 3.84146, the centre
+		// is (0.6 + z²/200)/(1 + z²/100) = 0.596300 and the half-width
+		// z/(1 + z²/100)·sqrt(0.0024 + z²/40000) = 0.094298, so the score is
+		// in [0.502003, 0.690599] -> Elo [1.3915, 139.4815];
+		// LOS = Phi(20/sqrt(100)) = Phi(2).
+		{60, 0, 40, 0.6, 70.43650, 1.39155, 139.48146, 0.97724987, 0},
+		// W30 D40 L30: var = (30 + 40/4)/100 - 0.25 = 0.15, effective size
+		// 100·0.25/0.15 = 166.67, Wilson(83.33, 166.67) = 0.5 +- 0.075049
+		// -> Elo +-52.5465, LOS 0.5.
+		{30, 40, 30, 0.5, 0, -52.54648, 52.54648, 0.5, 0.4},
 	}
 	for _, c := range cases {
 		e := NewEstimate(c.w, c.d, c.l)
@@ -50,11 +55,11 @@ func TestEstimateOfAPerfectScoreIsCappedAndMirrored(t *testing.T) {
 	if e.Elo != EloCap || e.EloHigh != EloCap || e.LOS < 0.999 {
 		t.Fatalf("10-0: %+v", e)
 	}
-	// 10-0 takes the variance of 10.5-0.5-0.5: mean 10.75/11.5, var =
-	// 10.625/11.5 - mean^2 = 0.050095, se = sqrt(var/10) = 0.070778, so the
-	// score's lower end is 1 - 1.96*0.070777 = 0.861279 (+317.2 Elo).
-	if !near(e.ScoreLow, 0.8612787, 1e-6) || !near(e.EloLow, EloFromScore(0.8612787), 0.01) {
-		t.Fatalf("10-0: score low %.7f, Elo low %.2f, want 0.8612787", e.ScoreLow, e.EloLow)
+	// 10-0 has no variance, so the effective size is 10 and the interval
+	// Wilson(10, 10), whose lower end is 10/(10 + z²) = 0.7224672 (+166.2
+	// Elo).
+	if !near(e.ScoreLow, 0.7224672, 1e-6) || !near(e.EloLow, 166.2015, 0.01) || e.ScoreHigh != 1 {
+		t.Fatalf("10-0: score [%.7f, %g], Elo low %.2f, want [0.7224672, 1] and +166.2", e.ScoreLow, e.ScoreHigh, e.EloLow)
 	}
 	f := NewEstimate(0, 0, 10)
 	if f.Elo != -EloCap || f.EloLow != -EloCap || f.LOS > 0.001 {

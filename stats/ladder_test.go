@@ -1,4 +1,4 @@
-package match
+package stats
 
 import (
 	"math"
@@ -16,7 +16,7 @@ func TestLadderOfTwoPlayersIsTheirPairwiseElo(t *testing.T) {
 	}
 	// Hand-computed: Elo 70.4365; Fisher information (ln10/400)^2 * 100 *
 	// 0.24, so the half-width is 1.96 * (400/ln10)/sqrt(24) = 69.50.
-	half := z95 * 400 / math.Ln10 / math.Sqrt(24)
+	half := Z95 * 400 / math.Ln10 / math.Sqrt(24)
 	if !near(r[0].Elo, 70.4365036, 1e-5) || !near(r[0].High-r[0].Elo, half, 1e-5) || !near(r[0].Elo-r[0].Low, half, 1e-5) {
 		t.Fatalf("x: %+v, want 70.4365 +- %.4f", r[0], half)
 	}
@@ -92,22 +92,6 @@ func TestLadderRejectsDisconnectedAndMissingPlayers(t *testing.T) {
 		if _, err := Ladder(c.res, "random", 1); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want %q", c.res, err, c.want)
 		}
-	}
-}
-
-func TestMatchResultsFeedTheLadderAndMetrics(t *testing.T) {
-	r := &Result{A: "net", B: "random", Total: WDL{60, 0, 40}, Est: NewEstimate(60, 0, 40)}
-	m := r.Metrics()
-	if m.A != "net" || m.Wins != 60 || m.Losses != 40 || !near(m.Elo, 70.4365, 1e-3) {
-		t.Fatalf("metrics %+v", m)
-	}
-	l, err := Ladder([]Pairing{r.Pairing()}, "random", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ml := MetricsLadder(l)
-	if len(ml) != 2 || ml[0].Player != "net" || !near(ml[0].Elo, m.Elo, 1e-4) || ml[0].Low != l[0].Low {
-		t.Fatalf("ladder %+v", ml)
 	}
 }
 

@@ -1,10 +1,12 @@
-package match
+package stats
 
 import (
 	"errors"
 	"fmt"
 	"math"
 	"sort"
+
+	"gonum.org/v1/gonum/mat"
 
 	"bomberzero/metrics"
 )
@@ -107,39 +109,44 @@ func Ladder(results []Pairing, anchor string, prior float64) ([]Rating, error) {
 	c := math.Ln10 / 400
 	m := len(names) - 1 // free parameters: players 1..m
 	r := make([]float64, len(names))
-	info := newSquare(m)
+	info := mat.NewSymDense(m, nil) // the Fisher information (the negated Hessian)
+	var chol mat.Cholesky
+	var inv mat.SymDense
 	grad := make([]float64, m)
 	for iter := 0; ; iter++ {
 		for k := range grad {
 			grad[k] = 0
 		}
-		info.zero()
+		info.Zero()
 		for _, p := range pairs {
 			q := ScoreFromElo(r[p.i] - r[p.j])
 			g := c * (p.sc - p.n*q) // d logL / d r_i
 			h := c * c * p.n * q * (1 - q)
 			if p.i > 0 {
 				grad[p.i-1] += g
-				info.add(p.i-1, p.i-1, h)
+				info.SetSym(p.i-1, p.i-1, info.At(p.i-1, p.i-1)+h)
 			}
 			if p.j > 0 {
 				grad[p.j-1] -= g
-				info.add(p.j-1, p.j-1, h)
+				info.SetSym(p.j-1, p.j-1, info.At(p.j-1, p.j-1)+h)
 			}
 			if p.i > 0 && p.j > 0 {
-				info.add(p.i-1, p.j-1, -h)
-				info.add(p.j-1, p.i-1, -h)
+				info.SetSym(p.i-1, p.j-1, info.At(p.i-1, p.j-1)-h)
 			}
 		}
-		inv, err := info.inverse()
-		if err != nil {
+		// The information matrix of a connected ladder is positive
+		// definite; a perfect score with no prior drives it to singular.
+		if !chol.Factorize(info) {
+			return nil, errors.New("ladder: singular information matrix (a perfect score needs prior > 0)")
+		}
+		if err := chol.InverseTo(&inv); err != nil {
 			return nil, fmt.Errorf("ladder: %w (a perfect score needs prior > 0)", err)
 		}
 		step := 0.0
 		for a := 0; a < m; a++ {
 			d := 0.0
 			for b := 0; b < m; b++ {
-				d += inv.at(a, b) * grad[b]
+				d += inv.At(a, b) * grad[b]
 			}
 			d = math.Max(-400, math.Min(400, d)) // damp: keep each Newton step within 400 Elo
 			r[a+1] += d
@@ -150,7 +157,7 @@ func Ladder(results []Pairing, anchor string, prior float64) ([]Rating, error) {
 			for k, name := range names {
 				out[k] = Rating{Player: name, Elo: r[k], Low: r[k], High: r[k], Games: games[k]}
 				if k > 0 {
-					h := z95 * math.Sqrt(inv.at(k-1, k-1))
+					h := Z95 * math.Sqrt(inv.At(k-1, k-1))
 					out[k].Low, out[k].High = r[k]-h, r[k]+h
 				}
 			}
@@ -161,63 +168,4 @@ func Ladder(results []Pairing, anchor string, prior float64) ([]Rating, error) {
 			return nil, errors.New("ladder: the fit does not converge (a perfect score needs prior > 0)")
 		}
 	}
-}
-
-// square is a small dense matrix for the Newton step.
-type square struct {
-	n int
-	a []float64
-}
-
-func newSquare(n int) *square             { return &square{n, make([]float64, n*n)} }
-func (s *square) at(i, j int) float64     { return s.a[i*s.n+j] }
-func (s *square) add(i, j int, x float64) { s.a[i*s.n+j] += x }
-func (s *square) zero() {
-	for k := range s.a {
-		s.a[k] = 0
-	}
-}
-
-// inverse returns s^-1 by Gauss-Jordan elimination with partial pivoting.
-func (s *square) inverse() (*square, error) {
-	n := s.n
-	a := append([]float64(nil), s.a...)
-	inv := newSquare(n)
-	for k := 0; k < n; k++ {
-		inv.a[k*n+k] = 1
-	}
-	for col := 0; col < n; col++ {
-		piv := col
-		for row := col + 1; row < n; row++ {
-			if math.Abs(a[row*n+col]) > math.Abs(a[piv*n+col]) {
-				piv = row
-			}
-		}
-		if math.Abs(a[piv*n+col]) < 1e-300 {
-			return nil, errors.New("singular information matrix")
-		}
-		for k := 0; k < n; k++ {
-			a[col*n+k], a[piv*n+k] = a[piv*n+k], a[col*n+k]
-			inv.a[col*n+k], inv.a[piv*n+k] = inv.a[piv*n+k], inv.a[col*n+k]
-		}
-		p := a[col*n+col]
-		for k := 0; k < n; k++ {
-			a[col*n+k] /= p
-			inv.a[col*n+k] /= p
-		}
-		for row := 0; row < n; row++ {
-			if row == col {
-				continue
-			}
-			f := a[row*n+col]
-			if f == 0 {
-				continue
-			}
-			for k := 0; k < n; k++ {
-				a[row*n+k] -= f * a[col*n+k]
-				inv.a[row*n+k] -= f * inv.a[col*n+k]
-			}
-		}
-	}
-	return inv, nil
 }
