@@ -305,3 +305,41 @@ func ExampleResult_proven() {
 	fmt.Println(r.Move, r.Value, r.Proven)
 	// Output: 29 1 true
 }
+
+func TestPVOfProvenMateInTwoEndsWithTheMate(t *testing.T) {
+	// The principal variation of a proven mate in two is key, a reply,
+	// and the mate; RootStats covers every root move in Result order and
+	// shows key proven won.
+	const n, key, mate = 6, 4, 1
+	g := &mateGame{n: n, mate: mate, depth: 10, mates: func(first, ply int) bool { return ply == 2 && first == key }}
+	s, err := NewSearcher(testConfig(400), &tableEval{shape: pickShape(n), max: 4, policy: misleading(n, mate)}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reset(0, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SearchAll(); err != nil {
+		t.Fatal(err)
+	}
+	pv := s.PV(0, 10, nil)
+	if len(pv) != 3 || pv[0] != key || pv[2] != mate {
+		t.Fatalf("PV %v, want [%d <reply> %d]", pv, key, mate)
+	}
+	r := s.Result(0)
+	stats := s.RootStats(0, nil)
+	if len(stats) != len(r.Moves) {
+		t.Fatalf("%d root stats for %d moves", len(stats), len(r.Moves))
+	}
+	for k, st := range stats {
+		if st.Move != r.Moves[k] {
+			t.Fatalf("stat %d is move %d, Result has %d", k, st.Move, r.Moves[k])
+		}
+		if st.Move == key && (!st.Proven || st.Q != 1) {
+			t.Errorf("key move: proven %v Q %g, want a proven +1", st.Proven, st.Q)
+		}
+	}
+	if got := s.PV(0, 1, nil); len(got) != 1 || got[0] != key {
+		t.Errorf("PV limited to 1 move: %v", got)
+	}
+}
