@@ -45,6 +45,8 @@ type Materialer interface {
 type Lookahead interface {
 	// StatusAfter returns what Status would return after the legal move
 	// with policy index move (the value is for the side to move then),
-	// leaving the game as it was.
+	// leaving the game as it was. To stay cheap it may report a finished
+	// game as not over (the search sees it when it visits the child), but
+	// never the reverse, and a game it reports over has Status's value.
 	StatusAfter(move int) (over bool, value float32)
 }
