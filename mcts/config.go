@@ -67,6 +67,13 @@ type Config struct {
 	// Seed seeds the searcher's random numbers (noise, Gumbel samples,
 	// playout caps, temperature, tie-breaks between equal moves).
 	Seed uint64
+
+	// Solver turns on the MCTS-solver: every expanded node's children are
+	// checked for a finished game (mate, stalemate, draw by rule), proven
+	// wins, losses and draws are propagated up the tree, a proven win at
+	// the root is played at once and a proven loss is never chosen while
+	// another move is not proven lost (docs/search.md).
+	Solver bool
 }
 
 // DefaultConfig returns the default search parameters.
@@ -94,6 +101,7 @@ func DefaultConfig() Config {
 		CacheEntries:     1 << 16,
 		CacheMoves:       128,
 		Seed:             1,
+		Solver:           true,
 	}
 }
 

@@ -53,11 +53,11 @@ func ExampleSearcher() {
 	// game 0: 7 stones, takes 3
 	// game 1: 10 stones, takes 2
 	// game 0: 4 stones, takes 1
-	// game 1: 8 stones, takes 1
+	// game 1: 8 stones, takes 2
 	// game 0: 3 stones, takes 3
-	// game 1: 7 stones, takes 3
+	// game 1: 6 stones, takes 2
 	// game 0 over after 3 plies, side to move -1
-	// game 1: 4 stones, takes 1
-	// game 1: 3 stones, takes 3
+	// game 1: 4 stones, takes 3
+	// game 1: 1 stones, takes 1
 	// game 1 over after 5 plies, side to move -1
 }

@@ -37,3 +37,16 @@ type Materialer interface {
 	// pawns (positive: the side to move is ahead).
 	Material() float64
 }
+
+// Lookahead is a Game that can tell what Status would say after one of its
+// legal moves without making it, faster than a copy, Play and Status. The
+// MCTS-solver asks it for every child of every node it expands; a Game
+// without it is probed on a scratch copy.
+type Lookahead interface {
+	// StatusAfter returns what Status would return after the legal move
+	// with policy index move (the value is for the side to move then),
+	// leaving the game as it was. To stay cheap it may report a finished
+	// game as not over (the search sees it when it visits the child), but
+	// never the reverse, and a game it reports over has Status's value.
+	StatusAfter(move int) (over bool, value float32)
+}

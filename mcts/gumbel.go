@@ -34,12 +34,26 @@ func (gr *gumbelRoot) start(t *tree, cfg *Config, r *rand.Rand, budget int) {
 	gr.g = resizeF(gr.g, n)
 	gr.logit = resizeF(gr.logit, n)
 	gr.given = resizeI(gr.given, n)
+	open := 0
 	for k := 0; k < n; k++ {
 		gr.g[k] = gumbel(r)
 		gr.logit[k] = math.Log(math.Max(float64(t.nodes[root.first+int32(k)].prior), 1e-30))
 		gr.given[k] = 0
+		if !t.nodes[root.first+int32(k)].provenLoss() {
+			open++
+		}
 	}
-	m := min(cfg.GumbelM, n)
+	if open > 0 && open < n {
+		// Moves proven lost are not sampled while another move is open.
+		for k := 0; k < n; k++ {
+			if t.nodes[root.first+int32(k)].provenLoss() {
+				gr.given[k] = 1
+			}
+		}
+	} else {
+		open = n
+	}
+	m := min(cfg.GumbelM, open)
 	gr.cand = gr.cand[:0]
 	for len(gr.cand) < m { // top-m of g + logit, by repeated selection
 		best, bestScore := -1, math.Inf(-1)
@@ -115,16 +129,31 @@ func (gr *gumbelRoot) halve(t *tree, cfg *Config) {
 }
 
 // choice returns the offset of the considered move with the best
-// g + logit + sigma(completed Q): the move the search plays.
+// g + logit + sigma(completed Q): the move the search plays. A move proven
+// lost is chosen only when every move is: if all the considered moves were
+// proven lost during the search, the best of the other moves is played.
 func (gr *gumbelRoot) choice(t *tree, cfg *Config) int32 {
 	gr.scores(t, cfg)
-	best := gr.cand[0]
-	for _, k := range gr.cand[1:] {
-		if gr.score[k] > gr.score[best] {
+	first := t.root().first
+	lost := func(k int32) bool { return t.nodes[first+k].provenLoss() }
+	best := int32(-1)
+	for _, k := range gr.cand {
+		if !lost(k) && (best < 0 || gr.score[k] > gr.score[best]) {
 			best = k
 		}
 	}
-	return best
+	if best >= 0 {
+		return best
+	}
+	for k := range gr.score {
+		if !lost(int32(k)) && (best < 0 || gr.score[k] > gr.score[best]) {
+			best = int32(k)
+		}
+	}
+	if best >= 0 {
+		return best
+	}
+	return gr.cand[0]
 }
 
 // scores fills gr.score with g + logit + sigma(completed Q) for every root
@@ -153,6 +182,10 @@ func (gr *gumbelRoot) load(t *tree) {
 		gr.q[k] = 0
 		if ch.n > 0 {
 			gr.q[k] = ch.w / float64(ch.n)
+		}
+		if ch.solved {
+			// A proven value is exact: it counts as visited.
+			gr.visits[k], gr.q[k] = max(ch.n, 1), -float64(ch.sv)
 		}
 	}
 }

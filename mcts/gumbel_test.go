@@ -85,6 +85,7 @@ func TestGumbelSequentialHalvingSchedule(t *testing.T) {
 	values := []float32{0.9, -0.2, 0.5, -0.8}
 	cfg := testConfig(17)
 	cfg.Gumbel, cfg.GumbelM = true, 4
+	cfg.Solver = false // the solver would settle this one-move game at the root's expansion
 	ev, err := NewUniform(pickShape(4), 8)
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +134,7 @@ func TestGumbelAtLowPlayoutsImprovesOnPriorInWideGame(t *testing.T) {
 		}
 		cfg := testConfig(9)
 		cfg.Gumbel, cfg.GumbelM, cfg.Seed = true, 8, seed
+		cfg.Solver = false // the solver would read every move's value off at the root's expansion
 		ev := &tableEval{shape: pickShape(n), max: 4, policy: policy}
 		res, err := searchOnce(cfg, ev, &pick{values: values, picked: -1})
 		if err != nil {

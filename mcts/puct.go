@@ -45,9 +45,15 @@ func (t *tree) pickPUCT(cfg *Config, p int32, fpuReduction float64, rng *rand.Ra
 	best, bestScore, ties := int32(0), math.Inf(-1), 0
 	for k := range children {
 		ch := &children[k]
+		if ch.provenLoss() {
+			continue // never explore a move proven lost (MCTS-solver)
+		}
 		visits := float64(ch.n) + float64(ch.vl)
 		q := fpu
-		if visits > 0 {
+		switch {
+		case ch.solved:
+			q = -float64(ch.sv)
+		case visits > 0:
 			q = ch.q()
 		}
 		score := q + explore*float64(ch.prior)/(1+visits)

@@ -25,6 +25,11 @@ type Result struct {
 	// Sims is the number of playouts this search made (reused visits not
 	// counted).
 	Sims int
+	// Proven reports that the MCTS-solver proved the root's value: Value
+	// is then exactly +1 (a forced win), 0 (a forced draw) or -1 (a forced
+	// loss), and for a win or a draw Policy is shared equally by the moves
+	// that force it.
+	Proven bool
 }
 
 // visitPolicy writes the root's visit distribution into r.Policy (the
@@ -42,6 +47,49 @@ func visitPolicy(t *tree, r *Result) {
 			p = float64(ch.n) / sum
 		}
 		r.Policy = append(r.Policy, float32(p))
+	}
+}
+
+// maskLosses removes the root moves proven lost (for the side to move)
+// from r.Policy while some move is not proven lost: their share goes to
+// the others in proportion, or, when none of those was visited, the
+// others' priors make the policy.
+func maskLosses(t *tree, r *Result) {
+	root := t.root()
+	children := t.nodes[root.first : root.first+root.nChild]
+	lost, nOpen := false, 0
+	for k := range children {
+		if children[k].provenLoss() {
+			lost = true
+		} else {
+			nOpen++
+		}
+	}
+	if !lost || nOpen == 0 {
+		return
+	}
+	sum := float32(0)
+	for k := range children {
+		if children[k].provenLoss() {
+			r.Policy[k] = 0
+		}
+		sum += r.Policy[k]
+	}
+	if sum <= 0 {
+		for k := range children {
+			if !children[k].provenLoss() {
+				r.Policy[k] = children[k].prior
+				sum += r.Policy[k]
+			}
+		}
+	}
+	for k := range r.Policy {
+		switch {
+		case sum > 0:
+			r.Policy[k] /= sum
+		case !children[k].provenLoss():
+			r.Policy[k] = 1 / float32(nOpen)
+		}
 	}
 }
 

@@ -30,6 +30,7 @@ type Searcher struct {
 	noise     []float64
 	values    []float64 // the root moves' mean values, for the move choice
 	priors    []float32
+	probe     Game // scratch game for the solver's look at children
 	calls     int
 }
 
@@ -319,7 +320,7 @@ func (s *Searcher) rootExpanded(sl *slot) {
 // its budget: the game is over at the root, or only one move is legal.
 func rootSettled(sl *slot) bool {
 	root := sl.tree.root()
-	return root.state == stateTerminal || (root.state == stateExpanded && root.nChild == 1)
+	return root.state == stateTerminal || root.solved || (root.state == stateExpanded && root.nChild == 1)
 }
 
 // finished reports whether sl's search is complete.
@@ -345,14 +346,21 @@ func (s *Searcher) collect(i, n int) (int, error) {
 		if idx < 0 || t.nodes[idx].state == statePending {
 			break // wait for the leaves in flight
 		}
-		if t.nodes[idx].state == stateTerminal {
-			t.backup(idx, float64(t.nodes[idx].value), 0)
+		if nd := &t.nodes[idx]; nd.state == stateTerminal || nd.solved {
+			v := nd.value
+			if nd.solved {
+				v = nd.sv
+			}
+			t.backup(idx, float64(v), 0)
 			sl.sims++
 			s.progress++
 			continue
 		}
 		if over, v := g.Status(); over {
-			t.nodes[idx].state, t.nodes[idx].value = stateTerminal, v
+			t.markTerminal(idx, v, s.cfg.Solver)
+			if s.cfg.Solver {
+				t.propagate(t.nodes[idx].parent)
+			}
 			t.backup(idx, float64(v), 0)
 			sl.sims++
 			s.progress++
@@ -370,7 +378,7 @@ func (s *Searcher) collect(i, n int) (int, error) {
 				if idx == 0 {
 					s.rootExpanded(sl)
 				}
-				t.backup(idx, float64(v), 0)
+				t.backup(idx, s.solveChildren(t, idx, g, v), 0)
 				sl.sims++
 				s.progress++
 				continue
@@ -404,7 +412,7 @@ func (s *Searcher) collect(i, n int) (int, error) {
 func (s *Searcher) descend(sl *slot, g Game) int32 {
 	t := &sl.tree
 	idx := int32(0)
-	for t.nodes[idx].state == stateExpanded {
+	for t.nodes[idx].state == stateExpanded && !t.nodes[idx].solved {
 		var c int32
 		switch {
 		case idx == 0 && s.cfg.Gumbel:
@@ -459,12 +467,52 @@ func (s *Searcher) evaluate(n int) error {
 		if lf.node == 0 {
 			s.rootExpanded(sl)
 		}
-		t.backup(lf.node, float64(v), int32(s.cfg.VirtualLoss))
+		t.backup(lf.node, s.solveChildren(t, lf.node, s.leafGames[j], v), int32(s.cfg.VirtualLoss))
 		sl.inflight--
 		sl.sims++
 		s.progress++
 	}
 	return nil
+}
+
+// solveChildren is the MCTS-solver's step at the expansion of node i, whose
+// position is g and whose evaluator value is v: it marks the children where
+// the game is over as terminal and solved, propagates what they prove, and
+// returns the value to back up (the proven value once i is solved, else
+// v). With the solver off it returns v.
+func (s *Searcher) solveChildren(t *tree, i int32, g Game, v float32) float64 {
+	if !s.cfg.Solver {
+		return float64(v)
+	}
+	la, _ := g.(Lookahead)
+	nd := &t.nodes[i]
+	found := false
+	for k := nd.first; k < nd.first+nd.nChild; k++ {
+		move := int(t.nodes[k].move)
+		var over bool
+		var cv float32
+		if la != nil {
+			over, cv = la.StatusAfter(move)
+		} else {
+			if s.probe == nil {
+				s.probe = g.Clone()
+			}
+			s.probe.CopyFrom(g)
+			s.probe.Play(move)
+			over, cv = s.probe.Status()
+		}
+		if over {
+			t.markTerminal(k, cv, true)
+			found = true
+		}
+	}
+	if found {
+		t.propagate(i)
+	}
+	if nd := &t.nodes[i]; nd.solved {
+		return float64(nd.sv)
+	}
+	return float64(v)
 }
 
 // priorsOf returns the policy's probabilities of moves, renormalized to
@@ -512,16 +560,28 @@ func (s *Searcher) finish(i int) {
 	for k := int32(0); k < root.nChild; k++ {
 		r.Moves = append(r.Moves, int(t.nodes[root.first+k].move))
 	}
+	r.Proven = root.solved
+	if root.solved && root.sv > -1 {
+		s.finishSolved(t, r)
+		return
+	}
+	if root.solved {
+		r.Value = root.sv
+	}
 	if sl.gumbelOn {
 		if cap(r.Policy) < len(r.Moves) {
 			r.Policy = make([]float32, len(r.Moves))
 		}
 		r.Policy = r.Policy[:len(r.Moves)]
 		r.Value = float32(sl.gumbel.improvedPolicy(t, &s.cfg, r.Policy))
+		if root.solved {
+			r.Value = root.sv
+		}
 		r.Move = r.Moves[sl.gumbel.choice(t, &s.cfg)]
 		return
 	}
 	visitPolicy(t, r)
+	maskLosses(t, r)
 	temp := s.cfg.FinalTemp
 	if sl.ply < s.cfg.TempPlies {
 		temp = s.cfg.Temp
@@ -535,6 +595,47 @@ func (s *Searcher) finish(i int) {
 		if ch.n > 0 {
 			s.values[k] = ch.w / float64(ch.n)
 		}
+		if ch.solved {
+			s.values[k] = -float64(ch.sv)
+		}
 	}
 	r.Move = r.Moves[sampleMove(r.Policy, s.values, temp, s.rng.Float64())]
+}
+
+// finishSolved fills r for a root solved as a win or a draw (a value above
+// -1): the value is the proven one, and the policy target puts all its
+// mass, in equal shares, on the moves that achieve it, preferring moves
+// that end the game at once (a mate in one over a longer proven mate); the
+// move played is one of them, drawn uniformly.
+func (s *Searcher) finishSolved(t *tree, r *Result) {
+	root := t.root()
+	r.Value = root.sv
+	children := t.nodes[root.first : root.first+root.nChild]
+	best := func(ch *node) bool { return ch.solved && -ch.sv == root.sv }
+	terminal := false
+	for k := range children {
+		if best(&children[k]) && children[k].state == stateTerminal {
+			terminal = true
+		}
+	}
+	count := 0
+	for k := range children {
+		ch := &children[k]
+		if best(ch) && (!terminal || ch.state == stateTerminal) {
+			count++
+		}
+	}
+	pick := min(int(s.rng.Float64()*float64(count)), count-1)
+	for k := range children {
+		ch := &children[k]
+		p := float32(0)
+		if best(ch) && (!terminal || ch.state == stateTerminal) {
+			p = 1 / float32(count)
+			if pick == 0 {
+				r.Move = int(ch.move)
+			}
+			pick--
+		}
+		r.Policy = append(r.Policy, p)
+	}
 }

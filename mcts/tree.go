@@ -20,8 +20,14 @@ type node struct {
 	vl     int32   // virtual visits of leaves in flight below (and at) this node
 	prior  float32 // prior probability of the move that leads here
 	value  float32 // evaluator's value (or terminal value) for the side to move here
+	sv     float32 // the proven value for the side to move here, when solved
 	state  uint8
+	solved bool // the game-theoretic value sv is known (MCTS-solver)
 }
+
+// provenLoss reports whether n is solved as a win for its side to move,
+// that is a proven loss for the player who moves into it.
+func (n *node) provenLoss() bool { return n.solved && n.sv >= 1 }
 
 // q returns the mean value of n for the player who moved into it, counting
 // each virtual visit as a loss.
@@ -114,4 +120,42 @@ func (t *tree) reroot(c int32) {
 		}
 	}
 	t.spare, t.nodes, t.orig = t.nodes[:0], dst, orig
+}
+
+// markTerminal records that node i is a position where the game is over,
+// worth v for its side to move; with solve, it is also solved at v.
+func (t *tree) markTerminal(i int32, v float32, solve bool) {
+	nd := &t.nodes[i]
+	nd.state, nd.value = stateTerminal, v
+	if solve {
+		nd.solved, nd.sv = true, v
+	}
+}
+
+// propagate solves node i, and then its ancestors in turn, where its
+// children's proven values decide it (MCTS-solver, Winands et al. 2008):
+// a node is worth the best of its children's values for its side to move
+// once a child is proven to give the best value there is (a win, +1), or
+// once every child is proven. It stops at the first ancestor that stays
+// open.
+func (t *tree) propagate(i int32) {
+	for ; i >= 0; i = t.nodes[i].parent {
+		nd := &t.nodes[i]
+		if nd.solved || nd.state != stateExpanded {
+			return
+		}
+		best, open := float32(-2), false
+		for k := nd.first; k < nd.first+nd.nChild; k++ {
+			ch := &t.nodes[k]
+			if !ch.solved {
+				open = true
+				continue
+			}
+			best = max(best, -ch.sv)
+		}
+		if best < 1 && open {
+			return
+		}
+		nd.solved, nd.sv = true, best
+	}
 }

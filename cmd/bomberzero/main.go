@@ -40,6 +40,7 @@ func commands() []command {
 		{"match", "play a match between two players and rate them", runMatch},
 		{"plot", "draw a run's metrics as PNG or SVG charts", runPlot},
 		{"play", "play against an agent in the terminal", runPlay},
+		{"analyse", "search one position: best move, value, top moves, principal variation", runAnalyse},
 		{"train", "train an agent by self-play in generations; resumable", runTrain},
 	}
 }

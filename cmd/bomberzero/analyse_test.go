@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestAnalyseFindsTheMateInOneAsAProvenWin(t *testing.T) {
+	// White's rook mates on e10 (playMateIn1): at any playout count, with
+	// PUCT and Gumbel and any network-free model, best is the mate, the
+	// value +1 and proven, the PV starts with it, and the top list puts
+	// it first.
+	for _, args := range [][]string{
+		{"--model", "uniform:1"},
+		{"--model", "material:2", "--gumbel"},
+		{"--model", "none:64"},
+		{"--model", "rollout:8", "--gumbel"},
+	} {
+		var out, errb bytes.Buffer
+		all := append([]string{"--fen", playMateIn1, "--json"}, args...)
+		if code := run(append([]string{"analyse"}, all...), &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		var rep struct {
+			Best   string   `json:"best"`
+			Value  *float64 `json:"value"`
+			Proven bool     `json:"proven"`
+			PV     []string `json:"pv"`
+			Top    []struct {
+				Move   string   `json:"move"`
+				Visits *int     `json:"visits"`
+				Prior  *float64 `json:"prior"`
+				Q      *float64 `json:"q"`
+			} `json:"top"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out.String())
+		}
+		if rep.Best != "e1-e10" || rep.Value == nil || *rep.Value != 1 || !rep.Proven {
+			t.Errorf("%v: best %q value %v proven %v, want the mate e1-e10, +1, proven", args, rep.Best, rep.Value, rep.Proven)
+		}
+		if len(rep.PV) == 0 || rep.PV[0] != rep.Best {
+			t.Errorf("%v: PV %v does not start with the best move", args, rep.PV)
+		}
+		if len(rep.Top) == 0 || rep.Top[0].Move != "e1-e10" {
+			t.Fatalf("%v: top %+v, want the mate first", args, rep.Top)
+		}
+		for _, m := range rep.Top {
+			if m.Visits == nil || m.Prior == nil || *m.Prior < 0 || *m.Prior > 1 || (m.Q != nil && (*m.Q < -1 || *m.Q > 1)) {
+				t.Errorf("%v: top entry %+v: want visits, a prior in [0, 1] and q in [-1, 1] or null", args, m)
+			}
+		}
+	}
+}
+
+func TestAnalyseWithoutTheSolverCanMissTheMate(t *testing.T) {
+	// The control: the same position at one playout without the solver
+	// plays whatever the uniform prior's tie-break gives, not a proven win.
+	var out, errb bytes.Buffer
+	if code := run([]string{"analyse", "--fen", playMateIn1, "--model", "uniform:1", "--solver=false", "--json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if strings.Contains(out.String(), `"proven":true`) && strings.Contains(out.String(), `"best":"e1-e10","value":1`) {
+		t.Errorf("without the solver the search still proved the mate:\n%s", out.String())
+	}
+}
+
+func TestAnalyseTextOutputNamesBestValueAndPV(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"analyse", "--model", "material:30", "--top", "3"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{"model material:30, 30 playouts", "best ", "value ", "pv ", "visits"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	if n := strings.Count(s, "\n"); n != 5+3 {
+		t.Errorf("%d lines, want 5 header lines and 3 moves:\n%s", n, s)
+	}
+}
+
+func TestAnalyseRejectsBadInputWithExitTwo(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"malformed fen", []string{"--fen", "k9/pp8 x"}, "position"},
+		{"unknown variant", []string{"--variant", "nosuchvariant"}, "nosuchvariant"},
+		{"bad sims", []string{"--model", "uniform:0"}, "playouts"},
+		{"bad sims text", []string{"--model", "uniform:many"}, "playouts"},
+		{"missing checkpoint", []string{"--model", "no/such.safetensors:5"}, "no such checkpoint"},
+		{"illegal move", []string{"--moves", "a1-a9"}, "a1-a9"},
+		{"game over", []string{"--fen", "k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1", "--moves", "e1-e10"}, "over"},
+		{"stray argument", []string{"extra"}, "usage"},
+		{"no model name", []string{"--model", ":5"}, "no model"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"analyse"}, c.args...), &out, &errb); code != 2 {
+			t.Errorf("%s: exit %d, want 2 (stderr %q)", c.name, code, errb.String())
+		}
+		if !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%s: error %q does not mention %q", c.name, errb.String(), c.want)
+		}
+	}
+}
