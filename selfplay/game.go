@@ -24,7 +24,7 @@ type Rules struct {
 // NewRules returns the rules of v with games capped at maxPlies plies (0: no
 // cap).
 func NewRules(v *env.Variant, maxPlies int) *Rules {
-	r := &Rules{Variant: v, Encoder: env.NewEncoder(v), Index: env.NewMoveIndex(v), MaxPlies: maxPlies}
+	r := &Rules{Variant: v, Encoder: env.NewEncoder(v, maxPlies), Index: env.NewMoveIndex(v), MaxPlies: maxPlies}
 	r.values = make([]float64, len(v.Pieces))
 	for t := 1; t < len(v.Pieces); t++ {
 		r.values[t] = PieceValue(v.Pieces[t])
@@ -200,11 +200,19 @@ func (g *Game) Material() float64 {
 	return sum
 }
 
-// EncodeText encodes the position given as position text (as training data
-// stores it) into planes and its legal-move mask into legal (every value of
-// both is written: Shape().InputSize() and Shape().PolicySize values). The
-// text carries no history, so the repetition plane is 0.
+// EncodeText is EncodeTextAt for a position outside any game (ply 0: the
+// length-cap plane is 0).
 func (r *Rules) EncodeText(text string, planes, legal []float32) error {
+	return r.EncodeTextAt(text, 0, planes, legal)
+}
+
+// EncodeTextAt encodes the position given as position text (as training
+// data stores it), ply plies into its game, into planes and its legal-move
+// mask into legal (every value of both is written: Shape().InputSize() and
+// Shape().PolicySize values). With the ply self-play recorded, the planes
+// are the ones self-play's search saw, but for the repetition plane: the
+// text carries no history, so it is 0.
+func (r *Rules) EncodeTextAt(text string, ply int, planes, legal []float32) error {
 	p, err := r.Variant.ParsePosition(text)
 	if err != nil {
 		return fmt.Errorf("position %q: %w", text, err)
@@ -214,7 +222,7 @@ func (r *Rules) EncodeText(text string, planes, legal []float32) error {
 		return fmt.Errorf("selfplay: EncodeText needs %d planes and %d mask values, got %d and %d",
 			s.InputSize(), s.PolicySize, len(planes), len(legal))
 	}
-	r.Encoder.Encode(p, planes[:s.InputSize()])
+	r.Encoder.EncodeAt(p, ply, planes[:s.InputSize()])
 	clear(legal[:s.PolicySize])
 	var buf [env.MaxMoves]env.Move
 	side := p.SideToMove()

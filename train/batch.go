@@ -10,7 +10,8 @@ import (
 )
 
 // fillBatch encodes samples into b: input planes and legal masks from the
-// position text, the policy target from the visit fractions, and the WDL
+// position text at the sample's ply (so the length-cap plane is the one
+// self-play saw), the policy target from the visit fractions, and the WDL
 // target from the game result blended with the search value by valueMix.
 func fillBatch(r *selfplay.Rules, samples []datasets.Sample, valueMix float32, b *nn.TrainBatch) error {
 	s := r.Shape()
@@ -20,7 +21,7 @@ func fillBatch(r *selfplay.Rules, samples []datasets.Sample, valueMix float32, b
 		smp := &samples[j]
 		planes := b.Planes[j*in : (j+1)*in]
 		legal := b.Legal[j*ps : (j+1)*ps]
-		if err := r.EncodeText(smp.Position, planes, legal); err != nil {
+		if err := r.EncodeTextAt(smp.Position, int(smp.Ply), planes, legal); err != nil {
 			return fmt.Errorf("train: sample position %q: %w", smp.Position, err)
 		}
 		policy := b.Policy[j*ps : (j+1)*ps]
@@ -67,7 +68,7 @@ func quality(r *selfplay.Rules, f *nn.Folded, samples []datasets.Sample) (accura
 		part := samples[start:min(start+chunk, len(samples))]
 		b.Size = len(part)
 		for j := range part {
-			if err := r.EncodeText(part[j].Position, b.Planes[j*in:(j+1)*in], b.Legal[j*ps:(j+1)*ps]); err != nil {
+			if err := r.EncodeTextAt(part[j].Position, int(part[j].Ply), b.Planes[j*in:(j+1)*in], b.Legal[j*ps:(j+1)*ps]); err != nil {
 				return 0, 0, fmt.Errorf("train: quality: sample position %q: %w", part[j].Position, err)
 			}
 		}
