@@ -21,11 +21,14 @@ type WindowConfig struct {
 // window's memory: read them, never write them. They stay valid after later
 // Refreshes (dropped chunks are left to the garbage collector, not reused).
 type Sample struct {
-	Position string  // the rules engine's position text; the trainer encodes it
-	Variant  string  // the variant's name
-	Ply      int32   // half-moves played before the position
-	Value    float32 // the search's value, side to move's view
-	Result   float32 // the game's final result, side to move's view: -1, 0 or +1
+	Position string // the rules engine's position text; the trainer encodes it
+	Variant  string // the variant's name
+	Ply      int32  // half-moves played before the position
+	// GameLength is the plies its game lasted: GameLength - Ply plies
+	// remained from the position (the moves-left head's target).
+	GameLength int32
+	Value      float32 // the search's value, side to move's view
+	Result     float32 // the game's final result, side to move's view: -1, 0 or +1
 	// The policy target: the visited moves' policy indices and their visit
 	// fractions (moves the search never visited are left out; they carry no
 	// probability mass).
@@ -62,6 +65,7 @@ type block struct {
 	value    []float32
 	result   []int8
 	ply      []int32
+	length   []int32 // the game's length
 	variant  []uint16
 	variants []string
 }
@@ -105,7 +109,7 @@ func (w *Window) Bytes() int64 {
 
 func (b *block) bytes() int64 {
 	n := len(b.text) + 4*cap(b.textEnd) + 4*cap(b.polEnd) + 4*cap(b.index) + 4*cap(b.visits) +
-		4*cap(b.value) + cap(b.result) + 4*cap(b.ply) + 2*cap(b.variant)
+		4*cap(b.value) + cap(b.result) + 4*cap(b.ply) + 4*cap(b.length) + 2*cap(b.variant)
 	for _, v := range b.variants {
 		n += 16 + len(v)
 	}
@@ -257,6 +261,7 @@ func (w *Window) newBlock(info ChunkInfo, rows []trainRow) (*block, error) {
 		b.value = append(b.value, r.Value)
 		b.result = append(b.result, r.ResultSTM)
 		b.ply = append(b.ply, r.Ply)
+		b.length = append(b.length, r.GameLength)
 		b.variant = append(b.variant, v)
 	}
 	b.text = text.String()
@@ -265,6 +270,7 @@ func (w *Window) newBlock(info ChunkInfo, rows []trainRow) (*block, error) {
 	b.textEnd, b.polEnd = slices.Clip(b.textEnd), slices.Clip(b.polEnd)
 	b.index, b.visits = slices.Clone(b.index), slices.Clone(b.visits)
 	b.value, b.result, b.ply, b.variant = slices.Clip(b.value), slices.Clip(b.result), slices.Clip(b.ply), slices.Clip(b.variant)
+	b.length = slices.Clip(b.length)
 	return b, nil
 }
 
@@ -297,6 +303,7 @@ func (b *block) sample(j int) Sample {
 		Position:    b.text[t0:t1],
 		Variant:     b.variants[b.variant[j]],
 		Ply:         b.ply[j],
+		GameLength:  b.length[j],
 		Value:       b.value[j],
 		Result:      float32(b.result[j]),
 		PolicyIndex: b.index[p0:p1:p1],

@@ -92,6 +92,29 @@ type inferWeights struct {
 	fc1             []float32 // hidden x squares*ValueFilters: fc1's weights at the padded squares, zero on the border
 	fc1Bias         []float32
 	fc2, fc2Bias    []float32 // 3 x hidden, 3
+	mlConv          *pointConv
+	mlFc1, mlFc1B   []float32 // the moves-left head's fc1, laid out like fc1
+	mlFc2, mlFc2B   []float32 // 1 x hidden, 1
+}
+
+// paddedDense lays out the weights of a dense layer l that reads a
+// position's vf x h x w features channel-major for the padded NHWC plane the
+// inference graph hands it (square*vf + c), zero on the border.
+func paddedDense(l *denseLayer, g padGeom, vf int) []float32 {
+	hw, in := g.h*g.w, g.squares()*vf
+	out := make([]float32, l.out*in)
+	for o := 0; o < l.out; o++ {
+		src := l.weight.Data[o*vf*hw:][:vf*hw]
+		dst := out[o*in:][:in]
+		for c := 0; c < vf; c++ {
+			for y := 0; y < g.h; y++ {
+				for x := 0; x < g.w; x++ {
+					dst[g.at(y, x)*vf+c] = src[c*hw+y*g.w+x]
+				}
+			}
+		}
+	}
+	return out
 }
 
 // newInferWeights lays out the folded tower t of a cfg network.
@@ -105,23 +128,15 @@ func newInferWeights(cfg Config, t *tower) *inferWeights {
 	}
 	// fc1 reads a position's value features channel-major (c*hw + square);
 	// the graph hands it the padded NHWC plane (square*vf + c) instead.
-	vf, hw, hidden := cfg.ValueFilters, cfg.Height*cfg.Width, cfg.ValueHidden
-	in := g.squares() * vf
-	iw.fc1 = make([]float32, hidden*in)
-	for o := 0; o < hidden; o++ {
-		src := t.fc1.weight.Data[o*vf*hw:][:vf*hw]
-		dst := iw.fc1[o*in:][:in]
-		for c := 0; c < vf; c++ {
-			for y := 0; y < cfg.Height; y++ {
-				for x := 0; x < cfg.Width; x++ {
-					dst[g.at(y, x)*vf+c] = src[c*hw+y*cfg.Width+x]
-				}
-			}
-		}
-	}
+	iw.fc1 = paddedDense(t.fc1, g, cfg.ValueFilters)
 	iw.fc1Bias = append([]float32(nil), t.fc1.bias.Data...)
 	iw.fc2 = append([]float32(nil), t.fc2.weight.Data...)
 	iw.fc2Bias = append([]float32(nil), t.fc2.bias.Data...)
+	iw.mlConv = newPointConv(t.mlConv, f)
+	iw.mlFc1 = paddedDense(t.mlFc1, g, cfg.ValueFilters)
+	iw.mlFc1B = append([]float32(nil), t.mlFc1.bias.Data...)
+	iw.mlFc2 = append([]float32(nil), t.mlFc2.weight.Data...)
+	iw.mlFc2B = append([]float32(nil), t.mlFc2.bias.Data...)
 	return iw
 }
 
@@ -136,10 +151,10 @@ func (iw *inferWeights) gemmFlopsPerPosition() float64 {
 	for _, c := range append([]*winoConv{iw.stem}, flattenBlocks(iw.blocks)...) {
 		f += 2 * 16 * tiles * float64(c.cin*c.cout)
 	}
-	for _, c := range []*pointConv{iw.polConv, iw.polOut, iw.valConv} {
+	for _, c := range []*pointConv{iw.polConv, iw.polOut, iw.valConv, iw.mlConv} {
 		f += 2 * sq * float64(c.cin*c.cout)
 	}
-	return f + 2*float64(len(iw.fc1)+len(iw.fc2))
+	return f + 2*float64(len(iw.fc1)+len(iw.fc2)+len(iw.mlFc1)+len(iw.mlFc2))
 }
 
 // inferGraph is the Gorgonia graph of a folded network's forward pass at a
@@ -155,6 +170,7 @@ type inferGraph struct {
 	policy []float32 // PolicyPlanes x n*squares: the policy logits without their bias, plane-major
 	pbias  []float32 // PolicyPlanes: the policy logits' bias
 	wdl    []float32 // 3 x n: the WDL logits
+	ml     []float32 // n: the moves-left head's raw outputs
 }
 
 // inferScratch is the working memory the Winograd convolutions of one graph
@@ -213,28 +229,12 @@ func newInferGraph(cfg Config, iw *inferWeights, n int) (*inferGraph, error) {
 	}, plIn...), plIn...)
 
 	// Value head: a 1x1 convolution with ReLU, then fc1 over each
-	// position's padded plane of features and fc2 to the WDL logits.
-	vc := iw.valConv
-	vbuf := make([]float32, sq*vc.cout)
-	v1 := b.pointwise("value.conv", vc, y, tower, vbuf, sq)
-	hidden, in := cfg.ValueHidden, geo.squares()*vc.cout
-	hbuf := make([]float32, n*hidden)
-	fc1In := []*G.Node{v1, b.input("value.fc1.weight", iw.fc1, hidden, in), b.input("value.fc1.bias", iw.fc1Bias, hidden)}
-	v2 := b.apply(newKernelOp("value.fc1", hbuf, []int{n, hidden}, func() {
-		sgemmSerial(false, true, n, hidden, in, vbuf, in, iw.fc1, in, 0, hbuf, hidden)
-		biasReLURows(hbuf, iw.fc1Bias, true)
-	}, fc1In...), fc1In...)
+	// position's padded plane of features and fc2 to the WDL logits. The
+	// moves-left head has the same shape, with one output.
 	ig.wdl = make([]float32, 3*n)
-	fc2In := []*G.Node{v2, b.input("value.fc2.weight", iw.fc2, 3, hidden), b.input("value.fc2.bias", iw.fc2Bias, 3)}
-	b.apply(newKernelOp("value.fc2", ig.wdl, []int{3, n}, func() {
-		sgemmSerial(false, true, 3, n, hidden, iw.fc2, hidden, hbuf, hidden, 0, ig.wdl, n)
-		for k := 0; k < 3; k++ {
-			row := ig.wdl[k*n:][:n]
-			for i := range row {
-				row[i] += iw.fc2Bias[k]
-			}
-		}
-	}, fc2In...), fc2In...)
+	b.scalarHead("value", iw.valConv, iw.fc1, iw.fc1Bias, iw.fc2, iw.fc2Bias, y, tower, ig.wdl, cfg.ValueHidden, n, geo)
+	ig.ml = make([]float32, n)
+	b.scalarHead("moves_left", iw.mlConv, iw.mlFc1, iw.mlFc1B, iw.mlFc2, iw.mlFc2B, y, tower, ig.ml, cfg.ValueHidden, n, geo)
 
 	if b.err != nil {
 		return nil, b.err
@@ -245,6 +245,34 @@ func newInferGraph(cfg Config, iw *inferWeights, n int) (*inferGraph, error) {
 	}
 	ig.order = order
 	return ig, nil
+}
+
+// scalarHead adds a head of a few outputs per position reading the tower
+// output y (whose values are tower): a 1x1 convolution with ReLU, fc1 (with
+// ReLU) over each position's padded plane of its features, and fc2, whose
+// outputs (out x n) it writes to out.
+func (b *graphBuilder) scalarHead(name string, c *pointConv, fc1, fc1Bias, fc2, fc2Bias []float32, y *G.Node, tower, out []float32, hidden, n int, geo padGeom) {
+	sq := n * geo.squares()
+	cbuf := make([]float32, sq*c.cout)
+	h1 := b.pointwise(name+".conv", c, y, tower, cbuf, sq)
+	in := geo.squares() * c.cout
+	hbuf := make([]float32, n*hidden)
+	fc1In := []*G.Node{h1, b.input(name+".fc1.weight", fc1, hidden, in), b.input(name+".fc1.bias", fc1Bias, hidden)}
+	h2 := b.apply(newKernelOp(name+".fc1", hbuf, []int{n, hidden}, func() {
+		sgemmSerial(false, true, n, hidden, in, cbuf, in, fc1, in, 0, hbuf, hidden)
+		biasReLURows(hbuf, fc1Bias, true)
+	}, fc1In...), fc1In...)
+	k := len(fc2Bias)
+	fc2In := []*G.Node{h2, b.input(name+".fc2.weight", fc2, k, hidden), b.input(name+".fc2.bias", fc2Bias, k)}
+	b.apply(newKernelOp(name+".fc2", out, []int{k, n}, func() {
+		sgemmSerial(false, true, k, n, hidden, fc2, hidden, hbuf, hidden, 0, out, n)
+		for j := 0; j < k; j++ {
+			row := out[j*n:][:n]
+			for i := range row {
+				row[i] += fc2Bias[j]
+			}
+		}
+	}, fc2In...), fc2In...)
 }
 
 // flattenBlocks lists the convolutions of the residual blocks in order.

@@ -12,7 +12,9 @@ import (
 // fillBatch encodes samples into b: input planes and legal masks from the
 // position text at the sample's ply (so the length-cap plane is the one
 // self-play saw), the policy target from the visit fractions, and the WDL
-// target from the game result blended with the search value by valueMix.
+// target from the game result blended with the search value by valueMix,
+// and the moves-left target (the plies from the position to the end of its
+// game).
 func fillBatch(r *selfplay.Rules, samples []datasets.Sample, valueMix float32, b *nn.TrainBatch) error {
 	s := r.Shape()
 	in, ps := s.InputSize(), s.PolicySize
@@ -44,6 +46,10 @@ func fillBatch(r *selfplay.Rules, samples []datasets.Sample, valueMix float32, b
 		z = min(max(z, -1), 1)
 		w, l := max(z, 0), max(-z, 0)
 		b.WDL[3*j], b.WDL[3*j+1], b.WDL[3*j+2] = w, 1-w-l, l
+		if smp.Ply < 0 || smp.GameLength <= smp.Ply {
+			return fmt.Errorf("train: sample position %q: ply %d of a game of length %d", smp.Position, smp.Ply, smp.GameLength)
+		}
+		b.MovesLeft[j] = float32(smp.GameLength - smp.Ply)
 	}
 	return nil
 }

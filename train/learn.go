@@ -67,6 +67,7 @@ func (r *runner) trainPhase(ctx context.Context) error {
 		g.Samples += tc.Batch
 		g.PolicyLoss += l.Policy
 		g.ValueLoss += l.Value
+		g.MovesLeft += l.MovesLeft
 		g.Loss += l.Total
 		if bar != nil {
 			bar.Set(i + 1)
