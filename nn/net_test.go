@@ -80,8 +80,14 @@ func TestWholeNetworkGradientsMatchFloat64NumericalDifferentiation(t *testing.T)
 		t.Fatal(err)
 	}
 	b := randomBatch(cfg, 4, r)
-	b.MovesLeft[0] = 3    // within the Huber threshold of the initial outputs, so both branches are checked
 	ref := newRefNet(net) // before the training graph moves the running statistics
+	// Target position 0 within the Huber threshold of its output and the
+	// others far from theirs, so both branches of the loss are checked.
+	_, _, out := ref.forward(b, true)
+	b.MovesLeft[0] = float32(out[0]*MovesLeftScale + 4)
+	for pos := 1; pos < b.Size; pos++ {
+		b.MovesLeft[pos] = float32(out[pos]*MovesLeftScale + 30 + float64(pos))
+	}
 	l, err := tr.gradients(b)
 	if err != nil {
 		t.Fatal(err)
