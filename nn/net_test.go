@@ -126,8 +126,8 @@ func TestWholeNetworkGradientsMatchFloat64NumericalDifferentiation(t *testing.T)
 }
 
 // evalOutputs runs the training graph in eval mode on b and returns its
-// policy and WDL as an eval.Evaluator would.
-func evalOutputs(t *testing.T, tr *Trainer, b *TrainBatch) (policy, wdl []float32) {
+// policy, WDL and moves left as an eval.Evaluator would.
+func evalOutputs(t *testing.T, tr *Trainer, b *TrainBatch) (policy, wdl, movesLeft []float32) {
 	t.Helper()
 	g, err := tr.graph(tr.evals, modeEval, b)
 	if err != nil {
@@ -138,7 +138,9 @@ func evalOutputs(t *testing.T, tr *Trainer, b *TrainBatch) (policy, wdl []float3
 	policy = make([]float32, b.Size*s.PolicySize)
 	wdl = make([]float32, b.Size*3)
 	writeOutputs(g.logits, g.wdl, b.Size, g.n, cnhwLogits(g.h, g.w), g.h, g.w, tr.net.cfg.PolicyPlanes, b.Legal, policy, wdl)
-	return policy, wdl
+	movesLeft = make([]float32, b.Size)
+	writeMovesLeft(g.ml[:b.Size], movesLeft)
+	return policy, wdl, movesLeft
 }
 
 // maxRelDiff returns max |a-b| / max(|b|, floor).
@@ -170,8 +172,9 @@ func TestFusedInferenceEqualsTrainingGraphInEvalMode(t *testing.T) {
 		}
 		for _, size := range []int{1, 3, 8} {
 			b := randomBatch(cfg, size, r)
-			wantP, wantV := evalOutputs(t, tr, b)
+			wantP, wantV, wantM := evalOutputs(t, tr, b)
 			eb := eval.NewBatch(cfg.Shape(), size)
+			eb.MovesLeft = make([]float32, size)
 			copy(eb.Planes, b.Planes)
 			copy(eb.Legal, b.Legal)
 			if err := ev.Evaluate(eb); err != nil {
@@ -182,6 +185,9 @@ func TestFusedInferenceEqualsTrainingGraphInEvalMode(t *testing.T) {
 			}
 			if d := maxRelDiff(eb.WDL, wantV, 1e-3); d > 1e-4 {
 				t.Errorf("seed %d size %d: WDL max relative difference %.3g, want <= 1e-4", seed, size, d)
+			}
+			if d := maxRelDiff(eb.MovesLeft, wantM, 1); d > 1e-4 {
+				t.Errorf("seed %d size %d: moves left max relative difference %.3g, want <= 1e-4", seed, size, d)
 			}
 		}
 	}
