@@ -10,6 +10,7 @@ import (
 // larger part of a chunk.
 type trainRow struct {
 	Variant     string    `parquet:"variant,dict"`
+	GameLength  int32     `parquet:"game_length"`
 	Ply         int32     `parquet:"ply"`
 	Position    string    `parquet:"position"`
 	Repetitions int8      `parquet:"repetitions"`
@@ -60,6 +61,9 @@ func readTrainRowsBytes(data []byte, path string) (info ChunkInfo, rows []trainR
 		if len(t.PolicyIndex) != len(t.Visits) || t.ResultSTM < -1 || t.ResultSTM > 1 || (t.FullSearch && len(t.Visits) == 0) {
 			return info, nil, corrupt("row %d (ply %d): %d policy indices, %d visit fractions, result_stm %d",
 				i, t.Ply, len(t.PolicyIndex), len(t.Visits), t.ResultSTM)
+		}
+		if t.Ply < 0 || t.GameLength <= t.Ply {
+			return info, nil, corrupt("row %d: ply %d of a game of length %d", i, t.Ply, t.GameLength)
 		}
 	}
 	if full != info.FullPositions {

@@ -28,8 +28,11 @@ type Sample struct {
 	// not carry (0 from format version 1 chunks): give it to the position
 	// the text decodes to (env.Position.SetRepetitions) before encoding.
 	Repetitions int
-	Value       float32 // the search's value, side to move's view
-	Result      float32 // the game's final result, side to move's view: -1, 0 or +1
+	// GameLength is the plies its game lasted: GameLength - Ply plies
+	// remained from the position (the moves-left head's target).
+	GameLength int32
+	Value      float32 // the search's value, side to move's view
+	Result     float32 // the game's final result, side to move's view: -1, 0 or +1
 	// The policy target: the visited moves' policy indices and their visit
 	// fractions (moves the search never visited are left out; they carry no
 	// probability mass).
@@ -67,6 +70,7 @@ type block struct {
 	result   []int8
 	ply      []int32
 	reps     []int8
+	length   []int32 // the game's length
 	variant  []uint16
 	variants []string
 }
@@ -110,7 +114,7 @@ func (w *Window) Bytes() int64 {
 
 func (b *block) bytes() int64 {
 	n := len(b.text) + 4*cap(b.textEnd) + 4*cap(b.polEnd) + 4*cap(b.index) + 4*cap(b.visits) +
-		4*cap(b.value) + cap(b.result) + 4*cap(b.ply) + cap(b.reps) + 2*cap(b.variant)
+		4*cap(b.value) + cap(b.result) + 4*cap(b.ply) + cap(b.reps) + 4*cap(b.length) + 2*cap(b.variant)
 	for _, v := range b.variants {
 		n += 16 + len(v)
 	}
@@ -263,6 +267,7 @@ func (w *Window) newBlock(info ChunkInfo, rows []trainRow) (*block, error) {
 		b.result = append(b.result, r.ResultSTM)
 		b.ply = append(b.ply, r.Ply)
 		b.reps = append(b.reps, r.Repetitions)
+		b.length = append(b.length, r.GameLength)
 		b.variant = append(b.variant, v)
 	}
 	b.text = text.String()
@@ -272,6 +277,7 @@ func (w *Window) newBlock(info ChunkInfo, rows []trainRow) (*block, error) {
 	b.index, b.visits = slices.Clone(b.index), slices.Clone(b.visits)
 	b.value, b.result, b.ply, b.variant = slices.Clip(b.value), slices.Clip(b.result), slices.Clip(b.ply), slices.Clip(b.variant)
 	b.reps = slices.Clip(b.reps)
+	b.length = slices.Clip(b.length)
 	return b, nil
 }
 
@@ -305,6 +311,7 @@ func (b *block) sample(j int) Sample {
 		Variant:     b.variants[b.variant[j]],
 		Ply:         b.ply[j],
 		Repetitions: int(b.reps[j]),
+		GameLength:  b.length[j],
 		Value:       b.value[j],
 		Result:      float32(b.result[j]),
 		PolicyIndex: b.index[p0:p1:p1],

@@ -301,3 +301,42 @@ func TestEmptyWindowRefusesToSample(t *testing.T) {
 		t.Error("NewWindow with Size 0 succeeded")
 	}
 }
+
+// TestWindowSamplesCarryTheirPlyAndGameLength checks that every sample
+// carries its own position's ply and its game's length (the moves-left
+// target is their difference), over games of different lengths.
+func TestWindowSamplesCarryTheirPlyAndGameLength(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	dir := t.TempDir()
+	games := synthGames(rng, "g", 6)
+	labelPositions(games)
+	writeChunkAt(t, dir, t0, games)
+	type truth struct{ ply, length int32 }
+	want := map[string]truth{}
+	lengths := map[int]bool{}
+	for _, g := range games {
+		lengths[g.Length] = true
+		for _, p := range g.Positions {
+			want[p.Position] = truth{int32(p.Ply), int32(g.Length)}
+		}
+	}
+	if len(lengths) < 2 {
+		t.Fatalf("the games all have length %v: the test proves too little", lengths)
+	}
+	w, err := NewWindow(dir, WindowConfig{Size: 1 << 20, IncludeCheap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if w.Len() != len(want) {
+		t.Fatalf("window holds %d positions, the games %d", w.Len(), len(want))
+	}
+	for i := range w.Len() {
+		s := w.At(i)
+		if got := (truth{s.Ply, s.GameLength}); got != want[s.Position] {
+			t.Fatalf("sample %q: ply %d, game length %d; want %+v", s.Position, s.Ply, s.GameLength, want[s.Position])
+		}
+	}
+}

@@ -31,7 +31,7 @@ const historyReserve = 1024
 
 // NewBatch returns n games of v, each at the start position and encoded.
 func NewBatch(v *Variant, n int) *Batch {
-	enc, x := NewEncoder(v), NewMoveIndex(v)
+	enc, x := NewEncoder(v, 0), NewMoveIndex(v)
 	s := enc.Shape(x)
 	b := &Batch{Enc: enc, Index: x, shape: s,
 		Planes: make([]float32, n*s.InputSize()), Legal: make([]float32, n*s.PolicySize),

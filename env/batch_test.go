@@ -46,7 +46,7 @@ func TestBatchStepsMatchPositionsPlayedAlone(t *testing.T) {
 				if p.String() != alone[i].String() || p.Hash() != alone[i].Hash() {
 					t.Fatalf("%s game %d: batch has %s, alone %s", name, i, p, alone[i])
 				}
-				NewEncoder(v).Encode(alone[i], planes)
+				NewEncoder(v, 0).Encode(alone[i], planes)
 				got := b.Planes[i*s.InputSize() : (i+1)*s.InputSize()]
 				for j := range planes {
 					if planes[j] != got[j] {

@@ -24,7 +24,10 @@ import (
 //   - scepter squares (variants with the scepter rule): where the side to
 //     move's king wins, then the opponent's;
 //   - landing-promotion squares (Insane Ninja Knight): the side to move's,
-//     then the opponent's.
+//     then the opponent's;
+//   - the game's progress towards the length cap, plies/cap clamped to 1 in
+//     every cell (0 when the encoder has no cap), always the last plane, so
+//     that a game drawn by the cap is never a surprise to the network.
 //
 // An Encoder is read-only after NewEncoder: any number of goroutines may
 // share it.
@@ -46,11 +49,16 @@ type Encoder struct {
 	colour    int // or -1
 	scepter   int // or -1
 	landing   int // or -1
+	ply       int // the length-cap plane
+	maxPlies  int // the length cap in plies, 0 for none
 	view      [2][]int16
 }
 
-// NewEncoder builds the encoder of v's positions.
-func NewEncoder(v *Variant) *Encoder {
+// NewEncoder builds the encoder of v's positions for games capped at
+// maxPlies plies (0: no cap, and the cap plane is always 0). The cap
+// changes the plane's values, not the shape: a network reads positions of
+// any cap.
+func NewEncoder(v *Variant, maxPlies int) *Encoder {
 	g := v.Geo
 	e := &Encoder{v: v, h: g.Ranks, w: g.Files, types: len(v.Pieces) - 1,
 		holes: -1, castle: -1, ep: -1, hand: -1, colour: -1, scepter: -1, landing: -1}
@@ -118,6 +126,8 @@ func NewEncoder(v *Variant) *Encoder {
 		e.landing = add("own landing-promotion squares")
 		add("opponent's landing-promotion squares")
 	}
+	e.ply = add("plies played / length cap")
+	e.maxPlies = max(maxPlies, 0)
 	for c := White; c <= Black; c++ {
 		e.view[c] = make([]int16, g.Cells())
 		for s := 0; s < g.Cells(); s++ {
@@ -164,9 +174,19 @@ func (e *Encoder) Shape(x *MoveIndex) eval.Shape {
 	return eval.Shape{Channels: e.channels, Height: e.h, Width: e.w, PolicySize: x.Size()}
 }
 
+// MaxPlies returns the length cap the encoder measures progress against (0:
+// none).
+func (e *Encoder) MaxPlies() int { return e.maxPlies }
+
 // Encode writes p's planes into dst, which must hold Channels*Height*Width
-// values; every value is written. It allocates nothing.
-func (e *Encoder) Encode(p *Position, dst []float32) {
+// values; every value is written. The cap plane counts p.Ply(), the moves
+// played since the game's start. It allocates nothing.
+func (e *Encoder) Encode(p *Position, dst []float32) { e.EncodeAt(p, p.Ply(), dst) }
+
+// EncodeAt is Encode for a position ply plies into its game: for positions
+// read back from text, which carries no history (training data stores the
+// ply beside the text).
+func (e *Encoder) EncodeAt(p *Position, ply int, dst []float32) {
 	hw := e.h * e.w
 	dst = dst[:e.channels*hw]
 	clear(dst)
@@ -239,6 +259,19 @@ func (e *Encoder) Encode(p *Position, dst []float32) {
 			}
 		}
 	}
+	fill(e.ply, e.capProgress(ply))
+}
+
+// capProgress is the cap plane's value at ply: ply/cap clamped to [0, 1],
+// 0 without a cap.
+func (e *Encoder) capProgress(ply int) float32 {
+	if e.maxPlies <= 0 || ply <= 0 {
+		return 0
+	}
+	if ply >= e.maxPlies {
+		return 1
+	}
+	return float32(ply) / float32(e.maxPlies)
 }
 
 // Repetitions returns how many times this position (same side to move) has

@@ -10,20 +10,21 @@ func TestEncoderChannelsFollowTheRules(t *testing.T) {
 		variant string
 		want    int
 	}{
-		// 7 types x 2, repetitions, 4 castling rights, en passant, 50-move.
-		{"fbgc", 14 + 1 + 4 + 1 + 1},
-		{"chess", 12 + 1 + 4 + 1 + 1},
+		// 7 types x 2, repetitions, 4 castling rights, en passant, 50-move,
+		// length cap.
+		{"fbgc", 14 + 1 + 4 + 1 + 1 + 1},
+		{"chess", 12 + 1 + 4 + 1 + 1 + 1},
 		// 6 types (F G K M N P) x 2, holes, repetitions, en passant,
-		// 50-move, scepter x 2; no castling, no colour (the setup is
-		// mirror-symmetric).
-		{"claustrophobia", 2*6 + 1 + 1 + 1 + 1 + 2},
+		// 50-move, scepter x 2, length cap; no castling, no colour (the
+		// setup is mirror-symmetric).
+		{"claustrophobia", 2*6 + 1 + 1 + 1 + 1 + 2 + 1},
 	}
 	for _, c := range cases {
 		v, err := LoadVariant(c.variant)
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := NewEncoder(v)
+		e := NewEncoder(v, 0)
 		if e.Channels() != c.want || len(e.PlaneNames()) != c.want {
 			t.Errorf("%s: %d channels (%s), want %d", c.variant, e.Channels(), strings.Join(e.PlaneNames(), ", "), c.want)
 		}
@@ -60,7 +61,7 @@ func TestEncodingIsTheSameFromEitherSide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := NewEncoder(v)
+		e := NewEncoder(v, 0)
 		a := make([]float32, e.Channels()*v.Geo.Cells())
 		b := make([]float32, len(a))
 		n := 0
@@ -89,7 +90,8 @@ func TestEncodingReadsBackAsThePosition(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := NewEncoder(v)
+		const maxPlies = 60 // shorter than some random games, so the plane reaches 1
+		e := NewEncoder(v, maxPlies)
 		g := v.Geo
 		hw := g.Cells()
 		planes := make([]float32, e.Channels()*hw)
@@ -125,6 +127,12 @@ func TestEncodingReadsBackAsThePosition(t *testing.T) {
 			if got := planes[e.fifty*hw]; got != float32(p.HalfMoveClock())/100 {
 				t.Fatalf("%s: 50-move plane %v, clock %d", name, got, p.HalfMoveClock())
 			}
+			wantPly := min(float32(p.Ply())/maxPlies, 1)
+			for i := range hw {
+				if got := planes[e.ply*hw+i]; got != wantPly {
+					t.Fatalf("%s: length-cap plane %v at cell %d after %d plies, want %v", name, got, i, p.Ply(), wantPly)
+				}
+			}
 			if got := planes[e.rep*hw+hw-1]; got != float32(p.Repetitions()) {
 				t.Fatalf("%s: repetition plane %v, want %d", name, got, p.Repetitions())
 			}
@@ -157,7 +165,7 @@ func TestRepetitionPlaneCountsEarlierOccurrences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := NewEncoder(v)
+	e := NewEncoder(v, 0)
 	p := v.NewPosition()
 	planes := make([]float32, e.Channels()*v.Geo.Cells())
 	for round := 1; round <= 2; round++ {
@@ -181,12 +189,53 @@ func TestRepetitionPlaneCountsEarlierOccurrences(t *testing.T) {
 	}
 }
 
+// TestLengthCapPlaneMeasuresPliesAgainstTheCap checks the cap plane on
+// plies given explicitly (as training data gives them): ply/cap, clamped
+// to [0, 1], 0 without a cap, the same in every cell, and the only plane
+// the ply changes.
+func TestLengthCapPlaneMeasuresPliesAgainstTheCap(t *testing.T) {
+	v, err := LoadVariant("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := v.NewPosition()
+	hw := v.Geo.Cells()
+	cases := []struct {
+		maxPlies, ply int
+		want          float32
+	}{
+		{0, 0, 0}, {0, 500, 0}, {160, 0, 0}, {160, 40, 0.25}, {160, 159, 159.0 / 160}, {160, 160, 1}, {160, 400, 1}, {400, -3, 0},
+	}
+	for _, c := range cases {
+		e := NewEncoder(v, c.maxPlies)
+		if e.MaxPlies() != c.maxPlies {
+			t.Errorf("MaxPlies() = %d, want %d", e.MaxPlies(), c.maxPlies)
+		}
+		at := make([]float32, e.Channels()*hw)
+		base := make([]float32, e.Channels()*hw)
+		e.EncodeAt(p, c.ply, at)
+		e.EncodeAt(p, 0, base)
+		if e.ply != e.Channels()-1 || e.names[e.ply] != "plies played / length cap" {
+			t.Fatalf("the cap plane is %d (%q) of %d", e.ply, e.names[e.ply], e.Channels())
+		}
+		for i := range at {
+			want := base[i]
+			if i/hw == e.ply {
+				want = c.want
+			}
+			if at[i] != want {
+				t.Fatalf("cap %d, ply %d: plane %q cell %d is %v, want %v", c.maxPlies, c.ply, e.names[i/hw], i%hw, at[i], want)
+			}
+		}
+	}
+}
+
 func TestEncodeAllocatesNothing(t *testing.T) {
 	v, err := LoadVariant("birds-ninjas+scepter+insane-knight")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := NewEncoder(v)
+	e := NewEncoder(v, 0)
 	p := v.NewPosition()
 	planes := make([]float32, e.Channels()*v.Geo.Cells())
 	if a := testing.AllocsPerRun(100, func() { e.Encode(p, planes) }); a != 0 {
@@ -199,7 +248,7 @@ func BenchmarkEncodeFBGC(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := NewEncoder(v)
+	e := NewEncoder(v, 0)
 	p := v.NewPosition()
 	planes := make([]float32, e.Channels()*v.Geo.Cells())
 	b.ReportAllocs()
@@ -238,7 +287,7 @@ func TestSetRepetitionsRestoresWhatTheGameSaw(t *testing.T) {
 	reps := map[int]int{}
 	for _, name := range indexVariants() {
 		v := mustLoad(t, name)
-		e := NewEncoder(v)
+		e := NewEncoder(v, 0)
 		want, got := make([]float32, e.Channels()*v.Geo.Cells()), make([]float32, e.Channels()*v.Geo.Cells())
 		walkRandomGames(t, v, 9, 2, 80, func(p *Position, _ []Move) { check(name, e, p, want, got) })
 		if name != "fbgc" {

@@ -41,6 +41,11 @@ type Batch struct {
 	Legal  []float32 // at least Size*PolicySize: 1 for a legal move's index, 0 elsewhere
 	Policy []float32 // at least Size*PolicySize, written: probabilities over the legal moves, 0 elsewhere
 	WDL    []float32 // at least Size*3, written: win, draw, loss probabilities for the side to move
+	// MovesLeft is optional: when it holds at least Size values, an
+	// evaluator that predicts game length (the network's moves-left head)
+	// writes the expected plies until the game ends; others leave it as it
+	// is. NewBatch does not allocate it.
+	MovesLeft []float32
 }
 
 // NewBatch allocates a Batch with room for capacity positions of shape s.

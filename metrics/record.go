@@ -58,7 +58,10 @@ type Train struct {
 	// weighted sum with regularization.
 	PolicyLoss float64 `json:"policy_loss"`
 	ValueLoss  float64 `json:"value_loss"`
-	Loss       float64 `json:"loss"`
+	// MovesLeftLoss is the moves-left head's loss (unweighted; absent in
+	// runs before the head existed).
+	MovesLeftLoss float64 `json:"moves_left_loss,omitempty"`
+	Loss          float64 `json:"loss"`
 	// PolicyAccuracy is the share of positions where the network's most
 	// likely move is the search's most visited one.
 	PolicyAccuracy float64 `json:"policy_accuracy"`

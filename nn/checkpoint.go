@@ -31,8 +31,11 @@ import (
 
 // Checkpoint format identifiers written to and required in the metadata.
 const (
-	checkpointFormat  = "bomberzero-nn"
-	checkpointVersion = 1
+	checkpointFormat = "bomberzero-nn"
+	// checkpointVersion 2: the input has the length-cap plane (one more
+	// channel) and the network a moves-left head. Version 1 networks cannot
+	// be converted and are refused (ErrOldFormat).
+	checkpointVersion = 2
 	maxHeaderBytes    = 64 << 20
 )
 
@@ -42,6 +45,9 @@ var (
 	ErrCorrupt         = errors.New("checkpoint corrupt")
 	ErrShapeMismatch   = errors.New("checkpoint network shape mismatch")
 	ErrVariantMismatch = errors.New("checkpoint variant mismatch")
+	// ErrOldFormat is a checkpoint of an older format version, whose
+	// networks this build cannot run.
+	ErrOldFormat = errors.New("checkpoint from an older bomberzero")
 )
 
 // Checkpoint is a parsed, checksum-verified checkpoint file.
@@ -180,7 +186,12 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 	}
 	c := &Checkpoint{Variant: meta["variant"], Tensors: map[string]CheckpointTensor{}}
 	var err error
-	if c.Version, err = strconv.Atoi(meta["format_version"]); err != nil || c.Version != checkpointVersion {
+	c.Version, err = strconv.Atoi(meta["format_version"])
+	switch {
+	case err == nil && c.Version == 1:
+		return nil, fmt.Errorf("%w: format_version 1 networks read no length-cap input plane and have no moves-left head "+
+			"(format_version %d, docs/network.md): they cannot be loaded; train a new network", ErrOldFormat, checkpointVersion)
+	case err != nil || c.Version != checkpointVersion:
 		return nil, fmt.Errorf("%w: metadata format_version %q, want %d", ErrCorrupt, meta["format_version"], checkpointVersion)
 	}
 	if c.Step, err = strconv.ParseInt(meta["step"], 10, 64); err != nil || c.Step < 0 {

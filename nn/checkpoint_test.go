@@ -89,6 +89,13 @@ func TestCheckpointLoadErrorsSayWhatIsWrong(t *testing.T) {
 	flipped[len(flipped)-5] ^= 0x40
 	wider := cfg
 	wider.Filters++
+	version := func(v string) []byte { // the same file claiming format version v
+		b := []byte(strings.Replace(string(data), `"format_version":"2"`, `"format_version":"`+v+`"`, 1))
+		if string(b) == string(data) {
+			t.Fatal("no format_version 2 in the header")
+		}
+		return b
+	}
 	cases := []struct {
 		name    string
 		path    string
@@ -103,6 +110,8 @@ func TestCheckpointLoadErrorsSayWhatIsWrong(t *testing.T) {
 		{"truncated header", write("shorter", data[:50]), cfg, "flying-bombers", ErrTruncated, "header length"},
 		{"empty", write("empty", nil), cfg, "flying-bombers", ErrTruncated, "at least 8"},
 		{"flipped data bit", write("flipped", flipped), cfg, "flying-bombers", ErrCorrupt, "SHA-256"},
+		{"format version 1", write("v1", version("1")), cfg, "flying-bombers", ErrOldFormat, "format_version 1 networks read no length-cap input plane"},
+		{"unknown format version", write("v9", version("9")), cfg, "flying-bombers", ErrCorrupt, `format_version "9", want 2`},
 		{"trailing bytes", write("long", append(append([]byte(nil), data...), 0, 0, 0, 0)), cfg, "flying-bombers", ErrCorrupt, "cover"},
 	}
 	for _, c := range cases {

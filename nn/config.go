@@ -27,8 +27,8 @@ type Config struct {
 	Blocks        int // residual blocks in the tower
 	Filters       int // channels of every tower convolution
 	PolicyFilters int // channels of the policy head's 1x1 convolution before the logits
-	ValueFilters  int // channels of the value head's 1x1 convolution
-	ValueHidden   int // width of the value head's hidden dense layer
+	ValueFilters  int // channels of the value head's 1x1 convolution (and the moves-left head's)
+	ValueHidden   int // width of the value head's hidden dense layer (and the moves-left head's)
 }
 
 // DefaultConfig returns the training-size network (6 blocks x 64 filters) for
@@ -81,6 +81,7 @@ func (c Config) paramCount() float64 {
 	n += float64(c.Blocks) * 2 * (f*f*9 + 4*f)
 	n += f*pf + 4*pf + pf*float64(c.PolicyPlanes) + float64(c.PolicyPlanes)
 	n += f*vf + 4*vf + vf*hw*vh + vh + vh*3 + 3
+	n += f*vf + 4*vf + vf*hw*vh + vh + vh + 1 // moves left
 	return n
 }
 
@@ -102,5 +103,7 @@ func (c Config) FlopsPerPosition() float64 {
 	f += conv(c.Filters, c.PolicyFilters, 1) + conv(c.PolicyFilters, c.PolicyPlanes, 1)
 	f += conv(c.Filters, c.ValueFilters, 1)
 	f += 2*float64(c.ValueFilters)*hw*float64(c.ValueHidden) + 2*float64(c.ValueHidden*3)
+	f += conv(c.Filters, c.ValueFilters, 1) // the moves-left head, shaped like the value head
+	f += 2*float64(c.ValueFilters)*hw*float64(c.ValueHidden) + 2*float64(c.ValueHidden)
 	return f
 }

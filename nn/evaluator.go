@@ -53,6 +53,7 @@ func (n *Net) Fold() *Folded {
 	}
 	t.polConv, t.polOut, t.valConv = fold(n.t.polConv), fold(n.t.polOut), fold(n.t.valConv)
 	t.fc1, t.fc2 = copyDense(n.t.fc1), copyDense(n.t.fc2)
+	t.mlConv, t.mlFc1, t.mlFc2 = fold(n.t.mlConv), copyDense(n.t.mlFc1), copyDense(n.t.mlFc2)
 	f.iw = newInferWeights(n.cfg, &t)
 	return f
 }
@@ -118,7 +119,9 @@ func (e *Evaluator) graph(i int) (*inferGraph, error) {
 
 // Evaluate writes b.Policy (softmax over each position's legal moves, 0
 // elsewhere; all 0 for a position without legal moves) and b.WDL for the
-// first b.Size positions of b.
+// first b.Size positions of b, and b.MovesLeft (the moves-left head's
+// prediction of the plies until the game ends, >= 0) when it holds b.Size
+// values.
 func (e *Evaluator) Evaluate(b *eval.Batch) error {
 	s := e.f.cfg.Shape()
 	if err := b.Check(s); err != nil {
@@ -139,5 +142,16 @@ func (e *Evaluator) Evaluate(b *eval.Batch) error {
 	g.run()
 	cfg := e.f.cfg
 	writeOutputs(g.policy, g.wdl, b.Size, g.n, g.logitLayout(), cfg.Height, cfg.Width, cfg.PolicyPlanes, b.Legal, b.Policy, b.WDL)
+	if len(b.MovesLeft) >= b.Size {
+		writeMovesLeft(g.ml[:b.Size], b.MovesLeft)
+	}
 	return nil
+}
+
+// writeMovesLeft turns the moves-left head's raw outputs into plies: the
+// output times MovesLeftScale, never negative.
+func writeMovesLeft(raw, plies []float32) {
+	for i, v := range raw {
+		plies[i] = max(v, 0) * MovesLeftScale
+	}
 }

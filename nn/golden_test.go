@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -17,6 +18,11 @@ var update = flag.Bool("update", false, "write the golden checkpoint of the curr
 
 // goldenVariant, goldenSeed and goldenStep are what the golden checkpoints hold.
 const (
+	// goldenRefusedBelow is the oldest format version still loaded: older
+	// checkpoints (version 1: no length-cap plane, no moves-left head) are
+	// refused with ErrOldFormat, a decision recorded in docs/network.md.
+	goldenRefusedBelow = 2
+
 	goldenVariant = "fbgc"
 	goldenSeed    = 8
 	goldenStep    = 42
@@ -60,6 +66,12 @@ func TestGoldenCheckpointOfEveryVersionStillLoads(t *testing.T) {
 	for v := 1; v <= checkpointVersion; v++ {
 		path := filepath.Join("testdata", fmt.Sprintf("v%d", v), "tiny.safetensors")
 		c, err := ReadCheckpoint(path)
+		if v < goldenRefusedBelow {
+			if !errors.Is(err, ErrOldFormat) {
+				t.Errorf("version %d: got %v, want the old-format refusal", v, err)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatalf("version %d: %v", v, err)
 		}

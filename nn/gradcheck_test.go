@@ -260,7 +260,8 @@ func TestLossGradientsMatchNumericalDifferentiation(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	const n, hw, planes = 3, 4, 2
 	size := planes * hw
-	b := &TrainBatch{Size: n, Legal: make([]float32, n*size), Policy: make([]float32, n*size), WDL: make([]float32, n*3)}
+	b := &TrainBatch{Size: n, Legal: make([]float32, n*size), Policy: make([]float32, n*size), WDL: make([]float32, n*3),
+		MovesLeft: []float32{10, 30, 200}}
 	for pos := 0; pos < n; pos++ {
 		var sum float32
 		for i := 0; i < size; i++ {
@@ -277,14 +278,24 @@ func TestLossGradientsMatchNumericalDifferentiation(t *testing.T) {
 	}
 	k := newLossKernel(n, hw, planes)
 	k.batch = b
+	k.mlWeight = 0.3
 	logits := randSlice(r, planes*n*hw, 2)
 	wdl := randSlice(r, 3*n, 2)
-	loss := func() float64 { k.forward(logits, wdl); return k.policy + k.value }
+	// Moves-left outputs (units of 20 plies) on both sides of the Huber
+	// threshold: 0.1 plies from target 10 (quadratic), 1.5 units under 30
+	// (linear), 5 units over 200 (linear).
+	ml := []float32{0.6, 0, 15}
+	loss := func() float64 { k.forward(logits, wdl, ml); return k.policy + k.value + k.mlWeight*k.movesLeft }
 	loss()
 	dp := append([]float32(nil), k.dPolicy...)
 	dv := append([]float32(nil), k.dWDL...)
+	dm := append([]float32(nil), k.dML...)
+	if want := (0.5*0.01 + 0.5*(1.5-0.25) + 0.5*(5-0.25)) / n; math.Abs(k.movesLeft-want) > 1e-6 {
+		t.Errorf("moves-left loss %v, want %v", k.movesLeft, want)
+	}
 	checkGrad(t, "policy logits", r, logits, dp, len(logits), 1e-2, 1e-2, loss, noKinks)
 	checkGrad(t, "wdl logits", r, wdl, dv, len(wdl), 1e-2, 1e-2, loss, noKinks)
+	checkGrad(t, "moves-left outputs", r, ml, dm, len(ml), 1e-2, 1e-2, loss, noKinks)
 	for i, g := range dp {
 		pos := (i / hw) % n
 		idx := (i/(n*hw))*hw + i%hw

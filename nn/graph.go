@@ -28,8 +28,9 @@ type netGraph struct {
 	convs    []*convKernel
 	logits   []float32 // PolicyPlanes x n*h*w
 	wdl      []float32 // 3 x n
+	ml       []float32 // 1 x n: the moves-left head's raw output
 	loss     *lossKernel
-	lossVal  []float32 // {policy, value}
+	lossVal  []float32 // {policy, value, moves left}
 	lossNode *G.Node
 	fc1      *denseKernel // value head kernels
 	fc2      *denseKernel
@@ -163,23 +164,30 @@ func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error)
 	v1, vk := b.conv("value.conv", t.valConv, y, yBuf, nil, nil)
 	v2, fk1 := b.dense("value.fc1", t.fc1, h*w, v1, vk.y)
 	wdl, fk2 := b.dense("value.fc2", t.fc2, 1, v2, fk1.y)
-	ng.logits, ng.wdl, ng.fc1, ng.fc2 = pk2.y, fk2.y, fk1, fk2
+	m1, mk := b.conv("moves_left.conv", t.mlConv, y, yBuf, nil, nil)
+	m2, mfk1 := b.dense("moves_left.fc1", t.mlFc1, h*w, m1, mk.y)
+	ml, mfk2 := b.dense("moves_left.fc2", t.mlFc2, 1, m2, mfk1.y)
+	ng.logits, ng.wdl, ng.ml, ng.fc1, ng.fc2 = pk2.y, fk2.y, mfk2.y, fk1, fk2
 
 	lk := newLossKernel(n, h*w, cfg.PolicyPlanes)
-	ng.loss, ng.lossVal = lk, make([]float32, 2)
-	lossOp := newKernelOp("loss", ng.lossVal, []int{2}, func() {
-		lk.forward(pk2.y, fk2.y)
-		ng.lossVal[0], ng.lossVal[1] = float32(lk.policy), float32(lk.value)
-	}, logits, wdl)
-	ng.lossNode = b.apply(lossOp, logits, wdl)
+	ng.loss, ng.lossVal = lk, make([]float32, 3)
+	lossOp := newKernelOp("loss", ng.lossVal, []int{3}, func() {
+		lk.forward(pk2.y, fk2.y, mfk2.y)
+		ng.lossVal[0], ng.lossVal[1], ng.lossVal[2] = float32(lk.policy), float32(lk.value), float32(lk.movesLeft)
+	}, logits, wdl, ml)
+	ng.lossNode = b.apply(lossOp, logits, wdl, ml)
 	if b.train {
 		// Backward, in reverse.
 		loss := ng.lossNode
 		dLogits := b.view("loss.grad.policy", lk.dPolicy, []int{cfg.PolicyPlanes, n, h, w}, loss)
 		dWDL := b.view("loss.grad.wdl", lk.dWDL, []int{3, n}, loss)
+		dML := b.view("loss.grad.moves_left", lk.dML, []int{1, n}, loss)
+		dm2 := b.denseGrad("moves_left.fc2.grad", mfk2, dML, lk.dML)
+		dm1 := b.denseGrad("moves_left.fc1.grad", mfk1, dm2, mfk2.dx)
+		dyM := b.convGrad("moves_left.conv.grad", mk, dm1, mfk1.dx, nil, nil)
 		dv2 := b.denseGrad("value.fc2.grad", fk2, dWDL, lk.dWDL)
 		dv1 := b.denseGrad("value.fc1.grad", fk1, dv2, fk2.dx)
-		dyV := b.convGrad("value.conv.grad", vk, dv1, fk1.dx, nil, nil)
+		dyV := b.convGrad("value.conv.grad", vk, dv1, fk1.dx, dyM, mk.dx)
 		dp1 := b.convGrad("policy.logits.grad", pk2, dLogits, lk.dPolicy, nil, nil)
 		dy := b.convGrad("policy.conv.grad", pk1, dp1, pk2.dx, dyV, vk.dx)
 		dyBuf := pk1.dx

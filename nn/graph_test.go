@@ -106,6 +106,7 @@ func TestEvaluatorAllocatesNothingInSteadyState(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := eval.NewBatch(cfg.Shape(), 16)
+	b.MovesLeft = make([]float32, 16) // the moves-left output too
 	for i := range b.Legal {
 		b.Legal[i] = 1
 	}

@@ -88,10 +88,35 @@ type inferWeights struct {
 	stem            *winoConv
 	blocks          [][2]*winoConv
 	polConv, polOut *pointConv // polOut writes its logits transposed (inferGraph.policy)
-	valConv         *pointConv
-	fc1             []float32 // hidden x squares*ValueFilters: fc1's weights at the padded squares, zero on the border
-	fc1Bias         []float32
-	fc2, fc2Bias    []float32 // 3 x hidden, 3
+	// The value and moves-left heads run as one head of twice the width,
+	// so that they cost three products, not six: headConv is both 1x1
+	// convolutions (value channels first), fc1 both hidden layers, fc2 the
+	// WDL logits and the moves-left output; each layer's weights are zero
+	// where one head would read the other's features.
+	headConv     *pointConv
+	fc1          []float32 // 2*hidden x squares*2*ValueFilters: the fc1s' weights at the padded squares, zero on the border
+	fc1Bias      []float32 // 2*hidden
+	fc2, fc2Bias []float32 // 4 x 2*hidden, 4
+}
+
+// placeDense copies the weights of l, a dense layer reading a position's vf
+// x h x w features channel-major, into rows row.. of dst, a weight matrix
+// over the padded NHWC plane of cs channels the inference graph hands it
+// (square*cs + channel), reading channels c0..c0+vf; dst's other entries
+// (the border, other channels) are left as they are (zero).
+func placeDense(dst []float32, row int, l *denseLayer, g padGeom, vf, cs, c0 int) {
+	hw, in := g.h*g.w, g.squares()*cs
+	for o := 0; o < l.out; o++ {
+		src := l.weight.Data[o*vf*hw:][:vf*hw]
+		d := dst[(row+o)*in:][:in]
+		for c := 0; c < vf; c++ {
+			for y := 0; y < g.h; y++ {
+				for x := 0; x < g.w; x++ {
+					d[g.at(y, x)*cs+c0+c] = src[c*hw+y*g.w+x]
+				}
+			}
+		}
+	}
 }
 
 // newInferWeights lays out the folded tower t of a cfg network.
@@ -99,29 +124,28 @@ func newInferWeights(cfg Config, t *tower) *inferWeights {
 	g := newPadGeom(cfg.Height, cfg.Width)
 	f := roundUp8(cfg.Filters)
 	iw := &inferWeights{geom: g, stem: newWinoConv(t.stem),
-		polConv: newPointConv(t.polConv, f), polOut: newPointConv(t.polOut, cfg.PolicyFilters), valConv: newPointConv(t.valConv, f)}
+		polConv: newPointConv(t.polConv, f), polOut: newPointConv(t.polOut, cfg.PolicyFilters)}
 	for _, b := range t.blocks {
 		iw.blocks = append(iw.blocks, [2]*winoConv{newWinoConv(b[0]), newWinoConv(b[1])})
 	}
-	// fc1 reads a position's value features channel-major (c*hw + square);
-	// the graph hands it the padded NHWC plane (square*vf + c) instead.
-	vf, hw, hidden := cfg.ValueFilters, cfg.Height*cfg.Width, cfg.ValueHidden
-	in := g.squares() * vf
-	iw.fc1 = make([]float32, hidden*in)
-	for o := 0; o < hidden; o++ {
-		src := t.fc1.weight.Data[o*vf*hw:][:vf*hw]
-		dst := iw.fc1[o*in:][:in]
-		for c := 0; c < vf; c++ {
-			for y := 0; y < cfg.Height; y++ {
-				for x := 0; x < cfg.Width; x++ {
-					dst[g.at(y, x)*vf+c] = src[c*hw+y*cfg.Width+x]
-				}
-			}
-		}
+	// The two heads' 1x1 convolutions as one, value channels first.
+	vf, vh := cfg.ValueFilters, cfg.ValueHidden
+	vc, mc := newPointConv(t.valConv, f), newPointConv(t.mlConv, f)
+	iw.headConv = &pointConv{cin: f, cout: 2 * vf, relu: true,
+		weight: append(vc.weight, mc.weight...), bias: append(vc.bias, mc.bias...)}
+	// fc1 reads a position's features channel-major (c*hw + square); the
+	// graph hands it the padded NHWC plane of both heads' features
+	// (square*2vf + c) instead.
+	iw.fc1 = make([]float32, 2*vh*g.squares()*2*vf)
+	placeDense(iw.fc1, 0, t.fc1, g, vf, 2*vf, 0)
+	placeDense(iw.fc1, vh, t.mlFc1, g, vf, 2*vf, vf)
+	iw.fc1Bias = append(append([]float32(nil), t.fc1.bias.Data...), t.mlFc1.bias.Data...)
+	iw.fc2 = make([]float32, 4*2*vh)
+	for k := 0; k < 3; k++ {
+		copy(iw.fc2[k*2*vh:][:vh], t.fc2.weight.Data[k*vh:][:vh])
 	}
-	iw.fc1Bias = append([]float32(nil), t.fc1.bias.Data...)
-	iw.fc2 = append([]float32(nil), t.fc2.weight.Data...)
-	iw.fc2Bias = append([]float32(nil), t.fc2.bias.Data...)
+	copy(iw.fc2[3*2*vh+vh:][:vh], t.mlFc2.weight.Data)
+	iw.fc2Bias = append(append([]float32(nil), t.fc2.bias.Data...), t.mlFc2.bias.Data...)
 	return iw
 }
 
@@ -136,7 +160,7 @@ func (iw *inferWeights) gemmFlopsPerPosition() float64 {
 	for _, c := range append([]*winoConv{iw.stem}, flattenBlocks(iw.blocks)...) {
 		f += 2 * 16 * tiles * float64(c.cin*c.cout)
 	}
-	for _, c := range []*pointConv{iw.polConv, iw.polOut, iw.valConv} {
+	for _, c := range []*pointConv{iw.polConv, iw.polOut, iw.headConv} {
 		f += 2 * sq * float64(c.cin*c.cout)
 	}
 	return f + 2*float64(len(iw.fc1)+len(iw.fc2))
@@ -155,6 +179,7 @@ type inferGraph struct {
 	policy []float32 // PolicyPlanes x n*squares: the policy logits without their bias, plane-major
 	pbias  []float32 // PolicyPlanes: the policy logits' bias
 	wdl    []float32 // 3 x n: the WDL logits
+	ml     []float32 // n: the moves-left head's raw outputs (right after wdl)
 }
 
 // inferScratch is the working memory the Winograd convolutions of one graph
@@ -212,24 +237,26 @@ func newInferGraph(cfg Config, iw *inferWeights, n int) (*inferGraph, error) {
 		sgemmSerial(false, true, po.cout, sq, po.cin, po.weight, po.cin, pbuf, pc.cout, 0, ig.policy, sq)
 	}, plIn...), plIn...)
 
-	// Value head: a 1x1 convolution with ReLU, then fc1 over each
-	// position's padded plane of features and fc2 to the WDL logits.
-	vc := iw.valConv
+	// Value and moves-left heads, as one: a 1x1 convolution with ReLU, then
+	// fc1 over each position's padded plane of features and fc2 to the WDL
+	// logits and the moves-left output.
+	vc := iw.headConv
 	vbuf := make([]float32, sq*vc.cout)
-	v1 := b.pointwise("value.conv", vc, y, tower, vbuf, sq)
-	hidden, in := cfg.ValueHidden, geo.squares()*vc.cout
+	v1 := b.pointwise("heads.conv", vc, y, tower, vbuf, sq)
+	hidden, in := len(iw.fc1Bias), geo.squares()*vc.cout
 	hbuf := make([]float32, n*hidden)
-	fc1In := []*G.Node{v1, b.input("value.fc1.weight", iw.fc1, hidden, in), b.input("value.fc1.bias", iw.fc1Bias, hidden)}
-	v2 := b.apply(newKernelOp("value.fc1", hbuf, []int{n, hidden}, func() {
+	fc1In := []*G.Node{v1, b.input("heads.fc1.weight", iw.fc1, hidden, in), b.input("heads.fc1.bias", iw.fc1Bias, hidden)}
+	v2 := b.apply(newKernelOp("heads.fc1", hbuf, []int{n, hidden}, func() {
 		sgemmSerial(false, true, n, hidden, in, vbuf, in, iw.fc1, in, 0, hbuf, hidden)
 		biasReLURows(hbuf, iw.fc1Bias, true)
 	}, fc1In...), fc1In...)
-	ig.wdl = make([]float32, 3*n)
-	fc2In := []*G.Node{v2, b.input("value.fc2.weight", iw.fc2, 3, hidden), b.input("value.fc2.bias", iw.fc2Bias, 3)}
-	b.apply(newKernelOp("value.fc2", ig.wdl, []int{3, n}, func() {
-		sgemmSerial(false, true, 3, n, hidden, iw.fc2, hidden, hbuf, hidden, 0, ig.wdl, n)
-		for k := 0; k < 3; k++ {
-			row := ig.wdl[k*n:][:n]
+	out := make([]float32, 4*n)
+	ig.wdl, ig.ml = out[:3*n], out[3*n:]
+	fc2In := []*G.Node{v2, b.input("heads.fc2.weight", iw.fc2, 4, hidden), b.input("heads.fc2.bias", iw.fc2Bias, 4)}
+	b.apply(newKernelOp("heads.fc2", out, []int{4, n}, func() {
+		sgemmSerial(false, true, 4, n, hidden, iw.fc2, hidden, hbuf, hidden, 0, out, n)
+		for k := 0; k < 4; k++ {
+			row := out[k*n:][:n]
 			for i := range row {
 				row[i] += iw.fc2Bias[k]
 			}

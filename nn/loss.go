@@ -4,34 +4,62 @@ import "math"
 
 // Losses are one training step's mean losses over the batch.
 type Losses struct {
-	Policy float64 // cross-entropy of the policy target against the policy over legal moves
-	Value  float64 // cross-entropy of the WDL target against the WDL prediction
-	L2     float64 // the L2 coefficient times the sum of squared weights (not biases or BatchNorm)
-	Total  float64 // Policy + Value + L2
+	Policy    float64 // cross-entropy of the policy target against the policy over legal moves
+	Value     float64 // cross-entropy of the WDL target against the WDL prediction
+	MovesLeft float64 // Huber loss of the moves-left head, in units of MovesLeftScale plies (unweighted)
+	L2        float64 // the L2 coefficient times the sum of squared weights (not biases or BatchNorm)
+	Total     float64 // Policy + Value + MovesLeftWeight*MovesLeft + L2
 }
 
-// lossKernel computes the batch-mean policy and WDL cross-entropies from the
-// network's logits and, in the same pass, their gradients.
+// The moves-left head (lc0's) predicts the plies until the game ends in
+// units of MovesLeftScale plies; its loss is the Huber loss of the scaled
+// error with threshold movesLeftDelta (quadratic within 10 plies of the
+// target, linear beyond, so a few very long games do not dominate).
+const (
+	// MovesLeftScale is the plies one unit of the moves-left head's raw
+	// output stands for.
+	MovesLeftScale = 20
+	movesLeftDelta = 0.5
+)
+
+// huber returns the Huber loss of the error d and its derivative.
+func huber(d float64) (loss, grad float64) {
+	if math.Abs(d) <= movesLeftDelta {
+		return 0.5 * d * d, d
+	}
+	return movesLeftDelta * (math.Abs(d) - 0.5*movesLeftDelta), math.Copysign(movesLeftDelta, d)
+}
+
+// lossKernel computes the batch-mean policy and WDL cross-entropies and the
+// moves-left Huber loss from the network's outputs and, in the same pass,
+// their gradients (the moves-left one scaled by mlWeight).
 type lossKernel struct {
 	n, hw, planes int
 	batch         *TrainBatch // targets of the current step
+	mlWeight      float64     // the moves-left loss's weight in the total
 	policy, value float64     // the last forward pass's losses
-	dPolicy       []float32   // planes x n*hw, CNHW like the logits
-	dWDL          []float32   // 3 x n
+	movesLeft     float64
+	dPolicy       []float32 // planes x n*hw, CNHW like the logits
+	dWDL          []float32 // 3 x n
+	dML           []float32 // 1 x n
 }
 
 func newLossKernel(n, hw, planes int) *lossKernel {
 	return &lossKernel{n: n, hw: hw, planes: planes,
-		dPolicy: make([]float32, planes*n*hw), dWDL: make([]float32, 3*n)}
+		dPolicy: make([]float32, planes*n*hw), dWDL: make([]float32, 3*n), dML: make([]float32, n)}
 }
 
-// forward reads the policy logits (planes x n*hw) and WDL logits (3 x n).
-func (k *lossKernel) forward(logits, wdl []float32) {
+// forward reads the policy logits (planes x n*hw), WDL logits (3 x n) and
+// moves-left outputs (1 x n).
+func (k *lossKernel) forward(logits, wdl, ml []float32) {
 	b := k.batch
 	size := k.planes * k.hw
 	inv := 1 / float64(k.n)
-	var pl, vl float64
+	var pl, vl, mll float64
 	for pos := 0; pos < k.n; pos++ {
+		e, g := huber(float64(ml[pos]) - float64(b.MovesLeft[pos])/MovesLeftScale)
+		mll += e
+		k.dML[pos] = float32(k.mlWeight * g * inv)
 		legal := b.Legal[pos*size : (pos+1)*size]
 		target := b.Policy[pos*size : (pos+1)*size]
 		// Policy index plane*hw+sq lives at logits[(plane*n+pos)*hw+sq].
@@ -81,7 +109,7 @@ func (k *lossKernel) forward(logits, wdl []float32) {
 			k.dWDL[j*k.n+pos] = float32((ts*math.Exp(lp) - float64(t[j])) * inv)
 		}
 	}
-	k.policy, k.value = pl*inv, vl*inv
+	k.policy, k.value, k.movesLeft = pl*inv, vl*inv, mll*inv
 }
 
 // logitLayout says where a graph keeps the policy logit of position pos,

@@ -13,6 +13,11 @@ type tower struct {
 	polOut   *convLayer      // 1x1 to the policy planes, bias, no ReLU: the logits
 	valConv  *convLayer      // 1x1, BatchNorm, ReLU
 	fc1, fc2 *denseLayer     // value hidden (ReLU) and WDL logits
+	// The moves-left head, shaped like the value head: 1x1 conv
+	// (BatchNorm, ReLU), hidden (ReLU), one output (plies left /
+	// MovesLeftScale).
+	mlConv       *convLayer
+	mlFc1, mlFc2 *denseLayer
 }
 
 // convs returns every convolution in forward order.
@@ -21,7 +26,7 @@ func (t *tower) convs() []*convLayer {
 	for _, b := range t.blocks {
 		out = append(out, b[0], b[1])
 	}
-	return append(out, t.polConv, t.polOut, t.valConv)
+	return append(out, t.polConv, t.polOut, t.valConv, t.mlConv)
 }
 
 // Net is a policy/value network: its Config and its parameters. Graphs for
@@ -82,6 +87,9 @@ func New(cfg Config, seed uint64) (*Net, error) {
 	hw := cfg.Height * cfg.Width
 	n.t.fc1 = dense("value.fc1", cfg.ValueFilters*hw, cfg.ValueHidden, true)
 	n.t.fc2 = dense("value.fc2", cfg.ValueHidden, 3, false)
+	n.t.mlConv = conv("moves_left.conv", f, cfg.ValueFilters, 1, true, true)
+	n.t.mlFc1 = dense("moves_left.fc1", cfg.ValueFilters*hw, cfg.ValueHidden, true)
+	n.t.mlFc2 = dense("moves_left.fc2", cfg.ValueHidden, 1, false)
 	return n, nil
 }
 

@@ -38,6 +38,7 @@ func randomBatch(cfg Config, size int, r *rand.Rand) *TrainBatch {
 			b.Policy[pos*s.PolicySize+i] /= sum
 		}
 		b.WDL[pos*3+r.IntN(3)] = 1
+		b.MovesLeft[pos] = float32(r.IntN(200))
 	}
 	return b
 }
@@ -69,19 +70,34 @@ func TestWholeNetworkGradientsMatchFloat64NumericalDifferentiation(t *testing.T)
 	}
 	r := rand.New(rand.NewPCG(2, 2))
 	randomizeStats(net, r)
-	tr, err := NewTrainer(net, DefaultTrainConfig())
+	// A moves-left weight that is not 1, to check it scales the head's
+	// gradient, and large enough for the head's gradients to be checked.
+	const mlWeight = 0.7
+	tc := DefaultTrainConfig()
+	tc.MovesLeftWeight = mlWeight
+	tr, err := NewTrainer(net, tc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := randomBatch(cfg, 4, r)
 	ref := newRefNet(net) // before the training graph moves the running statistics
+	// Target position 0 within the Huber threshold of its output and the
+	// others far from theirs, so both branches of the loss are checked.
+	_, _, out := ref.forward(b, true)
+	b.MovesLeft[0] = float32(out[0]*MovesLeftScale + 4)
+	for pos := 1; pos < b.Size; pos++ {
+		b.MovesLeft[pos] = float32(out[pos]*MovesLeftScale + 30 + float64(pos))
+	}
 	l, err := tr.gradients(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rp, rv := ref.loss(b, true)
-	if math.Abs(l.Policy-rp) > 1e-4*rp || math.Abs(l.Value-rv) > 1e-4*rv {
-		t.Fatalf("training-mode losses %v, %v; float64 reference %v, %v", l.Policy, l.Value, rp, rv)
+	rp, rv, rm := ref.loss(b, true)
+	if math.Abs(l.Policy-rp) > 1e-4*rp || math.Abs(l.Value-rv) > 1e-4*rv || math.Abs(l.MovesLeft-rm) > 1e-4*rm {
+		t.Fatalf("training-mode losses %v, %v, %v; float64 reference %v, %v, %v", l.Policy, l.Value, l.MovesLeft, rp, rv, rm)
+	}
+	if want := l.Policy + l.Value + mlWeight*l.MovesLeft + l.L2; math.Abs(l.Total-want) > 1e-12 {
+		t.Fatalf("total loss %v, want policy + value + %v moves left + L2 = %v", l.Total, mlWeight, want)
 	}
 	const eps = 1e-6
 	for _, p := range net.params {
@@ -96,11 +112,11 @@ func TestWholeNetworkGradientsMatchFloat64NumericalDifferentiation(t *testing.T)
 			}
 			old := vals[i]
 			vals[i] = old + eps
-			pp, pv := ref.loss(b, true)
+			pp, pv, pm := ref.loss(b, true)
 			vals[i] = old - eps
-			mp, mv := ref.loss(b, true)
+			mp, mv, mm := ref.loss(b, true)
 			vals[i] = old
-			num := (pp + pv - mp - mv) / (2 * eps)
+			num := (pp + pv + mlWeight*pm - mp - mv - mlWeight*mm) / (2 * eps)
 			ana := float64(p.Grad[i])
 			if math.Abs(num-ana) > 1e-3*math.Max(math.Abs(num), math.Abs(ana))+2e-5 {
 				t.Errorf("%s[%d]: analytic gradient %.7g, float64 numerical %.7g", p.Name, i, ana, num)
@@ -110,8 +126,8 @@ func TestWholeNetworkGradientsMatchFloat64NumericalDifferentiation(t *testing.T)
 }
 
 // evalOutputs runs the training graph in eval mode on b and returns its
-// policy and WDL as an eval.Evaluator would.
-func evalOutputs(t *testing.T, tr *Trainer, b *TrainBatch) (policy, wdl []float32) {
+// policy, WDL and moves left as an eval.Evaluator would.
+func evalOutputs(t *testing.T, tr *Trainer, b *TrainBatch) (policy, wdl, movesLeft []float32) {
 	t.Helper()
 	g, err := tr.graph(tr.evals, modeEval, b)
 	if err != nil {
@@ -122,7 +138,9 @@ func evalOutputs(t *testing.T, tr *Trainer, b *TrainBatch) (policy, wdl []float3
 	policy = make([]float32, b.Size*s.PolicySize)
 	wdl = make([]float32, b.Size*3)
 	writeOutputs(g.logits, g.wdl, b.Size, g.n, cnhwLogits(g.h, g.w), g.h, g.w, tr.net.cfg.PolicyPlanes, b.Legal, policy, wdl)
-	return policy, wdl
+	movesLeft = make([]float32, b.Size)
+	writeMovesLeft(g.ml[:b.Size], movesLeft)
+	return policy, wdl, movesLeft
 }
 
 // maxRelDiff returns max |a-b| / max(|b|, floor).
@@ -154,8 +172,9 @@ func TestFusedInferenceEqualsTrainingGraphInEvalMode(t *testing.T) {
 		}
 		for _, size := range []int{1, 3, 8} {
 			b := randomBatch(cfg, size, r)
-			wantP, wantV := evalOutputs(t, tr, b)
+			wantP, wantV, wantM := evalOutputs(t, tr, b)
 			eb := eval.NewBatch(cfg.Shape(), size)
+			eb.MovesLeft = make([]float32, size)
 			copy(eb.Planes, b.Planes)
 			copy(eb.Legal, b.Legal)
 			if err := ev.Evaluate(eb); err != nil {
@@ -166,6 +185,9 @@ func TestFusedInferenceEqualsTrainingGraphInEvalMode(t *testing.T) {
 			}
 			if d := maxRelDiff(eb.WDL, wantV, 1e-3); d > 1e-4 {
 				t.Errorf("seed %d size %d: WDL max relative difference %.3g, want <= 1e-4", seed, size, d)
+			}
+			if d := maxRelDiff(eb.MovesLeft, wantM, 1); d > 1e-4 {
+				t.Errorf("seed %d size %d: moves left max relative difference %.3g, want <= 1e-4", seed, size, d)
 			}
 		}
 	}
@@ -185,12 +207,19 @@ func TestFusedInferenceEqualsFloat64ReferenceInEvalMode(t *testing.T) {
 	}
 	b := randomBatch(cfg, 5, r)
 	eb := eval.NewBatch(cfg.Shape(), 5)
+	eb.MovesLeft = make([]float32, 5)
 	copy(eb.Planes, b.Planes)
 	copy(eb.Legal, b.Legal)
 	if err := ev.Evaluate(eb); err != nil {
 		t.Fatal(err)
 	}
-	logits, wdl := newRefNet(net).forward(b, false)
+	logits, wdl, ml := newRefNet(net).forward(b, false)
+	for pos := range ml {
+		want := math.Max(ml[pos], 0) * MovesLeftScale
+		if got := float64(eb.MovesLeft[pos]); math.Abs(got-want) > 1e-4*math.Max(want, 1) {
+			t.Errorf("position %d: moves left %v, float64 reference %v", pos, got, want)
+		}
+	}
 	size := cfg.Shape().PolicySize
 	for pos := 0; pos < b.Size; pos++ {
 		lse := math.Inf(-1)

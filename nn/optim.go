@@ -68,14 +68,22 @@ type TrainConfig struct {
 	Epsilon   float64  // Adam denominator guard
 	L2        float64  // L2 coefficient c: the loss adds c * sum of squared weights
 	Schedule  Schedule // learning rate per step
+	// MovesLeftWeight scales the moves-left head's loss in the total loss
+	// (0: the head is not trained).
+	MovesLeftWeight float64
 }
 
-// DefaultTrainConfig returns SGD with momentum 0.9, L2 1e-4 and a constant
-// learning rate of 0.02 (Adam's betas and epsilon are preset for switching
-// Optimizer to "adam").
+// DefaultMovesLeftWeight is the default weight of the moves-left loss: small
+// beside the policy and value losses (the head is an auxiliary signal), see
+// docs/network.md.
+const DefaultMovesLeftWeight = 0.1
+
+// DefaultTrainConfig returns SGD with momentum 0.9, L2 1e-4, a constant
+// learning rate of 0.02 and the moves-left loss at DefaultMovesLeftWeight
+// (Adam's betas and epsilon are preset for switching Optimizer to "adam").
 func DefaultTrainConfig() TrainConfig {
 	return TrainConfig{Optimizer: "sgd", Momentum: 0.9, Beta1: 0.9, Beta2: 0.999, Epsilon: 1e-8,
-		L2: 1e-4, Schedule: Schedule{Base: 0.02}}
+		L2: 1e-4, Schedule: Schedule{Base: 0.02}, MovesLeftWeight: DefaultMovesLeftWeight}
 }
 
 // Validate reports the first unusable setting.
@@ -95,6 +103,9 @@ func (c TrainConfig) Validate() error {
 	}
 	if c.L2 < 0 {
 		return fmt.Errorf("nn: L2 = %v, want >= 0", c.L2)
+	}
+	if !(c.MovesLeftWeight >= 0) || math.IsInf(c.MovesLeftWeight, 0) {
+		return fmt.Errorf("nn: MovesLeftWeight = %v, want a finite weight >= 0", c.MovesLeftWeight)
 	}
 	return c.Schedule.Validate()
 }

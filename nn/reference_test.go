@@ -120,8 +120,9 @@ func (r *refNet) dense(name string, x [][]float64, out int, rl bool) [][]float64
 	return res
 }
 
-// forward returns each position's policy logits (eval index order) and WDL logits.
-func (r *refNet) forward(b *TrainBatch, train bool) (logits, wdl [][]float64) {
+// forward returns each position's policy logits (eval index order), WDL
+// logits and moves-left head output (in units of MovesLeftScale plies).
+func (r *refNet) forward(b *TrainBatch, train bool) (logits, wdl [][]float64, ml []float64) {
 	c := r.cfg
 	in := c.Channels * c.Height * c.Width
 	x := make([][]float64, b.Size)
@@ -156,16 +157,23 @@ func (r *refNet) forward(b *TrainBatch, train bool) (logits, wdl [][]float64) {
 	v := layer("value.conv", y, c.Filters, c.ValueFilters, 1, true, nil)
 	v = r.dense("value.fc1", v, c.ValueHidden, true)
 	wdl = r.dense("value.fc2", v, 3, false)
-	return logits, wdl
+	m := layer("moves_left.conv", y, c.Filters, c.ValueFilters, 1, true, nil)
+	m = r.dense("moves_left.fc1", m, c.ValueHidden, true)
+	for _, o := range r.dense("moves_left.fc2", m, 1, false) {
+		ml = append(ml, o[0])
+	}
+	return logits, wdl, ml
 }
 
 func blockName(i, conv int) string {
 	return "block" + string(rune('0'+i)) + ".conv" + string(rune('0'+conv))
 }
 
-// loss returns the batch-mean policy and WDL cross-entropies.
-func (r *refNet) loss(b *TrainBatch, train bool) (policy, value float64) {
-	logits, wdl := r.forward(b, train)
+// loss returns the batch-mean policy and WDL cross-entropies and the
+// moves-left Huber loss (quadratic within 10 plies of the target, linear
+// beyond, in units of 20 plies).
+func (r *refNet) loss(b *TrainBatch, train bool) (policy, value, movesLeft float64) {
+	logits, wdl, ml := r.forward(b, train)
 	size := r.cfg.Shape().PolicySize
 	for pos := 0; pos < b.Size; pos++ {
 		lse := math.Inf(-1)
@@ -183,8 +191,15 @@ func (r *refNet) loss(b *TrainBatch, train bool) (policy, value float64) {
 		for j := 0; j < 3; j++ {
 			value -= float64(b.WDL[pos*3+j]) * (wdl[pos][j] - l)
 		}
+		d := math.Abs(ml[pos] - float64(b.MovesLeft[pos])/20)
+		if d <= 0.5 {
+			movesLeft += d * d / 2
+		} else {
+			movesLeft += 0.5 * (d - 0.25)
+		}
 	}
-	return policy / float64(b.Size), value / float64(b.Size)
+	n := float64(b.Size)
+	return policy / n, value / n, movesLeft / n
 }
 
 func logAddExp(a, b float64) float64 {

@@ -12,6 +12,9 @@ type TrainBatch struct {
 	Legal  []float32 // Size*PolicySize: 1 for a legal move, 0 elsewhere
 	Policy []float32 // Size*PolicySize: target distribution over the legal moves (sums to 1)
 	WDL    []float32 // Size*3: target win/draw/loss distribution
+	// MovesLeft holds Size targets of the moves-left head: the plies from
+	// the position to the end of its game (game length - ply).
+	MovesLeft []float32
 }
 
 // NewTrainBatch allocates a TrainBatch of size examples for networks of cfg.
@@ -19,7 +22,7 @@ func NewTrainBatch(cfg Config, size int) *TrainBatch {
 	s := cfg.Shape()
 	return &TrainBatch{Size: size, Planes: make([]float32, size*s.InputSize()),
 		Legal: make([]float32, size*s.PolicySize), Policy: make([]float32, size*s.PolicySize),
-		WDL: make([]float32, size*3)}
+		WDL: make([]float32, size*3), MovesLeft: make([]float32, size)}
 }
 
 // Check reports whether b's slices hold Size examples of cfg's shape.
@@ -36,6 +39,8 @@ func (b *TrainBatch) Check(cfg Config) error {
 		return fmt.Errorf("nn: train batch Policy holds %d values, want >= %d", len(b.Policy), b.Size*s.PolicySize)
 	case len(b.WDL) < b.Size*3:
 		return fmt.Errorf("nn: train batch WDL holds %d values, want >= %d", len(b.WDL), b.Size*3)
+	case len(b.MovesLeft) < b.Size:
+		return fmt.Errorf("nn: train batch MovesLeft holds %d values, want >= %d", len(b.MovesLeft), b.Size)
 	}
 	return nil
 }
@@ -126,8 +131,8 @@ func (t *Trainer) EvalLoss(b *TrainBatch) (Losses, error) {
 // the current weights.
 func (t *Trainer) run(g *netGraph) Losses {
 	g.run()
-	l := Losses{Policy: g.loss.policy, Value: g.loss.value, L2: t.opt.l2(t.net.params)}
-	l.Total = l.Policy + l.Value + l.L2
+	l := Losses{Policy: g.loss.policy, Value: g.loss.value, MovesLeft: g.loss.movesLeft, L2: t.opt.l2(t.net.params)}
+	l.Total = l.Policy + l.Value + t.cfg.MovesLeftWeight*l.MovesLeft + l.L2
 	return l
 }
 
@@ -154,5 +159,6 @@ func (t *Trainer) graph(cache map[int]*netGraph, mode graphMode, b *TrainBatch) 
 	}
 	g.setPlanes(b.Planes, b.Size, t.net.cfg.Channels)
 	g.loss.batch = b
+	g.loss.mlWeight = t.cfg.MovesLeftWeight
 	return g, nil
 }

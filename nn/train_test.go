@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -55,6 +56,9 @@ func TestTinyNetworkLearnsFixedTargetsToNearZeroLoss(t *testing.T) {
 					first = l
 				}
 				last = l
+			}
+			if last.MovesLeft > first.MovesLeft/2 {
+				t.Errorf("moves-left loss %.4f after 400 steps, started at %.4f; want it halved", last.MovesLeft, first.MovesLeft)
 			}
 			if last.Policy+last.Value > 0.05 {
 				t.Errorf("after 400 steps loss %.4f (policy %.4f, value %.4f), started at %.4f; want < 0.05",
@@ -153,6 +157,9 @@ func TestTrainConfigRejectsUnusableSettings(t *testing.T) {
 		func(c *TrainConfig) { c.Schedule.Decay = "step" },
 		func(c *TrainConfig) { c.Schedule.Decay = "exp" },
 		func(c *TrainConfig) { c.Optimizer, c.Epsilon = "adam", 0 },
+		func(c *TrainConfig) { c.MovesLeftWeight = -0.1 },
+		func(c *TrainConfig) { c.MovesLeftWeight = math.NaN() },
+		func(c *TrainConfig) { c.MovesLeftWeight = math.Inf(1) },
 	}
 	for i, f := range bad {
 		c := DefaultTrainConfig()

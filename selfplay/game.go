@@ -24,7 +24,7 @@ type Rules struct {
 // NewRules returns the rules of v with games capped at maxPlies plies (0: no
 // cap).
 func NewRules(v *env.Variant, maxPlies int) *Rules {
-	r := &Rules{Variant: v, Encoder: env.NewEncoder(v), Index: env.NewMoveIndex(v), MaxPlies: maxPlies}
+	r := &Rules{Variant: v, Encoder: env.NewEncoder(v, maxPlies), Index: env.NewMoveIndex(v), MaxPlies: maxPlies}
 	r.values = make([]float64, len(v.Pieces))
 	for t := 1; t < len(v.Pieces); t++ {
 		r.values[t] = PieceValue(v.Pieces[t])
@@ -200,12 +200,15 @@ func (g *Game) Material() float64 {
 	return sum
 }
 
-// EncodeText encodes the position given as position text and repetition
-// count (as training data stores them) into planes and its legal-move mask
-// into legal (every value of both is written: Shape().InputSize() and
-// Shape().PolicySize values). The text carries no history; repetitions
-// restores the count the repetition plane shows (env.Position.SetRepetitions).
-func (r *Rules) EncodeText(text string, repetitions int, planes, legal []float32) error {
+// EncodeText encodes the position given as position text, ply plies into
+// its game, with the repetition count it had there (as training data stores
+// them), into planes and its legal-move mask into legal (every value of both
+// is written: Shape().InputSize() and Shape().PolicySize values). The text
+// carries no history: repetitions restores the count the repetition plane
+// shows (env.Position.SetRepetitions) and ply the length-cap plane, so the
+// planes are the ones self-play's search saw. A position outside any game
+// has ply 0 and repetitions 0.
+func (r *Rules) EncodeText(text string, ply, repetitions int, planes, legal []float32) error {
 	p, err := r.Variant.ParsePosition(text)
 	if err != nil {
 		return fmt.Errorf("position %q: %w", text, err)
@@ -218,7 +221,7 @@ func (r *Rules) EncodeText(text string, repetitions int, planes, legal []float32
 		return fmt.Errorf("selfplay: EncodeText needs %d planes and %d mask values, got %d and %d",
 			s.InputSize(), s.PolicySize, len(planes), len(legal))
 	}
-	r.Encoder.Encode(p, planes[:s.InputSize()])
+	r.Encoder.EncodeAt(p, ply, planes[:s.InputSize()])
 	clear(legal[:s.PolicySize])
 	var buf [env.MaxMoves]env.Move
 	side := p.SideToMove()

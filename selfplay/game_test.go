@@ -126,7 +126,7 @@ func TestMaterialIsFromTheSideToMove(t *testing.T) {
 }
 
 func TestEncodeTextMatchesTheGame(t *testing.T) {
-	r := mustRules(t, "fbgc", 0)
+	r := mustRules(t, "fbgc", 10) // a cap, so the length-cap plane is not 0
 	g := r.NewGame(nil)
 	play(t, g, "e2-e4", "f9-f7")
 	s := r.Shape()
@@ -135,7 +135,7 @@ func TestEncodeTextMatchesTheGame(t *testing.T) {
 	planes := make([]float32, s.InputSize())
 	legal := make([]float32, s.PolicySize)
 	legal[0] = 7 // stale values must be overwritten
-	if err := r.EncodeText(g.Position().String(), g.Position().Repetitions(), planes, legal); err != nil {
+	if err := r.EncodeText(g.Position().String(), g.Position().Ply(), g.Position().Repetitions(), planes, legal); err != nil {
 		t.Fatal(err)
 	}
 	for i := range want {
@@ -150,10 +150,20 @@ func TestEncodeTextMatchesTheGame(t *testing.T) {
 	if moves := g.LegalMoves(nil); n != len(moves) {
 		t.Fatalf("mask has %d moves, the game %d", n, len(moves))
 	}
-	if err := r.EncodeText("not a position", 0, planes, legal); err == nil {
+	// Without the ply, only the length-cap plane (the last) differs.
+	if err := r.EncodeText(g.Position().String(), 0, g.Position().Repetitions(), planes, legal); err != nil {
+		t.Fatal(err)
+	}
+	hw := s.Height * s.Width
+	for i := range want {
+		if last := i >= (s.Channels-1)*hw; (planes[i] != want[i]) != last {
+			t.Fatalf("plane value %d: %v at ply 0, %v at ply %d", i, planes[i], want[i], g.Position().Ply())
+		}
+	}
+	if err := r.EncodeText("not a position", 0, 0, planes, legal); err == nil {
 		t.Fatal("bad position text accepted")
 	}
-	if err := r.EncodeText(g.Position().String(), 0, planes[:10], legal); err == nil {
+	if err := r.EncodeText(g.Position().String(), 0, 0, planes[:10], legal); err == nil {
 		t.Fatal("short planes accepted")
 	}
 }

@@ -10,8 +10,11 @@ import (
 )
 
 // fillBatch encodes samples into b: input planes and legal masks from the
-// position text, the policy target from the visit fractions, and the WDL
-// target from the game result blended with the search value by valueMix.
+// position text at the sample's ply (so the length-cap plane is the one
+// self-play saw), the policy target from the visit fractions, and the WDL
+// target from the game result blended with the search value by valueMix,
+// and the moves-left target (the plies from the position to the end of its
+// game).
 func fillBatch(r *selfplay.Rules, samples []datasets.Sample, valueMix float32, b *nn.TrainBatch) error {
 	s := r.Shape()
 	in, ps := s.InputSize(), s.PolicySize
@@ -20,7 +23,7 @@ func fillBatch(r *selfplay.Rules, samples []datasets.Sample, valueMix float32, b
 		smp := &samples[j]
 		planes := b.Planes[j*in : (j+1)*in]
 		legal := b.Legal[j*ps : (j+1)*ps]
-		if err := r.EncodeText(smp.Position, smp.Repetitions, planes, legal); err != nil {
+		if err := r.EncodeText(smp.Position, int(smp.Ply), smp.Repetitions, planes, legal); err != nil {
 			return fmt.Errorf("train: sample position %q: %w", smp.Position, err)
 		}
 		policy := b.Policy[j*ps : (j+1)*ps]
@@ -43,6 +46,10 @@ func fillBatch(r *selfplay.Rules, samples []datasets.Sample, valueMix float32, b
 		z = min(max(z, -1), 1)
 		w, l := max(z, 0), max(-z, 0)
 		b.WDL[3*j], b.WDL[3*j+1], b.WDL[3*j+2] = w, 1-w-l, l
+		if smp.Ply < 0 || smp.GameLength <= smp.Ply {
+			return fmt.Errorf("train: sample position %q: ply %d of a game of length %d", smp.Position, smp.Ply, smp.GameLength)
+		}
+		b.MovesLeft[j] = float32(smp.GameLength - smp.Ply)
 	}
 	return nil
 }
@@ -67,7 +74,7 @@ func quality(r *selfplay.Rules, f *nn.Folded, samples []datasets.Sample) (accura
 		part := samples[start:min(start+chunk, len(samples))]
 		b.Size = len(part)
 		for j := range part {
-			if err := r.EncodeText(part[j].Position, part[j].Repetitions, b.Planes[j*in:(j+1)*in], b.Legal[j*ps:(j+1)*ps]); err != nil {
+			if err := r.EncodeText(part[j].Position, int(part[j].Ply), part[j].Repetitions, b.Planes[j*in:(j+1)*in], b.Legal[j*ps:(j+1)*ps]); err != nil {
 				return 0, 0, fmt.Errorf("train: quality: sample position %q: %w", part[j].Position, err)
 			}
 		}

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 
 	"github.com/BurntSushi/toml"
 
 	"bomberzero/configs"
+	"bomberzero/nn"
 )
 
 // Config is everything a training run is made of, as written to its
@@ -90,6 +92,9 @@ type TrainConfig struct {
 	// ValueMix blends the search value into the value target:
 	// target = (1-ValueMix)*result + ValueMix*search value.
 	ValueMix float64 `toml:"value_mix"`
+	// MovesLeftWeight is the moves-left head's loss weight (0: the head is
+	// not trained); nn.DefaultMovesLeftWeight when the file does not set it.
+	MovesLeftWeight float64 `toml:"moves_left_weight"`
 	// Threads is the BLAS threads one product may use.
 	Threads int `toml:"threads"`
 }
@@ -128,7 +133,7 @@ func DefaultConfig(variant string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("train: embedded defaults for %q: %w", variant, err)
 	}
-	c, err := parseConfig("embedded defaults", data, Config{})
+	c, err := parseConfig("embedded defaults", data, Config{Train: TrainConfig{MovesLeftWeight: nn.DefaultMovesLeftWeight}})
 	if err != nil {
 		return Config{}, err
 	}
@@ -216,6 +221,7 @@ func (c Config) Validate() error {
 		{"train.optimizer", c.Train.Optimizer != "sgd" && c.Train.Optimizer != "adam", "sgd or adam"},
 		{"train.learning_rate", !(c.Train.LearningRate > 0), "> 0"},
 		{"train.value_mix", c.Train.ValueMix < 0 || c.Train.ValueMix > 1, "in [0, 1]"},
+		{"train.moves_left_weight", !(c.Train.MovesLeftWeight >= 0) || math.IsInf(c.Train.MovesLeftWeight, 0), "a finite weight >= 0"},
 		{"train.threads", c.Train.Threads < 0, ">= 0"},
 		{"eval.games", c.Eval.Games < 0, ">= 0"},
 		{"eval.sims", c.Eval.Sims < 1, ">= 1"},

@@ -92,6 +92,7 @@ func TestBadConfigErrorsNameTheKey(t *testing.T) {
 		{"[train]\nsample_ratio = -1\n", "train.sample_ratio: want > 0"},
 		{"[train]\noptimizer = \"lion\"\n", "train.optimizer: want sgd or adam"},
 		{"[eval]\nsims = 0\n", "eval.sims: want >= 1"},
+		{"[train]\nmoves_left_weight = -0.5\n", "train.moves_left_weight: want a finite weight >= 0"},
 		{"[net]\nfilters = \"many\"\n", "c.toml"},
 		{"variant = \n", "c.toml"},
 	}

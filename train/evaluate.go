@@ -132,7 +132,7 @@ func (r *runner) trainMetrics() *metrics.Train {
 		LearningRate: r.trainer.Config().Schedule.Rate(r.trainer.Steps())}
 	if g.Steps > 0 {
 		n := float64(g.Steps)
-		t.PolicyLoss, t.ValueLoss, t.Loss = g.PolicyLoss/n, g.ValueLoss/n, g.Loss/n
+		t.PolicyLoss, t.ValueLoss, t.MovesLeftLoss, t.Loss = g.PolicyLoss/n, g.ValueLoss/n, g.MovesLeft/n, g.Loss/n
 	}
 	return t
 }

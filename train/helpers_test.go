@@ -92,6 +92,9 @@ func checkRunComplete(t *testing.T, dir string, cfg Config, gens int) {
 		if r.Train == nil || r.Train.Steps != cfg.Train.MaxSteps || r.Train.TotalSteps != total {
 			t.Errorf("generation %d: train %+v, want %d steps, %d in total", i, r.Train, cfg.Train.MaxSteps, total)
 		}
+		if r.Train != nil && cfg.Train.MaxSteps > 0 && !(r.Train.MovesLeftLoss > 0) {
+			t.Errorf("generation %d: moves_left_loss %v, want the moves-left head's (positive) loss", i, r.Train.MovesLeftLoss)
+		}
 		if len(r.Ladder) == 0 {
 			t.Errorf("generation %d: no ladder", i)
 		}

@@ -63,6 +63,7 @@ func (r *runner) trainPhase(ctx context.Context) error {
 		g.Samples += tc.Batch
 		g.PolicyLoss += l.Policy
 		g.ValueLoss += l.Value
+		g.MovesLeft += l.MovesLeft
 		g.Loss += l.Total
 		bar.Set(i + 1)
 		if (i+1)%tc.CheckpointSteps == 0 && i+1 < steps {

@@ -56,9 +56,9 @@ func TestBatchTargetsAreDistributionsOverLegalMoves(t *testing.T) {
 	s := rules.Shape()
 	cfg := nn.TestConfig(s.Channels, s.Height, s.Width, s.PolicySize/(s.Height*s.Width))
 	samples := []datasets.Sample{
-		{Position: text, Result: 1, Value: -1, PolicyIndex: []int32{int32(moves[0]), int32(moves[3])}, Visits: []float32{3, 1}},
-		{Position: text, Result: 0, Value: 0.5, PolicyIndex: []int32{int32(moves[2])}, Visits: []float32{1}},
-		{Position: text, Result: -1, Value: -1, PolicyIndex: []int32{int32(moves[1])}, Visits: []float32{0.5}},
+		{Position: text, Ply: 0, GameLength: 40, Result: 1, Value: -1, PolicyIndex: []int32{int32(moves[0]), int32(moves[3])}, Visits: []float32{3, 1}},
+		{Position: text, Ply: 6, GameLength: 13, Result: 0, Value: 0.5, PolicyIndex: []int32{int32(moves[2])}, Visits: []float32{1}},
+		{Position: text, Ply: 150, GameLength: 151, Result: -1, Value: -1, PolicyIndex: []int32{int32(moves[1])}, Visits: []float32{0.5}},
 	}
 	b := nn.NewTrainBatch(cfg, len(samples))
 	if err := fillBatch(rules, samples, 0.25, b); err != nil {
@@ -69,6 +69,7 @@ func TestBatchTargetsAreDistributionsOverLegalMoves(t *testing.T) {
 	}
 	ps := s.PolicySize
 	wantWDL := [][3]float32{{0.5, 0.5, 0}, {0.125, 0.875, 0}, {0, 0, 1}} // z = 0.75*result + 0.25*value
+	wantLeft := []float32{40, 7, 1}                                      // game length - ply
 	for j := range samples {
 		sum := float32(0)
 		for k, p := range b.Policy[j*ps : (j+1)*ps] {
@@ -80,6 +81,9 @@ func TestBatchTargetsAreDistributionsOverLegalMoves(t *testing.T) {
 		if math.Abs(float64(sum-1)) > 1e-6 {
 			t.Errorf("sample %d: policy target sums to %g", j, sum)
 		}
+		if b.MovesLeft[j] != wantLeft[j] {
+			t.Errorf("sample %d: moves-left target %v, want %v", j, b.MovesLeft[j], wantLeft[j])
+		}
 		for k := range 3 {
 			if math.Abs(float64(b.WDL[3*j+k]-wantWDL[j][k])) > 1e-6 {
 				t.Errorf("sample %d: WDL %v, want %v", j, b.WDL[3*j:3*j+3], wantWDL[j])
@@ -90,13 +94,19 @@ func TestBatchTargetsAreDistributionsOverLegalMoves(t *testing.T) {
 	if got := b.Policy[moves[0]]; math.Abs(float64(got-0.75)) > 1e-6 {
 		t.Errorf("visits 3:1 give %g to the first move, want 0.75", got)
 	}
-	bad := []datasets.Sample{{Position: text, PolicyIndex: []int32{int32(ps - 1)}, Visits: []float32{1}}}
+	for _, ply := range []int32{-1, 40, 41} {
+		past := []datasets.Sample{{Position: text, Ply: ply, GameLength: 40, PolicyIndex: []int32{int32(moves[0])}, Visits: []float32{1}}}
+		if err := fillBatch(rules, past, 0, nn.NewTrainBatch(cfg, 1)); err == nil {
+			t.Errorf("ply %d of a game of length 40 was accepted", ply)
+		}
+	}
+	bad := []datasets.Sample{{Position: text, GameLength: 1, PolicyIndex: []int32{int32(ps - 1)}, Visits: []float32{1}}}
 	if moves[len(moves)-1] != ps-1 {
 		if err := fillBatch(rules, bad, 0, nn.NewTrainBatch(cfg, 1)); err == nil {
 			t.Error("a policy target on an illegal move was accepted")
 		}
 	}
-	garbled := []datasets.Sample{{Position: "not a position", PolicyIndex: []int32{0}, Visits: []float32{1}}}
+	garbled := []datasets.Sample{{Position: "not a position", GameLength: 1, PolicyIndex: []int32{0}, Visits: []float32{1}}}
 	if err := fillBatch(rules, garbled, 0, nn.NewTrainBatch(cfg, 1)); err == nil {
 		t.Error("a garbled position was accepted")
 	}

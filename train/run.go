@@ -241,6 +241,7 @@ func (r *runner) create() error {
 	tc := nn.DefaultTrainConfig()
 	tc.Optimizer, tc.Momentum, tc.L2 = r.cfg.Train.Optimizer, r.cfg.Train.Momentum, r.cfg.Train.L2
 	tc.Schedule = nn.Schedule{Base: r.cfg.Train.LearningRate}
+	tc.MovesLeftWeight = r.cfg.Train.MovesLeftWeight
 	if r.trainer, err = nn.NewTrainer(net, tc); err != nil {
 		return fmt.Errorf("train: trainer: %w", err)
 	}

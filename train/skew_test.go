@@ -107,7 +107,7 @@ func TestTrainingEncodesWhatSelfPlaySaw(t *testing.T) {
 				samples[i] = w.At(i)
 			}
 			b := &nn.TrainBatch{Planes: make([]float32, len(samples)*in), Legal: make([]float32, len(samples)*ps),
-				Policy: make([]float32, len(samples)*ps), WDL: make([]float32, 3*len(samples))}
+				Policy: make([]float32, len(samples)*ps), WDL: make([]float32, 3*len(samples)), MovesLeft: make([]float32, len(samples))}
 			if err := fillBatch(rules, samples, 0, b); err != nil {
 				t.Fatal(err)
 			}

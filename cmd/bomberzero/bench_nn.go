@@ -22,6 +22,7 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	channels := fs.Int("channels", 30, "input planes")
 	size := fs.Int("board", 10, "board height and width")
 	planes := fs.Int("policy-planes", 80, "policy planes")
+	policyFilters := fs.Int("policy-filters", 32, "channels of the policy head's 1x1 convolution")
 	trainBatch := fs.Int("train-batch", 256, "training batch size")
 	square := fs.Int("square-gemm", 1024, "edge of the square SGEMM ceiling")
 	if err := fs.Parse(args); err != nil {
@@ -31,7 +32,7 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: bench nn takes no arguments, got %q", errUsage, fs.Args())
 	}
 	cfg := nn.DefaultConfig(*channels, *size, *size, *planes)
-	cfg.Blocks, cfg.Filters = *blocks, *filters
+	cfg.Blocks, cfg.Filters, cfg.PolicyFilters = *blocks, *filters, *policyFilters
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}

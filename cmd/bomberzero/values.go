@@ -161,7 +161,7 @@ func modelValue(variant, model, evaluator string) (values.ValueFunc, error) {
 	games := make([]mcts.Game, 1)
 	return func(text string) (float64, error) {
 		// The piece-value data keeps no repetition count: encode with 0.
-		if err := rules.EncodeText(text, 0, b.Planes, b.Legal); err != nil {
+		if err := rules.EncodeText(text, 0, 0, b.Planes, b.Legal); err != nil {
 			return 0, err
 		}
 		if ge, ok := ev.(mcts.GameEvaluator); ok {
