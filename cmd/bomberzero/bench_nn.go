@@ -13,7 +13,7 @@ import (
 // runBenchNN is "bomberzero bench nn": the network's inference and training
 // speed against the SGEMM ceiling of this build's BLAS, measured in one run.
 func runBenchNN(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench nn", "", stderr)
+	fs := newFlagSet("bench nn", "usage: bomberzero bench nn [flags]\n\nMeasures the network's inference and training speed against the SGEMM ceiling\nof this build's BLAS, in one run (docs/BENCHMARKS.md).", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	seconds := fs.Float64("seconds", 20, "total time budget in seconds")
 	workers := fs.Int("workers", 0, "inference workers, one evaluator each (0: one per core)")
@@ -24,11 +24,9 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	planes := fs.Int("policy-planes", 80, "policy planes")
 	trainBatch := fs.Int("train-batch", 256, "training batch size")
 	square := fs.Int("square-gemm", 1024, "edge of the square SGEMM ceiling")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: bench nn takes no arguments, got %q", errUsage, fs.Args())
+	quiet := quietFlag(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	cfg := nn.DefaultConfig(*channels, *size, *size, *planes)
 	cfg.Blocks, cfg.Filters = *blocks, *filters
@@ -37,7 +35,7 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	}
 	opts := nn.BenchOptions{Config: cfg, Workers: *workers, TrainBatch: *trainBatch, SquareGemm: *square,
 		Duration: time.Duration(*seconds * float64(time.Second))}
-	if !*asJSON {
+	if !*asJSON && !*quiet {
 		opts.ProgressOut = func(line string) { fmt.Fprintln(stderr, line) }
 	}
 	if core := nn.BLASCore(); isGenericBLASCore(core) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -12,38 +11,19 @@ import (
 	"bomberzero/datasets"
 )
 
+// dataCommands returns the subcommands of "bomberzero data", in help order.
+func dataCommands() []command {
+	return []command{
+		{"stats", "positions, games, W/D/L, lengths and resignations of a data directory", runDataStats},
+		{"verify", "read every chunk in full and name the unusable ones", runDataVerify},
+		{"chunks", "list the chunks oldest first with their counts", runDataChunks},
+	}
+}
+
 // runData dispatches "bomberzero data <subcommand>": tools for directories
 // of training-data chunks (package datasets).
 func runData(args []string, stdout, stderr io.Writer) error {
-	const usage = "data <stats|verify|chunks> [flags] DIR"
-	if len(args) == 0 {
-		return fmt.Errorf("%w: %s", errUsage, usage)
-	}
-	switch args[0] {
-	case "stats":
-		return runDataStats(args[1:], stdout, stderr)
-	case "verify":
-		return runDataVerify(args[1:], stdout, stderr)
-	case "chunks":
-		return runDataChunks(args[1:], stdout, stderr)
-	}
-	return fmt.Errorf("%w: unknown data subcommand %q; %s", errUsage, args[0], usage)
-}
-
-// parseInterspersed parses flags that may come before or after the
-// positional arguments.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
+	return runGroup("data", "Tools for a directory of training-data chunks (a run keeps its data in RUN/data).", dataCommands(), args, stdout, stderr)
 }
 
 // chunkProgress returns a progress callback drawing a bar on stderr once a
@@ -66,14 +46,15 @@ func chunkProgress(stderr io.Writer) func(done, total int) {
 func runDataStats(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("data stats", "usage: bomberzero data stats [--json] DIR\n\nPositions, games, W/D/L, average length, resignations, length-cap draws and\nthe false-resignation rate of a directory of training-data chunks.", stderr)
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
-	pos, err := parseInterspersed(fs, args)
+	quiet := quietFlag(fs)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return err
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: data stats [--json] DIR", errUsage)
 	}
-	s, err := datasets.Summarize(pos[0], chunkProgress(stderr))
+	s, err := datasets.Summarize(pos[0], chunkProgress(progressTo(stderr, *quiet)))
 	if err != nil {
 		return err
 	}
@@ -84,18 +65,16 @@ func runDataStats(args []string, stdout, stderr io.Writer) error {
 }
 
 func runDataVerify(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data verify", "", stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bomberzero data verify DIR\n\nReads every chunk in full, checks its checksums and records, and names each\nunusable one. Exits 1 if any chunk is unusable.")
-	}
-	pos, err := parseInterspersed(fs, args)
+	fs := newFlagSet("data verify", "usage: bomberzero data verify DIR\n\nReads every chunk in full, checks its checksums and records, and names each\nunusable one. Exits 1 if any chunk is unusable.", stderr)
+	quiet := quietFlag(fs)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return err
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: data verify DIR", errUsage)
 	}
-	s, err := datasets.Summarize(pos[0], chunkProgress(stderr))
+	s, err := datasets.Summarize(pos[0], chunkProgress(progressTo(stderr, *quiet)))
 	if err != nil {
 		return err
 	}
@@ -112,9 +91,10 @@ func runDataVerify(args []string, stdout, stderr io.Writer) error {
 func runDataChunks(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("data chunks", "usage: bomberzero data chunks [--json] DIR\n\nLists the chunks oldest first (the order the training window uses) with their\ncounts, from the footers; unusable chunks are named on stderr.", stderr)
 	asJSON := fs.Bool("json", false, "print the chunks as a JSON array")
-	pos, err := parseInterspersed(fs, args)
+	quietFlag(fs) // it draws no progress; accepted like every data subcommand's
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return err
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: data chunks [--json] DIR", errUsage)

@@ -27,6 +27,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	pawnCoef := fs.Float64("pawn-coef", 0, "a pawn's worth in tanh units for the pawns reading (0: Lichess's scale, 0.184104)")
 	valuesData := fs.String("values-data", "", "training-data or run data directory: take the pawn's tanh coefficient from a tanh fit on its games")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
+	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	cfg.Progress = progressFunc(stderr, "imbalance games")
+	cfg.Progress = progressFunc(progressTo(stderr, *quiet), "imbalance games")
 	ctx, stop := stopContext()
 	defer stop()
 	res, err := compare.PlayImbalance(ctx, cfg)

@@ -37,6 +37,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&c.ResignOffShare, "resign-off", d.ResignOffShare, "share of games with resignation off, to measure false resignations")
 	fs.IntVar(&c.FlushGames, "flush-games", d.FlushGames, "finished games per chunk a worker writes")
 	seed := fs.Uint64("seed", d.Seed, "random seed")
+	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -46,7 +47,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := stopContext()
 	defer stop()
-	bar := progressbar.NewOptions(c.Games, progressbar.OptionSetWriter(stderr),
+	bar := progressbar.NewOptions(c.Games, progressbar.OptionSetWriter(progressTo(stderr, *quiet)),
 		progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
 		progressbar.OptionShowElapsedTimeOnFinish(), progressbar.OptionThrottle(200*time.Millisecond))
 	sum, err := selfplay.Run(ctx, c, func(p selfplay.Progress) {
@@ -55,7 +56,9 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		bar.Set(p.Games)
 	})
 	bar.Finish()
-	fmt.Fprintln(stderr)
+	if !*quiet {
+		fmt.Fprintln(stderr)
+	}
 	if sum != nil {
 		avg := 0.0
 		if sum.Games > 0 {
