@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 
 	"bomberzero/datasets"
+	"bomberzero/train"
 )
 
 // dataCommands returns the subcommands of "bomberzero data", in help order.
@@ -24,6 +26,43 @@ func dataCommands() []command {
 // of training-data chunks (package datasets).
 func runData(args []string, stdout, stderr io.Writer) error {
 	return runGroup("data", "Tools for a directory of training-data chunks (a run keeps its data in RUN/data).", dataCommands(), args, stdout, stderr)
+}
+
+// chunkDir resolves the DIR of a data subcommand: a directory of chunks is
+// taken as given; a run directory, whose chunks live in RUN/data, is read
+// there (and said so on stderr). A directory with no chunks either way is an
+// error naming both places, never a report of zeros.
+func chunkDir(dir string, stderr io.Writer) (string, error) {
+	n, err := countChunks(dir)
+	if err != nil {
+		return "", err
+	}
+	if n > 0 {
+		return dir, nil
+	}
+	sub := train.DataDir(dir)
+	if m, err := countChunks(sub); err == nil && m > 0 {
+		fmt.Fprintf(stderr, "%s is a run directory: reading its training data in %s\n", dir, sub)
+		return sub, nil
+	} else if err == nil {
+		return "", fmt.Errorf("no training-data chunks in %s nor in %s yet", dir, sub)
+	}
+	return "", fmt.Errorf("no training-data chunks in %s (for a run directory, pass RUN or RUN/data)", dir)
+}
+
+// countChunks returns how many files of dir are named like chunks.
+func countChunks(dir string) (int, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() && datasets.IsChunkName(e.Name()) {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // chunkProgress returns a progress callback drawing a bar on stderr once a
@@ -44,7 +83,7 @@ func chunkProgress(stderr io.Writer) func(done, total int) {
 }
 
 func runDataStats(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data stats", "usage: bomberzero data stats [--json] DIR\n\nPositions, games, W/D/L, average length, resignations, length-cap draws and\nthe false-resignation rate of a directory of training-data chunks.", stderr)
+	fs := newFlagSet("data stats", "usage: bomberzero data stats [--json] DIR\n\nDIR is a directory of chunks or a run directory (its chunks are in DIR/data).\n\nPositions, games, W/D/L, average length, resignations, length-cap draws and\nthe false-resignation rate of a directory of training-data chunks.", stderr)
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
 	quiet := quietFlag(fs)
 	pos, err := parseArgs(fs, args)
@@ -54,7 +93,11 @@ func runDataStats(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: data stats [--json] DIR", errUsage)
 	}
-	s, err := datasets.Summarize(pos[0], chunkProgress(progressTo(stderr, *quiet)))
+	dir, err := chunkDir(pos[0], stderr)
+	if err != nil {
+		return err
+	}
+	s, err := datasets.Summarize(dir, chunkProgress(progressTo(stderr, *quiet)))
 	if err != nil {
 		return err
 	}
@@ -74,7 +117,11 @@ func runDataVerify(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: data verify DIR", errUsage)
 	}
-	s, err := datasets.Summarize(pos[0], chunkProgress(progressTo(stderr, *quiet)))
+	dir, err := chunkDir(pos[0], stderr)
+	if err != nil {
+		return err
+	}
+	s, err := datasets.Summarize(dir, chunkProgress(progressTo(stderr, *quiet)))
 	if err != nil {
 		return err
 	}
@@ -99,7 +146,11 @@ func runDataChunks(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: data chunks [--json] DIR", errUsage)
 	}
-	chunks, problems, err := datasets.List(pos[0])
+	dir, err := chunkDir(pos[0], stderr)
+	if err != nil {
+		return err
+	}
+	chunks, problems, err := datasets.List(dir)
 	if err != nil {
 		return err
 	}
