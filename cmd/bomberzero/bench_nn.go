@@ -38,10 +38,11 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	if !*asJSON && !*quiet {
 		opts.ProgressOut = func(line string) { fmt.Fprintln(stderr, line) }
 	}
-	if core := nn.BLASCore(); isGenericBLASCore(core) {
-		fmt.Fprintf(stderr, "warning: OpenBLAS chose its generic %q kernel for this processor; "+
-			"the ceiling and every rate are then several times below the hardware's. "+
-			"Set OPENBLAS_CORETYPE (e.g. SkylakeX on AVX-512, Haswell on AVX2) and rerun (docs/BENCHMARKS.md)\n", core)
+	if core := nn.BLASCore(); betterBLASCore(core, hostFeatures()) != "" {
+		fmt.Fprintf(stderr, "warning: OpenBLAS runs its %q kernels, below this processor's; "+
+			"the ceiling and every rate are then 2-5x below the hardware's. "+
+			"Unset OPENBLAS_CORETYPE (bomberzero then picks the kernels) or set it to %s (docs/BENCHMARKS.md)\n",
+			core, betterBLASCore(core, hostFeatures()))
 	}
 	res, err := nn.Benchmark(opts)
 	if err != nil {
@@ -72,15 +73,4 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 		res.SgemmGflopsPerCPU, res.InferGflopsPerCPU, res.InferRatioCPU, res.TrainGflopsPerCPU, res.TrainRatioCPU)
 	fmt.Fprintf(stdout, "max RSS   %.0f MB; load average at start %s\n", res.MaxRSSMB, res.LoadAverage)
 	return nil
-}
-
-// isGenericBLASCore reports whether core is a kernel family OpenBLAS falls
-// back to when it does not recognise the processor: SSE-era code far below a
-// modern core.
-func isGenericBLASCore(core string) bool {
-	switch core {
-	case "Prescott", "Core2", "Katmai", "Coppermine", "Northwood", "Banias", "Atom":
-		return true
-	}
-	return false
 }

@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"bomberzero/nn"
 )
 
 // command is one subcommand of the bomberzero tool.
@@ -64,6 +66,10 @@ func (e *exitError) Unwrap() error { return e.err }
 var errUsage = errors.New("usage")
 
 func main() {
+	if core := blasCoreChoice(nn.BLASCore(), hostFeatures(), os.Getenv); core != "" {
+		err := restartWithBLASCore(core, nn.BLASCore(), os.Stderr)
+		fmt.Fprintf(os.Stderr, "bomberzero: could not restart (%v); going on with the generic kernel\n", err)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

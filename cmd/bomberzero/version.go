@@ -11,7 +11,7 @@ import (
 // runVersion prints the build: module version, VCS commit and Go version
 // ("bomberzero version", also "bomberzero --version").
 func runVersion(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("version", "usage: bomberzero version   (or bomberzero --version)\n\nPrints the module version, the commit the binary was built from (marked\n\"modified\" when the work tree had uncommitted changes), the Go version and the\nBLAS the network multiplies with.", stderr)
+	fs := newFlagSet("version", "usage: bomberzero version   (or bomberzero --version)\n\nPrints the module version, the commit the binary was built from (marked\n\"modified\" when the work tree had uncommitted changes), the Go version, and the\nBLAS the network multiplies with and the kernels it chose for this processor.", stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -19,7 +19,7 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		info = nil
 	}
-	fmt.Fprintln(stdout, versionLine(info, nn.BLASName))
+	fmt.Fprintln(stdout, versionLine(info, fmt.Sprintf("%s, %s kernels", nn.BLASName, nn.BLASCore())))
 	return nil
 }
 
