@@ -35,6 +35,7 @@ func runBenchMatch(args []string, stdout, stderr io.Writer) error {
 	dur := fs.Duration("time", 2*time.Second, "measuring time per player")
 	games := fs.Int("games", 4, "games against random per player for games/hour (0: skip)")
 	asJSON := fs.Bool("json", false, "print JSON lines")
+	quietFlag(fs) // it draws no progress; accepted like every long command's
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

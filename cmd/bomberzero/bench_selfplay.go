@@ -24,6 +24,7 @@ func runBenchSelfplay(args []string, stdout, stderr io.Writer) error {
 	warm := fs.Duration("warmup", 5*time.Second, "self-play before measuring")
 	measure := fs.Duration("measure", 30*time.Second, "measuring time")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	quietFlag(fs) // it draws no progress; accepted like every long command's
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
