@@ -66,9 +66,12 @@ func (e *exitError) Unwrap() error { return e.err }
 var errUsage = errors.New("usage")
 
 func main() {
-	if core := blasCoreChoice(nn.BLASCore(), hostFeatures(), os.Getenv); core != "" {
-		err := restartWithBLASCore(core, nn.BLASCore(), os.Stderr)
-		fmt.Fprintf(os.Stderr, "bomberzero: could not restart (%v); going on with the generic kernel\n", err)
+	// Fast by default: OpenBLAS's own kernel choice can be several times
+	// below the processor (blascore.go).
+	chosen := nn.BLASCore()
+	if core := blasCoreChoice(chosen, hostFeatures(), os.Getenv); core != "" {
+		err := restartWithBLASCore(core, chosen, os.Stderr)
+		fmt.Fprintf(os.Stderr, "bomberzero: could not restart (%v); going on with the %s kernels\n", err, chosen)
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
