@@ -2,7 +2,10 @@
 # Runs bomberzero's whole test suite on a fresh machine: installs what the
 # tests need (OpenBLAS for the cgo build, staticcheck), checks formatting and
 # static analysis, then runs the tests for the pure-Go build and the OpenBLAS
-# build, and package nn once more with its assembly kernels switched off. Usage: scripts/test.sh   (run from anywhere inside the repository)
+# build, package nn once more with its assembly kernels switched off, the race
+# detector over the concurrent packages (scripts/race.sh) and every fuzz target
+# for a short time (scripts/fuzz.sh; FUZZTIME, default 3s each).
+# Usage: scripts/test.sh   (run from anywhere inside the repository)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,3 +38,7 @@ go test -count=1 -timeout 30m -tags openblas ./...
 echo "== go test (nn with its Go kernels only, as on CPUs without AVX2)"
 go vet -tags purego ./nn/...
 go test -count=1 -timeout 10m -tags purego ./nn/...
+echo "== go test -race (concurrent packages, -short)"
+scripts/race.sh
+echo "== fuzz targets"
+scripts/fuzz.sh "${FUZZTIME:-3s}"

@@ -42,7 +42,7 @@ type analyseReport struct {
 // runAnalyse searches one position with a model and reports its move, its
 // value, the top moves and the principal variation.
 func runAnalyse(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("analyse", "", stderr)
+	fs := newFlagSet("analyse", "usage: bomberzero analyse [--variant V] [--model MODEL[:SIMS]] [--fen TEXT] [--moves TEXT] [--top N] [--json]\n\nSearches one position with a model and prints its move, its value for the side to move, the top\nroot moves with visits, priors and values, and the principal variation.", stderr)
 	variant := variantFlag(fs)
 	model := fs.String("model", "material:400", "the model and its playouts, MODEL[:SIMS]: material, uniform, rollout (no network; none is material) or a checkpoint path")
 	fen := fs.String("fen", "", "position text (default: the variant's start)")
@@ -52,10 +52,10 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	solver := fs.Bool("solver", true, "MCTS-solver: prove wins, losses and draws")
 	seed := fs.Uint64("seed", 1, "the search's random seed")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
-	if fs.NArg() != 0 || *top < 1 {
+	if *top < 1 {
 		return fmt.Errorf("%w: analyse [--variant V] [--model MODEL[:SIMS]] [--fen TEXT] [--moves TEXT] [--top N] [--json]", errUsage)
 	}
 	pos, err := setupPosition(*variant, *fen, *moves)

@@ -29,14 +29,15 @@ type matchBenchResult struct {
 
 // runBenchMatch measures the baseline players' speed against move generation.
 func runBenchMatch(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench match", "", stderr)
+	fs := newFlagSet("bench match", "usage: bomberzero bench match [flags]\n\nMeasures the baseline players' moves/s against move generation, and games/hour\nagainst random on every core.", stderr)
 	variant := fs.String("variant", "fbgc", "variant name")
 	players := fs.String("players", "random,greedy,alphabeta:1,alphabeta:2,alphabeta:3", "comma-separated players")
 	dur := fs.Duration("time", 2*time.Second, "measuring time per player")
 	games := fs.Int("games", 4, "games against random per player for games/hour (0: skip)")
 	asJSON := fs.Bool("json", false, "print JSON lines")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	quietFlag(fs) // it draws no progress; accepted like every long command's
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	v, err := env.LoadVariant(*variant)
 	if err != nil {

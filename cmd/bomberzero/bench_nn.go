@@ -13,7 +13,7 @@ import (
 // runBenchNN is "bomberzero bench nn": the network's inference and training
 // speed against the SGEMM ceiling of this build's BLAS, measured in one run.
 func runBenchNN(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench nn", "", stderr)
+	fs := newFlagSet("bench nn", "usage: bomberzero bench nn [flags]\n\nMeasures the network's inference and training speed against the SGEMM ceiling\nof this build's BLAS, in one run (docs/BENCHMARKS.md).", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	seconds := fs.Float64("seconds", 20, "total time budget in seconds")
 	workers := fs.Int("workers", 0, "inference workers, one evaluator each (0: one per core)")
@@ -25,11 +25,9 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	policyFilters := fs.Int("policy-filters", 32, "channels of the policy head's 1x1 convolution")
 	trainBatch := fs.Int("train-batch", 256, "training batch size")
 	square := fs.Int("square-gemm", 1024, "edge of the square SGEMM ceiling")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: bench nn takes no arguments, got %q", errUsage, fs.Args())
+	quiet := quietFlag(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	cfg := nn.DefaultConfig(*channels, *size, *size, *planes)
 	cfg.Blocks, cfg.Filters, cfg.PolicyFilters = *blocks, *filters, *policyFilters
@@ -38,13 +36,14 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	}
 	opts := nn.BenchOptions{Config: cfg, Workers: *workers, TrainBatch: *trainBatch, SquareGemm: *square,
 		Duration: time.Duration(*seconds * float64(time.Second))}
-	if !*asJSON {
+	if !*asJSON && !*quiet {
 		opts.ProgressOut = func(line string) { fmt.Fprintln(stderr, line) }
 	}
-	if core := nn.BLASCore(); isGenericBLASCore(core) {
-		fmt.Fprintf(stderr, "warning: OpenBLAS chose its generic %q kernel for this processor; "+
-			"the ceiling and every rate are then several times below the hardware's. "+
-			"Set OPENBLAS_CORETYPE (e.g. SkylakeX on AVX-512, Haswell on AVX2) and rerun (docs/BENCHMARKS.md)\n", core)
+	if core := nn.BLASCore(); betterBLASCore(core, hostFeatures()) != "" {
+		fmt.Fprintf(stderr, "warning: OpenBLAS runs its %q kernels, below this processor's; "+
+			"the ceiling and every rate are then 2-5x below the hardware's. "+
+			"Unset OPENBLAS_CORETYPE (bomberzero then picks the kernels) or set it to %s (docs/BENCHMARKS.md)\n",
+			core, betterBLASCore(core, hostFeatures()))
 	}
 	res, err := nn.Benchmark(opts)
 	if err != nil {
@@ -75,15 +74,4 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 		res.SgemmGflopsPerCPU, res.InferGflopsPerCPU, res.InferRatioCPU, res.TrainGflopsPerCPU, res.TrainRatioCPU)
 	fmt.Fprintf(stdout, "max RSS   %.0f MB; load average at start %s\n", res.MaxRSSMB, res.LoadAverage)
 	return nil
-}
-
-// isGenericBLASCore reports whether core is a kernel family OpenBLAS falls
-// back to when it does not recognise the processor: SSE-era code far below a
-// modern core.
-func isGenericBLASCore(core string) bool {
-	switch core {
-	case "Prescott", "Core2", "Katmai", "Coppermine", "Northwood", "Banias", "Atom":
-		return true
-	}
-	return false
 }

@@ -31,13 +31,13 @@ func cpuSeconds() float64 {
 
 // runBenchPerft measures single-thread perft speed on start positions.
 func runBenchPerft(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench perft", "", stderr)
+	fs := newFlagSet("bench perft", "usage: bomberzero bench perft [flags]\n\nMeasures single-thread perft nodes/s on the start positions of fbgc, chess,\nclaustrophobia and birds-ninjas.", stderr)
 	fbgcDepth := fs.Int("fbgc-depth", 5, "perft depth for fbgc")
 	chessDepth := fs.Int("chess-depth", 6, "perft depth for chess")
 	others := fs.Int("others-depth", 4, "perft depth for claustrophobia and birds-ninjas (0 skips them)")
 	asJSON := fs.Bool("json", false, "print JSON lines")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	runs := []struct {
 		name  string

@@ -13,7 +13,7 @@ import (
 // ("bomberzero bench selfplay --json").
 func runBenchSelfplay(args []string, stdout, stderr io.Writer) error {
 	d := selfplay.DefaultConfig("fbgc")
-	fs := newFlagSet("bench selfplay", "", stderr)
+	fs := newFlagSet("bench selfplay", "usage: bomberzero bench selfplay [flags]\n\nMeasures one self-play worker's playouts/s against its network alone (the ratio)\nand its games/hour.", stderr)
 	c := selfplay.BenchConfig{Config: d}
 	fs.StringVar(&c.Variant, "variant", d.Variant, "variant name (with +options)")
 	fs.IntVar(&c.Slots, "slots", d.Slots, "games the worker plays at once (the network batch size)")
@@ -24,8 +24,9 @@ func runBenchSelfplay(args []string, stdout, stderr io.Writer) error {
 	warm := fs.Duration("warmup", 5*time.Second, "self-play before measuring")
 	measure := fs.Duration("measure", 30*time.Second, "measuring time")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	quietFlag(fs) // it draws no progress; accepted like every long command's
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	c.Warmup, c.Measure = *warm, *measure
 	if err := c.Validate(); err != nil {

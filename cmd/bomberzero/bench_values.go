@@ -13,12 +13,12 @@ import (
 // runBenchValues measures the piece-value bootstrap's refit speed against
 // one sweep over the rows (package values).
 func runBenchValues(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench values", "", stderr)
+	fs := newFlagSet("bench values", "usage: bomberzero bench values [flags]\n\nMeasures the piece-value bootstrap's refit time against one sweep over the rows.", stderr)
 	games := fs.String("games", "1000,4000", "comma-separated synthetic game counts")
 	dur := fs.Duration("time", time.Second, "measuring time per figure")
 	asJSON := fs.Bool("json", false, "print JSON lines")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	var sizes []int
 	for _, s := range strings.Split(*games, ",") {

@@ -27,7 +27,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	vals := fs.String("values", "", "piece values for greedy and alpha-beta baselines, e.g. G=2.5,I=8")
 	out := fs.String("out", "", "report folder (report.md, PNG charts, comparison.json); required")
-	quiet := fs.Bool("quiet", false, "no progress bars")
+	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		Bootstrap: *boot, NoValues: *noValues, Workers: *workers, Log: stderr, Bars: stderr,
 		Command: "bomberzero compare " + strings.Join(args, " ")}
 	if *quiet {
-		cfg.Bars = nil
+		cfg.Log, cfg.Bars = nil, nil
 	}
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)

@@ -2,46 +2,66 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
+	"os"
+
 	"bomberzero/datasets"
 	"bomberzero/progress"
+	"bomberzero/train"
 )
+
+// dataCommands returns the subcommands of "bomberzero data", in help order.
+func dataCommands() []command {
+	return []command{
+		{"stats", "positions, games, W/D/L, lengths and resignations of a data directory", runDataStats},
+		{"verify", "read every chunk in full and name the unusable ones", runDataVerify},
+		{"chunks", "list the chunks oldest first with their counts", runDataChunks},
+	}
+}
 
 // runData dispatches "bomberzero data <subcommand>": tools for directories
 // of training-data chunks (package datasets).
 func runData(args []string, stdout, stderr io.Writer) error {
-	const usage = "data <stats|verify|chunks> [flags] DIR"
-	if len(args) == 0 {
-		return fmt.Errorf("%w: %s", errUsage, usage)
-	}
-	switch args[0] {
-	case "stats":
-		return runDataStats(args[1:], stdout, stderr)
-	case "verify":
-		return runDataVerify(args[1:], stdout, stderr)
-	case "chunks":
-		return runDataChunks(args[1:], stdout, stderr)
-	}
-	return fmt.Errorf("%w: unknown data subcommand %q; %s", errUsage, args[0], usage)
+	return runGroup("data", "Tools for a directory of training-data chunks (a run keeps its data in RUN/data).", dataCommands(), args, stdout, stderr)
 }
 
-// parseInterspersed parses flags that may come before or after the
-// positional arguments.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+// chunkDir resolves the DIR of a data subcommand: a directory of chunks is
+// taken as given; a run directory, whose chunks live in RUN/data, is read
+// there (and said so on stderr). A directory with no chunks either way is an
+// error naming both places, never a report of zeros.
+func chunkDir(dir string, stderr io.Writer) (string, error) {
+	n, err := countChunks(dir)
+	if err != nil {
+		return "", err
 	}
+	if n > 0 {
+		return dir, nil
+	}
+	sub := train.DataDir(dir)
+	if m, err := countChunks(sub); err == nil && m > 0 {
+		fmt.Fprintf(stderr, "%s is a run directory: reading its training data in %s\n", dir, sub)
+		return sub, nil
+	} else if err == nil {
+		return "", fmt.Errorf("no training-data chunks in %s nor in %s yet", dir, sub)
+	}
+	return "", fmt.Errorf("no training-data chunks in %s (for a run directory, pass RUN or RUN/data)", dir)
+}
+
+// countChunks returns how many files of dir are named like chunks.
+func countChunks(dir string) (int, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() && datasets.IsChunkName(e.Name()) {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // chunkProgress returns a progress callback drawing a bar on stderr once a
@@ -51,16 +71,21 @@ func chunkProgress(stderr io.Writer) func(done, total int) {
 }
 
 func runDataStats(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data stats", "usage: bomberzero data stats [--json] DIR\n\nPositions, games, W/D/L, average length, resignations, length-cap draws and\nthe false-resignation rate of a directory of training-data chunks.", stderr)
+	fs := newFlagSet("data stats", "usage: bomberzero data stats [--json] DIR\n\nDIR is a directory of chunks or a run directory (its chunks are in DIR/data).\n\nPositions, games, W/D/L, average length, resignations, length-cap draws and\nthe false-resignation rate of a directory of training-data chunks.", stderr)
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
-	pos, err := parseInterspersed(fs, args)
+	quiet := quietFlag(fs)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return err
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: data stats [--json] DIR", errUsage)
 	}
-	s, err := datasets.Summarize(pos[0], chunkProgress(stderr))
+	dir, err := chunkDir(pos[0], stderr)
+	if err != nil {
+		return err
+	}
+	s, err := datasets.Summarize(dir, chunkProgress(progressTo(stderr, *quiet)))
 	if err != nil {
 		return err
 	}
@@ -71,18 +96,20 @@ func runDataStats(args []string, stdout, stderr io.Writer) error {
 }
 
 func runDataVerify(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data verify", "", stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bomberzero data verify DIR\n\nReads every chunk in full, checks its checksums and records, and names each\nunusable one. Exits 1 if any chunk is unusable.")
-	}
-	pos, err := parseInterspersed(fs, args)
+	fs := newFlagSet("data verify", "usage: bomberzero data verify DIR\n\nReads every chunk in full, checks its checksums and records, and names each\nunusable one. Exits 1 if any chunk is unusable.", stderr)
+	quiet := quietFlag(fs)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return err
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: data verify DIR", errUsage)
 	}
-	s, err := datasets.Summarize(pos[0], chunkProgress(stderr))
+	dir, err := chunkDir(pos[0], stderr)
+	if err != nil {
+		return err
+	}
+	s, err := datasets.Summarize(dir, chunkProgress(progressTo(stderr, *quiet)))
 	if err != nil {
 		return err
 	}
@@ -99,14 +126,19 @@ func runDataVerify(args []string, stdout, stderr io.Writer) error {
 func runDataChunks(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("data chunks", "usage: bomberzero data chunks [--json] DIR\n\nLists the chunks oldest first (the order the training window uses) with their\ncounts, from the footers; unusable chunks are named on stderr.", stderr)
 	asJSON := fs.Bool("json", false, "print the chunks as a JSON array")
-	pos, err := parseInterspersed(fs, args)
+	quietFlag(fs) // it draws no progress; accepted like every data subcommand's
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return err
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: data chunks [--json] DIR", errUsage)
 	}
-	chunks, problems, err := datasets.List(pos[0])
+	dir, err := chunkDir(pos[0], stderr)
+	if err != nil {
+		return err
+	}
+	chunks, problems, err := datasets.List(dir)
 	if err != nil {
 		return err
 	}

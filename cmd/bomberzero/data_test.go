@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -121,5 +122,35 @@ func TestDataStatsDrawsNoProgressBarOffATerminal(t *testing.T) {
 	}
 	if strings.Contains(errOut.String(), "reading chunks") {
 		t.Errorf("stderr %q: want no progress bar off a terminal", errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := run([]string{"data", "stats", dir, "--quiet"}, &out, &errOut); code != 0 || errOut.Len() != 0 ||
+		!strings.Contains(out.String(), "games              25") {
+		t.Errorf("--quiet: exit %d, stderr %q, stdout %q; want the figures and an empty stderr", code, errOut.String(), out.String())
+	}
+}
+
+func TestDataCommandsReadARunDirectorysDataAndRefuseADirectoryWithoutChunks(t *testing.T) {
+	data, _ := writeDataDir(t)
+	runDir := filepath.Dir(data)
+	if err := os.Rename(data, filepath.Join(runDir, "data")); err != nil {
+		t.Fatal(err)
+	}
+	for _, sub := range []string{"stats", "verify", "chunks"} {
+		code, out, errs := runCmd(t, "data", sub, runDir)
+		if code != 0 || !strings.Contains(errs, filepath.Join(runDir, "data")) || !strings.Contains(out, "2") {
+			t.Errorf("data %s RUN: exit %d, stdout %q, stderr %q; want RUN/data read and said", sub, code, out, errs)
+		}
+		empty := t.TempDir()
+		code, out, errs = runCmd(t, "data", sub, empty)
+		if code != 1 || out != "" || !strings.Contains(errs, "no training-data chunks in "+empty) || !strings.Contains(errs, "RUN/data") {
+			t.Errorf("data %s EMPTY: exit %d, stdout %q, stderr %q; want exit 1 naming the directory and RUN/data", sub, code, out, errs)
+		}
+		os.Mkdir(filepath.Join(empty, "data"), 0o755)
+		code, _, errs = runCmd(t, "data", sub, empty)
+		if code != 1 || !strings.Contains(errs, filepath.Join(empty, "data")+" yet") {
+			t.Errorf("data %s on a run without chunks yet: exit %d, stderr %q", sub, code, errs)
+		}
 	}
 }

@@ -28,6 +28,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	pawnCoef := fs.Float64("pawn-coef", 0, "a pawn's worth in tanh units for the pawns reading (0: Lichess's scale, 0.184104)")
 	valuesData := fs.String("values-data", "", "training-data or run data directory: take the pawn's tanh coefficient from a tanh fit on its games")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
+	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	cfg.Progress = progress.Func(stderr, "imbalance games", "games", 0)
+	cfg.Progress = progress.Func(progressTo(stderr, *quiet), "imbalance games", "games", 0)
 	ctx, stop := stopContext()
 	defer stop()
 	res, err := compare.PlayImbalance(ctx, cfg)

@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"bomberzero/nn"
 )
 
 // command is one subcommand of the bomberzero tool.
@@ -42,33 +44,54 @@ func commands() []command {
 		{"play", "play against an agent in the terminal", runPlay},
 		{"analyse", "search one position: best move, value, top moves, principal variation", runAnalyse},
 		{"train", "train an agent by self-play in generations; resumable", runTrain},
+		{"version", "print the version and commit of this build", runVersion},
 	}
 }
 
-// exitError carries a specific process exit status out of a command.
+// exitError carries a specific process exit status out of a command; a
+// nil err exits with the code silently (the command said everything).
 type exitError struct {
 	code int
 	err  error
 }
 
-func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
 func (e *exitError) Unwrap() error { return e.err }
 
 // errUsage marks a command-line mistake; it exits with status 2.
 var errUsage = errors.New("usage")
 
 func main() {
+	// Fast by default: OpenBLAS's own kernel choice can be several times
+	// below the processor (blascore.go).
+	chosen := nn.BLASCore()
+	if core := blasCoreChoice(chosen, hostFeatures(), os.Getenv); core != "" {
+		err := restartWithBLASCore(core, chosen, os.Stderr)
+		fmt.Fprintf(os.Stderr, "bomberzero: could not restart (%v); going on with the %s kernels\n", err, chosen)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // run executes the command line args and returns the process exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || args[0] == "help" || isHelpArg(args[0]) {
+		if len(args) > 1 && args[0] == "help" {
+			// "help CMD [SUB]" is "CMD [SUB] --help".
+			return run(append(append([]string{}, args[1:]...), "--help"), stdout, stderr)
+		}
 		printHelp(stdout)
 		if len(args) == 0 {
 			return 2
 		}
 		return 0
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = []string{"version"}
 	}
 	for _, c := range commands() {
 		if c.name != args[0] {
@@ -79,12 +102,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		var ee *exitError
+		var help *helpRequest
 		switch {
+		case errors.As(err, &help):
+			help.write(stdout)
+			return 0
 		case errors.As(err, &ee):
-			fmt.Fprintf(stderr, "bomberzero %s: %v\n", c.name, ee.err)
+			if ee.err != nil {
+				fmt.Fprintf(stderr, "bomberzero %s: %v\n", c.name, ee.err)
+			}
 			return ee.code
 		case errors.Is(err, errUsage):
-			fmt.Fprintf(stderr, "bomberzero %s: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "bomberzero %s: %v\nRun \"bomberzero %s --help\" for usage.\n", c.name, err, c.name)
 			return 2
 		default:
 			fmt.Fprintf(stderr, "bomberzero %s: %v\n", c.name, err)
@@ -101,5 +130,6 @@ func printHelp(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun \"bomberzero <command> -h\" for a command's flags.")
+	fmt.Fprintln(w, "\nRun \"bomberzero <command> --help\" (or \"bomberzero help <command>\") for a command's flags;")
+	fmt.Fprintln(w, "flags may come before or after a command's arguments. \"bomberzero --version\" prints the build.")
 }

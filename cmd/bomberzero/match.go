@@ -12,7 +12,7 @@ import (
 
 // runMatch plays a match between two players and reports the Elo difference.
 func runMatch(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("match", "", stderr)
+	fs := newFlagSet("match", "usage: bomberzero match --a PLAYER --b PLAYER [flags]\n\nPlays a match between two players, colours alternating, and reports the score,\nthe Elo difference with its 95% interval and the likelihood of superiority;\n--sprt stops as soon as a sequential test decides.", stderr)
 	variant := variantFlag(fs)
 	a := fs.String("a", "", "player A: random, greedy, alphabeta:D or CHECKPOINT[:SIMS]")
 	b := fs.String("b", "", "player B, the same choices")
@@ -25,10 +25,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	values := fs.String("values", "", "piece values for greedy and alpha-beta, e.g. G=2.5,I=8")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	quiet := quietFlag(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
-	if fs.NArg() != 0 || *a == "" || *b == "" || *games < 1 {
+	if *a == "" || *b == "" || *games < 1 {
 		return fmt.Errorf("%w: match --a PLAYER --b PLAYER [--variant V] [--games N] [--seed S] [--sprt elo0,elo1,alpha,beta] [--fen TEXT] [--max-plies N] [--json]", errUsage)
 	}
 	start, err := setupPosition(*variant, *fen, *moves)
@@ -53,7 +54,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		}
 		cfg.SPRT = &s
 	}
-	bar := progress.New(stderr, *games, "games", "games")
+	bar := progress.New(progressTo(stderr, *quiet), *games, "games", "games")
 	cfg.Progress = func(r *match.Result) {
 		bar.Describe(fmt.Sprintf("A %d-%d-%d", r.Total.Wins, r.Total.Draws, r.Total.Losses))
 		bar.Set(r.Total.Games())

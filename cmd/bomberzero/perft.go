@@ -10,16 +10,16 @@ import (
 
 // runPerft counts the legal move tree at each depth.
 func runPerft(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("perft", "", stderr)
+	fs := newFlagSet("perft", "usage: bomberzero perft [--variant V] [--fen TEXT] [--moves TEXT] [--depth D] [--divide]\n\nCounts the legal move tree of a position at each depth up to D (1-20).", stderr)
 	variant := variantFlag(fs)
 	fen := fs.String("fen", "", "position text (default: the start position)")
 	moves := fs.String("moves", "", "moves to play first, in Game Courier or canonical syntax")
 	depth := fs.Int("depth", 3, "deepest depth to count")
 	divide := fs.Bool("divide", false, "print the count under each root move first")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
-	if fs.NArg() != 0 || *depth < 1 || *depth > 20 {
+	if *depth < 1 || *depth > 20 {
 		return fmt.Errorf("%w: perft --variant V [--fen TEXT] [--moves TEXT] --depth D (1-20) [--divide]", errUsage)
 	}
 	p, err := setupPosition(*variant, *fen, *moves)

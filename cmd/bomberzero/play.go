@@ -16,7 +16,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 
 // playWith is runPlay reading the person's moves from in.
 func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("play", "", stderr)
+	fs := newFlagSet("play", "usage: bomberzero play [--variant V] [--model AGENT] [--color white|black] [flags]\n\nPlays a game against an agent in the terminal: type moves in Game Courier or\ncanonical syntax; the agent shows its best moves as it plays.", stderr)
 	variant := variantFlag(fs)
 	model := fs.String("model", "alphabeta:2", "the agent: CHECKPOINT[:SIMS], random, greedy or alphabeta:D")
 	color := fs.String("color", "white", "your side: white or black")
@@ -26,8 +26,8 @@ func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
 	top := fs.Int("top", 5, "how many of its best moves the agent shows")
 	values := fs.String("values", "", "piece values for greedy and alpha-beta, e.g. G=2.5,I=8")
 	maxPlies := fs.Int("max-plies", 0, "a game reaching this many plies is a draw (0: no cap)")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	human := env.White
 	switch *color {
@@ -37,7 +37,7 @@ func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
 	default:
 		return fmt.Errorf("%w: --color %q: want white or black", errUsage, *color)
 	}
-	if fs.NArg() != 0 || *top < 0 {
+	if *top < 0 {
 		return fmt.Errorf("%w: play [--variant V] [--model CKPT[:SIMS]|random|greedy|alphabeta:D] [--color white|black] [--fen TEXT] [--moves TEXT] [--top N]", errUsage)
 	}
 	start, err := setupPosition(*variant, *fen, *moves)

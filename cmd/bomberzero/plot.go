@@ -11,16 +11,17 @@ import (
 
 // runPlot draws a run's metrics.jsonl as charts.
 func runPlot(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("plot", "", stderr)
+	fs := newFlagSet("plot", "usage: bomberzero plot [--format png|svg] [--out FOLDER] RUN_DIR\n\nDraws a run's metrics.jsonl as charts (losses, accuracy, Elo, game lengths...).", stderr)
 	format := fs.String("format", "png", "image format: png or svg")
 	out := fs.String("out", "", "folder for the plots (default: DIR/plots)")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() != 1 || (*format != "png" && *format != "svg") {
+	if len(pos) != 1 || (*format != "png" && *format != "svg") {
 		return fmt.Errorf("%w: plot [--format png|svg] [--out FOLDER] RUN_DIR", errUsage)
 	}
-	dir := fs.Arg(0)
+	dir := pos[0]
 	recs, torn, err := metrics.Read(filepath.Join(dir, "metrics.jsonl"))
 	if err != nil {
 		return err

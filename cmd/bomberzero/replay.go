@@ -10,18 +10,18 @@ import (
 
 // runReplay checks every move of a game record and prints the final position.
 func runReplay(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("replay", "", stderr)
+	fs := newFlagSet("replay", "usage: bomberzero replay [--variant V] [--fen TEXT] FILE\n\nChecks every move of a game record (FILE, or - for standard input) and prints\nthe final position and the result.", stderr)
 	variant := variantFlag(fs)
 	fen := fs.String("fen", "", "start position text (default: the variant's start)")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() != 1 {
+	if len(pos) != 1 {
 		return fmt.Errorf("%w: replay --variant V FILE (or - for standard input)", errUsage)
 	}
 	var text []byte
-	var err error
-	if name := fs.Arg(0); name == "-" {
+	if name := pos[0]; name == "-" {
 		text, err = io.ReadAll(os.Stdin)
 	} else {
 		text, err = os.ReadFile(name)

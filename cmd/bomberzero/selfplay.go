@@ -36,6 +36,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&c.ResignOffShare, "resign-off", d.ResignOffShare, "share of games with resignation off, to measure false resignations")
 	fs.IntVar(&c.FlushGames, "flush-games", d.FlushGames, "finished games per chunk a worker writes")
 	seed := fs.Uint64("seed", d.Seed, "random seed")
+	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := stopContext()
 	defer stop()
-	bar := progress.New(stderr, c.Games, "games", "games")
+	bar := progress.New(progressTo(stderr, *quiet), c.Games, "games", "games")
 	sum, err := selfplay.Run(ctx, c, func(p selfplay.Progress) {
 		rate := float64(p.Positions) / max(p.Elapsed.Seconds(), 1e-9)
 		bar.Describe(fmt.Sprintf("games (%.1f positions/s)", rate))

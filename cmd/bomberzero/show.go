@@ -7,15 +7,12 @@ import (
 
 // runShow prints a position as a diagram.
 func runShow(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("show", "", stderr)
+	fs := newFlagSet("show", "usage: bomberzero show [--variant V] [--fen TEXT] [--moves TEXT]\n\nPrints a position as a diagram, with its holes and hands.", stderr)
 	variant := variantFlag(fs)
 	fen := fs.String("fen", "", "position text (default: the start position)")
 	moves := fs.String("moves", "", "moves to play first, in Game Courier or canonical syntax")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("%w: show takes no arguments", errUsage)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	p, err := setupPosition(*variant, *fen, *moves)
 	if err != nil {

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"bomberzero/env"
@@ -19,7 +21,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	budget := fs.Duration("budget", 0, "stop cleanly after this long (e.g. 90m; 0: no limit)")
 	gens := fs.Int("generations", 0, "stop once this many generations are done (0: the config's)")
 	dir := fs.String("run", "", "run directory: an existing run resumes, else a new run starts there (default runs/<variant>-<time>)")
-	quiet := fs.Bool("quiet", false, "no progress bars")
+	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -54,10 +56,69 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "run %s: %d generations, %d training steps, stopped by %s; newest model %s\n",
-		rep.Dir, rep.Generations, rep.Steps, rep.Stopped, rep.Model)
+	writeTrainEnd(stdout, rep, trainResumeCommand(programName(), rep.Dir, *budget, *gens, *quiet))
 	if rep.Stopped == "cancelled" {
-		return &exitError{130, fmt.Errorf("interrupted: resume with --run %s", rep.Dir)}
+		return &exitError{code: 130} // the lines above said everything
 	}
 	return nil
+}
+
+// writeTrainEnd prints how a train call ended: the run, why it stopped,
+// where its newest model is and, unless its generations are done, the
+// command that resumes it (the last line).
+func writeTrainEnd(w io.Writer, rep *train.Report, resume string) {
+	why := map[string]string{"generations": "its generations are done", "budget": "the budget",
+		"cancelled": "an interrupt (Ctrl-C or SIGTERM)"}[rep.Stopped]
+	if why == "" {
+		why = rep.Stopped
+	}
+	fmt.Fprintf(w, "run %s: %d generations, %d training steps; stopped by %s\n", rep.Dir, rep.Generations, rep.Steps, why)
+	if rep.Model != "" {
+		fmt.Fprintf(w, "newest model: %s\n", rep.Model)
+	} else {
+		fmt.Fprintln(w, "newest model: none yet (the first generation is not finished; its progress is saved)")
+	}
+	if rep.Stopped != "generations" {
+		fmt.Fprintf(w, "resume with: %s\n", resume)
+	}
+}
+
+// trainResumeCommand is the command line that resumes the run in dir with
+// the flags of this call that a resume does not read from the run itself
+// (the variant and config are the run's own).
+func trainResumeCommand(program, dir string, budget time.Duration, gens int, quiet bool) string {
+	cmd := program + " train --run " + shellQuote(dir)
+	if budget > 0 {
+		cmd += " --budget " + budget.String()
+	}
+	if gens > 0 {
+		cmd += fmt.Sprintf(" --generations %d", gens)
+	}
+	if quiet {
+		cmd += " --quiet"
+	}
+	return cmd
+}
+
+// programName is how the user started this program, for commands it
+// prints: "go run ./cmd/bomberzero" when "go run" built it, else
+// "bomberzero".
+func programName() string {
+	exe, err := os.Executable()
+	if err == nil && strings.Contains(filepath.ToSlash(exe), "/go-build") && filepath.Base(exe) == "bomberzero" {
+		return "go run ./cmd/bomberzero"
+	}
+	return "bomberzero"
+}
+
+// shellQuote returns s as one word for a POSIX shell: unchanged when it
+// holds only characters no shell treats specially, else single-quoted.
+func shellQuote(s string) string {
+	special := func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("_./:=+-@%,", r))
+	}
+	if s != "" && !strings.ContainsFunc(s, special) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

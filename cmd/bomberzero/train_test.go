@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // trainTinyConfig is a config file that makes a generation of fbgc take
@@ -79,6 +80,51 @@ func TestTrainCommandRefusesBadFlagsAndConfigsWithStatus2(t *testing.T) {
 		code := run(c.args, &out, &errb)
 		if code != 2 || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errb.String(), c.want)
+		}
+	}
+}
+
+func TestABudgetStoppedTrainEndsWithItsModelAndTheCommandThatResumesIt(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "tiny.toml")
+	os.WriteFile(cfg, []byte(trainTinyConfig), 0o644)
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errs := runCmd(t, "train", "--config", cfg, "--run", dir, "--budget", "1ms", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) < 3 || !strings.Contains(lines[len(lines)-3], "stopped by the budget") ||
+		!strings.HasPrefix(lines[len(lines)-2], "newest model: none yet") {
+		t.Fatalf("stdout %q", out)
+	}
+	resume, ok := strings.CutPrefix(lines[len(lines)-1], "resume with: ")
+	args, found := strings.CutPrefix(resume, programName()+" ")
+	if !ok || !found || args != "train --run "+dir+" --budget 1ms --quiet" {
+		t.Fatalf("last line %q", lines[len(lines)-1])
+	}
+	// The printed command resumes the run (here with one more generation).
+	code, out, errs = runCmd(t, append(strings.Fields(args), "--budget", "0", "--generations", "1")...)
+	want := "newest model: " + filepath.Join(dir, "checkpoints", "gen-0001.safetensors")
+	if code != 0 || !strings.Contains(errs, "resuming") || !strings.Contains(out, want) || strings.Contains(out, "resume with") {
+		t.Fatalf("resume: exit %d, stdout %q, stderr %q; want %q and no resume line", code, out, errs, want)
+	}
+}
+
+func TestTrainResumeCommandKeepsTheFlagsThatMatterAndQuotesTheDirectory(t *testing.T) {
+	for _, tc := range []struct {
+		dir    string
+		budget time.Duration
+		gens   int
+		quiet  bool
+		want   string
+	}{
+		{"runs/fbgc-1", 0, 0, false, "bz train --run runs/fbgc-1"},
+		{"runs/a b", 90 * time.Minute, 12, true, "bz train --run 'runs/a b' --budget 1h30m0s --generations 12 --quiet"},
+		{"it's", 0, 0, false, `bz train --run 'it'\''s'`},
+		{"", 0, 0, false, "bz train --run ''"},
+	} {
+		if got := trainResumeCommand("bz", tc.dir, tc.budget, tc.gens, tc.quiet); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
 		}
 	}
 }

@@ -16,16 +16,26 @@ import (
 	"bomberzero/values"
 )
 
+// valuesUsage is the help text of "bomberzero values".
+const valuesUsage = `usage: bomberzero values (--data DIR | --run DIR) [flags]
+
+Fits piece values on self-play games: the game's result regressed on the
+difference in piece counts per type from the side to move's view (logistic on
+decisive games, tanh with draws; with --model also on the model's value of
+each sampled position), with 95% intervals from a bootstrap over whole games.
+A run directory keeps its training data in RUN/data.
+docs/values.md explains the method.`
+
 // runValues implements "bomberzero values": piece values fitted on a run's
 // self-play games, with bootstrap intervals (package values).
 func runValues(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("values", "", stderr)
+	fs := newFlagSet("values", valuesUsage, stderr)
 	def := values.DefaultSampleConfig()
 	dataDir := fs.String("data", "", "directory of training-data chunks")
 	runDir := fs.String("run", "", "run directory; its training data is read from RUN/data")
 	variant := fs.String("variant", "", "use only this variant's games (needed when the data hold several)")
 	skip := fs.Int("skip", def.SkipPlies, "leave out positions before this ply (the opening)")
-	quiet := fs.Int("quiet", def.QuietPlies, "leave out positions within this many plies after a capture")
+	quietPlies := fs.Int("quiet-plies", def.QuietPlies, "leave out positions within this many plies after a capture")
 	perGame := fs.Int("per-game", 0, "keep at most this many positions per game, drawn at random (0 keeps all)")
 	fits := fs.String("fits", "", "comma-separated fits: logistic, tanh, search (the recorded search values), value (needs --model); default logistic,tanh, plus value with --model")
 	model := fs.String("model", "", "checkpoint whose value output the value fit uses, or none for a network-free --evaluator")
@@ -35,21 +45,11 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the bootstrap and of the per-game draw")
 	ridge := fs.Float64("ridge", values.DefaultRidge, "ridge penalty λ on the piece coefficients")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	quiet := quietFlag(fs)
 	plotFile := fs.String("plot", "", "also draw the values as a bar chart with error bars to FILE.png or FILE.svg")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: bomberzero values (--data DIR | --run DIR) [flags]
-
-Fits piece values on self-play games: the game's result regressed on the
-difference in piece counts per type from the side to move's view (logistic on
-decisive games, tanh with draws; with --model also on the model's value of
-each sampled position), with 95% intervals from a bootstrap over whole games.
-A run directory keeps its training data in RUN/data.
-docs/values.md explains the method.`)
-		fs.PrintDefaults()
-	}
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return err
 	}
 	switch {
 	case len(pos) > 0:
@@ -88,7 +88,7 @@ docs/values.md explains the method.`)
 		dir = values.RunDataDir(*runDir)
 	}
 
-	ds, loadRep, err := values.Load(dir, chunkProgress(stderr))
+	ds, loadRep, err := values.Load(dir, chunkProgress(progressTo(stderr, *quiet)))
 	if err != nil {
 		return err
 	}
@@ -111,14 +111,14 @@ docs/values.md explains the method.`)
 		}
 	}
 	rep, err := values.PieceValues(ds, values.Config{
-		Sample:    values.SampleConfig{SkipPlies: *skip, QuietPlies: *quiet, MaxPerGame: *perGame, Seed: *seed},
+		Sample:    values.SampleConfig{SkipPlies: *skip, QuietPlies: *quietPlies, MaxPerGame: *perGame, Seed: *seed},
 		Methods:   methods,
 		Value:     valueFn,
 		Unit:      *unit,
 		Ridge:     *ridge,
 		Bootstrap: *boot,
 		Seed:      *seed,
-		Progress:  progress.Func(stderr, "bootstrap", "resamples", 0),
+		Progress:  progress.Func(progressTo(stderr, *quiet), "bootstrap", "resamples", 0),
 	})
 	if err != nil {
 		if errors.Is(err, values.ErrNoDecisive) {

@@ -9,8 +9,9 @@ import (
 
 // runVariants lists the built-in variants, one line each, then the options.
 func runVariants(args []string, stdout, stderr io.Writer) error {
-	if len(args) != 0 {
-		return fmt.Errorf("%w: variants takes no arguments", errUsage)
+	fs := newFlagSet("variants", "usage: bomberzero variants\n\nLists the built-in variants, one a line, and the options that modify them.", stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	for _, name := range env.VariantNames() {
 		v, err := env.LoadVariant(name)

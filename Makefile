@@ -1,0 +1,37 @@
+# Everyday targets. `make check` before every commit (about a minute);
+# `make ci` before a merge (what CI runs: scripts/test.sh).
+GO       ?= go
+FUZZTIME ?= 3s
+# Build tags of `make bench` (openblas needs libopenblas-dev; empty: pure Go).
+TAGS     ?= openblas
+
+.PHONY: check ci race fuzz bench
+
+# Formatting, vet and the short tests: fast.
+check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -short ./...
+
+# Everything CI runs: both builds, staticcheck, the race detector, fuzzing.
+ci:
+	scripts/test.sh
+
+# The race detector over the concurrent packages.
+race:
+	scripts/race.sh
+
+# Every fuzz target for FUZZTIME each.
+fuzz:
+	scripts/fuzz.sh $(FUZZTIME)
+
+# Speed against this machine's ceilings (docs/BENCHMARKS.md), one JSON line
+# or object per measurement.
+bench:
+	$(GO) build -tags '$(TAGS)' -o bin/bomberzero ./cmd/bomberzero
+	bin/bomberzero bench perft --json
+	bin/bomberzero bench nn --json --seconds 10
+	bin/bomberzero bench selfplay --json --measure 10s
+	bin/bomberzero bench match --json
+	bin/bomberzero bench values --json
