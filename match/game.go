@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 )
 
@@ -35,7 +36,7 @@ func PlayGame(ctx context.Context, white, black Player, start *env.Position, max
 			g.Result, g.Reason = res, why.String()
 			return g, nil
 		}
-		if maxPlies > 0 && g.Plies >= maxPlies {
+		if agent.AtLengthCap(g.Plies, maxPlies) {
 			g.Result, g.Reason = env.Draw, LengthCap
 			return g, nil
 		}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/eval"
@@ -76,7 +77,7 @@ func Bench(cfg BenchConfig) (*BenchResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("variant %s: %w", cfg.Variant, err)
 	}
-	r := NewRules(v, cfg.MaxPlies)
+	r := agent.NewRules(v, cfg.MaxPlies)
 	s := r.Shape()
 	newCfg := nn.DefaultConfig
 	if cfg.Net == "test" {
@@ -89,7 +90,7 @@ func Bench(cfg BenchConfig) (*BenchResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := NewNetModel("random", net.Fold(), r)
+	m, err := agent.NewNetModel("random", net.Fold(), r)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 )
 
@@ -43,9 +44,9 @@ func TestBenchReportsConsistentRates(t *testing.T) {
 func BenchmarkWorkerPlayout(b *testing.B) {
 	cfg := DefaultConfig("fbgc")
 	cfg.Out = b.TempDir()
-	cfg.Evaluator = "uniform"
+	cfg.Model = agent.Uniform
 	r := mustRules(b, "fbgc", cfg.MaxPlies)
-	m, err := LoadModel("none", "uniform", r)
+	m, err := agent.LoadModel(cfg.Model, r)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"bomberzero/agent"
 	"bomberzero/mcts"
 )
 
@@ -13,13 +14,11 @@ type Config struct {
 	// Variant is the variant name with options ("fbgc", "birds-ninjas+scepter")
 	// or a variant file path.
 	Variant string
-	// Model is a checkpoint path, or "none" for the network-free evaluator
-	// named by Evaluator.
+	// Model is the model spec (agent.ParseSpec): a checkpoint path, or a
+	// network-free evaluator: "none" or "material" (uniform policy,
+	// material value), "uniform" (uniform policy, drawn value) or
+	// "rollout" (random playouts).
 	Model string
-	// Evaluator is the network-free evaluator used with Model "none":
-	// "material" (uniform policy, material value), "uniform" (uniform
-	// policy, drawn value) or "rollout" (random playouts).
-	Evaluator string
 	// Generation is the training generation the games belong to (recorded).
 	Generation int
 	// Start is the position text every game starts from; "" is the
@@ -67,8 +66,7 @@ func DefaultConfig(variant string) Config {
 	s := mcts.DefaultConfig()
 	return Config{
 		Variant:         variant,
-		Model:           "none",
-		Evaluator:       "material",
+		Model:           agent.None,
 		Games:           64,
 		Out:             "selfplay-data",
 		Workers:         runtime.NumCPU(),
@@ -89,9 +87,7 @@ func (c *Config) Validate() error {
 	case c.Variant == "":
 		return fmt.Errorf("selfplay: no variant given")
 	case c.Model == "":
-		return fmt.Errorf("selfplay: no model given (a checkpoint path, or \"none\")")
-	case c.Model == "none" && c.Evaluator != "material" && c.Evaluator != "uniform" && c.Evaluator != "rollout":
-		return fmt.Errorf("selfplay: evaluator %q: want material, uniform or rollout", c.Evaluator)
+		return fmt.Errorf("selfplay: no model given (%s)", agent.SpecHelp)
 	case c.Games < 1:
 		return fmt.Errorf("selfplay: games %d, want >= 1", c.Games)
 	case c.Out == "":
@@ -110,6 +106,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("selfplay: resign-off share %g, want in [0, 1]", c.ResignOffShare)
 	case c.FlushGames < 1:
 		return fmt.Errorf("selfplay: flush games %d, want >= 1", c.FlushGames)
+	}
+	if _, err := agent.ParseSpec(c.Model); err != nil {
+		return fmt.Errorf("selfplay: %w", err)
 	}
 	if err := c.Search.Validate(); err != nil {
 		return fmt.Errorf("selfplay: search: %w", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/mcts"
 	"bomberzero/metrics"
@@ -17,11 +18,11 @@ import (
 // currentModel returns the model that plays generation gen's self-play: the
 // network-free first model in generation 0 (unless it is "net"), else the
 // trainer's network.
-func (r *runner) currentModel(rules *selfplay.Rules) (*selfplay.Model, error) {
+func (r *runner) currentModel(rules *agent.Rules) (*agent.Model, error) {
 	if r.st.Generation == 0 && r.cfg.SelfPlay.FirstModel != "net" {
-		return selfplay.LoadModel("none", r.cfg.SelfPlay.FirstModel, rules)
+		return agent.LoadModel(r.cfg.SelfPlay.FirstModel, rules)
 	}
-	return selfplay.NewNetModel(genName(r.st.Generation), r.trainer.Net().Fold(), rules)
+	return agent.NewNetModel(genName(r.st.Generation), r.trainer.Net().Fold(), rules)
 }
 
 // genChunks returns the chunks written during the current generation.
@@ -58,7 +59,7 @@ func (r *runner) selfPlay(ctx context.Context) error {
 		search.Sims, search.CheapSims, search.CheapShare = sp.Sims, sp.CheapSims, sp.CheapShare
 		search.Gumbel, search.TempPlies = sp.Gumbel, sp.TempPlies
 		sc := selfplay.Config{
-			Variant: r.cfg.Variant, Model: model.Name, Evaluator: r.cfg.SelfPlay.FirstModel,
+			Variant: r.cfg.Variant, Model: model.Name,
 			Generation: r.st.Generation, Games: remaining, Out: filepath.Join(r.dir, dataDir),
 			Workers: workers(sp.Workers), Slots: min(sp.Slots, max(1, (remaining+1)/workers(sp.Workers))), Search: search,
 			MaxPlies: sp.MaxPlies, ResignThreshold: sp.ResignThreshold, ResignMoves: sp.ResignMoves,

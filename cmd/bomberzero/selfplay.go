@@ -7,6 +7,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"bomberzero/agent"
 	"bomberzero/selfplay"
 )
 
@@ -17,8 +18,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("selfplay", "usage: bomberzero selfplay [flags]\n\nPlays games of self-play and writes Parquet chunks to --out and one Game Courier\nrecord per game to --out/records (bomberzero replay reads them).", stderr)
 	c := d
 	fs.StringVar(&c.Variant, "variant", d.Variant, variantHelp)
-	fs.StringVar(&c.Model, "model", d.Model, "checkpoint file, or none for the network-free evaluator")
-	fs.StringVar(&c.Evaluator, "evaluator", d.Evaluator, "network-free evaluator with --model none: material, uniform or rollout")
+	fs.StringVar(&c.Model, "model", d.Model, "model: "+agent.SpecHelp)
 	fs.IntVar(&c.Generation, "generation", d.Generation, "training generation recorded with the games")
 	fs.StringVar(&c.Start, "fen", d.Start, "start position text (default: the variant's start)")
 	fs.IntVar(&c.Games, "games", d.Games, "games to play")
