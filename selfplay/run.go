@@ -126,9 +126,10 @@ func RunModel(ctx context.Context, cfg Config, r *agent.Rules, m *agent.Model, p
 		progress(Progress{Games: games, Target: cfg.Games, Positions: positions.Load(), Elapsed: time.Since(t0)})
 	}
 	host, _ := os.Hostname()
-	errs := make([]error, cfg.Workers)
+	workers := cfg.WorkerCount()
+	errs := make([]error, workers)
 	var wg sync.WaitGroup
-	for id := 0; id < cfg.Workers; id++ {
+	for id := 0; id < workers; id++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

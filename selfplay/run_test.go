@@ -26,15 +26,26 @@ func mustRules(t testing.TB, name string, maxPlies int) *agent.Rules {
 	return agent.NewRules(v, maxPlies)
 }
 
+// mustDefault returns DefaultConfig(variant).
+func mustDefault(t testing.TB, variant string) Config {
+	t.Helper()
+	c, err := DefaultConfig(variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // smallConfig is a quick self-play run: few playouts, short games.
 func smallConfig(t *testing.T, variant string, games int) Config {
-	cfg := DefaultConfig(variant)
+	cfg := mustDefault(t, variant)
 	cfg.Games = games
 	cfg.Out = t.TempDir()
 	cfg.Workers = 2
 	cfg.Slots = 3
 	cfg.MaxPlies = 40
 	cfg.FlushGames = 2
+	cfg.ResignThreshold, cfg.ResignMoves, cfg.ResignOffShare = -0.9, 4, 0.1
 	cfg.Search = mcts.DefaultConfig()
 	cfg.Search.Sims = 12
 	cfg.Search.CheapSims = 4
@@ -418,7 +429,7 @@ func TestRunRejectsBadSettings(t *testing.T) {
 		{"missing model", func(c *Config) { c.Model = "/nonexistent/model.safetensors" }, "no such checkpoint"},
 		{"no games", func(c *Config) { c.Games = 0 }, "games"},
 		{"bad start", func(c *Config) { c.Start = "xyz w" }, "start position"},
-		{"bad resign share", func(c *Config) { c.ResignOffShare = 2 }, "resign-off"},
+		{"bad resign share", func(c *Config) { c.ResignOffShare = 2 }, "resign_off_share"},
 	} {
 		cfg := smallConfig(t, "fbgc", 1)
 		c.edit(&cfg)

@@ -10,7 +10,6 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/datasets"
-	"bomberzero/mcts"
 	"bomberzero/metrics"
 	"bomberzero/selfplay"
 )
@@ -54,18 +53,15 @@ func (r *runner) selfPlay(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("train: self-play model: %w", err)
 		}
-		sp := r.cfg.SelfPlay
-		search := mcts.DefaultConfig()
-		search.Sims, search.CheapSims, search.CheapShare = sp.Sims, sp.CheapSims, sp.CheapShare
-		search.Gumbel, search.TempPlies = sp.Gumbel, sp.TempPlies
 		sc := selfplay.Config{
-			Variant: r.cfg.Variant, Model: model.Name,
-			Generation: r.st.Generation, Games: remaining, Out: filepath.Join(r.dir, dataDir),
-			Workers: workers(sp.Workers), Slots: min(sp.Slots, max(1, (remaining+1)/workers(sp.Workers))), Search: search,
-			MaxPlies: sp.MaxPlies, ResignThreshold: sp.ResignThreshold, ResignMoves: sp.ResignMoves,
-			ResignOffShare: sp.ResignOffShare, FlushGames: 1,
-			Seed: mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)),
+			Variant: r.cfg.Variant, Model: model.Name, Generation: r.st.Generation,
+			Out: filepath.Join(r.dir, dataDir), FlushGames: 1,
+			Seed:     mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)),
+			Settings: r.cfg.SelfPlay.Settings,
 		}
+		sc.Games = remaining
+		sc.Workers = sc.WorkerCount()
+		sc.Slots = min(sc.Slots, max(1, (remaining+1)/sc.Workers))
 		var bar *progressbar.ProgressBar
 		if r.opt.Progress != nil {
 			bar = progressbar.NewOptions(remaining, progressbar.OptionSetWriter(r.opt.Progress),
@@ -147,12 +143,4 @@ func (r *runner) selfPlaySummary() (*metrics.SelfPlay, error) {
 		s.GamesPerHour = float64(s.Games) * 3600 / s.Seconds
 	}
 	return s, nil
-}
-
-// workers is n, or one per core when n is 0.
-func workers(n int) int {
-	if n > 0 {
-		return n
-	}
-	return max(1, runtimeCPUs())
 }

@@ -129,7 +129,10 @@ func TestValuesCommandRejectsBadInvocations(t *testing.T) {
 // independent truth.
 func TestValuesCommandOnRealSelfPlayRecoversTheMaterialEvaluatorsValues(t *testing.T) {
 	dir := t.TempDir()
-	cfg := selfplay.DefaultConfig("chess")
+	cfg, err := selfplay.DefaultConfig("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg.Games, cfg.Out, cfg.Workers, cfg.Slots, cfg.MaxPlies = 6, dir, 1, 6, 160
 	cfg.Search.Sims, cfg.Search.CheapSims = 8, 4
 	cfg.ResignMoves = 0
