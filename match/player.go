@@ -52,8 +52,8 @@ type Maker struct {
 
 // CheckpointLoader builds the Maker of a network checkpoint player for a
 // variant: the file at path, searching sims playouts per move (0: the
-// loader's default). The training loop supplies one (the match package does
-// not depend on the network and the self-play adapter).
+// loader's default). LoadCheckpoint is the loader of the command-line tools;
+// the variant comparison passes its own.
 type CheckpointLoader func(v *env.Variant, path string, sims int) (Maker, error)
 
 // Options are what Parse needs beyond the spec.
