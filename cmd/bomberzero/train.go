@@ -28,10 +28,10 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		opt.Progress = nil
 	}
 	if opt.Dir != "" && train.IsRun(opt.Dir) {
-		if cf.file != "" || len(cf.sets) > 0 {
-			return fmt.Errorf("%w: %s is a run: it resumes with its own config.toml, so --config and --set do not apply", errUsage, opt.Dir)
-		}
 		fmt.Fprintf(stderr, "resuming %s with its own config.toml\n", opt.Dir)
+		if cf.file != "" || len(cf.sets) > 0 {
+			fmt.Fprintln(stderr, "(--config and --set apply to new runs only: they are not read)")
+		}
 	} else {
 		cfg, err := cf.load(*variant)
 		if err != nil {
