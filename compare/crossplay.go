@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 	"bomberzero/match"
+	"bomberzero/mcts"
 	"bomberzero/nn"
-	"bomberzero/selfplay"
 )
 
 // Cross is one cross-play match: variant A's agent against variant B's on
@@ -86,11 +87,11 @@ func neutralPlayer(v *env.Variant, path string, sims int) (match.Maker, error) {
 	if err != nil {
 		return match.Maker{}, fmt.Errorf("model %s: %w", path, err)
 	}
-	rules := selfplay.NewRules(v, 0)
-	model, err := selfplay.NewNetModel(filepath.Base(path), net.Fold(), rules)
+	rules := agent.NewRules(v, 0)
+	model, err := agent.NewNetModel(filepath.Base(path), net.Fold(), rules)
 	if err != nil {
 		return match.Maker{}, err
 	}
 	name := fmt.Sprintf("%s(%s):%d", ck.Variant, filepath.Base(path), sims)
-	return match.NewSearchMaker(name, rules, model, match.SearchConfig(sims, match.DefaultTempPlies))
+	return match.NewSearchMaker(name, rules, model, agent.MatchSearch(mcts.DefaultConfig(), sims))
 }

@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/match"
 	"bomberzero/nn"
-	"bomberzero/selfplay"
 )
 
 // saveNet writes an untrained test network for variant to dir.
 func saveNet(t *testing.T, dir, variant string, seed uint64) string {
 	t.Helper()
-	s := selfplay.NewRules(load(t, variant), 0).Shape()
+	s := agent.NewRules(load(t, variant), 0).Shape()
 	net, err := nn.New(nn.TestConfig(s.Channels, s.Height, s.Width, s.PolicySize/(s.Height*s.Width)), seed)
 	if err != nil {
 		t.Fatal(err)

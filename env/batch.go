@@ -1,15 +1,11 @@
 package env
 
-import (
-	"fmt"
-
-	"bomberzero/eval"
-)
+import "fmt"
 
 // Batch is many games of one variant stepped together: each step plays one
 // move (a policy index) in every game that has one and re-encodes those games
 // straight into one preallocated input tensor (Planes, NCHW, position-major)
-// with their legal-move masks (Legal), the layout of eval.Batch. Nothing is
+// with their legal-move masks (Legal), the layout of the evaluators' batches. Nothing is
 // allocated per step once each game's history fits its reserved capacity.
 // A Batch is not safe for concurrent use.
 type Batch struct {
@@ -18,11 +14,12 @@ type Batch struct {
 	Planes []float32 // Len()*Channels*Height*Width
 	Legal  []float32 // Len()*PolicySize: 1 at each legal move's index
 
-	shape eval.Shape
-	pos   []*Position
-	moves [][]Move // legal moves of each game
-	idx   [][]int  // their policy indices, in the same order
-	buf   []Move   // scratch for Status
+	inputSize  int // Enc.InputSize()
+	policySize int // Index.Size()
+	pos        []*Position
+	moves      [][]Move // legal moves of each game
+	idx        [][]int  // their policy indices, in the same order
+	buf        []Move   // scratch for Status
 }
 
 // historyReserve is the history capacity each game starts with: games
@@ -32,9 +29,8 @@ const historyReserve = 1024
 // NewBatch returns n games of v, each at the start position and encoded.
 func NewBatch(v *Variant, n int) *Batch {
 	enc, x := NewEncoder(v, 0), NewMoveIndex(v)
-	s := enc.Shape(x)
-	b := &Batch{Enc: enc, Index: x, shape: s,
-		Planes: make([]float32, n*s.InputSize()), Legal: make([]float32, n*s.PolicySize),
+	b := &Batch{Enc: enc, Index: x, inputSize: enc.InputSize(), policySize: x.Size(),
+		Planes: make([]float32, n*enc.InputSize()), Legal: make([]float32, n*x.Size()),
 		pos: make([]*Position, n), moves: make([][]Move, n), idx: make([][]int, n), buf: make([]Move, 0, MaxMoves)}
 	start := v.NewPosition()
 	for i := range b.pos {
@@ -49,8 +45,11 @@ func NewBatch(v *Variant, n int) *Batch {
 // Len returns the number of games.
 func (b *Batch) Len() int { return len(b.pos) }
 
-// Shape returns the shape of Planes and Legal per game.
-func (b *Batch) Shape() eval.Shape { return b.shape }
+// InputSize returns the Planes values per game.
+func (b *Batch) InputSize() int { return b.inputSize }
+
+// PolicySize returns the Legal values per game.
+func (b *Batch) PolicySize() int { return b.policySize }
 
 // Position returns game i's position (owned by the Batch: read it, do not
 // change it).
@@ -100,7 +99,7 @@ func (b *Batch) Status(i int) (Result, Termination) { return b.pos[i].StatusOf(l
 // refresh regenerates game i's legal moves and rewrites its planes and mask.
 func (b *Batch) refresh(i int) {
 	p := b.pos[i]
-	legal := b.Legal[i*b.shape.PolicySize : (i+1)*b.shape.PolicySize]
+	legal := b.Legal[i*b.policySize : (i+1)*b.policySize]
 	for _, ix := range b.idx[i] {
 		legal[ix] = 0
 	}
@@ -111,7 +110,7 @@ func (b *Batch) refresh(i int) {
 		b.idx[i] = append(b.idx[i], ix)
 		legal[ix] = 1
 	}
-	n := b.shape.InputSize()
+	n := b.inputSize
 	b.Enc.Encode(p, b.Planes[i*n:(i+1)*n])
 }
 

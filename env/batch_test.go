@@ -13,14 +13,14 @@ func TestBatchStepsMatchPositionsPlayedAlone(t *testing.T) {
 		}
 		const n = 4
 		b := NewBatch(v, n)
-		s := b.Shape()
+		inputSize, policySize := b.InputSize(), b.PolicySize()
 		alone := make([]*Position, n)
 		for i := range alone {
 			alone[i] = v.NewPosition()
 		}
 		rng := rand.New(rand.NewPCG(9, 9))
 		actions := make([]int, n)
-		planes := make([]float32, s.InputSize())
+		planes := make([]float32, inputSize)
 		for step := 0; step < 60; step++ {
 			for i := range actions {
 				actions[i] = -1
@@ -47,13 +47,13 @@ func TestBatchStepsMatchPositionsPlayedAlone(t *testing.T) {
 					t.Fatalf("%s game %d: batch has %s, alone %s", name, i, p, alone[i])
 				}
 				NewEncoder(v, 0).Encode(alone[i], planes)
-				got := b.Planes[i*s.InputSize() : (i+1)*s.InputSize()]
+				got := b.Planes[i*inputSize : (i+1)*inputSize]
 				for j := range planes {
 					if planes[j] != got[j] {
 						t.Fatalf("%s game %d: plane value %d is %v, encoding alone gives %v", name, i, j, got[j], planes[j])
 					}
 				}
-				legal := b.Legal[i*s.PolicySize : (i+1)*s.PolicySize]
+				legal := b.Legal[i*policySize : (i+1)*policySize]
 				want := map[int]bool{}
 				for _, m := range alone[i].LegalMoves(nil) {
 					want[b.Index.Index(m, alone[i].SideToMove())] = true

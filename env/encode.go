@@ -1,10 +1,6 @@
 package env
 
-import (
-	"fmt"
-
-	"bomberzero/eval"
-)
+import "fmt"
 
 // Encoder writes positions as the network's input planes: Channels planes of
 // Height x Width float32 values (NCHW), seen from the side to move (ranks
@@ -169,10 +165,15 @@ func (e *Encoder) Channels() int { return e.channels }
 // PlaneNames describes each input plane, for documentation and debugging.
 func (e *Encoder) PlaneNames() []string { return append([]string(nil), e.names...) }
 
-// Shape returns the evaluator shape of this encoding with the policy of x.
-func (e *Encoder) Shape(x *MoveIndex) eval.Shape {
-	return eval.Shape{Channels: e.channels, Height: e.h, Width: e.w, PolicySize: x.Size()}
-}
+// Height returns the board ranks of a plane (grid rows, holes included).
+func (e *Encoder) Height() int { return e.h }
+
+// Width returns the board files of a plane (grid columns).
+func (e *Encoder) Width() int { return e.w }
+
+// InputSize returns the float32 values that encode one position:
+// Channels*Height*Width.
+func (e *Encoder) InputSize() int { return e.channels * e.h * e.w }
 
 // MaxPlies returns the length cap the encoder measures progress against (0:
 // none).

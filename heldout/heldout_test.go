@@ -8,9 +8,9 @@ import (
 	"slices"
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 	"bomberzero/match"
-	"bomberzero/selfplay"
 )
 
 var update = flag.Bool("update", false, "regenerate the held-out sets under configs/heldout")
@@ -102,12 +102,12 @@ func TestHeldOutSetsListExactlyTheWinningMoves(t *testing.T) {
 // network: every move gets the same prior) with sims playouts.
 func searchPlayer(t *testing.T, v *env.Variant, sims int, gumbel, solver bool) match.Player {
 	t.Helper()
-	rules := selfplay.NewRules(v, 0)
-	model, err := selfplay.LoadModel("none", "uniform", rules)
+	rules := agent.NewRules(v, 0)
+	model, err := agent.LoadModel(agent.Uniform, rules)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := match.SearchConfig(sims, 0)
+	cfg := agent.MatchSearch(agent.DefaultSearch(), sims)
 	cfg.Gumbel, cfg.Solver = gumbel, solver
 	mk, err := match.NewSearchMaker("uniform", rules, model, cfg)
 	if err != nil {

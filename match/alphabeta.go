@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 )
 
@@ -36,11 +37,11 @@ type AlphaBeta struct {
 
 // NewAlphaBeta returns an alpha-beta player for variant v searching depth
 // plies with piece values vals, seeded by seed.
-func NewAlphaBeta(v *env.Variant, depth int, vals Values, seed uint64) (*AlphaBeta, error) {
+func NewAlphaBeta(v *env.Variant, depth int, vals agent.Values, seed uint64) (*AlphaBeta, error) {
 	if depth < 1 || depth > MaxDepth {
 		return nil, fmt.Errorf("alphabeta: depth %d, want 1 to %d", depth, MaxDepth)
 	}
-	t, err := vals.table(v)
+	t, err := vals.Table(v)
 	if err != nil {
 		return nil, fmt.Errorf("alphabeta: %w", err)
 	}
@@ -143,10 +144,10 @@ func (a *AlphaBeta) ordered(pos *env.Position, ply int, shuffle bool) []env.Move
 // largest first, keeping the order of equal gains.
 func (a *AlphaBeta) sortByGain(pos *env.Position, ply int, moves []env.Move) {
 	keys := a.keys[ply][:0]
-	before := material(pos, a.table)
+	before := agent.Centipawns(pos, a.table)
 	for _, m := range moves {
 		u := pos.DoMove(m)
-		keys = append(keys, -material(pos, a.table)-before)
+		keys = append(keys, -agent.Centipawns(pos, a.table)-before)
 		pos.UndoMove(u)
 	}
 	a.keys[ply] = keys
@@ -179,7 +180,7 @@ func (a *AlphaBeta) search(pos *env.Position, depth, ply int, alpha, beta int32)
 		return -Mate + int32(ply)
 	}
 	if depth == 0 {
-		return material(pos, a.table)
+		return agent.Centipawns(pos, a.table)
 	}
 	a.sortByGain(pos, ply, moves)
 	for _, m := range moves {

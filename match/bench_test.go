@@ -3,6 +3,7 @@ package match
 import (
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 )
 
@@ -19,7 +20,7 @@ func midgame(b testing.TB) *env.Position {
 
 func benchmarkAlphaBeta(b *testing.B, depth int) {
 	pos := midgame(b)
-	a, err := NewAlphaBeta(pos.Variant(), depth, DefaultValues(), 1)
+	a, err := NewAlphaBeta(pos.Variant(), depth, agent.DefaultValues(), 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func BenchmarkAlphaBetaDepth3(b *testing.B) { benchmarkAlphaBeta(b, 3) }
 
 func BenchmarkGreedy(b *testing.B) {
 	pos := midgame(b)
-	g, err := NewGreedy(pos.Variant(), DefaultValues(), 1)
+	g, err := NewGreedy(pos.Variant(), agent.DefaultValues(), 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,8 +66,8 @@ func BenchmarkLegalMoves(b *testing.B) {
 
 func TestAlphaBetaAndGreedyAllocateNothingPerMove(t *testing.T) {
 	pos := midgame(t)
-	a, _ := NewAlphaBeta(pos.Variant(), 2, DefaultValues(), 1)
-	g, _ := NewGreedy(pos.Variant(), DefaultValues(), 1)
+	a, _ := NewAlphaBeta(pos.Variant(), 2, agent.DefaultValues(), 1)
+	g, _ := NewGreedy(pos.Variant(), agent.DefaultValues(), 1)
 	for name, p := range map[string]Player{"alphabeta:2": a, "greedy": g, "random": NewRandom(1)} {
 		if n := testing.AllocsPerRun(5, func() { p.Choose(pos) }); n != 0 {
 			t.Errorf("%s: %.1f allocations per move, want 0", name, n)

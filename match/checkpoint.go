@@ -4,52 +4,29 @@ import (
 	"fmt"
 	"sort"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 	"bomberzero/mcts"
-	"bomberzero/selfplay"
 )
 
 // DefaultSims is the playouts per move of a checkpoint player whose spec
 // gives none.
 const DefaultSims = 100
 
-// SearchConfig returns the search settings of a checkpoint player in a match:
-// the mcts defaults with sims playouts per move, every search full, no root
-// noise, no tree reuse between moves (each move is a fresh search), batches of
-// 8 leaves, and the first tempPlies plies of a game played at temperature 1
-// over the visit counts (the rest: the most visited move), so that a
-// checkpoint meeting a deterministic player, or itself, does not replay one
-// game.
-func SearchConfig(sims, tempPlies int) mcts.Config {
-	c := mcts.DefaultConfig()
-	c.Sims = sims
-	c.CheapShare = 0
-	c.NoiseFraction = 0
-	c.TempPlies, c.Temp, c.FinalTemp = tempPlies, 1, 0
-	c.Reuse = false
-	c.LeavesPerGame = 8
-	c.CacheEntries = 1 << 10
-	return c
-}
-
-// DefaultTempPlies is the opening plies a checkpoint player picks by
-// temperature 1 in a match.
-const DefaultTempPlies = 4
-
 // LoadCheckpoint is the CheckpointLoader of the command-line tools: it reads
-// the checkpoint at path for variant v (selfplay.LoadModel checks its variant
+// the checkpoint at path for variant v (agent.Spec.Load checks its variant
 // and shape) and returns a Maker of players searching sims playouts per move
-// (DefaultSims when 0).
+// (DefaultSims when 0) with the match preset agent.MatchSearch.
 func LoadCheckpoint(v *env.Variant, path string, sims int) (Maker, error) {
-	rules := selfplay.NewRules(v, 0)
-	model, err := selfplay.LoadModel(path, "", rules)
+	rules := agent.NewRules(v, 0)
+	model, err := agent.Spec{Path: path}.Load(rules)
 	if err != nil {
 		return Maker{}, err
 	}
 	if sims == 0 {
 		sims = DefaultSims
 	}
-	return NewSearchMaker(fmt.Sprintf("%s:%d", path, sims), rules, model, SearchConfig(sims, DefaultTempPlies))
+	return NewSearchMaker(fmt.Sprintf("%s:%d", path, sims), rules, model, agent.MatchSearch(mcts.DefaultConfig(), sims))
 }
 
 // NewSearchMaker returns a Maker of players that choose moves by the batched
@@ -57,7 +34,7 @@ func LoadCheckpoint(v *env.Variant, path string, sims int) (Maker, error) {
 // evaluator), for the trainer to rate a network it holds in memory. Each
 // player gets its own evaluator (sharing the model's read-only weights) and
 // searcher; cfg.Seed is replaced by the player's seed.
-func NewSearchMaker(name string, rules *selfplay.Rules, model *selfplay.Model, cfg mcts.Config) (Maker, error) {
+func NewSearchMaker(name string, rules *agent.Rules, model *agent.Model, cfg mcts.Config) (Maker, error) {
 	if err := cfg.Validate(); err != nil {
 		return Maker{}, fmt.Errorf("player %s: %w", name, err)
 	}
@@ -79,7 +56,7 @@ func NewSearchMaker(name string, rules *selfplay.Rules, model *selfplay.Model, c
 // Search is a player that searches each move with mcts over an evaluator.
 type Search struct {
 	name     string
-	rules    *selfplay.Rules
+	rules    *agent.Rules
 	searcher *mcts.Searcher
 	sims     int
 }
@@ -90,7 +67,7 @@ var _ Analyzer = (*Search)(nil)
 func (s *Search) Name() string { return s.name }
 
 // search runs one search from pos and returns its result and game.
-func (s *Search) search(pos *env.Position) (*mcts.Result, *selfplay.Game, error) {
+func (s *Search) search(pos *env.Position) (*mcts.Result, *agent.Game, error) {
 	g := s.rules.NewGame(pos)
 	if err := s.searcher.ResetAt(0, g, pos.Ply()); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", s.name, err)

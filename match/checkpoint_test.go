@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/agent"
+	"bomberzero/mcts"
 	"bomberzero/nn"
-	"bomberzero/selfplay"
 )
 
 func TestCheckpointPlayerPlaysLegalGamesAndShowsItsVisits(t *testing.T) {
 	v := mustVariant(t, "fbgc")
-	r := selfplay.NewRules(v, 0)
+	r := agent.NewRules(v, 0)
 	s := r.Shape()
 	net, err := nn.New(nn.TestConfig(s.Channels, s.Height, s.Width, s.PolicySize/(s.Height*s.Width)), 1)
 	if err != nil {
@@ -63,12 +64,14 @@ func TestCheckpointPlayerPlaysLegalGamesAndShowsItsVisits(t *testing.T) {
 
 func TestSearchPlayerFindsMateInOneAndWinsTheBomberCapture(t *testing.T) {
 	v := mustVariant(t, "fbgc")
-	r := selfplay.NewRules(v, 0)
-	model, err := selfplay.LoadModel("none", "material", r)
+	r := agent.NewRules(v, 0)
+	model, err := agent.LoadModel(agent.Material, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mk, err := NewSearchMaker("mcts-material:200", r, model, SearchConfig(200, 0))
+	cfg := agent.MatchSearch(mcts.DefaultConfig(), 200)
+	cfg.TempPlies = 0 // always the most visited move
+	mk, err := NewSearchMaker("mcts-material:200", r, model, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

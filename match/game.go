@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 )
 
@@ -32,7 +33,7 @@ func PlayGame(ctx context.Context, white, black Player, start *env.Position, max
 			g.Result, g.Termination = res, why
 			return g, nil
 		}
-		if maxPlies > 0 && g.Plies >= maxPlies {
+		if agent.AtLengthCap(g.Plies, maxPlies) {
 			g.Result, g.Termination = env.Draw, env.LengthCap
 			return g, nil
 		}

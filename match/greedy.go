@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 )
 
@@ -18,8 +19,8 @@ type Greedy struct {
 
 // NewGreedy returns a Greedy player for variant v with piece values vals,
 // seeded by seed.
-func NewGreedy(v *env.Variant, vals Values, seed uint64) (*Greedy, error) {
-	t, err := vals.table(v)
+func NewGreedy(v *env.Variant, vals agent.Values, seed uint64) (*Greedy, error) {
+	t, err := vals.Table(v)
 	if err != nil {
 		return nil, fmt.Errorf("greedy: %w", err)
 	}
@@ -31,9 +32,9 @@ func (g *Greedy) Name() string { return "greedy" }
 
 // gain returns the material the side to move gains by m, in centipawns.
 func gain(pos *env.Position, m env.Move, table []int32) int32 {
-	before := material(pos, table)
+	before := agent.Centipawns(pos, table)
 	u := pos.DoMove(m)
-	after := -material(pos, table)
+	after := -agent.Centipawns(pos, table)
 	pos.UndoMove(u)
 	return after - before
 }

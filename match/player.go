@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 )
 
@@ -51,14 +52,14 @@ type Maker struct {
 
 // CheckpointLoader builds the Maker of a network checkpoint player for a
 // variant: the file at path, searching sims playouts per move (0: the
-// loader's default). The training loop supplies one (the match package does
-// not depend on the network and the self-play adapter).
+// loader's default). LoadCheckpoint is the loader of the command-line tools;
+// the variant comparison passes its own.
 type CheckpointLoader func(v *env.Variant, path string, sims int) (Maker, error)
 
 // Options are what Parse needs beyond the spec.
 type Options struct {
-	// Values replace entries of DefaultValues for greedy and alpha-beta.
-	Values Values
+	// agent.Values replace entries of DefaultValues for greedy and alpha-beta.
+	Values agent.Values
 	// Checkpoint loads checkpoint players; nil refuses them with an error.
 	Checkpoint CheckpointLoader
 }
@@ -86,7 +87,7 @@ func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
 	}
 	spec = strings.TrimSpace(spec)
 	kind, rest, hasRest := strings.Cut(spec, ":")
-	vals := DefaultValues().With(opt.Values)
+	vals := agent.DefaultValues().With(opt.Values)
 	switch kind {
 	case "random":
 		if hasRest {
@@ -95,13 +96,13 @@ func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
 		return Maker{Spec: spec, New: func(seed uint64) (Player, error) { return NewRandom(seed), nil }}, nil
 	case "greedy":
 		if hasRest {
-			over, err := ParseValues(rest)
+			over, err := agent.ParseValues(rest)
 			if err != nil {
 				return Maker{}, fmt.Errorf("player %q: %v: %w", spec, err, ErrBadSpec)
 			}
 			vals = vals.With(over)
 		}
-		if _, err := vals.table(v); err != nil {
+		if _, err := vals.Table(v); err != nil {
 			return Maker{}, fmt.Errorf("player %q: %w", spec, err)
 		}
 		return Maker{Spec: spec, New: func(seed uint64) (Player, error) { return NewGreedy(v, vals, seed) }}, nil
@@ -115,13 +116,13 @@ func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
 			return Maker{}, fmt.Errorf("player %q: depth %q is not a whole number from 1 to %d: %w", spec, ds, MaxDepth, ErrBadSpec)
 		}
 		if hasVals {
-			over, err := ParseValues(vs)
+			over, err := agent.ParseValues(vs)
 			if err != nil {
 				return Maker{}, fmt.Errorf("player %q: %v: %w", spec, err, ErrBadSpec)
 			}
 			vals = vals.With(over)
 		}
-		if _, err := vals.table(v); err != nil {
+		if _, err := vals.Table(v); err != nil {
 			return Maker{}, fmt.Errorf("player %q: %w", spec, err)
 		}
 		return Maker{Spec: spec, New: func(seed uint64) (Player, error) { return NewAlphaBeta(v, depth, vals, seed) }}, nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 )
 
@@ -46,7 +47,7 @@ func TestAlphaBetaFindsMateInOne(t *testing.T) {
 		pos := mustPosition(t, v, mateIn1)
 		want := mustMove(t, pos, "e1e10")
 		for seed := uint64(0); seed < 3; seed++ {
-			a, err := NewAlphaBeta(v, depth, DefaultValues(), seed)
+			a, err := NewAlphaBeta(v, depth, agent.DefaultValues(), seed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +94,7 @@ func TestAlphaBetaWinsMaterialWithBomberCaptures(t *testing.T) {
 			if g := gain(pos, want, mustTable(t, v)); g != c.gain {
 				t.Fatalf("%s: the move gains %d centipawns, want %d", c.name, g, c.gain)
 			}
-			a, err := NewAlphaBeta(v, depth, DefaultValues(), 1)
+			a, err := NewAlphaBeta(v, depth, agent.DefaultValues(), 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +111,7 @@ func TestAlphaBetaWinsMaterialWithBomberCaptures(t *testing.T) {
 
 func mustTable(t testing.TB, v *env.Variant) []int32 {
 	t.Helper()
-	tab, err := DefaultValues().table(v)
+	tab, err := agent.DefaultValues().Table(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func mustTable(t testing.TB, v *env.Variant) []int32 {
 func TestAlphaBetaAnalyzeListsMateFirstWithItsLine(t *testing.T) {
 	v := mustVariant(t, "fbgc")
 	pos := mustPosition(t, v, mateIn1)
-	a, err := NewAlphaBeta(v, 2, DefaultValues(), 0)
+	a, err := NewAlphaBeta(v, 2, agent.DefaultValues(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestGreedyTakesTheMostValuableCapture(t *testing.T) {
 	pos := mustPosition(t, v, fen)
 	want := mustMove(t, pos, "c3b5")
 	for seed := uint64(0); seed < 20; seed++ {
-		g, err := NewGreedy(v, DefaultValues(), seed)
+		g, err := NewGreedy(v, agent.DefaultValues(), seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +158,7 @@ func TestGreedyTakesTheMostValuableCapture(t *testing.T) {
 		}
 	}
 	// With the queen valued below the rook, it takes the rook instead.
-	g, err := NewGreedy(v, DefaultValues().With(Values{'Q': 2}), 0)
+	g, err := NewGreedy(v, agent.DefaultValues().With(agent.Values{'Q': 2}), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestGreedyBreaksTiesAtRandom(t *testing.T) {
 	pos := v.NewPosition() // no capture: every move ties at 0
 	seen := map[env.Move]bool{}
 	for seed := uint64(0); seed < 40; seed++ {
-		g, err := NewGreedy(v, DefaultValues(), seed)
+		g, err := NewGreedy(v, agent.DefaultValues(), seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,26 +281,10 @@ func TestParseNeedsAValueForEveryPieceOfTheVariant(t *testing.T) {
 	if _, err := Parse("alphabeta:1", v, Options{}); err != nil {
 		t.Fatalf("default values should cover birds-ninjas: %v", err)
 	}
-	short := DefaultValues()
+	short := agent.DefaultValues()
 	delete(short, 'G')
-	if _, err := short.table(v); err == nil || !strings.Contains(err.Error(), "no value for piece G") {
+	if _, err := short.Table(v); err == nil || !strings.Contains(err.Error(), "no value for piece G") {
 		t.Fatalf("missing G: error %v", err)
-	}
-}
-
-func TestParseValuesRoundTrips(t *testing.T) {
-	in := DefaultValues()
-	out, err := ParseValues(in.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out) != len(in) {
-		t.Fatalf("round trip lost values: %v -> %v", in, out)
-	}
-	for k, x := range in {
-		if out[k] != x {
-			t.Errorf("%c: %g -> %g", k, x, out[k])
-		}
 	}
 }
 

@@ -66,7 +66,7 @@ type slot struct {
 // min(games*cfg.LeavesPerGame, ev.MaxBatch()) positions.
 func NewSearcher(cfg Config, ev eval.Evaluator, games int) (*Searcher, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("mcts: %w", err)
 	}
 	if games < 1 {
 		return nil, fmt.Errorf("mcts: %d game slots, want >= 1", games)

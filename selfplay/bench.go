@@ -5,9 +5,11 @@ import (
 	"os"
 	"time"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/eval"
+	"bomberzero/mcts"
 	"bomberzero/nn"
 )
 
@@ -18,6 +20,20 @@ type BenchConfig struct {
 	Net     string // "default" (nn.DefaultConfig) or "test" (nn.TestConfig)
 	Warmup  time.Duration
 	Measure time.Duration
+}
+
+// DefaultBenchConfig returns the reference settings "bomberzero bench
+// selfplay" measures at unless told otherwise, pinned so that its numbers
+// stay comparable when the training defaults move: DefaultConfig with the
+// search of mcts.DefaultConfig (800 playouts, a quarter of searches cheap),
+// 32 slots, 400-ply games, the default network, 5 s warm-up, 30 s measured.
+func DefaultBenchConfig(variant string) (BenchConfig, error) {
+	c, err := DefaultConfig(variant)
+	if err != nil {
+		return BenchConfig{}, err
+	}
+	c.Search, c.Slots, c.MaxPlies = mcts.DefaultConfig(), 32, 400
+	return BenchConfig{Config: c, Net: "default", Warmup: 5 * time.Second, Measure: 30 * time.Second}, nil
 }
 
 // BenchResult is what "bomberzero bench selfplay --json" prints.
@@ -76,7 +92,7 @@ func Bench(cfg BenchConfig) (*BenchResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("variant %s: %w", cfg.Variant, err)
 	}
-	r := NewRules(v, cfg.MaxPlies)
+	r := agent.NewRules(v, cfg.MaxPlies)
 	s := r.Shape()
 	newCfg := nn.DefaultConfig
 	if cfg.Net == "test" {
@@ -89,7 +105,7 @@ func Bench(cfg BenchConfig) (*BenchResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := NewNetModel("random", net.Fold(), r)
+	m, err := agent.NewNetModel("random", net.Fold(), r)
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,13 @@ import (
 	"testing"
 	"time"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
+	"bomberzero/mcts"
 )
 
 func TestBenchReportsConsistentRates(t *testing.T) {
-	cfg := BenchConfig{Config: DefaultConfig("claustrophobia"), Net: "test", Warmup: 100 * time.Millisecond, Measure: 400 * time.Millisecond}
+	cfg := BenchConfig{Config: mustDefault(t, "claustrophobia"), Net: "test", Warmup: 100 * time.Millisecond, Measure: 400 * time.Millisecond}
 	cfg.Slots = 4
 	cfg.Search.Sims = 8
 	cfg.Search.CheapSims = 2
@@ -41,11 +43,14 @@ func TestBenchReportsConsistentRates(t *testing.T) {
 //
 //	go test -run XXX -bench WorkerPlayout -benchtime 20000x ./selfplay
 func BenchmarkWorkerPlayout(b *testing.B) {
-	cfg := DefaultConfig("fbgc")
+	cfg := mustDefault(b, "fbgc")
+	// The search and game sizes the benchmark has always measured, pinned
+	// so that a change of the training defaults does not move it.
+	cfg.Search, cfg.Slots, cfg.MaxPlies = mcts.DefaultConfig(), 32, 400
 	cfg.Out = b.TempDir()
-	cfg.Evaluator = "uniform"
+	cfg.Model = agent.Uniform
 	r := mustRules(b, "fbgc", cfg.MaxPlies)
-	m, err := LoadModel("none", "uniform", r)
+	m, err := agent.LoadModel(cfg.Model, r)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,10 +2,99 @@ package selfplay
 
 import (
 	"fmt"
+	"io/fs"
 	"runtime"
 
+	"github.com/BurntSushi/toml"
+
+	"bomberzero/agent"
+	"bomberzero/configs"
 	"bomberzero/mcts"
 )
+
+// Search is the search configuration of self-play: mcts.Config under the
+// name Settings embeds it by, so that its keys sit directly in the
+// [selfplay] table of a training config ("sims", "cheap_share").
+type Search = mcts.Config
+
+// Settings are the self-play knobs, each with its one TOML name: the keys of
+// the [selfplay] table of the training config (which embeds Settings) and
+// the flags of "bomberzero selfplay". DefaultSettings reads their defaults
+// from the embedded training defaults.
+type Settings struct {
+	// Games is the number of games to finish (per generation in training).
+	Games int `toml:"games"`
+	// Workers is the number of worker goroutines (0: one per core GOMAXPROCS lets the process use).
+	Workers int `toml:"workers"`
+	// Slots is the number of games each worker plays at once (its
+	// searcher's slots, so its batch size).
+	Slots int `toml:"slots"`
+	// MaxPlies ends a game as a draw after this many plies (the length cap).
+	MaxPlies int `toml:"max_plies"`
+	// ResignThreshold is the search value (side to move's view) under which
+	// a move counts towards resignation; ResignMoves consecutive such
+	// moves of one side make it resign. ResignMoves 0 turns resignation
+	// off.
+	ResignThreshold float64 `toml:"resign_threshold"`
+	ResignMoves     int     `toml:"resign_moves"`
+	// ResignOffShare is the share of games played with resignation off,
+	// where would-be resignations are recorded to measure the
+	// false-resignation rate.
+	ResignOffShare float64 `toml:"resign_off_share"`
+	// Search is the search configuration (its Seed is combined with the
+	// run's Seed).
+	Search
+}
+
+// DefaultSettings returns the self-play defaults: the [selfplay] table of the
+// embedded training defaults (configs/training/default.toml) over the search
+// defaults of mcts.DefaultConfig for the keys the file leaves out.
+func DefaultSettings() (Settings, error) {
+	data, err := fs.ReadFile(configs.Training(), configs.DefaultTraining)
+	if err != nil {
+		return Settings{}, fmt.Errorf("selfplay: embedded defaults: %w", err)
+	}
+	var file struct {
+		SelfPlay Settings `toml:"selfplay"`
+	}
+	file.SelfPlay.Search = mcts.DefaultConfig()
+	if _, err := toml.Decode(string(data), &file); err != nil {
+		return Settings{}, fmt.Errorf("selfplay: embedded defaults: %w", err)
+	}
+	return file.SelfPlay, nil
+}
+
+// Validate reports the first knob out of range, naming its key.
+func (s *Settings) Validate() error {
+	switch {
+	case s.Games < 1:
+		return fmt.Errorf("games %d, want >= 1", s.Games)
+	case s.Workers < 0:
+		return fmt.Errorf("workers %d, want >= 0", s.Workers)
+	case s.Slots < 1:
+		return fmt.Errorf("slots %d, want >= 1", s.Slots)
+	case s.MaxPlies < 1:
+		return fmt.Errorf("max_plies %d, want >= 1", s.MaxPlies)
+	case s.ResignThreshold < -1 || s.ResignThreshold > 1:
+		return fmt.Errorf("resign_threshold %g, want in [-1, 1]", s.ResignThreshold)
+	case s.ResignMoves < 0:
+		return fmt.Errorf("resign_moves %d, want >= 0", s.ResignMoves)
+	case s.ResignOffShare < 0 || s.ResignOffShare > 1:
+		return fmt.Errorf("resign_off_share %g, want in [0, 1]", s.ResignOffShare)
+	}
+	if err := s.Search.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// WorkerCount is Workers, or one per core when Workers is 0.
+func (s *Settings) WorkerCount() int {
+	if s.Workers > 0 {
+		return s.Workers
+	}
+	return max(1, runtime.GOMAXPROCS(0))
+}
 
 // Config is a self-play run: what to play, with what, how much, and where
 // the data goes. DefaultConfig fills in the defaults.
@@ -13,74 +102,46 @@ type Config struct {
 	// Variant is the variant name with options ("fbgc", "birds-ninjas+scepter")
 	// or a variant file path.
 	Variant string
-	// Model is a checkpoint path, or "none" for the network-free evaluator
-	// named by Evaluator.
+	// Model is the model spec (agent.ParseSpec): a checkpoint path, or a
+	// network-free evaluator: "none" or "material" (uniform policy,
+	// material value), "uniform" (uniform policy, drawn value) or
+	// "rollout" (random playouts).
 	Model string
-	// Evaluator is the network-free evaluator used with Model "none":
-	// "material" (uniform policy, material value), "uniform" (uniform
-	// policy, drawn value) or "rollout" (random playouts).
-	Evaluator string
 	// Generation is the training generation the games belong to (recorded).
 	Generation int
 	// Start is the position text every game starts from; "" is the
 	// variant's start position.
 	Start string
-
-	// Games is the number of games to finish.
-	Games int
 	// Out is the directory that receives the data chunks; game records go
 	// to its "records" subdirectory.
 	Out string
-
-	// Workers is the number of worker goroutines (default: one per core).
-	Workers int
-	// Slots is the number of games each worker plays at once (its
-	// searcher's slots, so its batch size).
-	Slots int
-	// Search is the search configuration (its Seed is combined with Seed).
-	Search mcts.Config
-
-	// MaxPlies ends a game as a draw after this many plies.
-	MaxPlies int
-	// ResignThreshold is the search value (side to move's view) under which
-	// a move counts towards resignation; ResignMoves consecutive such
-	// moves of one side make it resign. ResignMoves 0 turns resignation
-	// off.
-	ResignThreshold float64
-	ResignMoves     int
-	// ResignOffShare is the share of games played with resignation off,
-	// where would-be resignations are recorded to measure the
-	// false-resignation rate.
-	ResignOffShare float64
-
 	// FlushGames is the number of finished games a worker buffers before it
 	// writes them as one chunk (1 writes every game at once). Games are
 	// reported finished only when written.
 	FlushGames int
 	// Seed seeds the workers (search noise, temperature, resignation draws).
 	Seed uint64
+
+	// Settings are the knobs the training config shares.
+	Settings
 }
 
-// DefaultConfig returns the default self-play settings for variant, with
-// network-free play (Model "none", material evaluator).
-func DefaultConfig(variant string) Config {
-	s := mcts.DefaultConfig()
-	return Config{
-		Variant:         variant,
-		Model:           "none",
-		Evaluator:       "material",
-		Games:           64,
-		Out:             "selfplay-data",
-		Workers:         runtime.NumCPU(),
-		Slots:           32,
-		Search:          s,
-		MaxPlies:        400,
-		ResignThreshold: -0.9,
-		ResignMoves:     4,
-		ResignOffShare:  0.1,
-		FlushGames:      4,
-		Seed:            1,
+// DefaultConfig returns the default self-play run for variant: the
+// DefaultSettings, network-free play (Model "none", the material
+// evaluator), 4 games a chunk, seed 1.
+func DefaultConfig(variant string) (Config, error) {
+	s, err := DefaultSettings()
+	if err != nil {
+		return Config{}, err
 	}
+	return Config{
+		Variant:    variant,
+		Model:      agent.None,
+		Out:        "selfplay-data",
+		FlushGames: 4,
+		Seed:       1,
+		Settings:   s,
+	}, nil
 }
 
 // Validate reports the first setting out of range.
@@ -89,30 +150,17 @@ func (c *Config) Validate() error {
 	case c.Variant == "":
 		return fmt.Errorf("selfplay: no variant given")
 	case c.Model == "":
-		return fmt.Errorf("selfplay: no model given (a checkpoint path, or \"none\")")
-	case c.Model == "none" && c.Evaluator != "material" && c.Evaluator != "uniform" && c.Evaluator != "rollout":
-		return fmt.Errorf("selfplay: evaluator %q: want material, uniform or rollout", c.Evaluator)
-	case c.Games < 1:
-		return fmt.Errorf("selfplay: games %d, want >= 1", c.Games)
+		return fmt.Errorf("selfplay: no model given (%s)", agent.SpecHelp)
 	case c.Out == "":
 		return fmt.Errorf("selfplay: no output directory given")
-	case c.Workers < 1:
-		return fmt.Errorf("selfplay: workers %d, want >= 1", c.Workers)
-	case c.Slots < 1:
-		return fmt.Errorf("selfplay: slots %d, want >= 1", c.Slots)
-	case c.MaxPlies < 1:
-		return fmt.Errorf("selfplay: max plies %d, want >= 1", c.MaxPlies)
-	case c.ResignThreshold < -1 || c.ResignThreshold > 1:
-		return fmt.Errorf("selfplay: resign threshold %g, want in [-1, 1]", c.ResignThreshold)
-	case c.ResignMoves < 0:
-		return fmt.Errorf("selfplay: resign moves %d, want >= 0", c.ResignMoves)
-	case c.ResignOffShare < 0 || c.ResignOffShare > 1:
-		return fmt.Errorf("selfplay: resign-off share %g, want in [0, 1]", c.ResignOffShare)
 	case c.FlushGames < 1:
 		return fmt.Errorf("selfplay: flush games %d, want >= 1", c.FlushGames)
 	}
-	if err := c.Search.Validate(); err != nil {
-		return fmt.Errorf("selfplay: search: %w", err)
+	if _, err := agent.ParseSpec(c.Model); err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	if err := c.Settings.Validate(); err != nil {
+		return fmt.Errorf("selfplay: %w", err)
 	}
 	return nil
 }

@@ -5,9 +5,10 @@
 // chunks) and as a game record in Game Courier move syntax that "bomberzero
 // replay" reads.
 //
-// Rules adapts the rules engine (package env) to the search: Game implements
-// mcts.Game with the env encoding and move index. Run starts one worker per
-// core; each owns one mcts.Searcher with many game slots, its own evaluator
+// The search sees the games through package agent (agent.Rules and
+// agent.Game adapt the rules engine to mcts; agent.Model makes the
+// evaluators). Settings are the self-play knobs, each with its TOML key, as
+// the training config embeds them. Run starts one worker per core; each owns one mcts.Searcher with many game slots, its own evaluator
 // and its own chunk writer, and shares nothing but read-only weights, so the
 // same workers can run on many machines against shared storage. A game is
 // reported finished only once it is on disk.

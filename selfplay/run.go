@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/env"
 )
@@ -49,27 +50,23 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (*Summary, er
 	if err != nil {
 		return nil, fmt.Errorf("variant %s: %w", cfg.Variant, err)
 	}
-	r := NewRules(v, cfg.MaxPlies)
+	r := agent.NewRules(v, cfg.MaxPlies)
 	if cfg.Start != "" {
 		if _, err := v.ParsePosition(cfg.Start); err != nil {
 			return nil, fmt.Errorf("start position %q: %w", cfg.Start, err)
 		}
 	}
-	m, err := LoadModel(cfg.Model, cfg.Evaluator, r)
+	m, err := agent.LoadModel(cfg.Model, r)
 	if err != nil {
 		return nil, err
 	}
 	return RunModel(ctx, cfg, r, m, progress)
 }
 
-// RunModel is Run with the rules and model already built (cfg.Variant,
-// cfg.Model and cfg.Evaluator are not read), for callers that hold a network
-// in memory.
-func RunModel(ctx context.Context, cfg Config, r *Rules, m *Model, progress func(Progress)) (*Summary, error) {
+// RunModel is Run with the rules and model already built (cfg.Variant and
+// cfg.Model are not read), for callers that hold a network in memory.
+func RunModel(ctx context.Context, cfg Config, r *agent.Rules, m *agent.Model, progress func(Progress)) (*Summary, error) {
 	cfg.Variant, cfg.Model = r.Variant.Name, m.Name
-	if !m.HasNetwork() {
-		cfg.Evaluator = m.evaluator
-	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -129,9 +126,10 @@ func RunModel(ctx context.Context, cfg Config, r *Rules, m *Model, progress func
 		progress(Progress{Games: games, Target: cfg.Games, Positions: positions.Load(), Elapsed: time.Since(t0)})
 	}
 	host, _ := os.Hostname()
-	errs := make([]error, cfg.Workers)
+	workers := cfg.WorkerCount()
+	errs := make([]error, workers)
 	var wg sync.WaitGroup
-	for id := 0; id < cfg.Workers; id++ {
+	for id := 0; id < workers; id++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -171,7 +169,7 @@ const flushEvery = 20 * time.Second
 
 // runWorker runs one worker until no game is left to claim and its games
 // are finished (or ctx is cancelled), then writes what it buffered.
-func runWorker(ctx context.Context, id int, cfg *Config, r *Rules, m *Model, records, name string,
+func runWorker(ctx context.Context, id int, cfg *Config, r *agent.Rules, m *agent.Model, records, name string,
 	claim func() bool, searched func(int), written func([]finished)) error {
 	maxBatch := cfg.Slots * max(1, cfg.Search.LeavesPerGame)
 	ev, err := m.NewEvaluator(maxBatch, cfg.Seed+uint64(id)*7919)

@@ -8,21 +8,44 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/mcts"
 	"bomberzero/nn"
 )
 
+// mustRules returns the rules of the named variant with games capped at
+// maxPlies plies.
+func mustRules(t testing.TB, name string, maxPlies int) *agent.Rules {
+	t.Helper()
+	v, err := env.LoadVariant(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agent.NewRules(v, maxPlies)
+}
+
+// mustDefault returns DefaultConfig(variant).
+func mustDefault(t testing.TB, variant string) Config {
+	t.Helper()
+	c, err := DefaultConfig(variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // smallConfig is a quick self-play run: few playouts, short games.
 func smallConfig(t *testing.T, variant string, games int) Config {
-	cfg := DefaultConfig(variant)
+	cfg := mustDefault(t, variant)
 	cfg.Games = games
 	cfg.Out = t.TempDir()
 	cfg.Workers = 2
 	cfg.Slots = 3
 	cfg.MaxPlies = 40
 	cfg.FlushGames = 2
+	cfg.ResignThreshold, cfg.ResignMoves, cfg.ResignOffShare = -0.9, 4, 0.1
 	cfg.Search = mcts.DefaultConfig()
 	cfg.Search.Sims = 12
 	cfg.Search.CheapSims = 4
@@ -56,7 +79,7 @@ func readRun(t *testing.T, dir string) []datasets.GameRecord {
 // checkRun checks a run's data against the rules: every position's visit
 // distribution sums to 1 over legal moves, the result agrees with how the
 // game ended, and the game record replays to the position the data ends in.
-func checkRun(t *testing.T, r *Rules, cfg Config, sum *Summary) []datasets.GameRecord {
+func checkRun(t *testing.T, r *agent.Rules, cfg Config, sum *Summary) []datasets.GameRecord {
 	t.Helper()
 	games := readRun(t, cfg.Out)
 	if len(games) != cfg.Games || sum.Games != cfg.Games {
@@ -181,7 +204,7 @@ func TestSelfPlayWithATinyNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewNetModel("tiny", net.Fold(), r)
+	m, err := agent.NewNetModel("tiny", net.Fold(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,51 +401,6 @@ func TestReportedGamesAreOnDiskAtEveryMoment(t *testing.T) {
 	}
 }
 
-func TestBadModelsGetClearErrors(t *testing.T) {
-	r := mustRules(t, "fbgc", 10)
-	dir := t.TempDir()
-	if _, err := LoadModel(filepath.Join(dir, "missing.safetensors"), "", r); err == nil || !strings.Contains(err.Error(), "no such checkpoint") {
-		t.Fatalf("missing model: %v", err)
-	}
-	garbage := filepath.Join(dir, "garbage.safetensors")
-	os.WriteFile(garbage, []byte("not a checkpoint"), 0o644)
-	if _, err := LoadModel(garbage, "", r); err == nil || !strings.Contains(err.Error(), garbage) {
-		t.Fatalf("garbage model: %v", err)
-	}
-	save := func(name, variant string, channels int) string {
-		s := r.Shape()
-		net, err := nn.New(nn.TestConfig(channels, s.Height, s.Width, s.PolicySize/(s.Height*s.Width)), 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := nn.NewTrainer(net, nn.DefaultTrainConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(dir, name)
-		if err := tr.Save(path, variant); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	wrongShape := save("shape.safetensors", "fbgc", r.Shape().Channels+1)
-	if _, err := LoadModel(wrongShape, "", r); err == nil || !strings.Contains(err.Error(), "shape") {
-		t.Fatalf("wrong shape: %v", err)
-	}
-	wrongVariant := save("variant.safetensors", "chess", r.Shape().Channels)
-	if _, err := LoadModel(wrongVariant, "", r); err == nil || !strings.Contains(err.Error(), `"chess"`) {
-		t.Fatalf("wrong variant: %v", err)
-	}
-	good := save("good.safetensors", "fbgc", r.Shape().Channels)
-	m, err := LoadModel(good, "", r)
-	if err != nil || !m.HasNetwork() || m.Name != "good.safetensors" {
-		t.Fatalf("good model: %v", err)
-	}
-	if _, err := LoadModel("none", "oracle", r); err == nil {
-		t.Fatal("unknown network-free evaluator accepted")
-	}
-}
-
 func TestUnwritableOutputStopsTheRunWithAClearError(t *testing.T) {
 	cfg := smallConfig(t, "fbgc", 2)
 	// The records directory cannot be made: a file is in its way.
@@ -451,7 +429,7 @@ func TestRunRejectsBadSettings(t *testing.T) {
 		{"missing model", func(c *Config) { c.Model = "/nonexistent/model.safetensors" }, "no such checkpoint"},
 		{"no games", func(c *Config) { c.Games = 0 }, "games"},
 		{"bad start", func(c *Config) { c.Start = "xyz w" }, "start position"},
-		{"bad resign share", func(c *Config) { c.ResignOffShare = 2 }, "resign-off"},
+		{"bad resign share", func(c *Config) { c.ResignOffShare = 2 }, "resign_off_share"},
 	} {
 		cfg := smallConfig(t, "fbgc", 1)
 		c.edit(&cfg)

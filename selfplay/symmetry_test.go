@@ -1,6 +1,7 @@
 package selfplay
 
 import (
+	"bomberzero/mcts"
 	"context"
 	"math"
 	"testing"
@@ -25,12 +26,14 @@ func TestSelfPlayIsColourSymmetricWithASymmetricEvaluator(t *testing.T) {
 	if testing.Short() {
 		games = 60
 	}
-	cfg := DefaultConfig("chess")
+	cfg := mustDefault(t, "chess")
 	cfg.Games = games
 	cfg.Out = t.TempDir()
 	cfg.Workers = 1
 	cfg.Slots = games
 	cfg.MaxPlies = 200
+	cfg.ResignThreshold, cfg.ResignMoves, cfg.ResignOffShare = -0.9, 4, 0.1
+	cfg.Search = mcts.DefaultConfig()
 	cfg.FlushGames = games
 	cfg.Search.Sims = 32
 	cfg.Search.CheapSims = 8

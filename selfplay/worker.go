@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/eval"
@@ -24,13 +25,13 @@ type finished struct {
 // finished game to its own chunk writer and the records directory.
 type worker struct {
 	cfg     *Config
-	rules   *Rules
+	rules   *agent.Rules
 	model   string
 	s       *mcts.Searcher
 	out     *datasets.ChunkWriter
 	records string
 	rng     *rand.Rand
-	start   *Game
+	start   *agent.Game
 	slots   []slotState
 	active  int
 
@@ -58,9 +59,8 @@ type slotState struct {
 }
 
 // newWorker returns worker id of a run, searching with ev.
-func newWorker(id int, cfg *Config, r *Rules, model string, ev eval.Evaluator, out *datasets.ChunkWriter, records string) (*worker, error) {
-	scfg := cfg.Search
-	scfg.Seed = cfg.Search.Seed ^ (cfg.Seed*0x9e3779b97f4a7c15 + uint64(id)*0xbf58476d1ce4e5b9)
+func newWorker(id int, cfg *Config, r *agent.Rules, model string, ev eval.Evaluator, out *datasets.ChunkWriter, records string) (*worker, error) {
+	scfg := agent.SelfPlaySearch(cfg.Search, cfg.Search.Seed^(cfg.Seed*0x9e3779b97f4a7c15+uint64(id)*0xbf58476d1ce4e5b9))
 	s, err := mcts.NewSearcher(scfg, ev, cfg.Slots)
 	if err != nil {
 		return nil, fmt.Errorf("worker %d: %w", id, err)
@@ -139,7 +139,7 @@ func (w *worker) handle(i int) error {
 	r := w.s.Result(i)
 	w.sims += r.Sims
 	w.searches++
-	g := w.s.Game(i).(*Game)
+	g := w.s.Game(i).(*agent.Game)
 	p := g.Position()
 	if r.Move < 0 {
 		res, why := g.Outcome()
@@ -197,7 +197,7 @@ func (w *worker) handle(i int) error {
 	if err := w.s.Play(i, r.Move); err != nil {
 		return fmt.Errorf("playing %s: %w", pr.Played, err)
 	}
-	g = w.s.Game(i).(*Game)
+	g = w.s.Game(i).(*agent.Game)
 	if res, why := g.Outcome(); res != env.Ongoing {
 		return w.finish(i, res, why)
 	}
@@ -224,7 +224,7 @@ func PieceCounts(p *env.Position) []datasets.PieceCount {
 func (w *worker) finish(i int, res env.Result, why env.Termination) error {
 	st := &w.slots[i]
 	rec := &st.rec
-	rec.Length = w.s.Game(i).(*Game).Position().Ply()
+	rec.Length = w.s.Game(i).(*agent.Game).Position().Ply()
 	switch res {
 	case env.WhiteWins:
 		rec.Result = 1

@@ -3,10 +3,10 @@ package train
 import (
 	"fmt"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/eval"
 	"bomberzero/nn"
-	"bomberzero/selfplay"
 )
 
 // fillBatch encodes samples into b: input planes and legal masks from the
@@ -15,7 +15,7 @@ import (
 // target from the game result blended with the search value by valueMix,
 // and the moves-left target (the plies from the position to the end of its
 // game).
-func fillBatch(r *selfplay.Rules, samples []datasets.Sample, valueMix float32, b *nn.TrainBatch) error {
+func fillBatch(r *agent.Rules, samples []datasets.Sample, valueMix float32, b *nn.TrainBatch) error {
 	s := r.Shape()
 	in, ps := s.InputSize(), s.PolicySize
 	b.Size = len(samples)
@@ -57,7 +57,7 @@ func fillBatch(r *selfplay.Rules, samples []datasets.Sample, valueMix float32, b
 // quality measures a network on samples: the share where its most likely
 // move is the search's most visited one, and the mean squared error of its
 // expected value (win - loss) against the game result.
-func quality(r *selfplay.Rules, f *nn.Folded, samples []datasets.Sample) (accuracy, valueErr float64, err error) {
+func quality(r *agent.Rules, f *nn.Folded, samples []datasets.Sample) (accuracy, valueErr float64, err error) {
 	if len(samples) == 0 {
 		return 0, 0, nil
 	}

@@ -7,11 +7,16 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 
+	"bomberzero/agent"
 	"bomberzero/configs"
+	"bomberzero/mcts"
 	"bomberzero/nn"
+	"bomberzero/selfplay"
 )
 
 // Config is everything a training run is made of, as written to its
@@ -41,32 +46,19 @@ type NetConfig struct {
 	ValueHidden   int `toml:"value_hidden"`
 }
 
-// SelfPlayConfig is one generation's self-play.
+// SelfPlayConfig is one generation's self-play: the self-play settings of
+// package selfplay (games per generation, workers, slots, the length cap,
+// resignation and every search knob of mcts.Config, all keys of this table)
+// and what plays generation 0.
 type SelfPlayConfig struct {
-	// Games is the number of games per generation.
-	Games int `toml:"games"`
+	selfplay.Settings
 	// FirstGames, when positive, replaces Games in generation 0 (the
 	// network-free first model plays fast, so it can seed more data).
 	FirstGames int `toml:"first_games"`
-	// FirstModel is what plays generation 0: "material" or "uniform" (the
-	// network-free evaluators of package selfplay) or "net" (the randomly
-	// initialised network).
+	// FirstModel is what plays generation 0: a network-free model spec of
+	// package agent ("material", "uniform", "rollout") or "net" (the
+	// randomly initialised network).
 	FirstModel string `toml:"first_model"`
-	// Workers is the number of self-play goroutines (0: one per core).
-	Workers int `toml:"workers"`
-	// Slots is the games each worker plays at once (its batch size).
-	Slots      int     `toml:"slots"`
-	Sims       int     `toml:"sims"`
-	CheapSims  int     `toml:"cheap_sims"`
-	CheapShare float64 `toml:"cheap_share"`
-	Gumbel     bool    `toml:"gumbel"`
-	TempPlies  int     `toml:"temp_plies"`
-	MaxPlies   int     `toml:"max_plies"`
-	// Resignation: ResignMoves consecutive moves under ResignThreshold
-	// resign (0 moves: never); ResignOffShare of games never resign.
-	ResignThreshold float64 `toml:"resign_threshold"`
-	ResignMoves     int     `toml:"resign_moves"`
-	ResignOffShare  float64 `toml:"resign_off_share"`
 }
 
 // TrainConfig is one generation's training.
@@ -121,21 +113,40 @@ func (c SelfPlayConfig) gamesIn(gen int) int {
 	return c.Games
 }
 
+// baseConfig is what a config file is read over when nothing else is: the
+// search defaults of mcts.DefaultConfig for the search keys a file leaves
+// out (a run's config.toml written before the search keys were in it
+// leaves them all out), zero for the rest.
+func baseConfig() Config {
+	var c Config
+	c.SelfPlay.Search = mcts.DefaultConfig()
+	c.Train.MovesLeftWeight = nn.DefaultMovesLeftWeight
+	return c
+}
+
 // DefaultConfig returns the embedded defaults for variant: the file
-// configs/training/<name>.toml when there is one, else default.toml, with
+// configs/training/default.toml, then configs/training/<name>.toml over it
+// when that variant has one (a file of only the keys it changes), with
 // Variant set to variant.
 func DefaultConfig(variant string) (Config, error) {
 	tfs := configs.Training()
-	data, err := fs.ReadFile(tfs, baseName(variant)+".toml")
-	if errors.Is(err, fs.ErrNotExist) {
-		data, err = fs.ReadFile(tfs, "default.toml")
-	}
+	data, err := fs.ReadFile(tfs, configs.DefaultTraining)
 	if err != nil {
-		return Config{}, fmt.Errorf("train: embedded defaults for %q: %w", variant, err)
+		return Config{}, fmt.Errorf("train: embedded defaults: %w", err)
 	}
-	c, err := parseConfig("embedded defaults", data, Config{Train: TrainConfig{MovesLeftWeight: nn.DefaultMovesLeftWeight}})
+	c, err := parseConfig("embedded "+configs.DefaultTraining, data, baseConfig())
 	if err != nil {
 		return Config{}, err
+	}
+	own := baseName(variant) + ".toml"
+	data, err = fs.ReadFile(tfs, own)
+	switch {
+	case err == nil:
+		if c, err = parseConfig("embedded "+own, data, c); err != nil {
+			return Config{}, err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return Config{}, fmt.Errorf("train: embedded defaults for %q: %w", variant, err)
 	}
 	c.Variant = variant
 	return c, c.Validate()
@@ -152,8 +163,14 @@ func baseName(variant string) string {
 }
 
 // LoadConfig reads a config file over base: the keys the file sets replace
-// base's values. Unknown keys are an error naming them.
+// base's values. Unknown keys are an error naming them. A zero base reads
+// the file over the search defaults (baseConfig), so that a run's
+// config.toml from before the search keys were written still loads as it
+// ran.
 func LoadConfig(path string, base Config) (Config, error) {
+	if base.SelfPlay.Search == (mcts.Config{}) {
+		base.SelfPlay.Search = baseConfig().SelfPlay.Search
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, fmt.Errorf("train: config: %w", err)
@@ -175,6 +192,39 @@ func parseConfig(name string, data []byte, base Config) (Config, error) {
 		return Config{}, fmt.Errorf("train: config %s: unknown key %q", name, und[0].String())
 	}
 	return c, nil
+}
+
+// Set applies one override "key=value" to c, as KataGo's -override-config:
+// key is a config key, dotted for a table's keys ("selfplay.sims",
+// "eval.baselines"), and value a TOML value ("64", "true", "[\"random\"]";
+// a bare word is read as a string, so "train.optimizer=adam" works). An
+// unknown key or a value of the wrong type is an error naming the key; the
+// result is not validated (Validate does that once every override is in).
+func (c *Config) Set(assignment string) error {
+	key, value, ok := strings.Cut(assignment, "=")
+	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+	if !ok || key == "" {
+		return fmt.Errorf("train: --set %q: want KEY=VALUE, as selfplay.sims=64", assignment)
+	}
+	for _, part := range strings.Split(key, ".") {
+		if part == "" || strings.Trim(part, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+			return fmt.Errorf("train: --set %s: not a config key (lower-case words joined by '.')", key)
+		}
+	}
+	if strings.ContainsAny(value, "\n\r") {
+		return fmt.Errorf("train: --set %s: the value spans lines; give one TOML value", key)
+	}
+	name := "--set " + key
+	next, err := parseConfig(name, []byte(key+" = "+value+"\n"), *c)
+	if err != nil && !strings.Contains(err.Error(), "unknown key") {
+		// A bare word: read it as a string.
+		next, err = parseConfig(name, []byte(key+" = "+strconv.Quote(value)+"\n"), *c)
+	}
+	if err != nil {
+		return err
+	}
+	*c = next
+	return nil
 }
 
 // Encode writes c as TOML.
@@ -200,18 +250,8 @@ func (c Config) Validate() error {
 		{"net.policy_filters", c.Net.PolicyFilters < 1, ">= 1"},
 		{"net.value_filters", c.Net.ValueFilters < 1, ">= 1"},
 		{"net.value_hidden", c.Net.ValueHidden < 1, ">= 1"},
-		{"selfplay.games", c.SelfPlay.Games < 1, ">= 1"},
 		{"selfplay.first_games", c.SelfPlay.FirstGames < 0, ">= 0"},
-		{"selfplay.first_model", c.SelfPlay.FirstModel != "material" && c.SelfPlay.FirstModel != "uniform" && c.SelfPlay.FirstModel != "net", "material, uniform or net"},
-		{"selfplay.workers", c.SelfPlay.Workers < 0, ">= 0"},
-		{"selfplay.slots", c.SelfPlay.Slots < 1, ">= 1"},
-		{"selfplay.sims", c.SelfPlay.Sims < 1, ">= 1"},
-		{"selfplay.cheap_share", c.SelfPlay.CheapShare < 0 || c.SelfPlay.CheapShare >= 1, "in [0, 1)"},
-		{"selfplay.cheap_sims", c.SelfPlay.CheapShare > 0 && c.SelfPlay.CheapSims < 1, ">= 1 with cheap_share > 0"},
-		{"selfplay.max_plies", c.SelfPlay.MaxPlies < 1, ">= 1"},
-		{"selfplay.resign_threshold", c.SelfPlay.ResignThreshold < -1 || c.SelfPlay.ResignThreshold > 1, "in [-1, 1]"},
-		{"selfplay.resign_moves", c.SelfPlay.ResignMoves < 0, ">= 0"},
-		{"selfplay.resign_off_share", c.SelfPlay.ResignOffShare < 0 || c.SelfPlay.ResignOffShare > 1, "in [0, 1]"},
+		{"selfplay.first_model", !firstModelOK(c.SelfPlay.FirstModel), "net or a network-free model (" + agent.Material + ", " + agent.Uniform + ", " + agent.Rollout + ")"},
 		{"train.batch", c.Train.Batch < 1, ">= 1"},
 		{"train.window", c.Train.Window < 1, ">= 1"},
 		{"train.sample_ratio", !(c.Train.SampleRatio > 0), "> 0"},
@@ -233,5 +273,18 @@ func (c Config) Validate() error {
 			return fmt.Errorf("train: config: %s: want %s", k.key, k.want)
 		}
 	}
+	if err := c.SelfPlay.Settings.Validate(); err != nil {
+		return fmt.Errorf("train: config: selfplay.%w", err)
+	}
 	return nil
+}
+
+// firstModelOK says whether spec may play generation 0: "net", or a
+// network-free model spec without playouts.
+func firstModelOK(spec string) bool {
+	if spec == "net" {
+		return true
+	}
+	s, err := agent.ParseSpec(spec)
+	return err == nil && s.Evaluator != "" && s.Sims == 0
 }

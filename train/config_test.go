@@ -5,11 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"bomberzero/configs"
 	"bomberzero/env"
+	"bomberzero/mcts"
 )
 
 func TestEmbeddedDefaultsLoadForEveryBuiltInVariant(t *testing.T) {
@@ -88,11 +90,14 @@ func TestBadConfigErrorsNameTheKey(t *testing.T) {
 	cases := []struct{ text, want string }{
 		{"[train]\nmax_step = 7\n", `unknown key "train.max_step"`},
 		{"[train]\nbatch = 0\n", "train.batch: want >= 1"},
-		{"[selfplay]\nfirst_model = \"gnu\"\n", "selfplay.first_model: want material, uniform or net"},
+		{"[selfplay]\nfirst_model = \"gnu\"\n", "selfplay.first_model: want net or a network-free model"},
 		{"[train]\nsample_ratio = -1\n", "train.sample_ratio: want > 0"},
 		{"[train]\noptimizer = \"lion\"\n", "train.optimizer: want sgd or adam"},
 		{"[eval]\nsims = 0\n", "eval.sims: want >= 1"},
 		{"[train]\nmoves_left_weight = -0.5\n", "train.moves_left_weight: want a finite weight >= 0"},
+		{"[selfplay]\nsims = 0\n", "selfplay.sims 0, want >= 1"},
+		{"[selfplay]\ncpuct_base = -1\n", "selfplay.cpuct_init"},
+		{"[selfplay]\nseed = 3\n", `unknown key "selfplay.seed"`},
 		{"[net]\nfilters = \"many\"\n", "c.toml"},
 		{"variant = \n", "c.toml"},
 	}
@@ -107,8 +112,11 @@ func TestBadConfigErrorsNameTheKey(t *testing.T) {
 }
 
 func FuzzConfigParse(f *testing.F) {
-	for _, name := range []string{"fbgc.toml", "default.toml"} {
+	for _, name := range []string{configs.DefaultTraining, "testdata/run-v1-config.toml"} {
 		data, err := fs.ReadFile(configs.Training(), name)
+		if err != nil {
+			data, err = os.ReadFile(name)
+		}
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -133,20 +141,110 @@ func FuzzConfigParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-reading an encoded config: %v\n%s", err, out)
 		}
-		if !reflect.DeepEqual(back, c) && !hasNaN(c) {
-			t.Fatalf("round trip changed the config:\n%+v\n%+v", c, back)
+		// (Compared as text: a NaN field never equals itself.)
+		again, err := back.Encode()
+		if err != nil || string(again) != string(out) {
+			t.Fatalf("round trip changed the config:\n%s\n%s", out, again)
 		}
 	})
 }
 
-// hasNaN reports a float field that compares unequal to itself.
-func hasNaN(c Config) bool {
-	fs := []float64{c.SelfPlay.CheapShare, c.SelfPlay.ResignThreshold, c.SelfPlay.ResignOffShare,
-		c.Train.SampleRatio, c.Train.LearningRate, c.Train.Momentum, c.Train.L2, c.Train.ValueMix}
-	for _, f := range fs {
-		if f != f {
-			return true
+// TestRunConfigWrittenBeforeTheSearchKeysStillLoads reads a run's
+// config.toml as the code before the embedded search config wrote it (no
+// cpuct_init, noise_fraction and the like): it must load, keep every key it
+// sets, and take the search defaults for the rest, as that code did.
+func TestRunConfigWrittenBeforeTheSearchKeysStillLoads(t *testing.T) {
+	c, err := LoadConfig(filepath.Join("testdata", "run-v1-config.toml"), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mcts.DefaultConfig()
+	want.Sims, want.CheapSims, want.CheapShare, want.Gumbel, want.TempPlies = 40, 12, 0.5, false, 16
+	if c.SelfPlay.Search != want {
+		t.Errorf("search %+v, want %+v", c.SelfPlay.Search, want)
+	}
+	if c.Variant != "chess" || c.Seed != 7 || c.SelfPlay.Games != 32 || c.SelfPlay.FirstModel != "material" ||
+		c.SelfPlay.MaxPlies != 160 || c.Eval.Sims != 16 || c.Train.Batch != 128 {
+		t.Errorf("keys of the file lost: %+v", c)
+	}
+}
+
+func TestVariantDefaultsOverrideTheDefaultFile(t *testing.T) {
+	// Every variant's embedded defaults are default.toml with the keys of
+	// the variant's own file (if any) on top: a variant without a file gets
+	// default.toml exactly.
+	def, err := DefaultConfig("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range env.VariantNames() {
+		c, err := DefaultConfig(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fs.Stat(configs.Training(), name+".toml"); err == nil {
+			continue
+		}
+		c.Variant = def.Variant
+		if !reflect.DeepEqual(c, def) {
+			t.Errorf("%s: defaults differ from default.toml without a file of their own", name)
 		}
 	}
-	return false
+}
+
+func TestSetOverridesOneKeyOrNamesItsError(t *testing.T) {
+	base, err := DefaultConfig("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		set  string
+		want func(*Config)
+		err  string
+	}{
+		{set: "selfplay.sims=64", want: func(c *Config) { c.SelfPlay.Sims = 64 }},
+		{set: "selfplay.cpuct_init = 2.5", want: func(c *Config) { c.SelfPlay.CPUCTInit = 2.5 }},
+		{set: "train.optimizer=adam", want: func(c *Config) { c.Train.Optimizer = "adam" }},
+		{set: `eval.baselines=["random"]`, want: func(c *Config) { c.Eval.Baselines = []string{"random"} }},
+		{set: "seed=9", want: func(c *Config) { c.Seed = 9 }},
+		{set: "selfplay.gumbel=true", want: func(c *Config) { c.SelfPlay.Gumbel = true }},
+		{set: "selfplay.simz=64", err: "selfplay.simz"},
+		{set: "selfplay.sims=many", err: "selfplay.sims"},
+		{set: "selfplay.sims", err: "KEY=VALUE"},
+		{set: "Selfplay.Sims=3", err: "not a config key"},
+		{set: "selfplay.sims=1\nseed=3", err: "selfplay.sims"},
+	} {
+		got := base
+		err := got.Set(c.set)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("Set(%q): error %v, want one naming %q", c.set, err, c.err)
+			}
+			continue
+		}
+		want := base
+		c.want(&want)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("Set(%q): %v\n got %+v\nwant %+v", c.set, err, got, want)
+		}
+	}
+}
+
+func FuzzSet(f *testing.F) {
+	for _, s := range []string{"selfplay.sims=64", "train.optimizer=adam", "x=", "=", "eval.baselines=[1]", "seed=-1"} {
+		f.Add(s)
+	}
+	base, err := DefaultConfig("fbgc")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := base
+		c.Eval.Baselines = slices.Clone(base.Eval.Baselines)
+		if err := c.Set(s); err != nil {
+			if !reflect.DeepEqual(c.Eval.Baselines, base.Eval.Baselines) || c.Seed != base.Seed {
+				t.Fatalf("failed Set(%q) changed the config", s)
+			}
+		}
+	})
 }

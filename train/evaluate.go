@@ -7,10 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"bomberzero/agent"
 	"bomberzero/match"
+	"bomberzero/mcts"
 	"bomberzero/metrics"
 	"bomberzero/nn"
-	"bomberzero/selfplay"
 	"bomberzero/stats"
 )
 
@@ -22,21 +23,21 @@ const qualityPositions = 256
 // from: the network-free first model, or that generation's checkpoint.
 func (r *runner) previousMaker(gen int) (match.Maker, error) {
 	name := genName(gen)
-	var model *selfplay.Model
+	var model *agent.Model
 	var err error
 	if gen == 0 && r.cfg.SelfPlay.FirstModel != "net" {
-		model, err = selfplay.LoadModel("none", r.cfg.SelfPlay.FirstModel, r.evRules)
+		model, err = agent.LoadModel(r.cfg.SelfPlay.FirstModel, r.evRules)
 	} else {
 		var net *nn.Net
 		net, err = nn.LoadNet(GenCheckpoint(r.dir, gen), r.netCfg, r.variant.Name)
 		if err == nil {
-			model, err = selfplay.NewNetModel(name, net.Fold(), r.evRules)
+			model, err = agent.NewNetModel(name, net.Fold(), r.evRules)
 		}
 	}
 	if err != nil {
 		return match.Maker{}, fmt.Errorf("train: previous model %s: %w", name, err)
 	}
-	return match.NewSearchMaker(name, r.evRules, model, match.SearchConfig(r.cfg.Eval.Sims, match.DefaultTempPlies))
+	return match.NewSearchMaker(name, r.evRules, model, agent.MatchSearch(mcts.DefaultConfig(), r.cfg.Eval.Sims))
 }
 
 // evalPhase rates the newly trained model against the previous one and the
@@ -48,12 +49,12 @@ func (r *runner) evalPhase(ctx context.Context) error {
 	gen := r.st.Generation
 	name := genName(gen + 1)
 	folded := r.trainer.Net().Fold()
-	model, err := selfplay.NewNetModel(name, folded, r.evRules)
+	model, err := agent.NewNetModel(name, folded, r.evRules)
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	ec := r.cfg.Eval
-	me, err := match.NewSearchMaker(name, r.evRules, model, match.SearchConfig(ec.Sims, match.DefaultTempPlies))
+	me, err := match.NewSearchMaker(name, r.evRules, model, agent.MatchSearch(mcts.DefaultConfig(), ec.Sims))
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}

@@ -1,6 +1,8 @@
 package train
 
 import (
+	"bomberzero/mcts"
+	"bomberzero/selfplay"
 	"context"
 	"testing"
 
@@ -17,8 +19,10 @@ func gardnerConfig(t *testing.T) Config {
 	c := tinyConfig(t)
 	c.Variant = "testdata/gardner.toml"
 	c.Net = NetConfig{Blocks: 1, Filters: 16, PolicyFilters: 4, ValueFilters: 2, ValueHidden: 16}
-	c.SelfPlay = SelfPlayConfig{Games: 40, FirstGames: 100, FirstModel: "material", Workers: 2, Slots: 10,
-		Sims: 24, TempPlies: 6, MaxPlies: 60, ResignThreshold: -0.9}
+	search := mcts.DefaultConfig()
+	search.Sims, search.CheapSims, search.CheapShare, search.TempPlies = 24, 0, 0, 6
+	c.SelfPlay = SelfPlayConfig{FirstGames: 100, FirstModel: "material", Settings: selfplay.Settings{
+		Games: 40, Workers: 2, Slots: 10, MaxPlies: 60, ResignThreshold: -0.9, Search: search}}
 	c.Train = TrainConfig{Batch: 64, Window: 20000, SampleRatio: 4, MaxSteps: 60, MinPositions: 100, CheckpointSteps: 20,
 		Optimizer: "sgd", LearningRate: 0.02, Momentum: 0.9, L2: 1e-4, ValueMix: 0.5}
 	c.Eval = EvalConfig{Games: 0, Sims: 16, Previous: true, Baselines: []string{"random"}, MaxPlies: 60}

@@ -5,10 +5,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/nn"
-	"bomberzero/selfplay"
 )
 
 // TestSamplesNeverExceedTheRatioPerArrivedPosition replays random arrival
@@ -49,7 +49,7 @@ func TestBatchTargetsAreDistributionsOverLegalMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules := selfplay.NewRules(v, 0)
+	rules := agent.NewRules(v, 0)
 	g := rules.NewGame(nil)
 	text := g.Position().String()
 	moves := g.LegalMoves(nil)

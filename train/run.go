@@ -12,13 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"bomberzero/agent"
 	"bomberzero/atomicfile"
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/metrics"
 	"bomberzero/nn"
 	"bomberzero/plot"
-	"bomberzero/selfplay"
 )
 
 // Options say where a run lives, what it is and how long it may go.
@@ -93,8 +93,8 @@ type runner struct {
 	base  float64   // st.Elapsed when this call began
 
 	variant *env.Variant
-	spRules *selfplay.Rules // self-play rules (its length cap)
-	evRules *selfplay.Rules // match rules (its length cap)
+	spRules *agent.Rules // self-play rules (its length cap)
+	evRules *agent.Rules // match rules (its length cap)
 	netCfg  nn.Config
 	trainer *nn.Trainer
 	pcg     *rand.PCG
@@ -192,8 +192,8 @@ func (r *runner) open(resume bool) error {
 		return fmt.Errorf("train: variant: %w", err)
 	}
 	r.variant = v
-	r.spRules = selfplay.NewRules(v, r.cfg.SelfPlay.MaxPlies)
-	r.evRules = selfplay.NewRules(v, r.cfg.Eval.MaxPlies)
+	r.spRules = agent.NewRules(v, r.cfg.SelfPlay.MaxPlies)
+	r.evRules = agent.NewRules(v, r.cfg.Eval.MaxPlies)
 	s := r.spRules.Shape()
 	n := r.cfg.Net
 	r.netCfg = nn.Config{Channels: s.Channels, Height: s.Height, Width: s.Width, PolicyPlanes: s.PolicySize / (s.Height * s.Width),

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
-	"bomberzero/mcts"
 	"bomberzero/metrics"
 	"bomberzero/progress"
 	"bomberzero/selfplay"
@@ -16,11 +16,11 @@ import (
 // currentModel returns the model that plays generation gen's self-play: the
 // network-free first model in generation 0 (unless it is "net"), else the
 // trainer's network.
-func (r *runner) currentModel(rules *selfplay.Rules) (*selfplay.Model, error) {
+func (r *runner) currentModel(rules *agent.Rules) (*agent.Model, error) {
 	if r.st.Generation == 0 && r.cfg.SelfPlay.FirstModel != "net" {
-		return selfplay.LoadModel("none", r.cfg.SelfPlay.FirstModel, rules)
+		return agent.LoadModel(r.cfg.SelfPlay.FirstModel, rules)
 	}
-	return selfplay.NewNetModel(genName(r.st.Generation), r.trainer.Net().Fold(), rules)
+	return agent.NewNetModel(genName(r.st.Generation), r.trainer.Net().Fold(), rules)
 }
 
 // genChunks returns the chunks written during the current generation.
@@ -52,18 +52,15 @@ func (r *runner) selfPlay(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("train: self-play model: %w", err)
 		}
-		sp := r.cfg.SelfPlay
-		search := mcts.DefaultConfig()
-		search.Sims, search.CheapSims, search.CheapShare = sp.Sims, sp.CheapSims, sp.CheapShare
-		search.Gumbel, search.TempPlies = sp.Gumbel, sp.TempPlies
 		sc := selfplay.Config{
-			Variant: r.cfg.Variant, Model: model.Name, Evaluator: r.cfg.SelfPlay.FirstModel,
-			Generation: r.st.Generation, Games: remaining, Out: filepath.Join(r.dir, dataDir),
-			Workers: workers(sp.Workers), Slots: min(sp.Slots, max(1, (remaining+1)/workers(sp.Workers))), Search: search,
-			MaxPlies: sp.MaxPlies, ResignThreshold: sp.ResignThreshold, ResignMoves: sp.ResignMoves,
-			ResignOffShare: sp.ResignOffShare, FlushGames: 1,
-			Seed: mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)),
+			Variant: r.cfg.Variant, Model: model.Name, Generation: r.st.Generation,
+			Out: filepath.Join(r.dir, dataDir), FlushGames: 1,
+			Seed:     mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)),
+			Settings: r.cfg.SelfPlay.Settings,
 		}
+		sc.Games = remaining
+		sc.Workers = sc.WorkerCount()
+		sc.Slots = min(sc.Slots, max(1, (remaining+1)/sc.Workers))
 		bar := progress.New(r.opt.Progress, remaining, fmt.Sprintf("gen %d self-play", r.st.Generation), "games")
 		t0 := time.Now()
 		shown := 0
@@ -136,12 +133,4 @@ func (r *runner) selfPlaySummary() (*metrics.SelfPlay, error) {
 		s.GamesPerHour = float64(s.Games) * 3600 / s.Seconds
 	}
 	return s, nil
-}
-
-// workers is n, or one per core when n is 0.
-func workers(n int) int {
-	if n > 0 {
-		return n
-	}
-	return max(1, runtimeCPUs())
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/mcts"
@@ -34,7 +35,10 @@ func TestTrainingEncodesWhatSelfPlaySaw(t *testing.T) {
 	repeated := 0
 	for _, c := range cases {
 		t.Run(c.variant, func(t *testing.T) {
-			cfg := selfplay.DefaultConfig(c.variant)
+			cfg, err := selfplay.DefaultConfig(c.variant)
+			if err != nil {
+				t.Fatal(err)
+			}
 			cfg.Start = c.start
 			cfg.Games, cfg.Workers, cfg.Slots, cfg.MaxPlies, cfg.FlushGames = c.games, 1, 4, 60, 2
 			cfg.ResignMoves = 0
@@ -48,7 +52,7 @@ func TestTrainingEncodesWhatSelfPlaySaw(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rules := selfplay.NewRules(v, cfg.MaxPlies)
+			rules := agent.NewRules(v, cfg.MaxPlies)
 			s := rules.Shape()
 			in, ps := s.InputSize(), s.PolicySize
 

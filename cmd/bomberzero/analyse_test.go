@@ -97,7 +97,7 @@ func TestAnalyseRejectsBadInputWithExitTwo(t *testing.T) {
 		{"illegal move", []string{"--moves", "a1-a9"}, "a1-a9"},
 		{"game over", []string{"--fen", "k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1", "--moves", "e1-e10"}, "over"},
 		{"stray argument", []string{"extra"}, "usage"},
-		{"no model name", []string{"--model", ":5"}, "no model"},
+		{"no model name", []string{"--model", ":5"}, "empty"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(append([]string{"analyse"}, c.args...), &out, &errb); code != 2 {

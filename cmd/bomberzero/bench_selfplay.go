@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"time"
 
 	"bomberzero/selfplay"
 )
@@ -12,17 +11,20 @@ import (
 // runBenchSelfplay measures the self-play worker against the network alone
 // ("bomberzero bench selfplay --json").
 func runBenchSelfplay(args []string, stdout, stderr io.Writer) error {
-	d := selfplay.DefaultConfig("fbgc")
+	d, err := selfplay.DefaultBenchConfig("fbgc")
+	if err != nil {
+		return err
+	}
 	fs := newFlagSet("bench selfplay", "usage: bomberzero bench selfplay [flags]\n\nMeasures one self-play worker's playouts/s against its network alone (the ratio)\nand its games/hour.", stderr)
-	c := selfplay.BenchConfig{Config: d}
+	c := d
 	fs.StringVar(&c.Variant, "variant", d.Variant, "variant name (with +options)")
 	fs.IntVar(&c.Slots, "slots", d.Slots, "games the worker plays at once (the network batch size)")
 	fs.IntVar(&c.Search.Sims, "sims", d.Search.Sims, "playouts of a full search")
 	fs.IntVar(&c.Search.CheapSims, "cheap-sims", d.Search.CheapSims, "playouts of a cheap search")
 	fs.Float64Var(&c.Search.CheapShare, "cheap-share", d.Search.CheapShare, "share of cheap searches")
-	fs.StringVar(&c.Net, "net", "default", "network size: default (training size) or test (tiny)")
-	warm := fs.Duration("warmup", 5*time.Second, "self-play before measuring")
-	measure := fs.Duration("measure", 30*time.Second, "measuring time")
+	fs.StringVar(&c.Net, "net", d.Net, "network size: default (training size) or test (tiny)")
+	warm := fs.Duration("warmup", d.Warmup, "self-play before measuring")
+	measure := fs.Duration("measure", d.Measure, "measuring time")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	quietFlag(fs) // it draws no progress; accepted like every long command's
 	if err := parseFlags(fs, args); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bomberzero/agent"
 	"bomberzero/match"
 )
 
@@ -10,7 +11,7 @@ import (
 func playerOptions(values string) (match.Options, error) {
 	var opt match.Options
 	if values != "" {
-		v, err := match.ParseValues(values)
+		v, err := agent.ParseValues(values)
 		if err != nil {
 			return opt, err
 		}

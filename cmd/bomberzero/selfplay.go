@@ -1,48 +1,79 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"time"
 
+	"bomberzero/agent"
 	"bomberzero/progress"
 	"bomberzero/selfplay"
 )
 
+// selfplayUsage is the help text of "bomberzero selfplay".
+const selfplayUsage = "usage: bomberzero selfplay [flags]\n\nPlays games of self-play and writes Parquet chunks to --out and one Game Courier\nrecord per game to --out/records (bomberzero replay reads them). The knobs default\nto the [selfplay] table of the embedded training defaults; --config and --set\nchange them like train's, and a flag of a knob's name wins over both."
+
+// selfplayFlags defines the flags of "bomberzero selfplay" on fs, bound to c
+// and defaulting to its values; each knob's flag is its config key with "-"
+// for "_".
+func selfplayFlags(fs *flag.FlagSet, c *selfplay.Config) *configFlags {
+	fs.StringVar(&c.Variant, "variant", c.Variant, variantHelp)
+	fs.StringVar(&c.Model, "model", c.Model, "model: "+agent.SpecHelp)
+	fs.IntVar(&c.Generation, "generation", c.Generation, "training generation recorded with the games")
+	fs.StringVar(&c.Start, "fen", c.Start, "start position text (default: the variant's start)")
+	fs.StringVar(&c.Out, "out", c.Out, "output directory: data chunks, and game records in DIR/records")
+	fs.IntVar(&c.FlushGames, "flush-games", c.FlushGames, "finished games per chunk a worker writes")
+	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed")
+	fs.IntVar(&c.Games, "games", c.Games, "games to play")
+	fs.IntVar(&c.Workers, "workers", c.Workers, "worker goroutines (0: one per core)")
+	fs.IntVar(&c.Slots, "slots", c.Slots, "games each worker plays at once (its batch size)")
+	fs.IntVar(&c.Search.Sims, "sims", c.Search.Sims, "playouts of a full search")
+	fs.IntVar(&c.Search.CheapSims, "cheap-sims", c.Search.CheapSims, "playouts of a cheap search (playout-cap randomization)")
+	fs.Float64Var(&c.Search.CheapShare, "cheap-share", c.Search.CheapShare, "share of searches that are cheap (not trained on)")
+	fs.BoolVar(&c.Search.Gumbel, "gumbel", c.Search.Gumbel, "Gumbel root search instead of PUCT")
+	fs.IntVar(&c.Search.TempPlies, "temp-plies", c.Search.TempPlies, "plies played at temperature --temp for opening diversity")
+	fs.Float64Var(&c.Search.Temp, "temp", c.Search.Temp, "move temperature of the opening plies")
+	fs.IntVar(&c.MaxPlies, "max-plies", c.MaxPlies, "plies after which a game ends drawn (flagged length-cap)")
+	fs.Float64Var(&c.ResignThreshold, "resign-threshold", c.ResignThreshold, "search value under which a move counts towards resigning")
+	fs.IntVar(&c.ResignMoves, "resign-moves", c.ResignMoves, "consecutive moves under the threshold that make a side resign (0: never)")
+	fs.Float64Var(&c.ResignOffShare, "resign-off-share", c.ResignOffShare, "share of games with resignation off, to measure false resignations")
+	return addConfigFlags(fs)
+}
+
 // runSelfplay plays games of self-play and writes their training data and
 // game records ("bomberzero selfplay --variant V --model CKPT|none --games N --out DIR").
 func runSelfplay(args []string, stdout, stderr io.Writer) error {
-	d := selfplay.DefaultConfig("fbgc")
-	fs := newFlagSet("selfplay", "usage: bomberzero selfplay [flags]\n\nPlays games of self-play and writes Parquet chunks to --out and one Game Courier\nrecord per game to --out/records (bomberzero replay reads them).", stderr)
+	d, err := selfplay.DefaultConfig("fbgc")
+	if err != nil {
+		return err
+	}
+	// First pass: find the variant, --config and --set.
 	c := d
-	fs.StringVar(&c.Variant, "variant", d.Variant, variantHelp)
-	fs.StringVar(&c.Model, "model", d.Model, "checkpoint file, or none for the network-free evaluator")
-	fs.StringVar(&c.Evaluator, "evaluator", d.Evaluator, "network-free evaluator with --model none: material, uniform or rollout")
-	fs.IntVar(&c.Generation, "generation", d.Generation, "training generation recorded with the games")
-	fs.StringVar(&c.Start, "fen", d.Start, "start position text (default: the variant's start)")
-	fs.IntVar(&c.Games, "games", d.Games, "games to play")
-	fs.StringVar(&c.Out, "out", d.Out, "output directory: data chunks, and game records in DIR/records")
-	fs.IntVar(&c.Workers, "workers", d.Workers, "worker goroutines (default: one per core)")
-	fs.IntVar(&c.Slots, "slots", d.Slots, "games each worker plays at once (its batch size)")
-	fs.IntVar(&c.Search.Sims, "sims", d.Search.Sims, "playouts of a full search")
-	fs.IntVar(&c.Search.CheapSims, "cheap-sims", d.Search.CheapSims, "playouts of a cheap search (playout-cap randomization)")
-	fs.Float64Var(&c.Search.CheapShare, "cheap-share", d.Search.CheapShare, "share of searches that are cheap (not trained on)")
-	fs.BoolVar(&c.Search.Gumbel, "gumbel", d.Search.Gumbel, "Gumbel root search instead of PUCT")
-	fs.IntVar(&c.Search.TempPlies, "temp-plies", d.Search.TempPlies, "plies played at temperature --temp for opening diversity")
-	fs.Float64Var(&c.Search.Temp, "temp", d.Search.Temp, "move temperature of the opening plies")
-	fs.IntVar(&c.MaxPlies, "max-plies", d.MaxPlies, "plies after which a game ends drawn (flagged length-cap)")
-	fs.Float64Var(&c.ResignThreshold, "resign-threshold", d.ResignThreshold, "search value under which a move counts towards resigning")
-	fs.IntVar(&c.ResignMoves, "resign-moves", d.ResignMoves, "consecutive moves under the threshold that make a side resign (0: never)")
-	fs.Float64Var(&c.ResignOffShare, "resign-off", d.ResignOffShare, "share of games with resignation off, to measure false resignations")
-	fs.IntVar(&c.FlushGames, "flush-games", d.FlushGames, "finished games per chunk a worker writes")
-	seed := fs.Uint64("seed", d.Seed, "random seed")
+	fs := newFlagSet("selfplay", selfplayUsage, stderr)
+	cf := selfplayFlags(fs, &c)
 	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	c.Seed = *seed
+	tc, err := cf.loadUnchecked(c.Variant)
+	if err != nil {
+		return usageErr(err)
+	}
+	// Second pass: the flags given win over the config.
+	c = d
+	c.Variant, c.Settings = tc.Variant, tc.SelfPlay.Settings
+	if !set(fs, "seed") {
+		c.Seed = tc.Seed
+	}
+	again := newFlagSet("selfplay", "", io.Discard)
+	selfplayFlags(again, &c)
+	quietFlag(again)
+	if err := parseFlags(again, args); err != nil {
+		return err
+	}
 	if err := c.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usageErr(err)
 	}
 	ctx, stop := stopContext()
 	defer stop()

@@ -139,3 +139,45 @@ func TestSelfplayKilledLeavesReadableData(t *testing.T) {
 		t.Fatalf("%d games readable after the kill", games)
 	}
 }
+
+func TestSelfplayKnobsComeFromTheConfigThenSetThenFlags(t *testing.T) {
+	dir := t.TempDir()
+	// --set fixes max_plies at 6, the flag --sims wins over --set sims: the
+	// games are 6 plies long at most and the command runs.
+	var out, errOut bytes.Buffer
+	code := run([]string{"selfplay", "--variant", "chess", "--games", "2", "--out", dir, "--workers", "1",
+		"--set", "selfplay.max_plies=6", "--set", "selfplay.sims=0", "--sims", "4", "--set", "selfplay.cheap_share=0"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "length-cap draws") {
+		t.Fatalf("output %q", out.String())
+	}
+	for _, g := range readGames(t, dir) {
+		if g.Length > 6 {
+			t.Errorf("game of %d plies under --set selfplay.max_plies=6", g.Length)
+		}
+	}
+	code = run([]string{"selfplay", "--out", dir, "--set", "selfplay.simz=4"}, &out, &errOut)
+	if code != 2 || !strings.Contains(errOut.String(), "selfplay.simz") {
+		t.Fatalf("unknown key: exit %d, %q", code, errOut.String())
+	}
+}
+
+// readGames reads every game of the chunks in dir.
+func readGames(t *testing.T, dir string) []datasets.GameRecord {
+	t.Helper()
+	chunks, problems, err := datasets.List(dir)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("chunks: %v %v", err, problems)
+	}
+	var games []datasets.GameRecord
+	for _, c := range chunks {
+		ch, err := datasets.ReadChunk(c.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, datasets.Games(ch.Rows)...)
+	}
+	return games
+}

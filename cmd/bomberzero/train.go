@@ -17,7 +17,7 @@ import (
 func runTrain(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", "usage: bomberzero train [flags]\n\nTrains an agent by self-play in generations (self-play, training, evaluation)\nand keeps everything in the run directory; --run on an existing run resumes it.", stderr)
 	variant := variantFlag(fs)
-	config := fs.String("config", "", "TOML file whose keys replace the variant's embedded defaults")
+	cf := addConfigFlags(fs)
 	budget := fs.Duration("budget", 0, "stop cleanly after this long (e.g. 90m; 0: no limit)")
 	gens := fs.Int("generations", 0, "stop once this many generations are done (0: the config's)")
 	dir := fs.String("run", "", "run directory: an existing run resumes, else a new run starts there (default runs/<variant>-<time>)")
@@ -31,15 +31,13 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	if opt.Dir != "" && train.IsRun(opt.Dir) {
 		fmt.Fprintf(stderr, "resuming %s with its own config.toml\n", opt.Dir)
-	} else {
-		cfg, err := train.DefaultConfig(*variant)
-		if err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
+		if cf.file != "" || len(cf.sets) > 0 {
+			fmt.Fprintln(stderr, "(--config and --set apply to new runs only: they are not read)")
 		}
-		if *config != "" {
-			if cfg, err = train.LoadConfig(*config, cfg); err != nil {
-				return fmt.Errorf("%w: %v", errUsage, err)
-			}
+	} else {
+		cfg, err := cf.load(*variant)
+		if err != nil {
+			return usageErr(err)
 		}
 		if _, err := env.LoadVariant(cfg.Variant); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)

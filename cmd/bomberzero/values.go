@@ -8,11 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"bomberzero/agent"
 	"bomberzero/env"
-	"bomberzero/eval"
-	"bomberzero/mcts"
 	"bomberzero/progress"
-	"bomberzero/selfplay"
 	"bomberzero/values"
 )
 
@@ -38,8 +36,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	quietPlies := fs.Int("quiet-plies", def.QuietPlies, "leave out positions within this many plies after a capture")
 	perGame := fs.Int("per-game", 0, "keep at most this many positions per game, drawn at random (0 keeps all)")
 	fits := fs.String("fits", "", "comma-separated fits: logistic, tanh, search (the recorded search values), value (needs --model); default logistic,tanh, plus value with --model")
-	model := fs.String("model", "", "checkpoint whose value output the value fit uses, or none for a network-free --evaluator")
-	evaluator := fs.String("evaluator", "material", "network-free evaluator for --model none: material, uniform or rollout")
+	model := fs.String("model", "", "model whose value output the value fit uses: "+agent.SpecHelp)
 	unit := fs.String("unit", values.DefaultUnit, "piece letter the values are normalised to")
 	boot := fs.Int("bootstrap", values.DefaultBootstrap, "bootstrap replicates B")
 	seed := fs.Uint64("seed", 1, "seed of the bootstrap and of the per-game draw")
@@ -79,7 +76,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: --fits: %v", errUsage, err)
 		}
 		if m == values.Value && *model == "" {
-			return fmt.Errorf("%w: --fits value needs a network: give --model CKPT (or --model none --evaluator material)", errUsage)
+			return fmt.Errorf("%w: --fits value needs a network: give --model CKPT (or a network-free one: --model material)", errUsage)
 		}
 		methods = append(methods, m)
 	}
@@ -106,7 +103,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 
 	var valueFn values.ValueFunc
 	if slices.Contains(methods, values.Value) {
-		if valueFn, err = modelValue(ds.Variants()[0], *model, *evaluator); err != nil {
+		if valueFn, err = modelValue(ds.Variants()[0], *model); err != nil {
 			return err
 		}
 	}
@@ -140,44 +137,17 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	return rep.WriteText(stdout)
 }
 
-// modelValue returns the value function of a checkpoint (or of a
-// network-free evaluator with model "none") for positions of variant:
+// modelValue returns the value function of a model spec (a checkpoint, or a
+// network-free evaluator: see agent.ParseSpec) for positions of variant:
 // win minus loss probability for the side to move, one position a call.
-func modelValue(variant, model, evaluator string) (values.ValueFunc, error) {
+func modelValue(variant, model string) (values.ValueFunc, error) {
 	v, err := env.LoadVariant(variant)
 	if err != nil {
 		return nil, fmt.Errorf("variant of the data: %w", err)
 	}
-	rules := selfplay.NewRules(v, 0)
-	m, err := selfplay.LoadModel(model, evaluator, rules)
+	m, err := agent.LoadModel(model, agent.NewRules(v, 0))
 	if err != nil {
 		return nil, err
 	}
-	ev, err := m.NewEvaluator(1, 1)
-	if err != nil {
-		return nil, err
-	}
-	b := eval.NewBatch(rules.Shape(), 1)
-	games := make([]mcts.Game, 1)
-	return func(text string) (float64, error) {
-		// The piece-value data keeps no repetition count: encode with 0.
-		if err := rules.EncodeText(text, 0, 0, b.Planes, b.Legal); err != nil {
-			return 0, err
-		}
-		if ge, ok := ev.(mcts.GameEvaluator); ok {
-			// Network-free evaluators read the position itself.
-			p, err := v.ParsePosition(text)
-			if err != nil {
-				return 0, err
-			}
-			games[0] = rules.NewGame(p)
-			err = ge.EvaluateGames(games, b)
-			if err != nil {
-				return 0, err
-			}
-		} else if err := ev.Evaluate(b); err != nil {
-			return 0, err
-		}
-		return float64(b.WDL[0] - b.WDL[2]), nil
-	}, nil
+	return m.ValueFunc()
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/selfplay"
@@ -122,13 +123,16 @@ func TestValuesCommandRejectsBadInvocations(t *testing.T) {
 // TestValuesCommandOnRealSelfPlayRecoversTheMaterialEvaluatorsValues runs
 // the whole pipeline on real data: chess self-play with the network-free
 // material evaluator (whose value is tanh(material/scale), material
-// counted with selfplay.PieceValue), written as chunks by the self-play
+// counted with agent.PieceValue), written as chunks by the self-play
 // workers; the value fit of "bomberzero values --model none" on those
 // positions must give back the evaluator's own piece values, an
 // independent truth.
 func TestValuesCommandOnRealSelfPlayRecoversTheMaterialEvaluatorsValues(t *testing.T) {
 	dir := t.TempDir()
-	cfg := selfplay.DefaultConfig("chess")
+	cfg, err := selfplay.DefaultConfig("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg.Games, cfg.Out, cfg.Workers, cfg.Slots, cfg.MaxPlies = 6, dir, 1, 6, 160
 	cfg.Search.Sims, cfg.Search.CheapSims = 8, 4
 	cfg.ResignMoves = 0
@@ -136,7 +140,7 @@ func TestValuesCommandOnRealSelfPlayRecoversTheMaterialEvaluatorsValues(t *testi
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	code := run([]string{"values", "--data", dir, "--model", "none", "--evaluator", "material", "--fits", "value,search",
+	code := run([]string{"values", "--data", dir, "--model", "material", "--fits", "value,search",
 		"--skip", "0", "--quiet-plies", "0", "--bootstrap", "20", "--json"}, &out, &errOut)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
@@ -158,7 +162,7 @@ func TestValuesCommandOnRealSelfPlayRecoversTheMaterialEvaluatorsValues(t *testi
 		if pv.Value == nil {
 			continue // never captured in these few games
 		}
-		want := selfplay.PieceValue(v.Pieces[v.PieceByLetter(pv.Piece[0])])
+		want := agent.PieceValue(v.Pieces[v.PieceByLetter(pv.Piece[0])])
 		if math.Abs(pv.Value.Point-want) > 0.02*want {
 			t.Errorf("piece %s: value %.4f, want the evaluator's %.4g within 2%%", pv.Piece, pv.Value.Point, want)
 		}

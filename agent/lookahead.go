@@ -1,4 +1,4 @@
-package selfplay
+package agent
 
 import (
 	"bomberzero/env"

@@ -1,4 +1,4 @@
-package match
+package agent
 
 import (
 	"fmt"
@@ -14,10 +14,12 @@ import (
 // variant uses. Royal pieces are never counted, whatever their letter's value.
 type Values map[byte]float64
 
-// DefaultValues returns the material values the greedy and alpha-beta players
-// use unless told otherwise: the author's FBGC values (N 3, B 4, F 5, R 6, Q 11,
-// P 1) and this project's estimates for the pieces the author gave no value
-// (docs/match.md explains them).
+// DefaultValues returns the one piece-value table of the project: the material
+// the network-free material evaluator counts and the greedy and alpha-beta
+// players use unless told otherwise. It holds the author's FBGC values (N 3,
+// B 4, F 5, R 6, Q 11, P 1) and this project's estimates for the pieces the
+// author gave no value (docs/match.md explains them). Each call returns a
+// fresh map the caller may change.
 func DefaultValues() Values {
 	return Values{
 		'P': 1, 'N': 3, 'B': 4, 'F': 5, 'R': 6, 'Q': 11,
@@ -83,9 +85,31 @@ func ParseValues(text string) (Values, error) {
 	return out, nil
 }
 
-// table compiles values for variant v into centipawns indexed by piece type.
-// Every non-royal piece of the variant must have a value.
-func (vals Values) table(v *env.Variant) ([]int32, error) {
+// PieceValue returns the value in pawns of piece type t in the default table:
+// 0 for a royal piece, 1 for any pawn, 0 for a letter the table lacks.
+func PieceValue(t env.PieceType) float64 {
+	return DefaultValues().of(t)
+}
+
+// of returns t's value in vals (0 for a royal piece, 1 for a pawn whose letter
+// vals lacks, 0 for any other letter it lacks).
+func (vals Values) of(t env.PieceType) float64 {
+	if t.Royal {
+		return 0
+	}
+	if x, ok := vals[t.Letter]; ok {
+		return x
+	}
+	if t.Pawn != env.NotPawn {
+		return 1
+	}
+	return 0
+}
+
+// Table compiles values for variant v into centipawns indexed by piece type,
+// for the integer material count of the alpha-beta and greedy players. Every
+// non-royal piece of the variant must have a value.
+func (vals Values) Table(v *env.Variant) ([]int32, error) {
 	t := make([]int32, len(v.Pieces))
 	for i := 1; i < len(v.Pieces); i++ {
 		p := v.Pieces[i]
@@ -101,9 +125,10 @@ func (vals Values) table(v *env.Variant) ([]int32, error) {
 	return t, nil
 }
 
-// material returns the material balance in centipawns for the side to move:
-// its pieces on the board and in hand minus the opponent's.
-func material(pos *env.Position, table []int32) int32 {
+// Centipawns returns the material balance in centipawns for the side to move
+// under table (from Values.Table): its pieces on the board and in hand minus
+// the opponent's.
+func Centipawns(pos *env.Position, table []int32) int32 {
 	us := pos.SideToMove()
 	them := us.Other()
 	var m int32

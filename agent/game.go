@@ -1,4 +1,4 @@
-package selfplay
+package agent
 
 import (
 	"fmt"
@@ -25,15 +25,16 @@ type Rules struct {
 // cap).
 func NewRules(v *env.Variant, maxPlies int) *Rules {
 	r := &Rules{Variant: v, Encoder: env.NewEncoder(v, maxPlies), Index: env.NewMoveIndex(v), MaxPlies: maxPlies}
+	vals := DefaultValues()
 	r.values = make([]float64, len(v.Pieces))
 	for t := 1; t < len(v.Pieces); t++ {
-		r.values[t] = PieceValue(v.Pieces[t])
+		r.values[t] = vals.of(v.Pieces[t])
 	}
 	return r
 }
 
 // Shape returns the evaluator shape of this variant's encoding.
-func (r *Rules) Shape() eval.Shape { return r.Encoder.Shape(r.Index) }
+func (r *Rules) Shape() eval.Shape { return ShapeOf(r.Encoder, r.Index) }
 
 // NewGame returns a game starting from a copy of p (the variant's start
 // position when p is nil).
@@ -44,22 +45,6 @@ func (r *Rules) NewGame(p *env.Position) *Game {
 		p = p.Clone()
 	}
 	return &Game{r: r, p: p}
-}
-
-// pieceValues are rough material values in pawns by piece letter: the
-// author's FBGC values (N 3, B 4, F 5, R 6, Q 11) and guesses for the rest.
-var pieceValues = map[byte]float64{'P': 1, 'J': 1, 'N': 3, 'G': 3, 'M': 3, 'B': 4, 'F': 5, 'D': 5, 'I': 6, 'R': 6, 'Q': 11}
-
-// PieceValue returns the material value in pawns the network-free evaluator
-// gives a piece type (0 for the king and for unknown letters).
-func PieceValue(t env.PieceType) float64 {
-	if t.Royal {
-		return 0
-	}
-	if t.Pawn != env.NotPawn {
-		return 1
-	}
-	return pieceValues[t.Letter]
 }
 
 // Game is one position of a game as the search sees it: it implements
@@ -113,7 +98,7 @@ func (g *Game) Hash() uint64 {
 func (g *Game) Outcome() (env.Result, env.Termination) {
 	g.gen()
 	res, why := g.p.StatusOf(len(g.moves))
-	if res == env.Ongoing && g.r.MaxPlies > 0 && g.p.Ply() >= g.r.MaxPlies {
+	if res == env.Ongoing && AtLengthCap(g.p.Ply(), g.r.MaxPlies) {
 		return env.Draw, env.LengthCap
 	}
 	return res, why
@@ -148,7 +133,7 @@ func (g *Game) Move(idx int) (env.Move, error) {
 			return g.moves[i], nil
 		}
 	}
-	return env.NoMove, fmt.Errorf("selfplay: policy index %d is not a legal move of %s", idx, g.p)
+	return env.NoMove, fmt.Errorf("agent: policy index %d is not a legal move of %s", idx, g.p)
 }
 
 // Play makes the legal move with policy index move.
@@ -165,7 +150,7 @@ func (g *Game) Play(move int) {
 		m = g.r.Index.Decode(g.p, move)
 	}
 	if m == env.NoMove {
-		panic(fmt.Sprintf("selfplay: Play(%d): not a legal move of %s", move, g.p))
+		panic(fmt.Sprintf("agent: Play(%d): not a legal move of %s", move, g.p))
 	}
 	g.p.DoMove(m)
 	g.valid = false
@@ -218,7 +203,7 @@ func (r *Rules) EncodeText(text string, ply, repetitions int, planes, legal []fl
 	}
 	s := r.Shape()
 	if len(planes) < s.InputSize() || len(legal) < s.PolicySize {
-		return fmt.Errorf("selfplay: EncodeText needs %d planes and %d mask values, got %d and %d",
+		return fmt.Errorf("agent: EncodeText needs %d planes and %d mask values, got %d and %d",
 			s.InputSize(), s.PolicySize, len(planes), len(legal))
 	}
 	r.Encoder.EncodeAt(p, ply, planes[:s.InputSize()])

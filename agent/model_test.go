@@ -1,0 +1,115 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bomberzero/nn"
+)
+
+func TestBadModelsGetClearErrors(t *testing.T) {
+	r := mustRules(t, "fbgc", 10)
+	dir := t.TempDir()
+	if _, err := LoadModel(filepath.Join(dir, "missing.safetensors"), r); err == nil || !strings.Contains(err.Error(), "no such checkpoint") {
+		t.Fatalf("missing model: %v", err)
+	}
+	garbage := filepath.Join(dir, "garbage.safetensors")
+	os.WriteFile(garbage, []byte("not a checkpoint"), 0o644)
+	if _, err := LoadModel(garbage, r); err == nil || !strings.Contains(err.Error(), garbage) {
+		t.Fatalf("garbage model: %v", err)
+	}
+	save := func(name, variant string, channels int) string {
+		s := r.Shape()
+		net, err := nn.New(nn.TestConfig(channels, s.Height, s.Width, s.PolicySize/(s.Height*s.Width)), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := nn.NewTrainer(net, nn.DefaultTrainConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := tr.Save(path, variant); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	wrongShape := save("shape.safetensors", "fbgc", r.Shape().Channels+1)
+	if _, err := LoadModel(wrongShape, r); err == nil || !strings.Contains(err.Error(), "shape") {
+		t.Fatalf("wrong shape: %v", err)
+	}
+	wrongVariant := save("variant.safetensors", "chess", r.Shape().Channels)
+	if _, err := LoadModel(wrongVariant, r); err == nil || !strings.Contains(err.Error(), `"chess"`) {
+		t.Fatalf("wrong variant: %v", err)
+	}
+	good := save("good.safetensors", "fbgc", r.Shape().Channels)
+	m, err := LoadModel(good, r)
+	if err != nil || !m.HasNetwork() || m.Name != "good.safetensors" {
+		t.Fatalf("good model: %v", err)
+	}
+}
+
+func TestParseSpecReadsEveryKindOfModel(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Spec
+		bad  bool
+	}{
+		{in: "none", want: Spec{Evaluator: Material}},
+		{in: "material", want: Spec{Evaluator: Material}},
+		{in: "uniform", want: Spec{Evaluator: Uniform}},
+		{in: "rollout:30", want: Spec{Evaluator: Rollout, Sims: 30}},
+		{in: "run/gen-0003.safetensors", want: Spec{Path: "run/gen-0003.safetensors"}},
+		{in: "run/gen-0003.safetensors:200", want: Spec{Path: "run/gen-0003.safetensors", Sims: 200}},
+		{in: "", bad: true},
+		{in: ":5", bad: true},
+		{in: "a.safetensors:0", bad: true},
+		{in: "a.safetensors:x", bad: true},
+	} {
+		got, err := ParseSpec(c.in)
+		if (err != nil) != c.bad || !c.bad && got != c.want {
+			t.Errorf("ParseSpec(%q) = %+v, %v; want %+v (error: %v)", c.in, got, err, c.want, c.bad)
+		}
+	}
+}
+
+func TestNetworkFreeModelsNameThemselvesNoneInTheData(t *testing.T) {
+	r := mustRules(t, "fbgc", 0)
+	for _, spec := range []string{None, Material, Uniform, Rollout} {
+		m, err := LoadModel(spec, r)
+		if err != nil || m.HasNetwork() || m.Name != None {
+			t.Fatalf("%s: model %+v, %v", spec, m, err)
+		}
+		value, err := m.ValueFunc()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The start position is symmetric: every network-free evaluator
+		// but the random playout values it exactly even.
+		x, err := value(r.Variant.NewPosition().String())
+		if err != nil || spec != Rollout && x != 0 || x < -1 || x > 1 {
+			t.Errorf("%s: start value %g, %v", spec, x, err)
+		}
+	}
+}
+
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"none", "rollout:3", "a/b.safetensors:10", ":", "x:-1", "c:\\run:5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := ParseSpec(text)
+		if err != nil {
+			return
+		}
+		if (s.Evaluator == "") == (s.Path == "") || s.Sims < 0 {
+			t.Fatalf("%q parsed into %+v", text, s)
+		}
+		back, err := ParseSpec(s.String())
+		if err != nil || back != s {
+			t.Fatalf("%q -> %+v -> %q -> %+v, %v", text, s, s.String(), back, err)
+		}
+	})
+}
