@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"bomberzero/datasets"
+	"bomberzero/dirlock"
 	"bomberzero/env"
 	"bomberzero/metrics"
 	"bomberzero/nn"
@@ -109,8 +110,18 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if opt.Dir == "" {
 		return nil, fmt.Errorf("train: no run directory given")
 	}
+	lock, err := dirlock.Acquire(opt.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	defer lock.Release()
 	r := &runner{dir: opt.Dir, opt: opt, start: time.Now()}
 	resumed := IsRun(opt.Dir)
+	if !resumed {
+		if err := checkNew(opt.Dir); err != nil {
+			return nil, err
+		}
+	}
 	if err := r.open(resumed); err != nil {
 		return nil, err
 	}
@@ -125,7 +136,6 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		gens = opt.Generations
 	}
 	rep := &Report{Dir: opt.Dir, Resumed: resumed}
-	var err error
 	for err == nil {
 		if gens > 0 && r.st.Generation >= gens {
 			rep.Stopped = "generations"
@@ -224,8 +234,73 @@ func (r *runner) open(resume bool) error {
 	return nil
 }
 
-// create starts a new run: its config, initial network and state.
+// creatingDir is where a new run's first files are written before they
+// are moved into the run directory, state.json last.
+const creatingDir = ".creating"
+
+// checkNew refuses to start a new run in dir when dir holds parts of a run
+// without its state.json (a run killed while being created, or a deleted
+// state file): starting afresh would overwrite its config, checkpoints or
+// data. What a killed creation left in dir/.creating is removed.
+func checkNew(dir string) error {
+	if err := os.RemoveAll(filepath.Join(dir, creatingDir)); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	var found []string
+	for _, name := range []string{configName, metricsName} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			found = append(found, name)
+		}
+	}
+	for _, sub := range []string{dataDir, gamesDir, ckptDir, plotsDir} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		n := 0
+		for _, e := range entries {
+			if e.Name() != dirlock.Name {
+				n++
+			}
+		}
+		if err == nil && n > 0 {
+			found = append(found, fmt.Sprintf("%s/ (%d entries)", sub, n))
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return fmt.Errorf("train: %s is an incomplete run: it has %s but no state.json (the run was stopped while being created, "+
+		"or its state.json was removed); nothing was changed. To start a new run there, move those away "+
+		"(or choose another --run directory); to keep training on its data, restore its state.json",
+		dir, strings.Join(found, ", "))
+}
+
+// create starts a new run: its config, initial network and state, written
+// in dir/.creating and moved into the run directory with state.json last,
+// so that a run either has its state or is refused as incomplete.
 func (r *runner) create() error {
+	final := r.dir
+	stage := filepath.Join(final, creatingDir)
+	if err := os.MkdirAll(filepath.Join(stage, ckptDir), 0o755); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	r.dir = stage
+	err := r.createIn()
+	r.dir = final
+	if err != nil {
+		return err
+	}
+	moves := []string{configName, GenCheckpoint("", 0), r.st.Checkpoint, "state.json"}
+	for _, m := range moves {
+		if err := os.Rename(filepath.Join(stage, m), filepath.Join(final, m)); err != nil {
+			return fmt.Errorf("train: creating the run: %w", err)
+		}
+	}
+	syncDir(filepath.Join(final, ckptDir))
+	syncDir(final)
+	return os.RemoveAll(stage)
+}
+
+// createIn writes a new run's first files into r.dir.
+func (r *runner) createIn() error {
 	data, err := r.cfg.Encode()
 	if err != nil {
 		return err

@@ -134,9 +134,14 @@ func writeAtomic(path string, data []byte) error {
 		os.Remove(tmp)
 		return fmt.Errorf("train: write %s: %w", path, err)
 	}
+	syncDir(dir)
+	return nil
+}
+
+// syncDir syncs a directory, so that renames into it survive a crash.
+func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
 	}
-	return nil
 }
