@@ -128,14 +128,18 @@ func RunModel(ctx context.Context, cfg Config, r *Rules, m *Model, progress func
 		mu.Unlock()
 		progress(Progress{Games: games, Target: cfg.Games, Positions: positions.Load(), Elapsed: time.Since(t0)})
 	}
-	host, _ := os.Hostname()
+	writer := cfg.Writer
+	if writer == "" {
+		host, _ := os.Hostname()
+		writer = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
 	errs := make([]error, cfg.Workers)
 	var wg sync.WaitGroup
 	for id := 0; id < cfg.Workers; id++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := runWorker(ctx, id, &cfg, r, m, records, fmt.Sprintf("%s-%d-w%d", host, os.Getpid(), id),
+			err := runWorker(ctx, id, &cfg, r, m, records, fmt.Sprintf("%s-w%d", writer, id),
 				claim, func(n int) { positions.Add(int64(n)) }, written)
 			if err != nil {
 				errs[id] = fmt.Errorf("worker %d: %w", id, err)

@@ -320,7 +320,7 @@ func (r *runner) createIn() error {
 	}
 	r.pcg = rand.NewPCG(r.cfg.Seed, mix(r.cfg.Seed, 0x726e67))
 	r.rng = rand.New(r.pcg)
-	r.st = &state{Phase: phaseSelfPlay}
+	r.st = &state{Phase: phaseSelfPlay, GenWriter: newGenWriter(0)}
 	if err := r.trainer.Save(GenCheckpoint(r.dir, 0), r.variant.Name); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
@@ -440,7 +440,16 @@ func (r *runner) collectRecords() error {
 		}
 		path := filepath.Join(src, name)
 		if !inData[strings.TrimSuffix(name, ".txt")] {
-			os.Remove(path)
+			// A game killed between its record and its chunk, or one of
+			// a damaged chunk: set aside, never deleted.
+			dst := filepath.Join(r.dir, dataDir, quarantineDir, "records")
+			if err := os.MkdirAll(dst, 0o755); err != nil {
+				return fmt.Errorf("train: %w", err)
+			}
+			if err := os.Rename(path, filepath.Join(dst, name)); err != nil {
+				return fmt.Errorf("train: %w", err)
+			}
+			r.logf("train: game record %s has no game in the data; moved to %s", name, dst)
 			continue
 		}
 		if err := os.Rename(path, filepath.Join(r.dir, gamesDir, name)); err != nil {
@@ -453,13 +462,9 @@ func (r *runner) collectRecords() error {
 // nextGeneration closes the generation: the next one starts with
 // self-play, and its data are the chunks written from now on.
 func (r *runner) nextGeneration() error {
-	chunks, _, err := datasets.List(filepath.Join(r.dir, dataDir))
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
 	r.st.Generation++
 	r.st.Phase = phaseSelfPlay
-	r.st.ChunksAtGenStart = len(chunks)
+	r.st.GenWriter, r.st.ChunksAtGenStart = newGenWriter(r.st.Generation), 0
 	r.st.SelfPlaySeconds = 0
 	r.st.Gen = genTrain{}
 	return r.save()

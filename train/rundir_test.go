@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/datasets"
 	"bomberzero/dirlock"
 )
 
@@ -95,4 +96,71 @@ func TestSecondWriterIsRefused(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("refused run left %d entries in the directory, want only the lock file", len(entries))
 	}
+}
+
+// TestDamagedOldChunksDeleteNoRecord is finding 1 of issue 16: after one
+// generation, the oldest chunks are deleted or damaged; the resumed second
+// generation must still count its own games by identity (all of them),
+// move every one of its records to games/ and delete no record, and the
+// damaged chunk is quarantined, not lost.
+func TestDamagedOldChunksDeleteNoRecord(t *testing.T) {
+	for _, fault := range []string{"delete", "flip", "three"} {
+		t.Run(fault, func(t *testing.T) {
+			cfg := tinyConfig(t)
+			dir := filepath.Join(t.TempDir(), "run")
+			if _, err := Run(context.Background(), Options{Dir: dir, Config: cfg, Generations: 1}); err != nil {
+				t.Fatal(err)
+			}
+			chunks, _, err := datasets.List(DataDir(dir))
+			if err != nil || len(chunks) < 3 {
+				t.Fatalf("%d chunks after generation 0 (%v)", len(chunks), err)
+			}
+			damaged := 1
+			if fault == "three" {
+				damaged = 3
+			}
+			for _, c := range chunks[:damaged] {
+				if fault == "delete" {
+					err = os.Remove(c.Path)
+				} else {
+					err = flipByte(c.Path, c.Size/2)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			var log bytes.Buffer
+			if _, err := Run(context.Background(), Options{Dir: dir, Generations: 2, Progress: &log}); err != nil {
+				t.Fatal(err)
+			}
+			recs := readMetrics(t, dir)
+			if len(recs) != 2 || recs[1].SelfPlay.Games != cfg.SelfPlay.gamesIn(1) {
+				t.Fatalf("generation 1 reports %+v, want %d games", recs[len(recs)-1].SelfPlay, cfg.SelfPlay.gamesIn(1))
+			}
+			records, _ := filepath.Glob(filepath.Join(dir, gamesDir, "*.txt"))
+			if want := cfg.SelfPlay.gamesIn(0) + cfg.SelfPlay.gamesIn(1); len(records) != want {
+				t.Errorf("%d records in games/, want %d (none deleted)", len(records), want)
+			}
+			per, _ := gamesPerGeneration(t, dir)
+			if per[1] != cfg.SelfPlay.gamesIn(1) {
+				t.Errorf("generation 1: %d games in the data, want %d", per[1], cfg.SelfPlay.gamesIn(1))
+			}
+			if fault != "delete" {
+				q, _ := filepath.Glob(filepath.Join(DataDir(dir), quarantineDir, "*.parquet"))
+				if len(q) != damaged || !strings.Contains(log.String(), "moved to") {
+					t.Errorf("%d chunks quarantined, want %d; log:\n%s", len(q), damaged, log.String())
+				}
+			}
+		})
+	}
+}
+
+// flipByte inverts one byte of the file at path.
+func flipByte(path string, at int64) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	data[at] ^= 0xff
+	return os.WriteFile(path, data, 0o644)
 }
