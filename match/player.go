@@ -1,6 +1,7 @@
 package match
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -18,6 +19,14 @@ type Player interface {
 	// Choose returns a legal move of the side to move in pos, which must not
 	// be over. It may change pos while it thinks but leaves it as it found it.
 	Choose(pos *env.Position) (env.Move, error)
+}
+
+// ContextPlayer is a Player whose thinking can be cut short: PlayGame
+// calls ChooseContext, which returns ctx's error soon after ctx ends, so
+// that a long search honours Ctrl-C and SIGTERM.
+type ContextPlayer interface {
+	Player
+	ChooseContext(ctx context.Context, pos *env.Position) (env.Move, error)
 }
 
 // Candidate is one move a player considered, for showing a person what it
@@ -86,6 +95,9 @@ func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
 	}
 	spec = strings.TrimSpace(spec)
 	kind, rest, hasRest := strings.Cut(spec, ":")
+	if err := opt.Values.pieces(v); err != nil {
+		return Maker{}, fmt.Errorf("player %q: %w", spec, err)
+	}
 	vals := DefaultValues().With(opt.Values)
 	switch kind {
 	case "random":
@@ -96,6 +108,9 @@ func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
 	case "greedy":
 		if hasRest {
 			over, err := ParseValues(rest)
+			if err == nil {
+				err = over.pieces(v)
+			}
 			if err != nil {
 				return Maker{}, fmt.Errorf("player %q: %v: %w", spec, err, ErrBadSpec)
 			}
@@ -116,6 +131,9 @@ func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
 		}
 		if hasVals {
 			over, err := ParseValues(vs)
+			if err == nil {
+				err = over.pieces(v)
+			}
 			if err != nil {
 				return Maker{}, fmt.Errorf("player %q: %v: %w", spec, err, ErrBadSpec)
 			}

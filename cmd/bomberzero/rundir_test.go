@@ -128,3 +128,69 @@ func TestDataVerifyDoesNotBlockOnAFifo(t *testing.T) {
 		t.Fatal("data verify still running after 10 s")
 	}
 }
+
+// TestReplayAndShowStopAtTheEndOfTheGame is finding 8 of issue 16: replay
+// and show accepted moves after the game had ended and printed a position
+// their own reader rejects.
+func TestReplayAndShowStopAtTheEndOfTheGame(t *testing.T) {
+	dir := t.TempDir()
+	game := filepath.Join(dir, "after-mate.txt")
+	os.WriteFile(game, []byte("1. e1-e10 e9-e8\n"), 0o644)
+	code, out, errs := runCmd(t, "replay", "--variant", "fbgc", "--fen", playMateIn1, game)
+	if code != 1 || !strings.Contains(errs, "1... e9-e8: the game already ended (1-0, checkmate)") || out != "" {
+		t.Errorf("replay of a move after mate: exit %d, out %q, err %q", code, out, errs)
+	}
+	code, out, errs = runCmd(t, "show", "--variant", "fbgc", "--fen", playMateIn1, "--moves", "e1-e10 e9-e8")
+	if code == 0 || !strings.Contains(errs, "the game already ended") || out != "" {
+		t.Errorf("show with a move after mate: exit %d, out %q, err %q", code, out, errs)
+	}
+	// The mate itself replays and says how the game ended.
+	os.WriteFile(game, []byte("1. e1-e10\n"), 0o644)
+	if code, out, errs = runCmd(t, "replay", "--variant", "fbgc", "--fen", playMateIn1, game); code != 0 || !strings.Contains(out, "result 1-0 (checkmate)") {
+		t.Errorf("replay of the mate: exit %d, out %q, err %q", code, out, errs)
+	}
+}
+
+// TestReplayEscapesControlCharactersAndRefusesDevices is findings 6 and 8
+// of issue 16: replay echoed a game file's terminal escape sequences, and
+// replay /dev/zero grew memory without limit.
+func TestReplayEscapesControlCharactersAndRefusesDevices(t *testing.T) {
+	dir := t.TempDir()
+	game := filepath.Join(dir, "escape.txt")
+	os.WriteFile(game, []byte("1. e2-e4 \x1b[2J\x1b]0;owned\x07\n"), 0o644)
+	code, out, errs := runCmd(t, "replay", "--variant", "fbgc", game)
+	if code != 1 || strings.ContainsAny(out+errs, "\x1b\x07") || !strings.Contains(errs, `\x1b[2J`) {
+		t.Errorf("replay of escape sequences: exit %d, out %q, err %q", code, out, errs)
+	}
+	for _, path := range []string{"/dev/zero", dir} {
+		done := make(chan string, 1)
+		go func() {
+			code, _, errs := runCmd(t, "replay", "--variant", "fbgc", path)
+			done <- fmt.Sprintf("exit %d: %s", code, errs)
+		}()
+		select {
+		case got := <-done:
+			if strings.HasPrefix(got, "exit 0") || !strings.Contains(got, "not a regular file") {
+				t.Errorf("replay %s: %s", path, got)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("replay %s still running after 10 s", path)
+		}
+	}
+	if code, _, errs := runCmd(t, "perft", "--variant", "/dev/zero", "--depth", "1"); code == 0 || !strings.Contains(errs, "not a regular file") {
+		t.Errorf("--variant /dev/zero: exit %d, %q", code, errs)
+	}
+}
+
+// TestMatchRefusesAValueForAPieceTheVariantLacks is finding 8 of issue 16:
+// match --values Z=3 (no piece Z) was accepted silently.
+func TestMatchRefusesAValueForAPieceTheVariantLacks(t *testing.T) {
+	code, _, errs := runCmd(t, "match", "--a", "greedy", "--b", "random", "--games", "2", "--values", "Z=3")
+	if code != 2 || !strings.Contains(errs, "has no piece Z") {
+		t.Errorf("--values Z=3: exit %d, %q", code, errs)
+	}
+	code, _, errs = runCmd(t, "match", "--a", "alphabeta:1:Z=3", "--b", "random", "--games", "2")
+	if code != 2 || !strings.Contains(errs, "has no piece Z") {
+		t.Errorf("alphabeta:1:Z=3: exit %d, %q", code, errs)
+	}
+}
