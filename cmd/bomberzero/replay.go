@@ -6,7 +6,11 @@ import (
 	"os"
 
 	"bomberzero/env"
+	"bomberzero/readfile"
 )
+
+// maxGameBytes bounds a game record: far above any real game's text.
+const maxGameBytes = 16 << 20
 
 // runReplay checks every move of a game record and prints the final position.
 func runReplay(args []string, stdout, stderr io.Writer) error {
@@ -22,9 +26,12 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	}
 	var text []byte
 	if name := pos[0]; name == "-" {
-		text, err = io.ReadAll(os.Stdin)
+		text, err = io.ReadAll(io.LimitReader(os.Stdin, maxGameBytes+1))
+		if err == nil && len(text) > maxGameBytes {
+			err = fmt.Errorf("standard input: more than the %d bytes a game record may have", maxGameBytes)
+		}
 	} else {
-		text, err = os.ReadFile(name)
+		text, err = readfile.Regular(name, maxGameBytes)
 	}
 	if err != nil {
 		return fmt.Errorf("reading the game: %w", err)
