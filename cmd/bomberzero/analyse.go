@@ -1,43 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"sort"
-	"strconv"
 	"strings"
 
+	"bomberzero/analysis"
 	"bomberzero/env"
 	"bomberzero/match"
-	"bomberzero/mcts"
 	"bomberzero/selfplay"
 )
-
-// analyseMove is one root move in analyse's output.
-type analyseMove struct {
-	Move   string  `json:"move"`
-	Visits int     `json:"visits"`
-	Prior  float64 `json:"prior"`
-	// Q is the move's mean (or proven) value for the side to move; null
-	// when the search never tried the move.
-	Q      *float64 `json:"q"`
-	Proven bool     `json:"proven"`
-}
-
-// analyseReport is analyse's answer, printed as one JSON object by --json.
-type analyseReport struct {
-	Variant  string        `json:"variant"`
-	Position string        `json:"position"`
-	Model    string        `json:"model"`
-	Sims     int           `json:"sims"`
-	Best     string        `json:"best"`
-	Value    float64       `json:"value"`
-	Proven   bool          `json:"proven"`
-	PV       []string      `json:"pv"`
-	Top      []analyseMove `json:"top"`
-}
 
 // runAnalyse searches one position with a model and reports its move, its
 // value, the top moves and the principal variation.
@@ -65,18 +39,18 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	if res, why := pos.Status(); res != env.Ongoing {
 		return fmt.Errorf("%w: the game is over in this position (%s, %s)", errUsage, res, why)
 	}
-	name, sims, err := parseModelSpec(*model)
+	name, sims, err := analysis.ParseModelSpec(*model)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
 	rules := selfplay.NewRules(pos.Variant(), 0)
-	m, err := loadAnalyseModel(name, rules)
+	m, err := analysis.LoadModel(name, rules)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
 	cfg := match.SearchConfig(sims, 0)
 	cfg.Gumbel, cfg.Solver, cfg.Seed = *gumbel, *solver, *seed
-	rep, err := analyse(pos, rules, m, cfg, *top)
+	rep, err := analysis.Search(context.Background(), pos, rules, m, cfg, *top)
 	if err != nil {
 		return err
 	}
@@ -93,112 +67,8 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// parseModelSpec splits MODEL[:SIMS]; SIMS defaults to match.DefaultSims.
-func parseModelSpec(spec string) (string, int, error) {
-	name, sims := strings.TrimSpace(spec), match.DefaultSims
-	if i := strings.LastIndexByte(name, ':'); i >= 0 {
-		n, err := strconv.Atoi(name[i+1:])
-		if err != nil || n < 1 {
-			return "", 0, fmt.Errorf("%q: playouts %q after the last ':' is not a positive whole number", spec, name[i+1:])
-		}
-		name, sims = name[:i], n
-	}
-	if name == "" {
-		return "", 0, fmt.Errorf("%q: no model named", spec)
-	}
-	return name, sims, nil
-}
-
-// loadAnalyseModel returns the network-free evaluator called name (none is
-// material) or the checkpoint at path name.
-func loadAnalyseModel(name string, rules *selfplay.Rules) (*selfplay.Model, error) {
-	switch name {
-	case "none", "material":
-		return selfplay.LoadModel("none", "material", rules)
-	case "uniform", "rollout":
-		return selfplay.LoadModel("none", name, rules)
-	}
-	return selfplay.LoadModel(name, "", rules)
-}
-
-// analyse runs one search of pos and reads its result.
-func analyse(pos *env.Position, rules *selfplay.Rules, model *selfplay.Model, cfg mcts.Config, top int) (analyseReport, error) {
-	rep := analyseReport{Variant: pos.Variant().Name, Position: pos.String(), Sims: cfg.Sims, PV: []string{}, Top: []analyseMove{}}
-	ev, err := model.NewEvaluator(cfg.LeavesPerGame, cfg.Seed)
-	if err != nil {
-		return rep, err
-	}
-	s, err := mcts.NewSearcher(cfg, ev, 1)
-	if err != nil {
-		return rep, err
-	}
-	g := rules.NewGame(pos)
-	if err := s.ResetAt(0, g, pos.Ply()); err != nil {
-		return rep, err
-	}
-	if err := s.SearchAll(); err != nil {
-		return rep, err
-	}
-	r := s.Result(0)
-	rep.Value, rep.Proven = float64(r.Value), r.Proven
-	// Move texts are written on a copy that follows the PV.
-	text := func(p *env.Position, idx int) (string, env.Move, error) {
-		m := rules.Index.Decode(p, idx)
-		if m == env.NoMove {
-			return "", m, fmt.Errorf("analyse: policy index %d is not a legal move of %s", idx, p)
-		}
-		return p.FormatGC(m), m, nil
-	}
-	best, _, err := text(pos, r.Move)
-	if err != nil {
-		return rep, err
-	}
-	rep.Best = best
-	line := pos.Clone()
-	for _, idx := range s.PV(0, 40, nil) {
-		t, m, err := text(line, idx)
-		if err != nil {
-			return rep, err
-		}
-		rep.PV = append(rep.PV, t)
-		line.DoMove(m)
-	}
-	stats := s.RootStats(0, nil)
-	// Proven wins first and proven losses last, then by visits and prior.
-	class := func(m mcts.MoveStats) int {
-		switch {
-		case m.Proven && m.Q > 0:
-			return 1
-		case m.Proven && m.Q < 0:
-			return -1
-		}
-		return 0
-	}
-	sort.SliceStable(stats, func(a, b int) bool {
-		if ca, cb := class(stats[a]), class(stats[b]); ca != cb {
-			return ca > cb
-		}
-		if stats[a].Visits != stats[b].Visits {
-			return stats[a].Visits > stats[b].Visits
-		}
-		return stats[a].Prior > stats[b].Prior
-	})
-	for _, st := range stats[:min(top, len(stats))] {
-		t, _, err := text(pos, st.Move)
-		if err != nil {
-			return rep, err
-		}
-		am := analyseMove{Move: t, Visits: st.Visits, Prior: float64(st.Prior), Proven: st.Proven}
-		if q := float64(st.Q); !math.IsNaN(q) {
-			am.Q = &q
-		}
-		rep.Top = append(rep.Top, am)
-	}
-	return rep, nil
-}
-
 // printAnalysis writes rep for a person.
-func printAnalysis(w io.Writer, rep analyseReport) {
+func printAnalysis(w io.Writer, rep analysis.Report) {
 	proven := ""
 	if rep.Proven {
 		proven = " (proven)"
