@@ -42,6 +42,7 @@ func commands() []command {
 		{"play", "play against an agent in the terminal", runPlay},
 		{"analyse", "search one position: best move, value, top moves, principal variation", runAnalyse},
 		{"train", "train an agent by self-play in generations; resumable", runTrain},
+		{"serve", "serve the web app: play, analyse, browse games, watch training", runServe},
 	}
 }
 
