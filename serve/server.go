@@ -407,4 +407,3 @@ func localPath(p string) error {
 	}
 	return nil
 }
-
