@@ -113,7 +113,9 @@ function drawBoard() {
   }
   // the last move's flight path and the pieces it removed
   if (last) {
-    if (last.path.length) {
+    const mover = st.board.find((p) => p.square === last.to);
+    const flew = last.removed.some((r) => r.square !== last.to) || (mover && 'FD'.includes(mover.piece.toUpperCase()));
+    if (last.path.length && flew) {
       const a = center(last.from), b = center(last.to);
       el('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: 'path', 'data-path': last.path.join(' ') }, svg);
       for (const n of last.path) { const c = center(n); el('circle', { cx: c.x, cy: c.y, r: 5, class: 'pathdot' }, svg); }
