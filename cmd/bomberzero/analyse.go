@@ -1,14 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"bomberzero/agent"
+	"bomberzero/analysis"
 	"bomberzero/env"
-	"bomberzero/match"
 )
 
 // runAnalyse searches one position with a model and reports its move, its
@@ -37,20 +38,18 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	if res, why := pos.Status(); res != env.Ongoing {
 		return fmt.Errorf("%w: the game is over in this position (%s, %s)", errUsage, res, why)
 	}
-	spec, err := agent.ParseSpec(*model)
+	name, sims, err := analysis.ParseModelSpec(*model)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
-	if spec.Sims == 0 {
-		spec.Sims = match.DefaultSims
-	}
-	m, err := spec.Load(agent.NewRules(pos.Variant(), 0))
+	rules := agent.NewRules(pos.Variant(), 0)
+	m, err := analysis.LoadModel(name, rules)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
-	cfg := agent.MatchSearch(agent.DefaultSearch(), spec.Sims)
+	cfg := analysis.SearchConfig(sims)
 	cfg.Gumbel, cfg.Solver, cfg.Seed = *gumbel, *solver, *seed
-	rep, err := agent.Analyse(pos, m, cfg, *top)
+	rep, err := analysis.Search(context.Background(), pos, rules, m, cfg, *top)
 	if err != nil {
 		return err
 	}
@@ -68,7 +67,7 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 }
 
 // printAnalysis writes rep for a person.
-func printAnalysis(w io.Writer, rep agent.Analysis) {
+func printAnalysis(w io.Writer, rep analysis.Report) {
 	proven := ""
 	if rep.Proven {
 		proven = " (proven)"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"time"
 
 	"bomberzero/match"
 	"bomberzero/progress"
@@ -26,6 +27,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	values := fs.String("values", "", "piece values for greedy and alpha-beta, e.g. G=2.5,I=8")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
 	quiet := quietFlag(fs)
+	gamesDir := gamesDirFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -40,7 +42,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: --values: %v", errUsage, err)
 	}
-	cfg := match.Config{Games: *games, Start: start, Variant: start.Variant(), MaxPlies: *maxPlies, Seed: *seed, Workers: *workers}
+	cfg := match.Config{Games: *games, Start: start, Variant: start.Variant(), MaxPlies: *maxPlies, Seed: *seed, Workers: *workers, KeepGames: *gamesDir != ""}
+	began := time.Now()
 	if cfg.A, err = match.Parse(*a, start.Variant(), opt); err != nil {
 		return fmt.Errorf("%w: --a: %v", errUsage, err)
 	}
@@ -69,6 +72,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	}
 	if interrupted {
 		fmt.Fprintf(stderr, "interrupted: reporting the %d finished games\n", res.Total.Games())
+	}
+	if n, err := saveGames(*gamesDir, "bomberzero match", gamePrefix("match", began), start, res.Records); err != nil {
+		return err
+	} else if n > 0 {
+		fmt.Fprintf(stderr, "saved %d games in %s\n", n, *gamesDir)
 	}
 	if *asJSON {
 		return writeJSON(stdout, res)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"bomberzero/env"
 	"bomberzero/match"
@@ -26,6 +27,7 @@ func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
 	top := fs.Int("top", 5, "how many of its best moves the agent shows")
 	values := fs.String("values", "", "piece values for greedy and alpha-beta, e.g. G=2.5,I=8")
 	maxPlies := fs.Int("max-plies", 0, "a game reaching this many plies is a draw (0: no cap)")
+	gamesDir := gamesDirFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -56,6 +58,18 @@ func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = match.Interactive{Start: start, Agent: agent, Human: human, Top: *top, MaxPlies: *maxPlies}.Run(in, stdout)
-	return err
+	began := time.Now()
+	_, g, err := match.Interactive{Start: start, Agent: agent, Human: human, Top: *top, MaxPlies: *maxPlies}.RunGame(in, stdout)
+	if err != nil {
+		return err
+	}
+	if len(g.Moves) == 0 {
+		return nil
+	}
+	if n, err := saveGames(*gamesDir, "bomberzero play", gamePrefix("play", began), start, []match.Game{g}); err != nil {
+		return err
+	} else if n > 0 {
+		fmt.Fprintf(stdout, "The game is saved in %s.\n", *gamesDir)
+	}
+	return nil
 }

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"bomberzero/env"
 	"bomberzero/readfile"
+	"bomberzero/record"
 )
 
 // maxGameBytes bounds a game record: far above any real game's text.
@@ -35,6 +37,20 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return fmt.Errorf("reading the game: %w", err)
+	}
+	// A record's Variant and FEN tags give the variant and start position
+	// when the flags do not.
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	rec, err := record.Parse(string(text))
+	if err != nil {
+		return &exitError{1, err}
+	}
+	if v := rec.Get("Variant"); v != "" && !set["variant"] {
+		*variant = v
+	}
+	if f := rec.Get("FEN"); f != "" && !set["fen"] {
+		*fen = f
 	}
 	start, err := setupPosition(*variant, *fen, "")
 	if err != nil {
