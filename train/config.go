@@ -27,6 +27,7 @@ type Config struct {
 	SelfPlay SelfPlayConfig `toml:"selfplay"`
 	Train    TrainConfig    `toml:"train"`
 	Eval     EvalConfig     `toml:"eval"`
+	Teacher  TeacherConfig  `toml:"teacher"`
 }
 
 // NetConfig is the network's tower and heads (its input and policy shapes
@@ -227,5 +228,5 @@ func (c Config) Validate() error {
 			return fmt.Errorf("train: config: %s: want %s", k.key, k.want)
 		}
 	}
-	return nil
+	return c.Teacher.validate()
 }
