@@ -62,7 +62,7 @@ type Config struct {
 
 // DefaultConfig returns the defaults for variant: alphabeta:2 at a 400-ply
 // cap after 8 random plies, the played move as the policy target (at depth
-// 2 a softmax target costs about 7 times the CPU per position:
+// 2 a softmax target costs 5-7 times the CPU per position:
 // docs/training.md), and half a pawn should softmax be chosen.
 func DefaultConfig(variant string) Config {
 	return Config{Variant: variant, Depth: 2, Games: 64, MaxPlies: 400, RandomPlies: 8,
