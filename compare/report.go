@@ -72,6 +72,9 @@ func writeSources(w io.Writer, res *Result) {
 		if s.Model != "" {
 			what += fmt.Sprintf(" (newest model %s)", s.Model)
 		}
+		if s.TeacherGames > 0 {
+			what += fmt.Sprintf("; %d games of a search teacher left out", s.TeacherGames)
+		}
 		fmt.Fprintf(w, "| %s | %s | %d | %d |\n", s.Variant, what, s.Games, s.Seed)
 		for _, p := range s.Problems {
 			fmt.Fprintf(w, "\nSkipped data of %s: %s\n", s.Variant, p)

@@ -52,7 +52,11 @@ type Config struct {
 	Bootstrap int
 	// NoValues skips the piece-value fits.
 	NoValues bool
-	Workers  int // games at once (0: one per core)
+	// IncludeTeacher keeps the games of a search teacher found in Runs (a
+	// run's generation 0 with [teacher] enabled): they are left out by
+	// default, as they carry the teacher's piece table, not the variant's.
+	IncludeTeacher bool
+	Workers        int // games at once (0: one per core)
 	// Log receives one line per step; Bars receives progress bars (nil:
 	// none).
 	Log, Bars io.Writer
@@ -72,6 +76,8 @@ type Source struct {
 	// Model is the newest checkpoint of a run ("" for none).
 	Model    string   `json:"model,omitempty"`
 	Problems []string `json:"problems,omitempty"`
+	// TeacherGames is the number of a search teacher's games left out.
+	TeacherGames int `json:"teacher_games_left_out,omitempty"`
 }
 
 // Version is the format version of comparison.json.
@@ -239,11 +245,11 @@ func fromRun(name, dir, kind string, cfg Config) (*values.Dataset, Source, error
 		data = train.DataDir(dir)
 		src.Model = newestCheckpoint(dir)
 	}
-	all, rep, err := values.Load(data, nil)
+	all, rep, err := values.LoadWith(data, values.LoadOptions{IncludeTeacher: cfg.IncludeTeacher})
 	if err != nil {
 		return nil, src, fmt.Errorf("compare: games of %s: %w", name, err)
 	}
-	src.Problems = rep.Problems
+	src.Problems, src.TeacherGames = rep.Problems, rep.TeacherGames
 	ds := all.OfVariant(name)
 	if len(ds.Games) == 0 {
 		return nil, src, fmt.Errorf("compare: %s holds games of %v, none of variant %s", data, all.Variants(), name)

@@ -7,6 +7,7 @@ import (
 
 	"bomberzero/datasets"
 	"bomberzero/match"
+	"bomberzero/teacher"
 )
 
 // writeGames plays n greedy games of variant and writes them as training
@@ -82,5 +83,28 @@ func TestRunPlaysTheBaselineInEachVariant(t *testing.T) {
 	}
 	if res.Comparison.Variants[1].Length.Max > 30 {
 		t.Errorf("a chess game ran past the 30-ply cap: %+v", res.Comparison.Variants[1].Length)
+	}
+}
+
+func TestRunLeavesOutTeacherGamesUnlessAsked(t *testing.T) {
+	a, b := writeGames(t, "fbgc", 8), writeGames(t, "fbgc-superpower", 6)
+	tc := teacher.DefaultConfig("fbgc")
+	tc.Depth, tc.Games, tc.MaxPlies, tc.Workers, tc.Out = 1, 4, 40, 1, a
+	if _, err := teacher.Run(context.Background(), tc, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, include := range []bool{false, true} {
+		res, err := Run(context.Background(), Config{Variants: []string{"fbgc", "fbgc-superpower"}, Runs: []string{a, b}, Games: 1,
+			Seed: 2, Bootstrap: 20, NoValues: true, IncludeTeacher: include})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, left := 8, 4
+		if include {
+			want, left = 12, 0
+		}
+		if s := res.Sources[0]; s.Games != want || s.TeacherGames != left || res.Comparison.Variants[0].Games != want {
+			t.Errorf("include teacher %v: source %+v, compared %d games; want %d games, %d left out", include, s, res.Comparison.Variants[0].Games, want, left)
+		}
 	}
 }

@@ -108,6 +108,40 @@ func (a *AlphaBeta) Best(pos *env.Position) (env.Move, int32, error) {
 	return best, alpha, nil
 }
 
+// ExactAll is the RootScores margin that scores every root move exactly
+// (each with a full window, as Analyze does).
+const ExactAll = 2*Mate + 2
+
+// RootScores scores the legal moves of pos for the side to move in
+// centipawns, appending them to moves[:0] and their scores to scores[:0]
+// (both reused, so a caller that keeps them allocates nothing), in the
+// order Best searches them: shuffled with the player's seed, then by
+// immediate material gain. The first move with the highest score is the
+// one Best would choose. A move that scores within margin centipawns of
+// the best gets its exact score; any other is only bounded: its score is
+// at most the best minus margin, which is what it gets (a window of
+// (best - margin, +inf) lets such moves fail low at once, the cheap
+// scheme; margin ExactAll scores every move exactly). The softmax policy
+// targets of package teacher need only the moves that can carry weight.
+func (a *AlphaBeta) RootScores(pos *env.Position, margin int32, moves []env.Move, scores []int32) ([]env.Move, []int32, error) {
+	moves = append(moves[:0], a.ordered(pos, 0, true)...)
+	scores = scores[:0]
+	if len(moves) == 0 {
+		return moves, scores, fmt.Errorf("alphabeta: no legal move in %s", pos)
+	}
+	margin = max(0, min(margin, ExactAll))
+	best := int32(-Mate - 1)
+	for _, m := range moves {
+		alpha := max(int64(best)-int64(margin), -Mate-1)
+		u := pos.DoMove(m)
+		s := -a.search(pos, a.depth-1, 1, -Mate-1, -int32(alpha))
+		pos.UndoMove(u)
+		scores = append(scores, s)
+		best = max(best, s)
+	}
+	return moves, scores, nil
+}
+
 // Analyze scores every root move with a full window and returns the n best
 // with their principal variations.
 func (a *AlphaBeta) Analyze(pos *env.Position, n int) ([]Candidate, error) {

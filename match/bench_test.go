@@ -74,3 +74,29 @@ func TestAlphaBetaAndGreedyAllocateNothingPerMove(t *testing.T) {
 		}
 	}
 }
+
+// benchmarkRootScores measures scoring every root move of the midgame
+// position at depth with margin (ExactAll: a full window per move), to set
+// against BenchmarkAlphaBetaDepthN (one best move).
+func benchmarkRootScores(b *testing.B, depth int, margin int32) {
+	pos := midgame(b)
+	a, err := NewAlphaBeta(pos.Variant(), depth, agent.DefaultValues(), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var moves []env.Move
+	var scores []int32
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if moves, scores, err = a.RootScores(pos, margin, moves, scores); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(a.Nodes())/float64(b.N), "nodes/move")
+}
+
+func BenchmarkRootScoresDepth2Exact(b *testing.B)     { benchmarkRootScores(b, 2, ExactAll) }
+func BenchmarkRootScoresDepth2Margin350(b *testing.B) { benchmarkRootScores(b, 2, 350) }
+func BenchmarkRootScoresDepth3Exact(b *testing.B)     { benchmarkRootScores(b, 3, ExactAll) }
+func BenchmarkRootScoresDepth3Margin350(b *testing.B) { benchmarkRootScores(b, 3, 350) }

@@ -34,6 +34,7 @@ type Config struct {
 	SelfPlay SelfPlayConfig `toml:"selfplay"`
 	Train    TrainConfig    `toml:"train"`
 	Eval     EvalConfig     `toml:"eval"`
+	Teacher  TeacherConfig  `toml:"teacher"`
 }
 
 // NetConfig is the network's tower and heads (its input and policy shapes
@@ -276,7 +277,7 @@ func (c Config) Validate() error {
 	if err := c.SelfPlay.Settings.Validate(); err != nil {
 		return fmt.Errorf("train: config: selfplay.%w", err)
 	}
-	return nil
+	return c.Teacher.validate()
 }
 
 // firstModelOK says whether spec may play generation 0: "net", or a

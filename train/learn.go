@@ -29,6 +29,9 @@ func (r *runner) trainPhase(ctx context.Context) error {
 		return fmt.Errorf("train: data window: %w", err)
 	}
 	tc := r.cfg.Train
+	if r.teaching() && r.cfg.Teacher.TrainSteps > 0 {
+		tc.MaxSteps = r.cfg.Teacher.TrainSteps
+	}
 	arrived := r.window.Arrived()
 	r.st.Gen.Arrived = arrived
 	steps := 0

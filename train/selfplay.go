@@ -114,7 +114,11 @@ func (r *runner) selfPlay(ctx context.Context) error {
 	for _, c := range chunks {
 		done += c.Games
 	}
-	if remaining := r.cfg.SelfPlay.gamesIn(r.st.Generation) - done; remaining > 0 {
+	if r.teaching() {
+		if err := r.teacherPhase(ctx, done); err != nil {
+			return err
+		}
+	} else if remaining := r.cfg.SelfPlay.gamesIn(r.st.Generation) - done; remaining > 0 {
 		model, err := r.currentModel(r.spRules)
 		if err != nil {
 			return fmt.Errorf("train: self-play model: %w", err)

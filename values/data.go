@@ -133,14 +133,35 @@ func RunDataDir(run string) string { return filepath.Join(run, "data") }
 type LoadReport struct {
 	Chunks   int      // chunks read
 	Problems []string // unusable chunks, skipped, each with the reason
+	// TeacherGames is the number of games of a search teacher left out
+	// (datasets.TeacherPrefix; LoadOptions.IncludeTeacher keeps them).
+	TeacherGames int
+}
+
+// LoadOptions change what Load reads.
+type LoadOptions struct {
+	// IncludeTeacher keeps the games a search teacher played (package
+	// teacher, a run's generation 0 with [teacher] enabled). They are left
+	// out by default: the teacher plays by its own piece table, so fitting
+	// piece values on its games reads that table back.
+	IncludeTeacher bool
+	// Progress, if not nil, is called after each chunk with the number
+	// done and the total.
+	Progress func(done, total int)
 }
 
 // Load reads every usable training-data chunk of dir (package datasets'
-// layout) into a Dataset. Corrupt or truncated chunks are skipped and listed
-// in the report; a directory without any usable chunk is an error.
-// progress, if not nil, is called after each chunk with the number done and
-// the total.
+// layout) into a Dataset, leaving out the games of a search teacher.
+// Corrupt or truncated chunks are skipped and listed in the report; a
+// directory without any usable chunk, or whose games are all a teacher's,
+// is an error. progress, if not nil, is called after each chunk with the
+// number done and the total.
 func Load(dir string, progress func(done, total int)) (*Dataset, LoadReport, error) {
+	return LoadWith(dir, LoadOptions{Progress: progress})
+}
+
+// LoadWith is Load with options.
+func LoadWith(dir string, opt LoadOptions) (*Dataset, LoadReport, error) {
 	var rep LoadReport
 	chunks, problems, err := datasets.List(dir)
 	if err != nil {
@@ -159,17 +180,24 @@ func Load(dir string, progress func(done, total int)) (*Dataset, LoadReport, err
 			rep.Chunks++
 			games := datasets.Games(ch.Rows)
 			for gi := range games {
+				if games[gi].Teacher() && !opt.IncludeTeacher {
+					rep.TeacherGames++
+					continue
+				}
 				if err := b.add(&games[gi]); err != nil {
 					return nil, rep, fmt.Errorf("values: chunk %s: %w", c.Path, err)
 				}
 			}
 		}
-		if progress != nil {
-			progress(i+1, len(chunks))
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(chunks))
 		}
 	}
 	if rep.Chunks == 0 {
 		return nil, rep, fmt.Errorf("values: %s holds no usable training-data chunk (%d unusable)", dir, len(rep.Problems))
+	}
+	if len(ds.Games) == 0 && rep.TeacherGames > 0 {
+		return nil, rep, fmt.Errorf("values: %s holds only a search teacher's games (%d, left out: they carry the teacher's piece table; include them explicitly to fit them)", dir, rep.TeacherGames)
 	}
 	b.finish()
 	return ds, rep, nil

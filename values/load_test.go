@@ -132,3 +132,53 @@ func TestFromRecordsUnitesPieceTablesAndDropsDuplicateGames(t *testing.T) {
 		t.Errorf("invalid record: error %v, want one naming Result", err)
 	}
 }
+
+func TestLoadLeavesOutTeacherGamesUnlessAsked(t *testing.T) {
+	m := ChessModel(false)
+	own, taught := m.Games(120, 3), m.Games(80, 4)
+	dir := t.TempDir()
+	writeChunks(t, dir, own, 50)
+	w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "teacher"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range records(taught) {
+		r.ID, r.Model = "t-"+r.ID, "teacher:alphabeta:2"
+		if err := w.AddGame(&r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ds, rep, err := Load(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds.Games) != len(own.Games) || rep.TeacherGames != len(taught.Games) {
+		t.Errorf("default load: %d games, %d teacher games left out; want %d and %d", len(ds.Games), rep.TeacherGames, len(own.Games), len(taught.Games))
+	}
+	for _, g := range ds.Games {
+		if strings.HasPrefix(g.ID, "t-") {
+			t.Fatalf("teacher game %s loaded by default", g.ID)
+		}
+	}
+	all, rep, err := LoadWith(dir, LoadOptions{IncludeTeacher: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Games) != len(own.Games)+len(taught.Games) || rep.TeacherGames != 0 {
+		t.Errorf("with teacher games: %d games, %d left out; want %d and 0", len(all.Games), rep.TeacherGames, len(own.Games)+len(taught.Games))
+	}
+	only := t.TempDir()
+	w, _ = datasets.NewChunkWriter(only, datasets.ChunkMeta{Writer: "teacher"})
+	r := records(taught)[0]
+	r.Model = "teacher:alphabeta:1"
+	if err := w.AddGame(&r); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if _, _, err := Load(only, nil); err == nil || !strings.Contains(err.Error(), "teacher") {
+		t.Errorf("a directory of teacher games only: %v, want an error saying so", err)
+	}
+}

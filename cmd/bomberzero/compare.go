@@ -24,6 +24,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "random seed of games, training, bootstraps and cross-play")
 	boot := fs.Int("bootstrap", values.DefaultBootstrap, "bootstrap resamples behind every interval")
 	noValues := fs.Bool("no-values", false, "skip the piece-value fits")
+	withTeacher := fs.Bool("include-teacher", false, "keep the games of a search teacher found in --runs (left out by default: they carry the teacher's piece table)")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	vals := fs.String("values", "", "piece values for greedy and alpha-beta baselines, e.g. G=2.5,I=8")
 	out := fs.String("out", "", "report folder (report.md, PNG charts, comparison.json); required")
@@ -40,7 +41,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := compare.Config{Variants: splitList(*variants), Runs: splitList(*runs), Budget: *budget, RunsDir: filepath.Join(*out, "runs"),
 		Player: *player, PlayerOptions: opt, Games: *games, CrossSims: *crossSims, MaxPlies: *maxPlies, Seed: *seed,
-		Bootstrap: *boot, NoValues: *noValues, Workers: *workers, Log: stderr, Bars: stderr,
+		Bootstrap: *boot, NoValues: *noValues, IncludeTeacher: *withTeacher, Workers: *workers, Log: stderr, Bars: stderr,
 		Command: "bomberzero compare " + strings.Join(args, " ")}
 	if *quiet {
 		cfg.Log, cfg.Bars = nil, nil

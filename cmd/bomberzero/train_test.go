@@ -35,6 +35,12 @@ games = 2
 sims = 2
 baselines = ["random"]
 max_plies = 10
+[teacher]
+games = 4
+depth = 1
+max_plies = 30
+random_plies = 4
+train_steps = 0
 `
 
 func TestTrainCommandRunsAndResumesARun(t *testing.T) {

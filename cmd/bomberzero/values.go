@@ -32,6 +32,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	dataDir := fs.String("data", "", "directory of training-data chunks")
 	runDir := fs.String("run", "", "run directory; its training data is read from RUN/data")
 	variant := fs.String("variant", "", "use only this variant's games (needed when the data hold several)")
+	withTeacher := fs.Bool("include-teacher", false, "keep the games of a search teacher (left out by default: they carry the teacher's piece table)")
 	skip := fs.Int("skip", def.SkipPlies, "leave out positions before this ply (the opening)")
 	quietPlies := fs.Int("quiet-plies", def.QuietPlies, "leave out positions within this many plies after a capture")
 	perGame := fs.Int("per-game", 0, "keep at most this many positions per game, drawn at random (0 keeps all)")
@@ -85,12 +86,15 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		dir = values.RunDataDir(*runDir)
 	}
 
-	ds, loadRep, err := values.Load(dir, chunkProgress(progressTo(stderr, *quiet)))
+	ds, loadRep, err := values.LoadWith(dir, values.LoadOptions{IncludeTeacher: *withTeacher, Progress: chunkProgress(progressTo(stderr, *quiet))})
 	if err != nil {
 		return err
 	}
 	for _, p := range loadRep.Problems {
 		fmt.Fprintf(stderr, "skipped: %s\n", p)
+	}
+	if loadRep.TeacherGames > 0 {
+		fmt.Fprintf(stderr, "left out %d games of a search teacher (--include-teacher keeps them)\n", loadRep.TeacherGames)
 	}
 	if *variant != "" {
 		ds = ds.OfVariant(*variant)

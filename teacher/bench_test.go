@@ -1,0 +1,37 @@
+package teacher
+
+import (
+	"context"
+	"testing"
+
+	"bomberzero/env"
+)
+
+// benchmarkTeacher plays b.N fbgc games of the default configuration at
+// depth with policy, one worker per core, and reports the rates and the
+// games' shape (docs/training.md records them):
+//
+//	go test ./teacher -run X -bench Teacher -benchtime 200x
+func benchmarkTeacher(b *testing.B, depth int, policy string) {
+	cfg := DefaultConfig("fbgc")
+	cfg.Depth, cfg.Policy, cfg.Games, cfg.Out = depth, policy, b.N, b.TempDir()
+	b.ResetTimer()
+	sum, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := sum.Elapsed.Seconds()
+	b.ReportMetric(float64(sum.Games)/s, "games/s")
+	b.ReportMetric(float64(sum.Positions)/s, "positions/s")
+	b.ReportMetric(sum.Decisive(), "decisive")
+	b.ReportMetric(float64(sum.Ends[env.Checkmate])/float64(sum.Games), "mates")
+	b.ReportMetric(float64(sum.Ends[env.LengthCap])/float64(sum.Games), "capped")
+	b.ReportMetric(sum.MeanPlies(), "plies")
+}
+
+func BenchmarkTeacherDepth1Played(b *testing.B)  { benchmarkTeacher(b, 1, PolicyPlayed) }
+func BenchmarkTeacherDepth1Softmax(b *testing.B) { benchmarkTeacher(b, 1, PolicySoftmax) }
+func BenchmarkTeacherDepth2Played(b *testing.B)  { benchmarkTeacher(b, 2, PolicyPlayed) }
+func BenchmarkTeacherDepth2Softmax(b *testing.B) { benchmarkTeacher(b, 2, PolicySoftmax) }
+func BenchmarkTeacherDepth3Played(b *testing.B)  { benchmarkTeacher(b, 3, PolicyPlayed) }
+func BenchmarkTeacherDepth3Softmax(b *testing.B) { benchmarkTeacher(b, 3, PolicySoftmax) }

@@ -1,0 +1,118 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"bomberzero/match"
+	"bomberzero/progress"
+	"bomberzero/teacher"
+)
+
+// TeacherConfig is the search-teacher warm start: when Enabled,
+// generation 0 is Games games of an alpha-beta teacher (package teacher)
+// instead of selfplay.first_model's, and its training may take TrainSteps
+// steps instead of train.max_steps (the sampling ratio still caps them).
+type TeacherConfig struct {
+	// Enabled makes generation 0 the teacher's games.
+	Enabled bool `toml:"enabled"`
+	// Games is the number of teacher games.
+	Games int `toml:"games"`
+	// Depth is the teacher's search depth in plies (1 to match.MaxDepth).
+	Depth int `toml:"depth"`
+	// MaxPlies ends a teacher game as a draw at this length; it must leave
+	// the teacher plies to play after RandomPlies.
+	MaxPlies int `toml:"max_plies"`
+	// RandomPlies is the number of random opening plies of every game (not
+	// trained on), so that the games differ.
+	RandomPlies int `toml:"random_plies"`
+	// Policy is the policy target: "played" (the teacher's move) or
+	// "softmax" (over the teacher's scores of every root move).
+	Policy string `toml:"policy"`
+	// Temperature is the softmax temperature in pawns.
+	Temperature float64 `toml:"temperature"`
+	// TrainSteps replaces train.max_steps in generation 0 (0: keep it), so
+	// that the first network can learn the teacher's games for several
+	// passes before it plays.
+	TrainSteps int `toml:"train_steps"`
+}
+
+// teacherMinPlies is the fewest plies a teacher game must leave the
+// teacher after its random opening: fewer cannot reach a mate from the
+// start position of any variant, so every game would be a capped draw.
+const teacherMinPlies = 20
+
+// validate reports the first teacher setting out of range, naming its key.
+// A config without a [teacher] table (a run made before there was one) is
+// disabled and valid.
+func (c TeacherConfig) validate() error {
+	checks := []struct {
+		key  string
+		bad  bool
+		want string
+	}{
+		{"teacher.games", c.Games < 0 || c.Enabled && c.Games < 1, ">= 1"},
+		{"teacher.depth", c.Depth < 0 || c.Enabled && (c.Depth < 1 || c.Depth > match.MaxDepth), fmt.Sprintf("1 to %d (the alpha-beta player's depths)", match.MaxDepth)},
+		{"teacher.random_plies", c.RandomPlies < 0, ">= 0"},
+		{"teacher.max_plies", c.MaxPlies < 0 || c.Enabled && c.MaxPlies < c.RandomPlies+teacherMinPlies,
+			fmt.Sprintf(">= teacher.random_plies + %d (the teacher needs that many plies to mate)", teacherMinPlies)},
+		{"teacher.policy", c.Enabled && c.Policy != teacher.PolicyPlayed && c.Policy != teacher.PolicySoftmax,
+			fmt.Sprintf("%q or %q", teacher.PolicyPlayed, teacher.PolicySoftmax)},
+		{"teacher.temperature", c.Temperature < 0 || c.Enabled && !(c.Temperature > 0 && c.Temperature <= 100), "a number of pawns in (0, 100]"},
+		{"teacher.train_steps", c.TrainSteps < 0, ">= 0"},
+	}
+	for _, k := range checks {
+		if k.bad {
+			return fmt.Errorf("train: config: %s: want %s", k.key, k.want)
+		}
+	}
+	return nil
+}
+
+// teacherPhase plays generation 0's remaining teacher games: like
+// self-play, every written game is in a chunk at once, and a resume plays
+// the games still missing (counted from the generation's chunks).
+func (r *runner) teacherPhase(ctx context.Context, done int) error {
+	tc := r.cfg.Teacher
+	remaining := tc.Games - done
+	if remaining <= 0 {
+		return nil
+	}
+	cfg := teacher.Config{Variant: r.cfg.Variant, Depth: tc.Depth, Games: remaining, MaxPlies: tc.MaxPlies,
+		RandomPlies: tc.RandomPlies, Policy: tc.Policy, Temperature: tc.Temperature, Generation: r.st.Generation,
+		Out: filepath.Join(r.dir, dataDir), Workers: r.cfg.SelfPlay.WorkerCount(), FlushGames: 16, Writer: r.st.GenWriter,
+		FlushEvery: 10 * time.Second, Seed: mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)|0x7e<<56)}
+	if r.opt.Out != nil && done == 0 {
+		fmt.Fprintf(r.opt.Out, "gen %d: teacher alphabeta:%d plays %d games (cap %d plies, %d random plies, policy %s)\n",
+			r.st.Generation, tc.Depth, tc.Games, tc.MaxPlies, tc.RandomPlies, tc.Policy)
+	}
+	what := fmt.Sprintf("gen %d teacher alphabeta:%d", r.st.Generation, tc.Depth)
+	bar := progress.New(r.opt.Progress, tc.Games, what, "games")
+	bar.Set(done)
+	t0 := time.Now()
+	_, err := teacher.Run(ctx, cfg, func(p teacher.Progress) {
+		bar.Describe(fmt.Sprintf("%s (%.0f positions/s)", what, float64(p.Positions)/max(p.Elapsed.Seconds(), 1e-9)))
+		bar.Set(done + p.Games)
+	})
+	if ctx.Err() == nil && err == nil {
+		bar.Finish()
+	} else {
+		bar.Stop()
+	}
+	r.st.SelfPlaySeconds += time.Since(t0).Seconds()
+	if serr := r.save(); err == nil {
+		err = serr
+	}
+	if err != nil {
+		return fmt.Errorf("train: teacher: %w", err)
+	}
+	if ctx.Err() != nil {
+		return errStop
+	}
+	return nil
+}
+
+// teaching reports whether the current generation is the teacher's.
+func (r *runner) teaching() bool { return r.st.Generation == 0 && r.cfg.Teacher.Enabled }

@@ -1,0 +1,209 @@
+package train
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"bomberzero/datasets"
+)
+
+// teacherConfig is tinyConfig with a depth-1 teacher playing generation 0
+// (as many games as tinyConfig's first generation, so checkRunComplete's
+// counts hold).
+func teacherConfig(t *testing.T) Config {
+	c := tinyConfig(t)
+	c.Teacher = TeacherConfig{Enabled: true, Games: c.SelfPlay.FirstGames, Depth: 1, MaxPlies: 40, RandomPlies: 4,
+		Policy: "softmax", Temperature: 0.5}
+	return c
+}
+
+// checkTeacherGeneration checks that generation 0's games, and only its,
+// were a teacher's.
+func checkTeacherGeneration(t *testing.T, dir string) {
+	t.Helper()
+	chunks, _, err := datasets.List(DataDir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range chunks {
+		c, err := datasets.ReadChunk(info.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range datasets.Games(c.Rows) {
+			if g.Teacher() != (g.Generation == 0) {
+				t.Errorf("game %s of generation %d has model %q", g.ID, g.Generation, g.Model)
+			}
+		}
+	}
+}
+
+func TestTeacherConfigRefusesBadSettingsNamingTheKey(t *testing.T) {
+	for _, tc := range []struct {
+		key  string
+		edit func(*TeacherConfig)
+	}{
+		{"teacher.depth", func(c *TeacherConfig) { c.Depth = -1 }},
+		{"teacher.depth", func(c *TeacherConfig) { c.Depth = 0 }},
+		{"teacher.depth", func(c *TeacherConfig) { c.Depth = 9 }},
+		{"teacher.games", func(c *TeacherConfig) { c.Games = 0 }},
+		{"teacher.games", func(c *TeacherConfig) { c.Enabled, c.Games = false, -3 }},
+		{"teacher.max_plies", func(c *TeacherConfig) { c.MaxPlies = 10 }},
+		{"teacher.max_plies", func(c *TeacherConfig) { c.RandomPlies, c.MaxPlies = 30, 40 }},
+		{"teacher.random_plies", func(c *TeacherConfig) { c.RandomPlies = -1 }},
+		{"teacher.policy", func(c *TeacherConfig) { c.Policy = "visits" }},
+		{"teacher.temperature", func(c *TeacherConfig) { c.Temperature = 0 }},
+		{"teacher.train_steps", func(c *TeacherConfig) { c.TrainSteps = -1 }},
+	} {
+		c := teacherConfig(t)
+		tc.edit(&c.Teacher)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.key) {
+			t.Errorf("%s: Validate() = %v, want an error naming it", tc.key, err)
+		}
+	}
+	c := teacherConfig(t)
+	c.Teacher = TeacherConfig{} // a run made before the teacher existed
+	if err := c.Validate(); err != nil {
+		t.Errorf("no [teacher] table: %v", err)
+	}
+	for _, variant := range []string{"fbgc", "fbgc-superpower", "chess"} {
+		d, err := DefaultConfig(variant)
+		if err != nil || !d.Teacher.Enabled {
+			t.Errorf("%s: the embedded defaults %v, teacher %+v; want the teacher on", variant, err, d.Teacher)
+		}
+	}
+}
+
+// TestTeacherRunStoppedOftenMatchesUninterruptedRun stops a run with a
+// teacher generation over and over by a short budget (in the teacher
+// phase, training and matches) and checks it ends with the same games and
+// steps as a run straight through.
+func TestTeacherRunStoppedOftenMatchesUninterruptedRun(t *testing.T) {
+	cfg := teacherConfig(t)
+	cfg.Teacher.Games, cfg.SelfPlay.FirstGames = 40, 40
+	cfg.Teacher.TrainSteps = 0 // every generation takes train.max_steps, as checkRunComplete counts
+	const gens = 2
+	straight := t.TempDir()
+	began := time.Now()
+	if _, err := Run(context.Background(), Options{Dir: straight, Config: cfg, Generations: gens}); err != nil {
+		t.Fatal(err)
+	}
+	checkRunComplete(t, straight, cfg, gens)
+	checkTeacherGeneration(t, straight)
+	budget := max(time.Since(began)/10, 20*time.Millisecond)
+	stopped := t.TempDir()
+	stops := 0
+	for calls := 1; ; calls++ {
+		if calls > 500 {
+			t.Fatal("no progress in 500 calls")
+		}
+		rep, err := Run(context.Background(), Options{Dir: stopped, Config: cfg, Generations: gens, Budget: budget})
+		if err != nil {
+			t.Fatalf("call %d: %v", calls, err)
+		}
+		if rep.Stopped == "generations" {
+			break
+		}
+		stops++
+	}
+	if stops < 2 {
+		t.Fatalf("stopped only %d times", stops)
+	}
+	checkRunComplete(t, stopped, cfg, gens)
+	checkTeacherGeneration(t, stopped)
+}
+
+func TestTeacherGenerationTrainsItsOwnStepCount(t *testing.T) {
+	cfg := teacherConfig(t)
+	cfg.Teacher.TrainSteps = 13
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), Options{Dir: dir, Config: cfg, Generations: 2}); err != nil {
+		t.Fatal(err)
+	}
+	recs := readMetrics(t, dir)
+	if len(recs) != 2 || recs[0].Train.Steps != 13 || recs[1].Train.Steps != cfg.Train.MaxSteps {
+		t.Errorf("steps per generation %d and %d, want 13 (teacher.train_steps) and %d", recs[0].Train.Steps, recs[1].Train.Steps, cfg.Train.MaxSteps)
+	}
+}
+
+// TestKillNineInTheTeacherPhaseLosesNothingOnResume SIGKILLs the real
+// binary while the teacher is playing (once some of its games are on
+// disk), resumes it, and checks every game exactly once.
+func TestKillNineInTheTeacherPhaseLosesNothingOnResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	cfg := teacherConfig(t)
+	// Depth 2 at a long cap: slow enough games that the kill lands among them.
+	cfg.Teacher.Games, cfg.SelfPlay.FirstGames, cfg.Teacher.Depth, cfg.Teacher.MaxPlies = 120, 120, 2, 200
+	data, err := cfg.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(t.TempDir(), "teacher.toml")
+	if err := os.WriteFile(cfgPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	start := func() *exec.Cmd {
+		cmd := exec.Command(bin, "train", "--config", cfgPath, "--run", dir, "--generations", "1", "--quiet")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return cmd
+	}
+	landed, onDisk := 0, 0
+	for kill := range 2 {
+		cmd := start()
+		for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if n := teacherGamesOnDisk(dir); n > onDisk {
+				onDisk = n
+				break
+			}
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		onDisk = teacherGamesOnDisk(dir)
+		st, err := loadState(dir)
+		if err == nil && st.Generation == 0 && st.Phase == phaseSelfPlay && onDisk < cfg.Teacher.Games {
+			landed++
+		} else {
+			t.Logf("kill %d landed after the teacher phase: %+v (%v), %d games on disk", kill, st, err, onDisk)
+		}
+	}
+	if landed == 0 {
+		t.Errorf("no kill landed in the teacher phase")
+	}
+	if err := start().Wait(); err != nil {
+		t.Fatalf("resumed run: %v", err)
+	}
+	checkRunComplete(t, dir, cfg, 1)
+	checkTeacherGeneration(t, dir)
+	if left, _ := filepath.Glob(filepath.Join(dir, dataDir, "records", "*.txt")); len(left) != 0 {
+		t.Errorf("%d records left in data/records", len(left))
+	}
+}
+
+// teacherGamesOnDisk counts the games in a run's readable chunks (0 before
+// there are any).
+func teacherGamesOnDisk(dir string) int {
+	chunks, _, err := datasets.List(DataDir(dir))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, c := range chunks {
+		n += c.Games
+	}
+	return n
+}
