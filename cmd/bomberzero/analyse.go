@@ -8,7 +8,6 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/env"
-	"bomberzero/match"
 )
 
 // runAnalyse searches one position with a model and reports its move, its
@@ -20,10 +19,11 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	fen := fs.String("fen", "", "position text (default: the variant's start)")
 	moves := fs.String("moves", "", "moves to play from the position first")
 	top := fs.Int("top", 8, "how many root moves to list")
-	gumbel := fs.Bool("gumbel", false, "Gumbel root search instead of PUCT")
-	solver := fs.Bool("solver", true, "MCTS-solver: prove wins, losses and draws")
+	gumbel := fs.Bool("gumbel", false, "Gumbel root search instead of PUCT (default: config key selfplay.gumbel)")
+	solver := fs.Bool("solver", true, "MCTS-solver: prove wins, losses and draws (default: config key selfplay.solver)")
 	seed := fs.Uint64("seed", 1, "the search's random seed")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	mf := addMatchFlags(fs, false)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -37,19 +37,29 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	if res, why := pos.Status(); res != env.Ongoing {
 		return fmt.Errorf("%w: the game is over in this position (%s, %s)", errUsage, res, why)
 	}
+	tc, err := mf.load(*variant)
+	if err != nil {
+		return usageErr(err)
+	}
 	spec, err := agent.ParseSpec(*model)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
 	if spec.Sims == 0 {
-		spec.Sims = match.DefaultSims
+		spec.Sims = tc.Eval.Sims
 	}
 	m, err := spec.Load(agent.NewRules(pos.Variant(), 0))
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
-	cfg := agent.MatchSearch(agent.DefaultSearch(), spec.Sims)
-	cfg.Gumbel, cfg.Solver, cfg.Seed = *gumbel, *solver, *seed
+	cfg := agent.MatchSearch(tc.SelfPlay.Search, spec.Sims)
+	if set(fs, "gumbel") {
+		cfg.Gumbel = *gumbel
+	}
+	if set(fs, "solver") {
+		cfg.Solver = *solver
+	}
+	cfg.Seed = *seed
 	rep, err := agent.Analyse(pos, m, cfg, *top)
 	if err != nil {
 		return err
