@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"bomberzero/agent"
+	"bomberzero/env"
 	"bomberzero/match"
 	"bomberzero/train"
 )
@@ -119,6 +120,26 @@ func (m *matchFlags) load(variant string) (train.Config, error) {
 		cfg.Eval.MaxPlies = -1
 	}
 	return cfg, nil
+}
+
+// setup returns what the match and play commands start from: the config
+// for variant (load), the start position (setupPosition of variant, fen
+// and moves) and the player options with piece values text values; every
+// error is a usage error.
+func (m *matchFlags) setup(variant, fen, moves, values string) (train.Config, *env.Position, match.Options, error) {
+	tc, err := m.load(variant)
+	if err != nil {
+		return train.Config{}, nil, match.Options{}, usageErr(err)
+	}
+	start, err := setupPosition(variant, fen, moves)
+	if err != nil {
+		return train.Config{}, nil, match.Options{}, err
+	}
+	opt, err := playerOptions(tc, values)
+	if err != nil {
+		return train.Config{}, nil, match.Options{}, fmt.Errorf("%w: --values: %v", errUsage, err)
+	}
+	return tc, start, opt, nil
 }
 
 // playerOptions returns what match.Parse needs to build players under cfg:

@@ -35,17 +35,9 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if *a == "" || *b == "" || *games < 1 {
 		return fmt.Errorf("%w: match --a PLAYER --b PLAYER [--variant V] [--games N] [--seed S] [--sprt elo0,elo1,alpha,beta] [--fen TEXT] [--max-plies N] [--sims N] [--config FILE] [--set KEY=VALUE] [--json]", errUsage)
 	}
-	tc, err := mf.load(*variant)
-	if err != nil {
-		return usageErr(err)
-	}
-	start, err := setupPosition(*variant, *fen, *moves)
+	tc, start, opt, err := mf.setup(*variant, *fen, *moves, *values)
 	if err != nil {
 		return err
-	}
-	opt, err := playerOptions(tc, *values)
-	if err != nil {
-		return fmt.Errorf("%w: --values: %v", errUsage, err)
 	}
 	cfg := match.Config{Games: *games, Start: start, Variant: start.Variant(), MaxPlies: tc.Eval.MaxPlies, Seed: *seed, Workers: *workers}
 	if cfg.A, err = match.Parse(*a, start.Variant(), opt); err != nil {

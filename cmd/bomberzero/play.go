@@ -40,17 +40,9 @@ func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
 	if *top < 0 {
 		return fmt.Errorf("%w: play [--variant V] [--model CKPT[:SIMS]|random|greedy|alphabeta:D] [--color white|black] [--fen TEXT] [--moves TEXT] [--top N]", errUsage)
 	}
-	tc, err := mf.load(*variant)
-	if err != nil {
-		return usageErr(err)
-	}
-	start, err := setupPosition(*variant, *fen, *moves)
+	tc, start, opt, err := mf.setup(*variant, *fen, *moves, *values)
 	if err != nil {
 		return err
-	}
-	opt, err := playerOptions(tc, *values)
-	if err != nil {
-		return fmt.Errorf("%w: --values: %v", errUsage, err)
 	}
 	mk, err := match.Parse(*model, start.Variant(), opt)
 	if err != nil {
