@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -83,6 +84,28 @@ func ParseValues(text string) (Values, error) {
 		out[letter[0]] = x
 	}
 	return out, nil
+}
+
+// CheckPieces checks that every letter of vals is a piece of variant v, so that
+// a value for a piece the variant lacks (a typo) is refused, not ignored.
+func (vals Values) CheckPieces(v *env.Variant) error {
+	have := map[byte]bool{}
+	var letters []string
+	for i := 1; i < len(v.Pieces); i++ {
+		have[v.Pieces[i].Letter] = true
+		letters = append(letters, string(v.Pieces[i].Letter))
+	}
+	keys := make([]byte, 0, len(vals))
+	for l := range vals {
+		keys = append(keys, l)
+	}
+	slices.Sort(keys)
+	for _, l := range keys {
+		if !have[l] {
+			return fmt.Errorf("piece value %c=%g: variant %s has no piece %c (its pieces: %s)", l, vals[l], v.Name, l, strings.Join(letters, " "))
+		}
+	}
+	return nil
 }
 
 // PieceValue returns the value in pawns of piece type t in the default table:

@@ -120,19 +120,20 @@ func rename(src, dst string) error {
 		return fmt.Errorf("renaming %s to %s: %w", src, dst, err)
 	}
 	dstDir, srcDir := filepath.Dir(dst), filepath.Dir(src)
-	if err := syncDir(dstDir); err != nil {
+	if err := SyncDir(dstDir); err != nil {
 		return fmt.Errorf("%s: %w", dst, err)
 	}
 	if filepath.Clean(srcDir) != filepath.Clean(dstDir) {
-		if err := syncDir(srcDir); err != nil {
+		if err := SyncDir(srcDir); err != nil {
 			return fmt.Errorf("%s: %w", src, err)
 		}
 	}
 	return nil
 }
 
-// syncDir fsyncs the directory dir, so that renames in it are durable.
-func syncDir(dir string) error {
+// SyncDir fsyncs the directory dir, so that a file created or renamed in
+// it is durable; a failure is a *DirSyncError.
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return &DirSyncError{Dir: dir, Err: err}

@@ -191,7 +191,7 @@ func TestPublishedTellsADirSyncFailureFromAFailedWrite(t *testing.T) {
 			t.Errorf("Published(%v) = %v, want %v", tc.err, got, tc.want)
 		}
 	}
-	if err := syncDir(filepath.Join(t.TempDir(), "gone")); !Published(err) || err == nil {
+	if err := SyncDir(filepath.Join(t.TempDir(), "gone")); !Published(err) || err == nil {
 		t.Errorf("syncDir of a missing directory = %v; want a DirSyncError", err)
 	}
 }

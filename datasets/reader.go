@@ -16,6 +16,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"bomberzero/env"
+	"bomberzero/readfile"
 )
 
 // ChunkError says why one chunk file cannot be used. Readers skip such a
@@ -40,6 +41,11 @@ type Chunk struct {
 
 // rowSchema is the Parquet schema of Row, computed once.
 var rowSchema = parquet.SchemaOf(Row{})
+
+// MaxChunkBytes is the largest chunk file readers accept: far above any
+// chunk a writer makes (a few MB), and a bound on what a damaged or foreign
+// file can make a reader allocate.
+const MaxChunkBytes = 1 << 30
 
 // minParquetSize is the smallest possible Parquet file: magic, footer
 // length, magic.
@@ -72,7 +78,30 @@ func List(dir string) (chunks []ChunkInfo, problems []*ChunkError, err error) {
 		chunks = append(chunks, info)
 	}
 	SortChunks(chunks)
-	return chunks, problems, nil
+	chunks, dups := Dedupe(chunks)
+	return chunks, append(problems, dups...), nil
+}
+
+// ErrDuplicate is wrapped by the ChunkError of a chunk whose rows are
+// those of another chunk (a copy, under another name): its games are
+// counted and trained on once, from the first in chunk order.
+var ErrDuplicate = errors.New("duplicate chunk")
+
+// Dedupe keeps the first chunk (in the order given) of each row checksum,
+// the chunk's identity, and returns the others as ChunkErrors wrapping
+// ErrDuplicate.
+func Dedupe(chunks []ChunkInfo) (unique []ChunkInfo, dups []*ChunkError) {
+	first := make(map[string]string, len(chunks))
+	unique = chunks[:0:0]
+	for _, c := range chunks {
+		if name, ok := first[c.Checksum]; ok {
+			dups = append(dups, &ChunkError{Path: c.Path, Err: fmt.Errorf("%w: its rows are those of %s (SHA-256 %s)", ErrDuplicate, name, c.Checksum)})
+			continue
+		}
+		first[c.Checksum] = c.Name
+		unique = append(unique, c)
+	}
+	return unique, dups
 }
 
 // SortChunks puts chunks in chunk order, oldest first.
@@ -100,7 +129,7 @@ func asChunkError(path string, err error) *ChunkError {
 // its rows. It does read the whole file, to check the content hash in the
 // file's name before any Parquet decoding.
 func Stat(path string) (ChunkInfo, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Regular(path, MaxChunkBytes)
 	if err != nil {
 		return ChunkInfo{}, &ChunkError{Path: path, Err: err}
 	}
@@ -118,7 +147,7 @@ func Stat(path string) (ChunkInfo, error) {
 // and unique game IDs, derived columns consistent). Any fault is a
 // *ChunkError naming the file.
 func ReadChunk(path string) (*Chunk, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Regular(path, MaxChunkBytes)
 	if err != nil {
 		return nil, &ChunkError{Path: path, Err: err}
 	}

@@ -42,15 +42,22 @@ type Stats struct {
 	// DuplicateGames counts game IDs met again in a later chunk (a game is
 	// never split across chunks, so these are games written twice).
 	DuplicateGames int `json:"duplicate_games"`
+	// IdenticalGames counts games whose every row but the game ID is that
+	// of an earlier game: the same game written under another ID (two
+	// self-play runs with one seed), or, rarely, two short games that went
+	// the same way.
+	IdenticalGames int `json:"identical_games"`
 
-	plies int64
-	seen  map[string]bool
+	plies   int64
+	seen    map[string]bool
+	digests map[string]bool
 }
 
 // Add counts chunk c's games and positions into s.
 func (s *Stats) Add(c *Chunk) {
 	if s.seen == nil {
 		s.seen = make(map[string]bool)
+		s.digests = make(map[string]bool)
 		s.Terminations = make(map[string]int)
 		s.Variants = make(map[string]int)
 	}
@@ -68,6 +75,11 @@ func (s *Stats) Add(c *Chunk) {
 			s.DuplicateGames++
 		}
 		s.seen[r.GameID] = true
+		if d := gameDigest(c.Rows[i:], c.Info.Version); s.digests[d] {
+			s.IdenticalGames++
+		} else {
+			s.digests[d] = true
+		}
 		s.Games++
 		s.plies += int64(r.GameLength)
 		switch r.ResultWhite {
@@ -138,8 +150,13 @@ func Summarize(dir string, progress func(done, total int)) (*Stats, error) {
 		}
 	}
 	s := &Stats{Problems: []string{}, Terminations: map[string]int{}, Variants: map[string]int{}}
+	bySum := map[string]string{}  // chunk names by row checksum
+	gameIn := map[string]string{} // chunk names by game ID
 	for i, path := range paths {
 		c, err := ReadChunk(path)
+		if err == nil {
+			err = duplicateOf(c, bySum, gameIn)
+		}
 		if err != nil {
 			s.Skip(err)
 		} else {
@@ -151,6 +168,41 @@ func Summarize(dir string, progress func(done, total int)) (*Stats, error) {
 	}
 	s.finish()
 	return s, nil
+}
+
+// duplicateOf returns a ChunkError wrapping ErrDuplicate when c's rows, or
+// one of its games, were met in an earlier chunk (recorded in bySum and
+// gameIn), else records c's identity and games there and returns nil.
+func duplicateOf(c *Chunk, bySum, gameIn map[string]string) error {
+	if first, ok := bySum[c.Info.Checksum]; ok {
+		return &ChunkError{Path: c.Info.Path, Err: fmt.Errorf("%w: its rows are those of %s (SHA-256 %s)", ErrDuplicate, first, c.Info.Checksum)}
+	}
+	games := Games(c.Rows)
+	for _, g := range games {
+		if first, ok := gameIn[g.ID]; ok {
+			return &ChunkError{Path: c.Info.Path, Err: fmt.Errorf("%w: game %s is also in %s", ErrDuplicate, g.ID, first)}
+		}
+	}
+	bySum[c.Info.Checksum] = c.Info.Name
+	for _, g := range games {
+		gameIn[g.ID] = c.Info.Name
+	}
+	return nil
+}
+
+// gameDigest returns the identity of the game whose rows start rows (a
+// chunk of format version): the hash of its rows without the game ID.
+func gameDigest(rows []Row, version int) string {
+	rh := newRowHasher(version)
+	for i := range rows {
+		if rows[i].GameID != rows[0].GameID {
+			break
+		}
+		r := rows[i]
+		r.GameID = ""
+		rh.add(&r)
+	}
+	return rh.sum()
 }
 
 // WriteText prints s for a person, one figure a line.
@@ -180,6 +232,9 @@ func (s *Stats) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "variants           %s\n", countList(s.Variants))
 	if s.DuplicateGames > 0 {
 		fmt.Fprintf(&b, "duplicate games    %d (game IDs written in more than one chunk)\n", s.DuplicateGames)
+	}
+	if s.IdenticalGames > 0 {
+		fmt.Fprintf(&b, "identical games    %d (the same moves and searches as an earlier game under another ID)\n", s.IdenticalGames)
 	}
 	for _, p := range s.Problems {
 		fmt.Fprintf(&b, "skipped: %s\n", p)

@@ -3,9 +3,11 @@ package datasets
 import (
 	"bomberzero/env"
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -133,8 +135,86 @@ func TestStatsCountGamesWrittenTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.DuplicateGames != 2 || s.Games != 5 {
-		t.Errorf("DuplicateGames %d, Games %d; want 2 and 5", s.DuplicateGames, s.Games)
+	// The later chunk repeats two games: it is refused, not counted.
+	if s.Games != 3 || s.Chunks != 1 || s.Skipped != 1 || !strings.Contains(strings.Join(s.Problems, ";"), "duplicate chunk: game g-1") {
+		t.Errorf("Games %d, chunks %d read %d skipped (%v); want 3 games, 1 read, 1 skipped as a duplicate", s.Games, s.Chunks, s.Skipped, s.Problems)
+	}
+	var st Stats // Add alone counts what it is given
+	for _, info := range mustList(t, dir) {
+		c, err := ReadChunk(info.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Add(c)
+	}
+	if st.DuplicateGames != 2 || st.Games != 5 {
+		t.Errorf("Add: DuplicateGames %d, Games %d; want 2 and 5", st.DuplicateGames, st.Games)
+	}
+}
+
+// mustList lists dir's chunks, failing on any problem.
+func mustList(t *testing.T, dir string) []ChunkInfo {
+	t.Helper()
+	chunks, problems, err := List(dir)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("List %s: %v %v", dir, err, problems)
+	}
+	return chunks
+}
+
+// TestCopiedChunkIsADuplicateEverywhere is finding 2 of issue 16: a copy of
+// a chunk under another name (its content hash still matches) is listed,
+// summarized and windowed once, and reported as a duplicate.
+func TestCopiedChunkIsADuplicateEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	games := synthGames(rand.New(rand.NewPCG(1, 6)), "c", 3)
+	path := writeChunkAt(t, dir, t0, games)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(dir, "copy-"+filepath.Base(path))
+	if err := os.WriteFile(copyPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chunks, problems, err := List(dir)
+	if err != nil || len(chunks) != 1 || len(problems) != 1 || !errors.Is(problems[0], ErrDuplicate) {
+		t.Fatalf("List: %d chunks, problems %v (%v); want 1 and one duplicate", len(chunks), problems, err)
+	}
+	s, err := Summarize(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Games != 3 || s.Skipped != 1 {
+		t.Errorf("Summarize: %d games, %d skipped; want 3 and 1", s.Games, s.Skipped)
+	}
+	w, err := NewWindow(dir, WindowConfig{Size: 1 << 20, IncludeCheap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := w.Refresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Len() != chunks[0].Positions || len(rep.Problems) != 1 || !errors.Is(rep.Problems[0], ErrDuplicate) {
+		t.Errorf("Window: %d positions (want %d), problems %v", w.Len(), chunks[0].Positions, rep.Problems)
+	}
+}
+
+// TestIdenticalGamesUnderNewIDsAreCounted: the same game written under
+// another ID (two self-play runs with one seed) is noticed.
+func TestIdenticalGamesUnderNewIDsAreCounted(t *testing.T) {
+	dir := t.TempDir()
+	games := synthGames(rand.New(rand.NewPCG(1, 7)), "a", 3)
+	again := synthGames(rand.New(rand.NewPCG(1, 7)), "b", 3)
+	writeChunkAt(t, dir, t0, games)
+	writeChunkAt(t, dir, t0.Add(time.Second), again)
+	s, err := Summarize(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.IdenticalGames != 3 || s.Games != 6 {
+		t.Errorf("IdenticalGames %d of %d games, want 3 of 6", s.IdenticalGames, s.Games)
 	}
 }
 

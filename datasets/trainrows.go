@@ -1,8 +1,9 @@
 package datasets
 
 import (
-	"os"
 	"path/filepath"
+
+	"bomberzero/readfile"
 )
 
 // trainRow is the part of Row a Window keeps. Reading only these columns
@@ -26,7 +27,7 @@ type trainRow struct {
 // footer checks and the page CRCs; the row SHA-256 needs every column and
 // is left to ReadChunk. The rows are checked for what the window relies on.
 func readTrainRows(path string) (info ChunkInfo, rows []trainRow, err error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Regular(path, MaxChunkBytes)
 	if err != nil {
 		return info, nil, &ChunkError{Path: path, Err: err}
 	}

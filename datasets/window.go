@@ -50,6 +50,7 @@ type Window struct {
 	cfg     WindowConfig
 	known   map[string]ChunkInfo   // footers of good chunks, by name (published chunks never change)
 	bad     map[string]*ChunkError // chunks found unusable, by name, not retried
+	sums    map[string]string      // names of the known chunks, by row checksum (a chunk's identity)
 	blocks  []*block               // the chunks in the window, oldest first
 	starts  []int                  // starts[i]: window index of blocks[i]'s first position in the window
 	total   int                    // positions in the window
@@ -89,7 +90,7 @@ func NewWindow(dir string, cfg WindowConfig) (*Window, error) {
 	if cfg.Size <= 0 {
 		return nil, fmt.Errorf("window over %s: Size %d, want > 0", dir, cfg.Size)
 	}
-	return &Window{dir: dir, cfg: cfg, known: make(map[string]ChunkInfo), bad: make(map[string]*ChunkError)}, nil
+	return &Window{dir: dir, cfg: cfg, known: make(map[string]ChunkInfo), bad: make(map[string]*ChunkError), sums: make(map[string]string)}, nil
 }
 
 // Len returns the number of positions in the window (at most Size).
@@ -163,6 +164,11 @@ func (w *Window) Refresh() (RefreshReport, error) {
 			w.markBad(name, asChunkError(path, err), &rep)
 			continue
 		}
+		if first, ok := w.sums[info.Checksum]; ok {
+			w.markBad(name, &ChunkError{Path: path, Err: fmt.Errorf("%w: its rows are those of %s (SHA-256 %s)", ErrDuplicate, first, info.Checksum)}, &rep)
+			continue
+		}
+		w.sums[info.Checksum] = name
 		w.known[name] = info
 		rep.NewChunks++
 		rep.NewPositions += w.eligible(&info)
@@ -227,6 +233,7 @@ func (w *Window) markBad(name string, err *ChunkError, rep *RefreshReport) {
 	if info, ok := w.known[name]; ok {
 		w.arrived -= int64(w.eligible(&info))
 		delete(w.known, name)
+		delete(w.sums, info.Checksum)
 	}
 	w.bad[name] = err
 	rep.Problems = append(rep.Problems, err)

@@ -2,7 +2,10 @@ package env
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // GameMove is one move of a game record as written, with the move number
@@ -20,8 +23,39 @@ type ReplayError struct {
 }
 
 // Error says where the replay stopped and why.
+// Control characters from the game text (a terminal's escape sequences)
+// are written escaped, as Go would quote them.
 func (e *ReplayError) Error() string {
-	return fmt.Sprintf("move %s %s: %v", e.Number, e.Text, e.Err)
+	return EscapeControl(fmt.Sprintf("move %s %s: %v", e.Number, e.Text, e.Err))
+}
+
+// EscapeControl returns s with every control character and invalid UTF-8
+// byte written as a Go escape (\x1b, \n, \x80...), so that text read from
+// a file can be printed on a terminal without acting on it.
+func EscapeControl(s string) string {
+	clean := utf8.ValidString(s)
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case unicode.IsControl(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // Unwrap returns why the move is illegal.
@@ -90,6 +124,9 @@ func SplitGame(text string) []GameMove {
 func Replay(start *Position, text string) (*Position, error) {
 	p := start.Clone()
 	for _, gm := range SplitGame(text) {
+		if res, why := p.Status(); res != Ongoing {
+			return p, &ReplayError{gm.Number, gm.Text, fmt.Errorf("the game already ended (%s, %s): no move may follow", res, why)}
+		}
 		m, err := p.ParseMove(gm.Text)
 		if err != nil {
 			return p, &ReplayError{gm.Number, gm.Text, stripMovePrefix(err, gm.Text)}

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"bomberzero/configs"
+	"bomberzero/readfile"
 
 	"github.com/BurntSushi/toml"
 )
@@ -73,7 +73,11 @@ type landingFile struct {
 type source struct {
 	where string
 	text  string
+	dir   string // the folder of a variant file, against which its base path is resolved ("": the current one)
 }
+
+// maxVariantBytes bounds a variant file: far above any real one.
+const maxVariantBytes = 1 << 20
 
 // VariantNames lists the built-in variants, sorted.
 func VariantNames() []string {
@@ -122,7 +126,7 @@ func LoadVariant(spec string) (*Variant, error) {
 // ParseVariant reads a variant from the text of a variant file (named where
 // in errors); a "base" it names is a built-in variant.
 func ParseVariant(where, text string) (*Variant, error) {
-	return build(where, source{where, text}, nil)
+	return build(where, source{where: where, text: text}, nil)
 }
 
 // build loads src with its bases, lays the options over it and compiles it.
@@ -179,7 +183,11 @@ func loadTree(src source, depth int) (map[string]any, []source, error) {
 	var baseMap map[string]any
 	var srcs []source
 	parts := strings.Split(b, "+")
-	bsrc, err := readVariant(parts[0])
+	name := parts[0]
+	if isPath(name) && !filepath.IsAbs(name) && src.dir != "" {
+		name = filepath.Join(src.dir, name) // relative to the file that names it
+	}
+	bsrc, err := readVariant(name)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: base %q: %w", src.where, b, err)
 	}
@@ -202,20 +210,24 @@ func loadTree(src source, depth int) (map[string]any, []source, error) {
 	return baseMap, append(srcs, src), nil
 }
 
+// isPath reports whether a variant name is a file path rather than a
+// built-in variant's name.
+func isPath(name string) bool { return strings.Contains(name, "/") || strings.HasSuffix(name, ".toml") }
+
 func readVariant(name string) (source, error) {
-	if strings.Contains(name, "/") || strings.HasSuffix(name, ".toml") {
-		b, err := os.ReadFile(name)
+	if isPath(name) {
+		b, err := readfile.Regular(name, maxVariantBytes)
 		if err != nil {
 			return source{}, fmt.Errorf("variant file: %w", err)
 		}
-		return source{filepath.Base(name), string(b)}, nil
+		return source{filepath.Base(name), string(b), filepath.Dir(name)}, nil
 	}
 	b, err := fs.ReadFile(configs.Variants(), name+".toml")
 	if err != nil {
 		return source{}, fmt.Errorf("unknown variant %q: expected one of %s, or a path to a .toml file",
 			name, strings.Join(VariantNames(), ", "))
 	}
-	return source{name + ".toml", string(b)}, nil
+	return source{where: name + ".toml", text: string(b)}, nil
 }
 
 func readOption(name string) (source, error) {
@@ -223,7 +235,7 @@ func readOption(name string) (source, error) {
 	if err != nil || name == "" {
 		return source{}, fmt.Errorf("unknown option %q: expected one of %s", name, strings.Join(OptionNames(), ", "))
 	}
-	return source{"options/" + name + ".toml", string(b)}, nil
+	return source{where: "options/" + name + ".toml", text: string(b)}, nil
 }
 
 // decodeStrict parses one file, rejecting keys the format does not know.

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -33,7 +34,16 @@ type AlphaBeta struct {
 	pv    [][]env.Move // triangular principal-variation table
 	nodes int64
 	name  string
+	// done, while ChooseContext runs, is its context's Done channel: the
+	// search polls it every stopCheck nodes and, once closed, unwinds
+	// with stopped set.
+	done    <-chan struct{}
+	stopped bool
 }
+
+// stopCheck is how many nodes the search visits between two looks at its
+// context: a few milliseconds of work at depth 8.
+const stopCheck = 1024
 
 // NewAlphaBeta returns an alpha-beta player for variant v searching depth
 // plies with piece values vals, seeded by seed.
@@ -63,6 +73,18 @@ func (a *AlphaBeta) Nodes() int64 { return a.nodes }
 // Choose returns the best move found by the depth-limited search.
 func (a *AlphaBeta) Choose(pos *env.Position) (env.Move, error) {
 	m, _, err := a.Best(pos)
+	return m, err
+}
+
+// ChooseContext is Choose that gives up, returning ctx's error, soon
+// after ctx ends (within a few milliseconds however deep the search).
+func (a *AlphaBeta) ChooseContext(ctx context.Context, pos *env.Position) (env.Move, error) {
+	a.done, a.stopped = ctx.Done(), false
+	defer func() { a.done = nil }()
+	m, _, err := a.Best(pos)
+	if a.stopped {
+		return env.NoMove, ctx.Err()
+	}
 	return m, err
 }
 
@@ -166,6 +188,16 @@ func (a *AlphaBeta) sortByGain(pos *env.Position, ply int, moves []env.Move) {
 // depth more plies, within the window (alpha, beta) (fail-hard).
 func (a *AlphaBeta) search(pos *env.Position, depth, ply int, alpha, beta int32) int32 {
 	a.nodes++
+	if a.done != nil && a.nodes%stopCheck == 0 {
+		select {
+		case <-a.done:
+			a.stopped = true
+		default:
+		}
+	}
+	if a.stopped {
+		return 0
+	}
 	a.pv[ply][0] = env.NoMove
 	moves := pos.LegalMoves(a.moves[ply][:0]) // generated once: for the game end and the search
 	a.moves[ply] = moves

@@ -44,7 +44,16 @@ func PlayGame(ctx context.Context, white, black Player, start *env.Position, max
 		if pos.SideToMove() == env.Black {
 			p = black
 		}
-		m, err := p.Choose(pos)
+		var m env.Move
+		var err error
+		if cp, ok := p.(ContextPlayer); ok {
+			m, err = cp.ChooseContext(ctx, pos)
+		} else {
+			m, err = p.Choose(pos)
+		}
+		if ctx.Err() != nil {
+			return g, ctx.Err()
+		}
 		if err != nil {
 			return g, fmt.Errorf("%s (%s) at ply %d: %w", p.Name(), pos.SideToMove(), g.Plies, err)
 		}

@@ -26,36 +26,55 @@ type Interactive struct {
 // and asked again. "moves" lists the legal moves, "quit" (or the end of the
 // input) stops. It returns the final position.
 func (s Interactive) Run(in io.Reader, out io.Writer) (*env.Position, error) {
+	pos, _, err := s.RunGame(in, out)
+	return pos, err
+}
+
+// RunGame is Run that also returns the game's record: the players, the
+// moves played and, when the game ended, its result and termination (a
+// stopped game's Result is env.Ongoing).
+func (s Interactive) RunGame(in io.Reader, out io.Writer) (*env.Position, Game, error) {
 	pos := s.Start.Clone()
+	g := Game{White: "human", Black: s.Agent.Name()}
+	if s.Human == env.Black {
+		g.White, g.Black = g.Black, g.White
+	}
+	play := func(m env.Move) {
+		g.Moves = append(g.Moves, pos.FormatGC(m))
+		g.Plies++
+		pos.DoMove(m)
+	}
 	sc := bufio.NewScanner(in)
 	fmt.Fprintf(out, "You play %s against %s. Type moves like e2-e4; \"moves\" lists the legal ones, \"quit\" stops.\n", s.Human, s.Agent.Name())
 	for {
 		fmt.Fprintf(out, "\n%s", pos.Diagram())
 		if res, why := pos.Status(); res != env.Ongoing {
 			fmt.Fprintf(out, "Game over: %s (%s)\n", res, why)
-			return pos, nil
+			g.Result, g.Termination = res, why
+			return pos, g, nil
 		}
 		if s.MaxPlies > 0 && pos.Ply() >= s.MaxPlies {
 			fmt.Fprintf(out, "Game over: %s (%s)\n", env.Draw, env.LengthCap)
-			return pos, nil
+			g.Result, g.Termination = env.Draw, env.LengthCap
+			return pos, g, nil
 		}
 		if pos.SideToMove() != s.Human {
 			m, err := s.agentMove(pos, out)
 			if err != nil {
-				return pos, err
+				return pos, g, err
 			}
 			fmt.Fprintf(out, "%s plays %s\n", s.Agent.Name(), pos.FormatGC(m))
-			pos.DoMove(m)
+			play(m)
 			continue
 		}
 		for {
 			fmt.Fprintf(out, "your move (%s)> ", pos.SideToMove())
 			if !sc.Scan() {
 				if err := sc.Err(); err != nil {
-					return pos, fmt.Errorf("reading moves: %w", err)
+					return pos, g, fmt.Errorf("reading moves: %w", err)
 				}
 				fmt.Fprintln(out, "\nInput ended; game stopped.")
-				return pos, nil
+				return pos, g, nil
 			}
 			line := strings.TrimSpace(sc.Text())
 			switch line {
@@ -63,7 +82,7 @@ func (s Interactive) Run(in io.Reader, out io.Writer) (*env.Position, error) {
 				continue
 			case "quit", "exit", "resign":
 				fmt.Fprintln(out, "Game stopped.")
-				return pos, nil
+				return pos, g, nil
 			case "moves":
 				var names []string
 				for _, m := range pos.LegalMoves(nil) {
@@ -78,7 +97,7 @@ func (s Interactive) Run(in io.Reader, out io.Writer) (*env.Position, error) {
 				continue
 			}
 			fmt.Fprintf(out, "you play %s\n", pos.FormatGC(m))
-			pos.DoMove(m)
+			play(m)
 			break
 		}
 	}

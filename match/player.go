@@ -1,6 +1,7 @@
 package match
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -19,6 +20,14 @@ type Player interface {
 	// Choose returns a legal move of the side to move in pos, which must not
 	// be over. It may change pos while it thinks but leaves it as it found it.
 	Choose(pos *env.Position) (env.Move, error)
+}
+
+// ContextPlayer is a Player whose thinking can be cut short: PlayGame
+// calls ChooseContext, which returns ctx's error soon after ctx ends, so
+// that a long search honours Ctrl-C and SIGTERM.
+type ContextPlayer interface {
+	Player
+	ChooseContext(ctx context.Context, pos *env.Position) (env.Move, error)
 }
 
 // Candidate is one move a player considered, for showing a person what it
@@ -91,6 +100,9 @@ func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
 	}
 	spec = strings.TrimSpace(spec)
 	kind, rest, hasRest := strings.Cut(spec, ":")
+	if err := opt.Values.CheckPieces(v); err != nil {
+		return Maker{}, fmt.Errorf("player %q: %w", spec, err)
+	}
 	vals := agent.DefaultValues().With(opt.Values)
 	switch kind {
 	case "random":
@@ -101,6 +113,9 @@ func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
 	case "greedy":
 		if hasRest {
 			over, err := agent.ParseValues(rest)
+			if err == nil {
+				err = over.CheckPieces(v)
+			}
 			if err != nil {
 				return Maker{}, fmt.Errorf("player %q: %v: %w", spec, err, ErrBadSpec)
 			}
@@ -121,6 +136,9 @@ func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
 		}
 		if hasVals {
 			over, err := agent.ParseValues(vs)
+			if err == nil {
+				err = over.CheckPieces(v)
+			}
 			if err != nil {
 				return Maker{}, fmt.Errorf("player %q: %v: %w", spec, err, ErrBadSpec)
 			}

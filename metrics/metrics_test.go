@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -106,7 +107,8 @@ func TestReaderNamesTheBadLine(t *testing.T) {
 		{good + "{not json}\n" + good, "m:2:"},
 		{good + `{"v":2,"generation":2}` + "\n", "m:2: schema version 2"},
 		{`{"generation":1}` + "\n", "m:1: schema version 0"},
-		{good + `{"v":1} {"v":1}` + "\n", "m:2: text after the record"},
+		{good + `{"v":1} {"v":1` + "\n" + good, "m:2: unexpected EOF (a damaged line: delete it"},
+		{good + `{"v":1} xyz` + "\n", "m:2: invalid character 'x'"},
 	}
 	for _, c := range cases {
 		_, _, err := Decode(strings.NewReader(c.text), "m")
@@ -117,6 +119,27 @@ func TestReaderNamesTheBadLine(t *testing.T) {
 	recs, torn, err := Decode(strings.NewReader(good+"\n\n"+good), "m")
 	if err != nil || torn || len(recs) != 2 {
 		t.Errorf("blank lines: %d records, %v %v", len(recs), torn, err)
+	}
+}
+
+// TestTwoRecordsOnOneLineAreBothRead is finding 3 of issue 16: two
+// writers at once left two whole records on one line, and every resume
+// failed with "text after the record". Both records are read now.
+func TestTwoRecordsOnOneLineAreBothRead(t *testing.T) {
+	rec := func(g int) string {
+		return fmt.Sprintf(`{"v":1,"generation":%d,"time":"2026-11-30T00:00:00Z","elapsed_s":1}`, g)
+	}
+	text := rec(0) + "\n" + rec(1) + rec(1) + "\n" + rec(2) + "\n"
+	recs, torn, err := Decode(strings.NewReader(text), "m")
+	if err != nil || torn {
+		t.Fatalf("two records on a line: %v (torn %v)", err, torn)
+	}
+	var gens []int
+	for _, r := range recs {
+		gens = append(gens, r.Generation)
+	}
+	if fmt.Sprint(gens) != "[0 1 1 2]" {
+		t.Errorf("generations read %v, want [0 1 1 2]", gens)
 	}
 }
 

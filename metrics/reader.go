@@ -32,21 +32,29 @@ func Decode(r io.Reader, name string) (recs []Record, torn bool, err error) {
 		complete := len(text) > 0 && text[len(text)-1] == '\n'
 		body := bytes.TrimSpace(text)
 		if len(body) > 0 {
-			var rec Record
+			// Two writers at once (before run directories were locked)
+			// could leave two whole records on one line: each is read.
 			dec := json.NewDecoder(bytes.NewReader(body))
-			derr := dec.Decode(&rec)
-			if derr == nil && dec.More() {
-				derr = fmt.Errorf("text after the record")
+			var got []Record
+			var derr error
+			for derr == nil && dec.More() {
+				var rec Record
+				if derr = dec.Decode(&rec); derr == nil {
+					got = append(got, rec)
+				}
 			}
 			switch {
 			case derr != nil && !complete:
 				return recs, true, nil // the torn last line
 			case derr != nil:
-				return recs, false, fmt.Errorf("metrics: %s:%d: %v", name, line, derr)
-			case rec.Version < 1 || rec.Version > Version:
-				return recs, false, fmt.Errorf("metrics: %s:%d: schema version %d, this program reads 1 to %d", name, line, rec.Version, Version)
+				return recs, false, fmt.Errorf("metrics: %s:%d: %v (a damaged line: delete it, or split it into whole records one a line)", name, line, derr)
 			}
-			recs = append(recs, rec)
+			for _, rec := range got {
+				if rec.Version < 1 || rec.Version > Version {
+					return recs, false, fmt.Errorf("metrics: %s:%d: schema version %d, this program reads 1 to %d", name, line, rec.Version, Version)
+				}
+			}
+			recs = append(recs, got...)
 		}
 		if err == io.EOF {
 			return recs, false, nil

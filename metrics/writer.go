@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"bomberzero/atomicfile"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -31,9 +32,9 @@ func OpenWriter(path string) (*Writer, error) {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
 	if os.IsNotExist(statErr) {
-		if err := syncDir(filepath.Dir(path)); err != nil {
+		if err := atomicfile.SyncDir(filepath.Dir(path)); err != nil {
 			f.Close()
-			return nil, err
+			return nil, fmt.Errorf("metrics: %w", err)
 		}
 	}
 	end, err := completeLength(f)
@@ -111,19 +112,6 @@ func (w *Writer) Close() error {
 	w.f = nil
 	if err != nil {
 		return fmt.Errorf("metrics: %s: %w", w.path, err)
-	}
-	return nil
-}
-
-// syncDir makes a new directory entry durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("metrics: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("metrics: sync %s: %w", dir, err)
 	}
 	return nil
 }

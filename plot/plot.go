@@ -58,6 +58,8 @@ func Write(dir string, recs []metrics.Record, format string) ([]string, error) {
 	for _, name := range Names {
 		p := builders[name](recs)
 		headroom(p)
+		widen(&p.X.Min, &p.X.Max)
+		widen(&p.Y.Min, &p.Y.Max)
 		path := filepath.Join(dir, name+"."+format)
 		if err := save(p, path, format); err != nil {
 			return paths, err
@@ -67,8 +69,28 @@ func Write(dir string, recs []metrics.Record, format string) ([]string, error) {
 	return paths, nil
 }
 
+// widen makes an axis range one the plotting library can draw: finite, and
+// wide enough that its ends differ in floating point (a single point at a
+// huge value, such as an elapsed time of 1e20 s, has no width otherwise).
+func widen(lo, hi *float64) {
+	if math.IsNaN(*lo) || math.IsInf(*lo, 0) || math.IsNaN(*hi) || math.IsInf(*hi, 0) {
+		*lo, *hi = 0, 1
+	}
+	if *hi-*lo > math.Max(math.Abs(*lo), math.Abs(*hi))*1e-9 {
+		return
+	}
+	mid := *lo/2 + *hi/2
+	d := math.Max(1, math.Abs(mid)*1e-3)
+	*lo, *hi = mid-d, mid+d
+}
+
 // save writes p to path atomically.
-func save(p *gplot.Plot, path, format string) error {
+func save(p *gplot.Plot, path, format string) (err error) {
+	defer func() { // the plotting library panics on data it cannot lay out
+		if v := recover(); v != nil {
+			err = fmt.Errorf("plot: %s: cannot draw these values: %v", path, v)
+		}
+	}()
 	wt, err := p.WriterTo(Width, Height, format)
 	if err != nil {
 		return fmt.Errorf("plot: %s: %w", path, err)

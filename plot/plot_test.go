@@ -119,3 +119,28 @@ func TestWriteCopesWithAnEmptyOrPartialRun(t *testing.T) {
 		t.Fatalf("pdf: %v", err)
 	}
 }
+
+// TestWriteSurvivesHugeAndNonFiniteValues is finding 5 of issue 16: plot
+// panicked on an elapsed_s of 1e20. Every plot is still written, with the
+// unusable points left out.
+func TestWriteSurvivesHugeAndNonFiniteValues(t *testing.T) {
+	for _, bad := range []float64{1e20, -1e20, 1e300} {
+		one := synthetic(1)
+		one[0].Elapsed = bad
+		if _, err := Write(t.TempDir(), one, "png"); err != nil {
+			t.Fatalf("one record at %g: %v", bad, err)
+		}
+		recs := synthetic(3)
+		recs[1].Elapsed = bad
+		recs[2].SelfPlay.GamesPerHour = bad
+		recs[2].Train.Loss = bad
+		recs[0].Ladder[0].Elo, recs[0].Ladder[0].High = bad, bad
+		paths, err := Write(t.TempDir(), recs, "png")
+		if err != nil || len(paths) != len(Names) {
+			t.Fatalf("value %g: %d plots, %v", bad, len(paths), err)
+		}
+		for _, p := range paths {
+			checkFile(t, p, "png")
+		}
+	}
+}

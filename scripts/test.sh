@@ -17,6 +17,20 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libopenblas\.so\b'; then
     sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenblas-dev >/dev/null
   fi
 fi
+# Chromium for the web app's browser tests (package serve) and Stockfish
+# for the UCI match test; both tests skip without them.
+# Debian installs stockfish in /usr/games.
+export PATH="$PATH:/usr/games"
+missing=""
+command -v chromium >/dev/null || missing="$missing chromium"
+command -v stockfish >/dev/null || missing="$missing stockfish"
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  fi
+fi
 STATICCHECK_VERSION=v0.8.2
 if ! command -v staticcheck >/dev/null; then
   GOFLAGS= go install "honnef.co/go/tools/cmd/staticcheck@${STATICCHECK_VERSION}"

@@ -121,6 +121,10 @@ type Config struct {
 	FlushGames int
 	// Seed seeds the workers (search noise, temperature, resignation draws).
 	Seed uint64
+	// Writer identifies the run in its chunks' writer metadata (worker n
+	// writes as Writer-wn), so that a caller can tell its chunks from
+	// others' by identity; "" means host-pid.
+	Writer string
 
 	// Settings are the knobs the training config shares.
 	Settings

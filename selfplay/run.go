@@ -125,7 +125,11 @@ func RunModel(ctx context.Context, cfg Config, r *agent.Rules, m *agent.Model, p
 		mu.Unlock()
 		progress(Progress{Games: games, Target: cfg.Games, Positions: positions.Load(), Elapsed: time.Since(t0)})
 	}
-	host, _ := os.Hostname()
+	writer := cfg.Writer
+	if writer == "" {
+		host, _ := os.Hostname()
+		writer = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
 	workers := cfg.WorkerCount()
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
@@ -133,7 +137,7 @@ func RunModel(ctx context.Context, cfg Config, r *agent.Rules, m *agent.Model, p
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := runWorker(ctx, id, &cfg, r, m, records, fmt.Sprintf("%s-%d-w%d", host, os.Getpid(), id),
+			err := runWorker(ctx, id, &cfg, r, m, records, fmt.Sprintf("%s-w%d", writer, id),
 				claim, func(n int) { positions.Add(int64(n)) }, written)
 			if err != nil {
 				errs[id] = fmt.Errorf("worker %d: %w", id, err)

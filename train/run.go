@@ -15,6 +15,7 @@ import (
 	"bomberzero/agent"
 	"bomberzero/atomicfile"
 	"bomberzero/datasets"
+	"bomberzero/dirlock"
 	"bomberzero/env"
 	"bomberzero/metrics"
 	"bomberzero/nn"
@@ -110,8 +111,18 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if opt.Dir == "" {
 		return nil, fmt.Errorf("train: no run directory given")
 	}
+	lock, err := dirlock.Acquire(opt.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	defer lock.Release()
 	r := &runner{dir: opt.Dir, opt: opt, start: time.Now()}
 	resumed := IsRun(opt.Dir)
+	if !resumed {
+		if err := checkNew(opt.Dir); err != nil {
+			return nil, err
+		}
+	}
 	if err := r.open(resumed); err != nil {
 		return nil, err
 	}
@@ -126,7 +137,6 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		gens = opt.Generations
 	}
 	rep := &Report{Dir: opt.Dir, Resumed: resumed}
-	var err error
 	for err == nil {
 		if gens > 0 && r.st.Generation >= gens {
 			rep.Stopped = "generations"
@@ -225,8 +235,73 @@ func (r *runner) open(resume bool) error {
 	return nil
 }
 
-// create starts a new run: its config, initial network and state.
+// creatingDir is where a new run's first files are written before they
+// are moved into the run directory, state.json last.
+const creatingDir = ".creating"
+
+// checkNew refuses to start a new run in dir when dir holds parts of a run
+// without its state.json (a run killed while being created, or a deleted
+// state file): starting afresh would overwrite its config, checkpoints or
+// data. What a killed creation left in dir/.creating is removed.
+func checkNew(dir string) error {
+	if err := os.RemoveAll(filepath.Join(dir, creatingDir)); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	var found []string
+	for _, name := range []string{configName, metricsName} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			found = append(found, name)
+		}
+	}
+	for _, sub := range []string{dataDir, gamesDir, ckptDir, plotsDir} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		n := 0
+		for _, e := range entries {
+			if e.Name() != dirlock.Name {
+				n++
+			}
+		}
+		if err == nil && n > 0 {
+			found = append(found, fmt.Sprintf("%s/ (%d entries)", sub, n))
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return fmt.Errorf("train: %s is an incomplete run: it has %s but no state.json (the run was stopped while being created, "+
+		"or its state.json was removed); nothing was changed. To start a new run there, move those away "+
+		"(or choose another --run directory); to keep training on its data, restore its state.json",
+		dir, strings.Join(found, ", "))
+}
+
+// create starts a new run: its config, initial network and state, written
+// in dir/.creating and moved into the run directory with state.json last,
+// so that a run either has its state or is refused as incomplete.
 func (r *runner) create() error {
+	final := r.dir
+	stage := filepath.Join(final, creatingDir)
+	if err := os.MkdirAll(filepath.Join(stage, ckptDir), 0o755); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	r.dir = stage
+	err := r.createIn()
+	r.dir = final
+	if err != nil {
+		return err
+	}
+	moves := []string{configName, GenCheckpoint("", 0), r.st.Checkpoint, "state.json"}
+	for _, m := range moves {
+		// Move syncs both directories, so each file is durable where it
+		// landed before the next (state.json last) moves.
+		if err := atomicfile.Move(filepath.Join(stage, m), filepath.Join(final, m)); err != nil {
+			return fmt.Errorf("train: creating the run: %w", err)
+		}
+	}
+	return os.RemoveAll(stage)
+}
+
+// createIn writes a new run's first files into r.dir.
+func (r *runner) createIn() error {
 	data, err := r.cfg.Encode()
 	if err != nil {
 		return err
@@ -247,7 +322,7 @@ func (r *runner) create() error {
 	}
 	r.pcg = rand.NewPCG(r.cfg.Seed, mix(r.cfg.Seed, 0x726e67))
 	r.rng = rand.New(r.pcg)
-	r.st = &state{Phase: phaseSelfPlay}
+	r.st = &state{Phase: phaseSelfPlay, GenWriter: newGenWriter(0)}
 	if err := r.trainer.Save(GenCheckpoint(r.dir, 0), r.variant.Name); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
@@ -367,7 +442,16 @@ func (r *runner) collectRecords() error {
 		}
 		path := filepath.Join(src, name)
 		if !inData[strings.TrimSuffix(name, ".txt")] {
-			os.Remove(path)
+			// A game killed between its record and its chunk, or one of
+			// a damaged chunk: set aside, never deleted.
+			dst := filepath.Join(r.dir, dataDir, quarantineDir, "records")
+			if err := os.MkdirAll(dst, 0o755); err != nil {
+				return fmt.Errorf("train: %w", err)
+			}
+			if err := atomicfile.Move(path, filepath.Join(dst, name)); err != nil {
+				return fmt.Errorf("train: %w", err)
+			}
+			r.logf("train: game record %s has no game in the data; moved to %s", name, dst)
 			continue
 		}
 		if err := atomicfile.Move(path, filepath.Join(r.dir, gamesDir, name)); err != nil {
@@ -380,13 +464,9 @@ func (r *runner) collectRecords() error {
 // nextGeneration closes the generation: the next one starts with
 // self-play, and its data are the chunks written from now on.
 func (r *runner) nextGeneration() error {
-	chunks, _, err := datasets.List(filepath.Join(r.dir, dataDir))
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
 	r.st.Generation++
 	r.st.Phase = phaseSelfPlay
-	r.st.ChunksAtGenStart = len(chunks)
+	r.st.GenWriter, r.st.ChunksAtGenStart = newGenWriter(r.st.Generation), 0
 	r.st.SelfPlaySeconds = 0
 	r.st.Gen = genTrain{}
 	return r.save()

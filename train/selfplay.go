@@ -2,11 +2,17 @@ package train
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"bomberzero/agent"
+	"bomberzero/atomicfile"
 	"bomberzero/datasets"
 	"bomberzero/metrics"
 	"bomberzero/progress"
@@ -23,16 +29,78 @@ func (r *runner) currentModel(rules *agent.Rules) (*agent.Model, error) {
 	return agent.NewNetModel(genName(r.st.Generation), r.trainer.Net().Fold(), rules)
 }
 
-// genChunks returns the chunks written during the current generation.
+// newGenWriter returns a writer identity for generation gen's self-play:
+// the generation and a random tag, so no other run's or generation's
+// chunks share it.
+func newGenWriter(gen int) string {
+	var tag [6]byte
+	rand.Read(tag[:])
+	return fmt.Sprintf("train-%s-%s", genName(gen), hex.EncodeToString(tag[:]))
+}
+
+// genChunks returns the chunks written during the current generation:
+// those its self-play wrote (by writer identity, never by position in the
+// directory), each distinct chunk once. It quarantines the directory's
+// damaged and duplicate chunks on the way.
 func (r *runner) genChunks() ([]datasets.ChunkInfo, error) {
-	chunks, _, err := datasets.List(filepath.Join(r.dir, dataDir))
+	chunks, problems, err := datasets.List(filepath.Join(r.dir, dataDir))
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	if r.st.ChunksAtGenStart > len(chunks) {
-		return nil, nil
+	r.quarantine(problems)
+	if r.st.GenWriter == "" { // a run from before writer identities
+		if r.st.ChunksAtGenStart > len(chunks) {
+			return nil, nil
+		}
+		return chunks[r.st.ChunksAtGenStart:], nil
 	}
-	return chunks[r.st.ChunksAtGenStart:], nil
+	var gen []datasets.ChunkInfo
+	for _, c := range chunks {
+		if strings.HasPrefix(c.Writer, r.st.GenWriter+"-w") {
+			gen = append(gen, c)
+		}
+	}
+	return gen, nil
+}
+
+// quarantineDir is where damaged and duplicate chunks, and game records
+// of games not in the data, are moved: never deleted.
+const quarantineDir = "quarantine"
+
+// quarantine moves the damaged and duplicate chunks among problems to
+// data/quarantine, saying so on the progress writer (or the output). A
+// chunk that could not be read for another reason (permissions, not a
+// regular file) is only reported.
+func (r *runner) quarantine(problems []*datasets.ChunkError) {
+	dst := filepath.Join(r.dir, dataDir, quarantineDir)
+	for _, p := range problems {
+		msg := fmt.Sprintf("train: unusable %v", p)
+		if errors.Is(p, datasets.ErrCorrupt) || errors.Is(p, datasets.ErrDuplicate) {
+			to := filepath.Join(dst, filepath.Base(p.Path))
+			err := os.MkdirAll(dst, 0o755)
+			if err == nil {
+				err = atomicfile.Move(p.Path, to)
+			}
+			if err != nil {
+				msg += fmt.Sprintf(" (could not quarantine it: %v)", err)
+			} else {
+				msg += "; moved to " + to
+			}
+		}
+		r.logf("%s", msg)
+	}
+}
+
+// logf writes a line for the user on the progress writer, or the output
+// when there is no progress writer.
+func (r *runner) logf(format string, args ...any) {
+	w := r.opt.Progress
+	if w == nil {
+		w = r.opt.Out
+	}
+	if w != nil {
+		fmt.Fprintf(w, format+"\n", args...)
+	}
 }
 
 // selfPlay plays the generation's remaining games with the current model.
@@ -54,7 +122,7 @@ func (r *runner) selfPlay(ctx context.Context) error {
 		}
 		sc := selfplay.Config{
 			Variant: r.cfg.Variant, Model: model.Name, Generation: r.st.Generation,
-			Out: filepath.Join(r.dir, dataDir), FlushGames: 1,
+			Out: filepath.Join(r.dir, dataDir), FlushGames: 1, Writer: r.st.GenWriter,
 			Seed:     mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)),
 			Settings: r.cfg.SelfPlay.Settings,
 		}

@@ -39,9 +39,15 @@ type state struct {
 	// Elapsed is the run's working seconds up to this save.
 	Elapsed float64 `json:"elapsed_s"`
 
-	// ChunksAtGenStart is the number of data chunks when this
-	// generation's self-play began: later chunks are this generation's.
-	ChunksAtGenStart int `json:"chunks_at_gen_start"`
+	// GenWriter is the writer identity of this generation's self-play,
+	// unique to the generation (it holds a random tag): the chunks whose
+	// writer metadata is GenWriter-wN are this generation's, whatever
+	// happens to other chunks of the directory.
+	GenWriter string `json:"gen_writer,omitempty"`
+	// ChunksAtGenStart is, in a run from before GenWriter, the number of
+	// data chunks when this generation's self-play began: later chunks
+	// are this generation's. Used only while GenWriter is "".
+	ChunksAtGenStart int `json:"chunks_at_gen_start,omitempty"`
 	// SelfPlaySeconds is the self-play wall time of this generation so far.
 	SelfPlaySeconds float64 `json:"selfplay_s"`
 	// The training sums of this generation so far (for its metrics).

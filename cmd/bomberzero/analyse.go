@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"bomberzero/agent"
+	"bomberzero/analysis"
 	"bomberzero/env"
 )
 
@@ -41,18 +43,16 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	spec, err := agent.ParseSpec(*model)
+	name, sims, err := analysis.ParseModelSpec(*model, tc.Eval.Sims)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
-	if spec.Sims == 0 {
-		spec.Sims = tc.Eval.Sims
-	}
-	m, err := spec.Load(agent.NewRules(pos.Variant(), 0))
+	rules := agent.NewRules(pos.Variant(), 0)
+	m, err := analysis.LoadModel(name, rules)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
-	cfg := agent.MatchSearch(tc.SelfPlay.Search, spec.Sims)
+	cfg := analysis.SearchConfig(tc.SelfPlay.Search, sims)
 	if set(fs, "gumbel") {
 		cfg.Gumbel = *gumbel
 	}
@@ -60,7 +60,7 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 		cfg.Solver = *solver
 	}
 	cfg.Seed = *seed
-	rep, err := agent.Analyse(pos, m, cfg, *top)
+	rep, err := analysis.Search(context.Background(), pos, rules, m, cfg, *top)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 }
 
 // printAnalysis writes rep for a person.
-func printAnalysis(w io.Writer, rep agent.Analysis) {
+func printAnalysis(w io.Writer, rep analysis.Report) {
 	proven := ""
 	if rep.Proven {
 		proven = " (proven)"

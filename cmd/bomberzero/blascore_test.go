@@ -25,7 +25,17 @@ func TestMain(m *testing.M) {
 		fmt.Printf("core=%s env=%s restarted=%s\n", nn.BLASCore(), os.Getenv(blasCoreEnv), os.Getenv(blasRestartEnv))
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	// Saved games (match, play) go to a temporary folder, never into the
+	// user's own data folder.
+	dir, err := os.MkdirTemp("", "bomberzero-cmd-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_DATA_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 func TestBLASCoreChoiceRestartsOnlyWhenOpenBLASChoseKernelsBelowTheProcessor(t *testing.T) {

@@ -104,7 +104,7 @@ func runDataStats(args []string, stdout, stderr io.Writer) error {
 }
 
 func runDataVerify(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data verify", "usage: bomberzero data verify DIR\n\nReads every chunk in full, checks its checksums and records, and names each\nunusable one. Exits 1 if any chunk is unusable.", stderr)
+	fs := newFlagSet("data verify", "usage: bomberzero data verify DIR\n\nReads every chunk in full, checks its checksums and records, and names each\nunusable one and each duplicate (a chunk, or a game, met in an earlier chunk).\nExits 1 if any chunk is unusable or a duplicate.", stderr)
 	s, err := summarizeArg(fs, args, "data verify DIR", stderr)
 	if err != nil {
 		return err
@@ -112,9 +112,12 @@ func runDataVerify(args []string, stdout, stderr io.Writer) error {
 	for _, p := range s.Problems {
 		fmt.Fprintln(stdout, p)
 	}
-	fmt.Fprintf(stdout, "%d chunks good (%d positions, %d games), %d unusable\n", s.Chunks, s.Positions, s.Games, s.Skipped)
+	if s.IdenticalGames > 0 {
+		fmt.Fprintf(stdout, "warning: %d games repeat an earlier game's moves and searches under another ID (self-play run twice with one seed?)\n", s.IdenticalGames)
+	}
+	fmt.Fprintf(stdout, "%d chunks good (%d positions, %d games), %d unusable or duplicate\n", s.Chunks, s.Positions, s.Games, s.Skipped)
 	if s.Skipped > 0 {
-		return &exitError{code: 1, err: errors.New("unusable chunks found")}
+		return &exitError{code: 1, err: errors.New("unusable or duplicate chunks found")}
 	}
 	return nil
 }

@@ -44,6 +44,8 @@ func commands() []command {
 		{"play", "play against an agent in the terminal", runPlay},
 		{"analyse", "search one position: best move, value, top moves, principal variation", runAnalyse},
 		{"train", "train an agent by self-play in generations; resumable", runTrain},
+		{"serve", "serve the web app: play, analyse, browse games, watch training", runServe},
+		{"uci", "speak UCI on standard input and output, for chess GUIs and tournament managers", runUCI},
 		{"version", "print the version and commit of this build", runVersion},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"bomberzero/env"
 	"bomberzero/match"
@@ -29,6 +30,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "write the result as JSON")
 	mf := addMatchFlags(fs, true)
 	quiet := quietFlag(fs)
+	gamesDir := gamesDirFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -39,7 +41,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cfg := match.Config{Games: *games, Start: start, Variant: start.Variant(), MaxPlies: tc.Eval.MaxPlies, Seed: *seed, Workers: *workers}
+	cfg := match.Config{Games: *games, Start: start, Variant: start.Variant(), MaxPlies: tc.Eval.MaxPlies, Seed: *seed, Workers: *workers, KeepGames: *gamesDir != ""}
+	began := time.Now()
 	if cfg.A, err = match.Parse(*a, start.Variant(), opt); err != nil {
 		return fmt.Errorf("%w: --a: %v", errUsage, err)
 	}
@@ -68,6 +71,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	}
 	if interrupted {
 		fmt.Fprintf(stderr, "interrupted: reporting the %d finished games\n", res.Total.Games())
+	}
+	if n, err := saveGames(*gamesDir, "bomberzero match", gamePrefix("match", began), start, res.Records); err != nil {
+		return err
+	} else if n > 0 {
+		fmt.Fprintf(stderr, "saved %d games in %s\n", n, *gamesDir)
 	}
 	if *asJSON {
 		return writeJSON(stdout, res)

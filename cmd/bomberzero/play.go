@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"bomberzero/env"
 	"bomberzero/match"
@@ -26,6 +27,7 @@ func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
 	top := fs.Int("top", 5, "how many of its best moves the agent shows")
 	values := fs.String("values", "", "piece values for greedy and alpha-beta, e.g. G=2.5,I=8")
 	mf := addMatchFlags(fs, true)
+	gamesDir := gamesDirFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -52,6 +54,18 @@ func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = match.Interactive{Start: start, Agent: agent, Human: human, Top: *top, MaxPlies: max(tc.Eval.MaxPlies, 0)}.Run(in, stdout)
-	return err
+	began := time.Now()
+	_, g, err := match.Interactive{Start: start, Agent: agent, Human: human, Top: *top, MaxPlies: max(tc.Eval.MaxPlies, 0)}.RunGame(in, stdout)
+	if err != nil {
+		return err
+	}
+	if len(g.Moves) == 0 {
+		return nil
+	}
+	if n, err := saveGames(*gamesDir, "bomberzero play", gamePrefix("play", began), start, []match.Game{g}); err != nil {
+		return err
+	} else if n > 0 {
+		fmt.Fprintf(stdout, "The game is saved in %s.\n", *gamesDir)
+	}
+	return nil
 }

@@ -1,12 +1,18 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"bomberzero/env"
+	"bomberzero/readfile"
+	"bomberzero/record"
 )
+
+// maxGameBytes bounds a game record: far above any real game's text.
+const maxGameBytes = 16 << 20
 
 // runReplay checks every move of a game record and prints the final position.
 func runReplay(args []string, stdout, stderr io.Writer) error {
@@ -22,12 +28,29 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	}
 	var text []byte
 	if name := pos[0]; name == "-" {
-		text, err = io.ReadAll(os.Stdin)
+		text, err = io.ReadAll(io.LimitReader(os.Stdin, maxGameBytes+1))
+		if err == nil && len(text) > maxGameBytes {
+			err = fmt.Errorf("standard input: more than the %d bytes a game record may have", maxGameBytes)
+		}
 	} else {
-		text, err = os.ReadFile(name)
+		text, err = readfile.Regular(name, maxGameBytes)
 	}
 	if err != nil {
 		return fmt.Errorf("reading the game: %w", err)
+	}
+	// A record's Variant and FEN tags give the variant and start position
+	// when the flags do not.
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	rec, err := record.Parse(string(text))
+	if err != nil {
+		return &exitError{1, err}
+	}
+	if v := rec.Get("Variant"); v != "" && !set["variant"] {
+		*variant = v
+	}
+	if f := rec.Get("FEN"); f != "" && !set["fen"] {
+		*fen = f
 	}
 	start, err := setupPosition(*variant, *fen, "")
 	if err != nil {

@@ -1,12 +1,18 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"time"
 
 	"bomberzero/agent"
+	"bomberzero/datasets"
+	"bomberzero/dirlock"
 	"bomberzero/progress"
 	"bomberzero/selfplay"
 )
@@ -75,6 +81,16 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	if err := c.Validate(); err != nil {
 		return usageErr(err)
 	}
+	lock, err := dirlock.Acquire(c.Out)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	seedSet := false
+	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	if !seedSet {
+		c.Seed = dirSeed(c.Seed, c.Out)
+	}
 	ctx, stop := stopContext()
 	defer stop()
 	bar := progress.New(progressTo(stderr, *quiet), c.Games, "games", "games")
@@ -100,4 +116,30 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		return &exitError{130, fmt.Errorf("interrupted: the %d games reported are on disk", sum.Games)}
 	}
 	return nil
+}
+
+// dirSeed is the seed of a selfplay run into dir without --seed: seed
+// itself into a directory without chunks (so a fresh run repeats), else
+// seed mixed with the names of the chunks already there, so that a second
+// run into the same directory plays other games than the first rather
+// than the same games under new IDs.
+func dirSeed(seed uint64, dir string) uint64 {
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		if datasets.IsChunkName(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) == 0 {
+		return seed
+	}
+	slices.Sort(names)
+	h := sha256.New()
+	binary.Write(h, binary.LittleEndian, seed)
+	for _, n := range names {
+		h.Write([]byte(n))
+		h.Write([]byte{0})
+	}
+	return binary.LittleEndian.Uint64(h.Sum(nil))
 }

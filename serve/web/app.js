@@ -1,0 +1,636 @@
+// bomberzero's page: plain JavaScript over the JSON API (docs/serve.md).
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const SVG = 'http://www.w3.org/2000/svg';
+const CELL = 60, MARGIN = 22;
+
+function el(tag, attrs, parent) {
+  const e = document.createElementNS(SVG, tag);
+  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+async function api(path, body, signal) {
+  const opt = body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+  if (signal) opt.signal = signal;
+  const r = await fetch('/api/' + path, opt);
+  const j = await r.json().catch(() => ({ error: 'bad answer from the server (' + r.status + ')' }));
+  if (!r.ok) { const e = new Error(j.error || ('status ' + r.status)); e.status = r.status; throw e; }
+  return j;
+}
+
+// The game: a variant, a start position, the moves, and the ply on view.
+const G = {
+  variant: 'fbgc', info: null, start: '', moves: [], ply: 0, state: null,
+  flipped: false, selected: null, handSel: null, human: 'white', opponent: 'random',
+  mode: 'play', busy: false, analysis: null, abort: null, seed: 1,
+};
+
+function setStatus(text, cls) {
+  const s = $('status');
+  s.textContent = text;
+  s.className = 'status' + (cls ? ' ' + cls : '');
+}
+
+// ---- geometry -------------------------------------------------------------
+function sqName(f, r) { return String.fromCharCode(97 + f) + r; }
+function sqParse(n) { return { f: n.charCodeAt(0) - 97, r: parseInt(n.slice(1), 10) }; }
+function cellXY(n) {
+  const { f, r } = sqParse(n), v = G.info;
+  const col = G.flipped ? v.files - 1 - f : f;
+  const row = G.flipped ? r - v.first_rank : v.first_rank + v.ranks - 1 - r;
+  return { x: MARGIN + col * CELL, y: row * CELL };
+}
+function center(n) { const p = cellXY(n); return { x: p.x + CELL / 2, y: p.y + CELL / 2 }; }
+
+// ---- pieces ---------------------------------------------------------------
+const GLYPH = { king: '♚', queen: '♛', rook: '♜', bishop: '♝', knight: '♞', pawn: '♟' };
+function pieceInfo(letter) {
+  const up = letter.toUpperCase();
+  return (G.info.pieces || []).find((p) => p.letter === up) || { letter: up, name: up };
+}
+function glyphOf(letter) {
+  const p = pieceInfo(letter), name = (p.name || '').toLowerCase();
+  for (const k of ['king', 'queen', 'rook', 'bishop', 'knight']) if (name === k) return GLYPH[k];
+  if (p.pawn && p.letter === 'P') return GLYPH.pawn;
+  return null;
+}
+function drawPiece(parent, letter, x, y, size) {
+  const white = letter === letter.toUpperCase();
+  const g = el('g', { class: 'piece-art' }, parent);
+  const r = size * 0.42;
+  el('circle', { cx: x, cy: y + size * 0.03, r: r, fill: 'rgba(0,0,0,.25)' }, g);
+  el('circle', { cx: x, cy: y, r: r, fill: white ? '#fbf8f0' : '#2e2b27', stroke: white ? '#6b5a43' : '#0f0e0c', 'stroke-width': 2 }, g);
+  el('circle', { cx: x, cy: y, r: r - 4, fill: 'none', stroke: white ? '#d9cfbd' : '#57514a', 'stroke-width': 1.2 }, g);
+  const glyph = glyphOf(letter);
+  const t = el('text', { x: x, y: y, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: white ? '#2e2b27' : '#f5efe2',
+    'font-family': 'DejaVu Sans, sans-serif', 'font-weight': 700, 'font-size': glyph ? size * 0.5 : size * 0.4 }, g);
+  t.textContent = glyph || letter.toUpperCase();
+  const info = pieceInfo(letter);
+  const title = el('title', {}, g);
+  title.textContent = (white ? 'White ' : 'Black ') + (info.name || letter);
+  return g;
+}
+
+// ---- board ----------------------------------------------------------------
+function drawBoard() {
+  const v = G.info, st = G.state, svg = $('board');
+  if (!v || !st) return;
+  const W = MARGIN + v.files * CELL + 4, H = v.ranks * CELL + MARGIN;
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.textContent = '';
+  const holes = new Set(v.holes);
+  const last = st.last;
+  const lastSq = new Set(last ? [last.from, last.to] : []);
+  const sel = G.selected;
+  for (let f = 0; f < v.files; f++) {
+    for (let r = v.first_rank; r < v.first_rank + v.ranks; r++) {
+      const n = sqName(f, r), p = cellXY(n);
+      if (holes.has(n)) {
+        if (v.transparent) el('rect', { x: p.x + 6, y: p.y + 6, width: CELL - 12, height: CELL - 12, rx: 6, fill: 'none', stroke: '#8c7a62', 'stroke-dasharray': '4 4', 'data-hole': n }, svg);
+        continue;
+      }
+      const dark = (f + r + (v.first_rank === 0 ? 1 : 0)) % 2 === 0;
+      el('rect', { x: p.x, y: p.y, width: CELL, height: CELL, fill: dark ? 'var(--dark)' : 'var(--light)', class: 'sq', 'data-sq': n }, svg);
+      if (lastSq.has(n)) el('rect', { x: p.x, y: p.y, width: CELL, height: CELL, fill: 'var(--last)', 'pointer-events': 'none' }, svg);
+      if (sel === n) el('rect', { x: p.x, y: p.y, width: CELL, height: CELL, fill: 'var(--sel)', 'pointer-events': 'none' }, svg);
+    }
+  }
+  for (const side of [0, 1]) for (const n of (v.scepter[side] || [])) {
+    const p = cellXY(n);
+    el('rect', { x: p.x + 3, y: p.y + 3, width: CELL - 6, height: CELL - 6, fill: 'none', stroke: side ? '#222' : '#fff', 'stroke-width': 2, 'stroke-dasharray': '6 3', 'pointer-events': 'none' }, svg);
+  }
+  // coordinates
+  for (let r = v.first_rank; r < v.first_rank + v.ranks; r++) {
+    const p = cellXY(sqName(0, r));
+    el('text', { x: MARGIN / 2, y: p.y + CELL / 2 + 4, 'text-anchor': 'middle', class: 'coord' }, svg).textContent = r;
+  }
+  for (let f = 0; f < v.files; f++) {
+    const p = cellXY(sqName(f, v.first_rank));
+    el('text', { x: p.x + CELL / 2, y: v.ranks * CELL + 15, 'text-anchor': 'middle', class: 'coord' }, svg).textContent = String.fromCharCode(97 + f);
+  }
+  // the last move's flight path and the pieces it removed
+  if (last) {
+    const mover = st.board.find((p) => p.square === last.to);
+    const flew = last.removed.some((r) => r.square !== last.to) || (mover && 'FD'.includes(mover.piece.toUpperCase()));
+    if (last.path.length && flew) {
+      const a = center(last.from), b = center(last.to);
+      el('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: 'path', 'data-path': last.path.join(' ') }, svg);
+      for (const n of last.path) { const c = center(n); el('circle', { cx: c.x, cy: c.y, r: 5, class: 'pathdot' }, svg); }
+    }
+  }
+  // pieces
+  for (const pc of st.board) {
+    const c = center(pc.square);
+    const g = el('g', { class: 'piece', 'data-sq': pc.square, 'data-piece': pc.piece }, svg);
+    drawPiece(g, pc.piece, c.x, c.y, CELL);
+  }
+  if (last) {
+    for (const rm of last.removed) {
+      const c = center(rm.square), onTo = rm.square === last.to;
+      const g = el('g', { class: 'removed', 'data-removed': rm.square }, svg);
+      const dx = onTo ? CELL * 0.28 : 0, dy = onTo ? -CELL * 0.28 : 0, s = onTo ? 0.45 : 0.8;
+      const art = drawPiece(g, rm.piece, c.x + dx, c.y + dy, CELL * s);
+      art.setAttribute('opacity', '0.55');
+      const k = CELL * s * 0.3;
+      el('path', { d: `M${c.x + dx - k},${c.y + dy - k}L${c.x + dx + k},${c.y + dy + k}M${c.x + dx + k},${c.y + dy - k}L${c.x + dx - k},${c.y + dy + k}`, stroke: '#d2462f', 'stroke-width': 4, 'stroke-linecap': 'round' }, g);
+    }
+  }
+  // legal targets of the selection
+  for (const m of targets()) {
+    const c = center(m.to);
+    const occupied = st.board.some((p) => p.square === m.to) || m.removed.length;
+    if (occupied) el('circle', { cx: c.x, cy: c.y, r: CELL * 0.44, class: 'capture-target', 'data-target': m.to }, svg);
+    else el('circle', { cx: c.x, cy: c.y, r: CELL * 0.14, class: 'target', 'data-target': m.to }, svg);
+  }
+  drawArrows(svg);
+  drawHands();
+}
+
+function targets() {
+  const st = G.state;
+  if (!st || G.busy) return [];
+  if (G.handSel) return st.legal.filter((m) => m.drop);
+  if (G.selected) return st.legal.filter((m) => !m.drop && m.from === G.selected);
+  return [];
+}
+
+function drawHands() {
+  const st = G.state, v = G.info;
+  const top = $('hand-top'), bottom = $('hand-bottom');
+  top.textContent = ''; bottom.textContent = '';
+  if (!v.drop) return;
+  for (const side of [0, 1]) {
+    const color = side === 0 ? 'white' : 'black';
+    const host = (side === 0) !== G.flipped ? bottom : top;
+    const n = st.hands[side][v.drop] || 0;
+    const b = document.createElement('span');
+    b.className = 'token' + (G.handSel === color ? ' sel' : '');
+    b.dataset.hand = color;
+    const s = document.createElementNS(SVG, 'svg');
+    s.setAttribute('viewBox', '0 0 40 40');
+    drawPiece(s, side === 0 ? v.drop : v.drop.toLowerCase(), 20, 20, 40);
+    b.appendChild(s);
+    b.appendChild(document.createTextNode('× ' + n));
+    b.addEventListener('click', () => {
+      if (st.side !== color || n === 0 || !canMove()) return;
+      G.handSel = G.handSel ? null : color; G.selected = null; drawBoard();
+    });
+    const label = document.createElement('span');
+    label.className = 'label';
+    label.textContent = color + ' in hand';
+    host.appendChild(b); host.appendChild(label);
+  }
+}
+
+function drawArrows(svg) {
+  const a = G.analysis;
+  if (!a || !G.state || a.position !== G.state.position) return;
+  const total = a.top.reduce((s, m) => s + m.visits, 0) || 1;
+  el('defs', {}, svg).innerHTML = '<marker id="ah" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#2f6fb5"/></marker>';
+  a.top.slice(0, 4).forEach((m, i) => {
+    const mv = G.state.legal.find((x) => x.text === m.move);
+    if (!mv) return;
+    const from = center(mv.from), to = center(mv.to);
+    const w = 3 + 9 * m.visits / total;
+    const dx = to.x - from.x, dy = to.y - from.y, len = Math.hypot(dx, dy) || 1;
+    const ex = to.x - dx / len * 12, ey = to.y - dy / len * 12;
+    if (mv.drop) el('circle', { cx: to.x, cy: to.y, r: 12, class: 'arrow', 'data-arrow': m.move }, svg);
+    else el('line', { x1: from.x, y1: from.y, x2: ex, y2: ey, 'stroke-width': w, class: 'arrow', 'marker-end': 'url(#ah)', 'data-arrow': m.move, opacity: i === 0 ? 0.85 : 0.5 }, svg);
+    const t = el('text', { x: (from.x + to.x) / 2, y: (from.y + to.y) / 2, 'text-anchor': 'middle', class: 'arrow-label' }, svg);
+    t.textContent = m.visits;
+  });
+}
+
+// ---- moving ---------------------------------------------------------------
+function canMove() {
+  const st = G.state;
+  if (!st || st.over || G.busy) return false;
+  if (G.mode === 'analyse' || G.opponent === 'human') return true;
+  return st.side === G.human && G.ply === G.moves.length;
+}
+
+function ownPiece(n) {
+  const pc = G.state.board.find((p) => p.square === n);
+  if (!pc) return false;
+  return (pc.piece === pc.piece.toUpperCase()) === (G.state.side === 'white');
+}
+
+function clickSquare(n) {
+  if (!canMove()) return;
+  const ts = targets().filter((m) => m.to === n);
+  if (ts.length) { choose(ts); return; }
+  if (ownPiece(n)) { G.selected = G.selected === n ? null : n; G.handSel = null; drawBoard(); return; }
+  if (G.selected || G.handSel) {
+    // Not a legal target: let the rules say why.
+    const text = G.handSel ? '~' + G.info.drop + '-' + n : G.selected + '-' + n;
+    G.selected = null; G.handSel = null;
+    tryMove(text);
+  }
+}
+
+function choose(ms) {
+  if (ms.length === 1) { tryMove(ms[0].text); return; }
+  const pk = $('picker');
+  pk.textContent = '';
+  for (const m of ms) {
+    const b = document.createElement('button');
+    b.textContent = m.promotion ? '=' + m.promotion + '  ' + m.text : (m.castle ? 'castle ' : '') + m.text;
+    b.dataset.move = m.text;
+    b.onclick = () => { pk.hidden = true; tryMove(m.text); };
+    pk.appendChild(b);
+  }
+  const c = document.createElement('button');
+  c.textContent = 'cancel';
+  c.onclick = () => { pk.hidden = true; };
+  pk.appendChild(c);
+  pk.hidden = false;
+}
+
+async function tryMove(text) {
+  try {
+    const st = await api('move', req({ move: text }));
+    G.moves = G.moves.slice(0, G.ply).concat([st.moves[st.moves.length - 1]]);
+    G.ply = G.moves.length;
+    show(st);
+    maybeAgent();
+  } catch (e) {
+    drawBoard();
+    setStatus('Illegal: ' + e.message, 'err');
+  }
+}
+
+function req(extra) {
+  const names = G.opponent === 'human' ? ['human', 'human'] : (G.human === 'white' ? ['human', G.opponent] : [G.opponent, 'human']);
+  return Object.assign({ variant: G.variant, start: G.start, moves: G.moves.slice(0, G.ply), white: names[0], black: names[1] }, extra || {});
+}
+
+async function maybeAgent() {
+  const st = G.state;
+  if (G.mode !== 'play' || G.opponent === 'human' || st.over || st.side === G.human || G.ply !== G.moves.length) return;
+  G.busy = true;
+  setStatus(G.opponent + ' is thinking…');
+  try {
+    const out = await api('agent', req({ player: G.opponent, seed: G.seed++ }));
+    G.moves.push(out.move.text);
+    G.ply = G.moves.length;
+    G.busy = false;
+    show(out.state);
+  } catch (e) {
+    G.busy = false;
+    setStatus('Agent: ' + e.message, 'err');
+  }
+}
+
+function show(st) {
+  G.state = st; G.selected = null; G.handSel = null;
+  $('fen').value = st.position;
+  drawBoard();
+  drawMoves();
+  if (st.over) setStatus(`Game over: ${st.result} (${st.termination})`, 'over');
+  else setStatus(`${st.side === 'white' ? 'White' : 'Black'} to move${st.in_check ? ' · check' : ''}` + (G.mode === 'analyse' ? ` · ply ${G.ply} of ${G.moves.length}` : ''));
+  if (G.mode === 'analyse' && G.abort) restartAnalysis();
+}
+
+function drawMoves() {
+  const ol = $('moves');
+  ol.textContent = '';
+  const startBlack = G.state && G.start && G.start.split(' ')[1] === 'b';
+  const list = startBlack ? ['…'].concat(G.moves) : G.moves;
+  for (let i = 0; i < list.length; i += 2) {
+    const li = document.createElement('li');
+    const num = document.createElement('span'); num.className = 'num'; num.textContent = (i / 2 + 1) + '.';
+    li.appendChild(num);
+    for (let j = i; j < i + 2; j++) {
+      const s = document.createElement('span');
+      s.className = 'mv';
+      if (j < list.length) {
+        const ply = startBlack ? j : j + 1;
+        s.textContent = list[j];
+        if (list[j] !== '…') {
+          s.dataset.ply = ply;
+          if (ply === G.ply) s.classList.add('cur');
+          s.onclick = () => goTo(ply);
+        }
+      }
+      li.appendChild(s);
+    }
+    ol.appendChild(li);
+  }
+  ol.scrollTop = ol.scrollHeight;
+}
+
+async function load() {
+  try {
+    show(await api('game', req()));
+  } catch (e) { setStatus(e.message, 'err'); }
+}
+
+async function goTo(ply) {
+  if (G.busy) return;
+  G.ply = Math.max(0, Math.min(ply, G.moves.length));
+  await load();
+}
+
+async function newGame(variant, start, moves) {
+  G.variant = variant; G.start = start || ''; G.moves = moves || []; G.ply = G.moves.length; G.analysis = null;
+  G.info = await api('variants/' + encodeURIComponent(variant));
+  $('variant').value = variant;
+  await load();
+  maybeAgent();
+}
+
+// ---- drag -----------------------------------------------------------------
+function svgPoint(evt) {
+  const svg = $('board'), pt = svg.createSVGPoint();
+  pt.x = evt.clientX; pt.y = evt.clientY;
+  return pt.matrixTransform(svg.getScreenCTM().inverse());
+}
+function squareAt(p) {
+  const v = G.info;
+  const col = Math.floor((p.x - MARGIN) / CELL), row = Math.floor(p.y / CELL);
+  if (col < 0 || col >= v.files || row < 0 || row >= v.ranks) return null;
+  const f = G.flipped ? v.files - 1 - col : col;
+  const r = G.flipped ? row + v.first_rank : v.first_rank + v.ranks - 1 - row;
+  return sqName(f, r);
+}
+let drag = null;
+function setupInput() {
+  const svg = $('board');
+  svg.addEventListener('pointerdown', (e) => {
+    const n = squareAt(svgPoint(e));
+    if (!n) return;
+    if (canMove() && ownPiece(n) && !targets().some((m) => m.to === n)) {
+      G.selected = n; G.handSel = null; drawBoard();
+      const g = svg.querySelector(`g.piece[data-sq="${n}"]`);
+      if (g) { svg.appendChild(g); drag = { g, from: n, start: svgPoint(e), moved: false }; svg.setPointerCapture(e.pointerId); }
+      return;
+    }
+    clickSquare(n);
+  });
+  svg.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    const p = svgPoint(e), dx = p.x - drag.start.x, dy = p.y - drag.start.y;
+    if (Math.hypot(dx, dy) > 4) drag.moved = true;
+    drag.g.setAttribute('transform', `translate(${dx},${dy})`);
+  });
+  svg.addEventListener('pointerup', (e) => {
+    if (!drag) return;
+    const d = drag; drag = null;
+    const n = squareAt(svgPoint(e));
+    if (!d.moved || !n || n === d.from) { drawBoard(); return; }
+    clickSquare(n);
+  });
+}
+
+// ---- analysis -------------------------------------------------------------
+function startAnalysis() {
+  stopAnalysis();
+  const ctl = new AbortController();
+  G.abort = ctl;
+  $('go').disabled = true; $('stop').disabled = false;
+  const st = G.state;
+  if (!st || st.over) { $('analysis').innerHTML = '<p class="muted">The game is over here.</p>'; stopAnalysis(); return; }
+  const model = $('model').value;
+  (async () => {
+    let sims = 200;
+    while (!ctl.signal.aborted) {
+      try {
+        const rep = await api('analyse', req({ model, sims, movetime_ms: 3000, top: 8 }), ctl.signal);
+        if (ctl.signal.aborted) return;
+        G.analysis = rep;
+        drawAnalysis(rep);
+        drawBoard();
+        if (rep.proven || sims >= G.limits.max_sims) break;
+        sims = Math.min(sims * 2, G.limits.max_sims);
+      } catch (e) {
+        if (ctl.signal.aborted) return;
+        if (e.status === 503) { await new Promise((r) => setTimeout(r, 500)); continue; }
+        $('analysis').innerHTML = '';
+        setStatus('Analysis: ' + e.message, 'err');
+        break;
+      }
+    }
+    if (G.abort === ctl) { $('go').disabled = false; $('stop').disabled = true; G.abort = null; }
+  })();
+}
+function stopAnalysis() {
+  if (G.abort) G.abort.abort();
+  G.abort = null;
+  $('go').disabled = false; $('stop').disabled = true;
+}
+function restartAnalysis() { G.analysis = null; startAnalysis(); }
+
+function drawAnalysis(rep) {
+  const white = G.state.side === 'white' ? rep.value : -rep.value;
+  $('evalfill').style.height = (50 + 50 * white) + '%';
+  $('evaltext').textContent = (white >= 0 ? '+' : '') + white.toFixed(2);
+  const rows = rep.top.map((m) => `<tr><td>${esc(m.move)}</td><td>${m.visits}</td><td>${(100 * m.prior).toFixed(1)}%</td><td>${m.q === null ? '–' : (m.q >= 0 ? '+' : '') + m.q.toFixed(3) + (m.proven ? '!' : '')}</td></tr>`).join('');
+  $('analysis').innerHTML = `<div class="headline">${esc(rep.best)} <span class="muted">value ${(rep.value >= 0 ? '+' : '') + rep.value.toFixed(3)} for ${G.state.side}${rep.proven ? ' (proven)' : ''}</span></div>
+    <div class="muted">${esc(rep.model)} · ${rep.sims} playouts · ${rep.elapsed_ms} ms</div>
+    <table><thead><tr><th>move</th><th>visits</th><th>prior</th><th>q</th></tr></thead><tbody>${rows}</tbody></table>
+    <div class="pv"><b>PV</b> ${rep.pv.map(esc).join(' ')}</div>`;
+}
+function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c])); }
+
+// ---- games ----------------------------------------------------------------
+async function showGames() {
+  const tb = $('games-table').querySelector('tbody');
+  tb.innerHTML = '<tr><td colspan="7" class="muted">Loading…</td></tr>';
+  try {
+    const j = await api('games');
+    tb.textContent = '';
+    if (!j.games.length) tb.innerHTML = '<tr><td colspan="7" class="muted">No games yet: run match, play or train.</td></tr>';
+    for (const g of j.games) {
+      const t = g.tags, tr = document.createElement('tr');
+      tr.dataset.id = g.id;
+      for (const x of [g.id.split('/').pop().replace(/\.txt$/, ''), t.Variant || 'fbgc', t.White || t.Model || '?', t.Black || t.Model || '?', t.Result || '*', t.Termination || '', t.Plies || '']) {
+        const td = document.createElement('td'); td.textContent = x; tr.appendChild(td);
+      }
+      tr.onclick = () => openGame(g.id);
+      tb.appendChild(tr);
+    }
+  } catch (e) { tb.innerHTML = `<tr><td colspan="7">${esc(e.message)}</td></tr>`; }
+}
+async function openGame(id) {
+  const g = await api('games/record?id=' + encodeURIComponent(id));
+  location.hash = '#analyse';
+  await newGame(g.variant, g.start, g.moves);
+  await goTo(0);
+}
+
+// ---- training -------------------------------------------------------------
+const COLORS = ['#3a6ea5', '#c0562b', '#2d8a4e', '#8e44ad', '#b58b00', '#555'];
+let runTimer = null, runName = null;
+async function showRuns() {
+  const box = $('runs');
+  try {
+    const j = await api('runs');
+    box.textContent = '';
+    if (!j.runs.length) box.innerHTML = '<p class="muted">No runs in --runs yet.</p>';
+    for (const r of j.runs) {
+      const b = document.createElement('button');
+      b.dataset.run = r.name;
+      b.innerHTML = `${esc(r.name)}<small>${r.generations} generations · ${r.games} games</small>`;
+      if (r.name === runName) b.classList.add('sel');
+      b.onclick = () => openRun(r.name);
+      box.appendChild(b);
+    }
+    if (!runName && j.runs.length) openRun(j.runs[0].name);
+  } catch (e) { box.innerHTML = `<p class="muted">${esc(e.message)}</p>`; }
+}
+async function openRun(name) {
+  runName = name;
+  for (const b of $('runs').children) b.classList.toggle('sel', b.dataset.run === name);
+  $('run').hidden = false;
+  $('run-title').textContent = name;
+  try { $('config').textContent = (await api(`runs/${encodeURIComponent(name)}/config`)).config; } catch (e) { $('config').textContent = e.message; }
+  await refreshRun();
+  clearInterval(runTimer);
+  runTimer = setInterval(refreshRun, G.poll);
+}
+async function refreshRun() {
+  if (!runName || G.view !== 'training') return;
+  let j;
+  try { j = await api(`runs/${encodeURIComponent(runName)}/metrics`); } catch (e) { return; }
+  const R = j.records;
+  const gen = (f) => R.map((r) => [r.generation, f(r)]).filter((p) => p[1] !== undefined && p[1] !== null);
+  const tr = (k) => gen((r) => r.train && r.train[k]);
+  const sp = (k) => gen((r) => r.selfplay && r.selfplay[k]);
+  const share = (k) => gen((r) => { const s = r.selfplay; if (!s) return undefined; const n = (s.white_wins || 0) + (s.draws || 0) + (s.black_wins || 0); return n ? (s[k] || 0) / n : undefined; });
+  const elo = R.map((r) => { const l = (r.ladder || []).find((x) => x.player === r.model); return l ? [r.elapsed_s / 3600, l.elo, l.low, l.high] : null; }).filter(Boolean);
+  const charts = [
+    ['losses', 'Losses', 'generation', [['policy', tr('policy_loss')], ['value', tr('value_loss')], ['total', tr('loss')]]],
+    ['accuracy', 'Policy accuracy', 'generation', [['accuracy', tr('policy_accuracy')]]],
+    ['elo', 'Elo (ladder, 95% interval)', 'hours', [['Elo', elo]]],
+    ['gph', 'Self-play games per hour', 'generation', [['games/h', sp('games_per_hour')]]],
+    ['results', 'Self-play results', 'generation', [['white wins', share('white_wins')], ['draws', share('draws')], ['black wins', share('black_wins')]]],
+    ['length', 'Mean game length (plies)', 'generation', [['plies', sp('mean_plies')]]],
+  ];
+  const box = $('charts');
+  for (const [id, title, xl, series] of charts) {
+    let card = box.querySelector(`[data-chart="${id}"]`);
+    if (!card) {
+      card = document.createElement('div'); card.className = 'card chart-card'; card.dataset.chart = id;
+      box.appendChild(card);
+    }
+    card.innerHTML = `<h3>${esc(title)}</h3>`;
+    card.appendChild(lineChart(series, xl));
+    const lg = document.createElement('div'); lg.className = 'legend';
+    lg.innerHTML = series.map(([n], i) => `<span><i style="background:${COLORS[i]}"></i>${esc(n)}</span>`).join('');
+    card.appendChild(lg);
+  }
+  const last = R[R.length - 1];
+  const tb = $('ladder').querySelector('tbody');
+  tb.innerHTML = last && last.ladder ? last.ladder.map((l) => `<tr><td>${esc(l.player)}</td><td>${l.elo.toFixed(0)}</td><td>${l.low.toFixed(0)} – ${l.high.toFixed(0)}</td><td>${l.games}</td></tr>`).join('') : '<tr><td colspan="4" class="muted">No ladder yet.</td></tr>';
+}
+function lineChart(series, xlabel) {
+  const W = 360, H = 190, L = 44, B = 26, T = 8, Rm = 10;
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`); svg.setAttribute('class', 'chart');
+  const pts = series.flatMap(([, p]) => p);
+  svg.dataset.points = pts.length;
+  if (!pts.length) { el('text', { x: W / 2, y: H / 2, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = 'no data yet'; return svg; }
+  const xs = pts.map((p) => p[0]), ys = pts.flatMap((p) => p.length > 3 ? [p[2], p[3]] : [p[1]]);
+  let x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+  if (x0 === x1) { x0 -= 1; x1 += 1; }
+  if (y0 === y1) { y0 -= 1; y1 += 1; }
+  const pad = (y1 - y0) * 0.08; y0 -= pad; y1 += pad;
+  const X = (x) => L + (x - x0) / (x1 - x0) * (W - L - Rm), Y = (y) => T + (1 - (y - y0) / (y1 - y0)) * (H - T - B);
+  for (let i = 0; i <= 4; i++) {
+    const y = y0 + (y1 - y0) * i / 4;
+    el('line', { x1: L, x2: W - Rm, y1: Y(y), y2: Y(y), class: 'grid' }, svg);
+    el('text', { x: L - 5, y: Y(y) + 3, 'text-anchor': 'end', class: 'tick' }, svg).textContent = fmt(y);
+  }
+  el('line', { x1: L, x2: W - Rm, y1: H - B, y2: H - B, class: 'axis' }, svg);
+  el('text', { x: L, y: H - 8, class: 'tick' }, svg).textContent = fmt(x0);
+  el('text', { x: W - Rm, y: H - 8, 'text-anchor': 'end', class: 'tick' }, svg).textContent = fmt(x1);
+  el('text', { x: (L + W) / 2, y: H - 8, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = xlabel;
+  series.forEach(([, p], i) => {
+    if (!p.length) return;
+    for (const q of p) if (q.length > 3) el('line', { x1: X(q[0]), x2: X(q[0]), y1: Y(q[2]), y2: Y(q[3]), stroke: COLORS[i], 'stroke-width': 1.5, opacity: 0.5 }, svg);
+    el('polyline', { points: p.map((q) => X(q[0]) + ',' + Y(q[1])).join(' '), class: 'series', stroke: COLORS[i] }, svg);
+    for (const q of p) el('circle', { cx: X(q[0]), cy: Y(q[1]), r: 2.8, fill: COLORS[i] }, svg);
+  });
+  return svg;
+}
+function fmt(v) { const a = Math.abs(v); return a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : v.toFixed(2); }
+
+// ---- views ----------------------------------------------------------------
+function route() {
+  const view = (location.hash || '#play').slice(1);
+  G.view = view;
+  for (const a of document.querySelectorAll('nav a')) a.classList.toggle('active', a.dataset.view === view);
+  $('board-view').hidden = !(view === 'play' || view === 'analyse');
+  $('games-view').hidden = view !== 'games';
+  $('training-view').hidden = view !== 'training';
+  $('play-panel').hidden = view !== 'play';
+  $('analyse-panel').hidden = view !== 'analyse';
+  $('evalbar').style.visibility = view === 'analyse' ? 'visible' : 'hidden';
+  const was = G.mode;
+  G.mode = view === 'analyse' ? 'analyse' : 'play';
+  if (was === 'analyse' && G.mode !== 'analyse') { stopAnalysis(); G.analysis = null; }
+  if (view === 'games') showGames();
+  if (view === 'training') showRuns();
+  if (G.state) show(G.state);
+}
+
+async function init() {
+  const params = new URLSearchParams(location.search);
+  G.poll = Math.max(200, parseInt(params.get('poll') || '3000', 10));
+  const [vs, ps] = await Promise.all([api('variants'), api('players')]);
+  G.limits = ps.limits;
+  for (const v of vs.variants) {
+    const o = document.createElement('option'); o.value = v.name; o.textContent = v.name; o.title = v.description;
+    $('variant').appendChild(o);
+  }
+  const opp = $('opponent');
+  for (const p of ['human'].concat(ps.players, ps.models.map((m) => m + ':200'))) {
+    const o = document.createElement('option'); o.value = p; o.textContent = p === 'human' ? 'a friend (both sides here)' : p; opp.appendChild(o);
+  }
+  opp.value = 'random';
+  for (const m of ps.evaluators.concat(ps.models)) {
+    const o = document.createElement('option'); o.value = m; o.textContent = m; $('model').appendChild(o);
+  }
+  $('variant').onchange = () => newGame($('variant').value);
+  opp.onchange = () => { G.opponent = opp.value; maybeAgent(); };
+  $('color').onchange = () => { G.human = $('color').value; G.flipped = G.human === 'black'; drawBoard(); maybeAgent(); };
+  $('new').onclick = () => newGame($('variant').value);
+  $('undo').onclick = () => {
+    if (G.busy) return;
+    let n = G.ply - 1;
+    if (G.mode === 'play' && G.opponent !== 'human' && n > 0 && (n % 2 === 0) !== (G.human === 'white')) n--;
+    G.moves = G.moves.slice(0, Math.max(0, n)); G.ply = G.moves.length; load();
+  };
+  $('flip').onclick = () => { G.flipped = !G.flipped; drawBoard(); };
+  $('download').onclick = () => {
+    const blob = new Blob([G.state.record], { type: 'text/plain' });
+    const a = document.createElement('a'); a.href = URL.createObjectURL(blob); a.download = 'bomberzero-' + G.variant + '.txt'; a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  };
+  $('setfen').onclick = async () => {
+    const text = $('fen').value.trim();
+    try { await api('game', { variant: G.variant, start: text, moves: [] }); G.start = text; G.moves = []; G.ply = 0; await load(); maybeAgent(); } catch (e) { setStatus('Position: ' + e.message, 'err'); }
+  };
+  $('copyfen').onclick = () => navigator.clipboard && navigator.clipboard.writeText($('fen').value);
+  $('go').onclick = startAnalysis;
+  $('stop').onclick = stopAnalysis;
+  $('first').onclick = () => goTo(0);
+  $('prev').onclick = () => goTo(G.ply - 1);
+  $('next').onclick = () => goTo(G.ply + 1);
+  $('last').onclick = () => goTo(G.moves.length);
+  document.addEventListener('keydown', (e) => {
+    if (G.mode !== 'analyse' || e.target.tagName === 'INPUT') return;
+    if (e.key === 'ArrowLeft') goTo(G.ply - 1);
+    if (e.key === 'ArrowRight') goTo(G.ply + 1);
+  });
+  window.addEventListener('hashchange', route);
+  setupInput();
+  G.opponent = opp.value;
+  await newGame(params.get('variant') || 'fbgc', params.get('start') || '');
+  route();
+  document.body.dataset.ready = '1';
+}
+init().catch((e) => setStatus(e.message, 'err'));

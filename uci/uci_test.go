@@ -1,0 +1,257 @@
+package uci
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"bomberzero/env"
+)
+
+// session is a UCI conversation with an engine over pipes.
+type session struct {
+	t    *testing.T
+	in   io.WriteCloser
+	out  *bufio.Scanner
+	seen []string
+}
+
+func (s *session) send(cmd string) {
+	s.t.Helper()
+	if _, err := fmt.Fprintln(s.in, cmd); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// until reads lines until one starts with prefix, returning it; every
+// line read is kept in seen.
+func (s *session) until(prefix string) string {
+	s.t.Helper()
+	for s.out.Scan() {
+		line := s.out.Text()
+		s.seen = append(s.seen, line)
+		if strings.HasPrefix(line, prefix) {
+			return line
+		}
+	}
+	s.t.Fatalf("the engine ended before %q; it said:\n%s", prefix, strings.Join(s.seen, "\n"))
+	return ""
+}
+
+func newSession(t *testing.T) *session {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- Run(context.Background(), inR, outW); outW.Close() }()
+	t.Cleanup(func() {
+		inW.Close()
+		go io.Copy(io.Discard, outR)
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return &session{t: t, in: inW, out: bufio.NewScanner(outR)}
+}
+
+func TestUCISession(t *testing.T) {
+	s := newSession(t)
+	s.send("uci")
+	s.until("uciok")
+	opts := strings.Join(s.seen, "\n")
+	for _, n := range env.VariantNames() {
+		if !strings.Contains(opts, " var "+n) {
+			t.Errorf("UCI_Variant does not offer %s:\n%s", n, opts)
+		}
+	}
+	s.send("isready")
+	s.until("readyok")
+
+	// Orthodox chess: a legal reply after moves in coordinate form, with
+	// info lines carrying nodes, score and a legal pv.
+	s.send("ucinewgame")
+	s.send("position startpos moves e2e4 e7e5 g1f3")
+	s.seen = nil
+	s.send("go nodes 200")
+	best := strings.Fields(s.until("bestmove"))[1]
+	v, _ := env.LoadVariant("chess")
+	p, err := env.PlayMoves(v.NewPosition(), "e2e4 e7e5 g1f3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseMove(p, best); err != nil {
+		t.Errorf("bestmove %s is not legal: %v", best, err)
+	}
+	infos := 0
+	for _, l := range s.seen {
+		if strings.HasPrefix(l, "info depth") {
+			infos++
+			f := strings.Fields(l)
+			if !strings.Contains(l, " nodes ") || !strings.Contains(l, " score ") {
+				t.Errorf("info line %q lacks nodes or score", l)
+			}
+			i := strings.Index(l, " pv ")
+			q := p.Clone()
+			for _, m := range strings.Fields(l[i+4:]) {
+				mv, err := ParseMove(q, m)
+				if err != nil {
+					t.Fatalf("pv move %s in %q: %v", m, l, err)
+				}
+				q.DoMove(mv)
+			}
+			_ = f
+		}
+	}
+	if infos < 2 {
+		t.Errorf("%d info lines for a doubling search to 200 nodes, want several:\n%s", infos, strings.Join(s.seen, "\n"))
+	}
+
+	// A promotion in UCI's form.
+	s.send("position fen 8/P6k/8/8/8/8/8/K7 w - - 0 1 moves a7a8q h7g6")
+	s.send("d")
+	if l := s.until("info string"); !strings.Contains(l, "Q7/8/6k1") {
+		t.Errorf("after a7a8q: %s", l)
+	}
+
+	// FBGC: a mate in one found and scored as a mate, in 10x10 squares.
+	s.send("setoption name UCI_Variant value fbgc")
+	s.send("position fen k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1")
+	s.seen = nil
+	s.send("go nodes 500")
+	if l := s.until("bestmove"); l != "bestmove e1e10" {
+		t.Errorf("mate in one: %s", l)
+	}
+	if !strings.Contains(strings.Join(s.seen, "\n"), "score mate 1") {
+		t.Errorf("no mate score:\n%s", strings.Join(s.seen, "\n"))
+	}
+
+	// Birds and Ninjas: a drop with a push in the extended form.
+	s.send("setoption name UCI_Variant value birds-ninjas")
+	s.send("position startpos moves e2e4 e9e7 J@e2e3")
+	s.send("d")
+	if l := s.until("info string"); !strings.Contains(l, "[JJJjjjj]") {
+		t.Errorf("after the drop J@e2e3: %s", l)
+	}
+	s.send("position startpos moves e2e4 e9e7 J@d2")
+	if l := s.until("info string"); !strings.Contains(l, "refused") {
+		t.Errorf("an illegal drop was not refused: %s", l)
+	}
+
+	// go infinite runs until stop, then answers bestmove.
+	s.send("position startpos")
+	s.send("go infinite")
+	time.Sleep(200 * time.Millisecond)
+	s.send("stop")
+	s.until("bestmove")
+	s.send("isready")
+	s.until("readyok")
+	s.send("quit")
+}
+
+func TestFormatAndParseMoveRoundTripOnEveryVariant(t *testing.T) {
+	for _, name := range env.VariantNames() {
+		v, _ := env.LoadVariant(name)
+		p := v.NewPosition()
+		for ply := 0; ply < 80; ply++ {
+			ms := p.LegalMoves(nil)
+			if res, _ := p.StatusOf(len(ms)); res != env.Ongoing {
+				break
+			}
+			seen := map[string]bool{}
+			for _, m := range ms {
+				s := FormatMove(p, m)
+				if seen[s] {
+					t.Fatalf("%s %s: two moves written %s", name, p, s)
+				}
+				seen[s] = true
+				back, err := ParseMove(p, s)
+				if err != nil || back != m {
+					t.Fatalf("%s %s: %s read back as %v, %v", name, p, s, back, err)
+				}
+			}
+			p.DoMove(ms[(ply*7919)%len(ms)])
+		}
+	}
+}
+
+// TestMatchAgainstStockfish plays a short real match on orthodox chess
+// against Debian's stockfish at its lowest level (Skill Level 0, 1 node a
+// move), both engines driven over UCI, and reports the score.
+func TestMatchAgainstStockfish(t *testing.T) {
+	path, err := exec.LookPath("stockfish")
+	if err != nil {
+		if path, err = exec.LookPath("/usr/games/stockfish"); err != nil {
+			t.Skip("no stockfish on PATH (scripts/test.sh installs it)")
+		}
+	}
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path)
+	sfIn, _ := cmd.StdinPipe()
+	sfOut, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer sfIn.Close()
+	sf := &session{t: t, in: sfIn, out: bufio.NewScanner(sfOut)}
+	sf.send("uci")
+	sf.until("uciok")
+	sf.send("setoption name Skill Level value 0")
+	sf.send("isready")
+	sf.until("readyok")
+	bz := newSession(t)
+	bz.send("uci")
+	bz.until("uciok")
+	bz.send("setoption name Playouts value 300")
+
+	v, _ := env.LoadVariant("chess")
+	const games, maxPlies = 4, 200
+	var score float64
+	for g := 0; g < games; g++ {
+		pos := v.NewPosition()
+		var moves []string
+		bzWhite := g%2 == 0
+		res, why := env.Ongoing, env.NotOver
+		for ply := 0; ; ply++ {
+			if res, why = pos.Status(); res != env.Ongoing {
+				break
+			}
+			if ply >= maxPlies {
+				res, why = env.Draw, env.LengthCap
+				break
+			}
+			e, goCmd := sf, "go nodes 1"
+			if (pos.SideToMove() == env.White) == bzWhite {
+				e, goCmd = bz, "go nodes 300"
+			}
+			e.send("position startpos moves " + strings.Join(moves, " "))
+			e.seen = nil
+			e.send(goCmd)
+			best := strings.Fields(e.until("bestmove"))[1]
+			m, err := ParseMove(pos, best)
+			if err != nil {
+				t.Fatalf("game %d ply %d: %s played %q, illegal in %s: %v", g, ply, map[bool]string{true: "bomberzero", false: "stockfish"}[e == bz], best, pos, err)
+			}
+			moves = append(moves, best)
+			pos.DoMove(m)
+		}
+		pts := 0.5
+		switch {
+		case res == env.WhiteWins && bzWhite, res == env.BlackWins && !bzWhite:
+			pts = 1
+		case res != env.Draw:
+			pts = 0
+		}
+		score += pts
+		t.Logf("game %d: bomberzero (material, 300 playouts) with %s: %s by %s in %d plies", g+1, map[bool]string{true: "White", false: "Black"}[bzWhite], res, why, len(moves))
+	}
+	t.Logf("bomberzero scored %.1f of %d against stockfish (Skill Level 0, 1 node)", score, games)
+}
