@@ -156,7 +156,7 @@ func (m *Model) NewEvaluator(maxBatch int, seed uint64) (eval.Evaluator, error) 
 	case Rollout:
 		return mcts.NewRollout(shape, maxBatch, 1, 200, seed)
 	}
-	return mcts.NewMaterial(shape, maxBatch, 3)
+	return mcts.NewMaterial(shape, maxBatch, 3, m.rules.Encoder.MaterialWeights(m.rules.values))
 }
 
 // ValueFunc returns the model's value of single positions given as text

@@ -1,11 +1,15 @@
 package agent
 
 import (
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"bomberzero/eval"
+	"bomberzero/mcts"
 	"bomberzero/nn"
 )
 
@@ -112,4 +116,76 @@ func FuzzParseSpec(f *testing.F) {
 			t.Fatalf("%q -> %+v -> %q -> %+v, %v", text, s, s.String(), back, err)
 		}
 	})
+}
+
+// TestMaterialReadsTheSameValueFromPlanesAsFromTheGame plays random games
+// and checks that the material evaluator's value from a position's planes
+// (a plain eval.Evaluator) is its value from the game (Material), in
+// variants with and without pieces in hand.
+func TestMaterialReadsTheSameValueFromPlanesAsFromTheGame(t *testing.T) {
+	for _, variant := range []string{"fbgc", "chess", "birds-ninjas"} {
+		r := mustRules(t, variant, 0)
+		m, err := LoadModel(Material, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := m.NewEvaluator(1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ge := ev.(mcts.GameEvaluator)
+		weights := r.Encoder.MaterialWeights(r.values)
+		fromPlanes, fromGame := eval.NewBatch(r.Shape(), 1), eval.NewBatch(r.Shape(), 1)
+		rng := rand.New(rand.NewPCG(1, 2))
+		nonzero := 0
+		for game := 0; game < 4; game++ {
+			g := r.NewGame(nil)
+			var moves []int
+			for ply := 0; ply < 120; ply++ {
+				if over, _ := g.Status(); over {
+					break
+				}
+				g.Encode(fromPlanes.Planes)
+				moves = g.LegalMoves(moves[:0])
+				clear(fromPlanes.Legal)
+				for _, k := range moves {
+					fromPlanes.Legal[k] = 1
+				}
+				copy(fromGame.Planes, fromPlanes.Planes)
+				copy(fromGame.Legal, fromPlanes.Legal)
+				if err := ev.Evaluate(fromPlanes); err != nil {
+					t.Fatal(err)
+				}
+				if err := ge.EvaluateGames([]mcts.Game{g}, fromGame); err != nil {
+					t.Fatal(err)
+				}
+				sum, plane := 0.0, r.Shape().Height*r.Shape().Width
+				for c, w := range weights {
+					for _, x := range fromPlanes.Planes[c*plane : (c+1)*plane] {
+						sum += w * float64(x)
+					}
+				}
+				if want := g.Material(); math.Abs(sum-want) > 1e-4 {
+					t.Fatalf("%s game %d ply %d: material from planes %v, from the game %v", variant, game, ply, sum, want)
+				}
+				if g.Material() != 0 {
+					nonzero++
+				}
+				for i := range 3 {
+					if d := fromPlanes.WDL[i] - fromGame.WDL[i]; d > 1e-5 || d < -1e-5 {
+						t.Fatalf("%s game %d ply %d: WDL from planes %v, from the game %v", variant, game, ply, fromPlanes.WDL, fromGame.WDL)
+					}
+				}
+				for k := range fromPlanes.Policy {
+					if fromPlanes.Policy[k] != fromGame.Policy[k] {
+						t.Fatalf("%s: policies differ at %d", variant, k)
+					}
+				}
+				g.Play(moves[rng.IntN(len(moves))])
+			}
+		}
+		if nonzero == 0 {
+			t.Errorf("%s: every position had material 0: the test checked nothing", variant)
+		}
+	}
 }

@@ -15,7 +15,6 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/env"
-	"bomberzero/match"
 	"bomberzero/mcts"
 )
 
@@ -45,22 +44,21 @@ type Report struct {
 	BestMove env.Move `json:"-"`
 }
 
-// DefaultSims is the playout count of a model spec without one.
-const DefaultSims = match.DefaultSims
-
-// SearchConfig returns the search settings of an analysis of sims playouts:
-// a match player's (agent.MatchSearch) without its opening temperature, so
-// the most visited move is always the one reported.
-func SearchConfig(sims int) mcts.Config {
-	c := agent.MatchSearch(agent.DefaultSearch(), sims)
+// SearchConfig returns the search settings of an analysis of sims playouts
+// over base, the training config's [selfplay] search: a match player's
+// (agent.MatchSearch) without its opening temperature, so the most visited
+// move is always the one reported.
+func SearchConfig(base mcts.Config, sims int) mcts.Config {
+	c := agent.MatchSearch(base, sims)
 	c.TempPlies = 0
 	return c
 }
 
 // ParseModelSpec splits a model spec MODEL[:SIMS] (agent.ParseSpec reads
 // and checks it) into the model's name, a network-free evaluator or a
-// checkpoint path, and its playouts (DefaultSims when it names none).
-func ParseModelSpec(spec string) (string, int, error) {
+// checkpoint path, and its playouts (defaultSims, the config's eval.sims in
+// the commands, when it names none).
+func ParseModelSpec(spec string, defaultSims int) (string, int, error) {
 	sp, err := agent.ParseSpec(spec)
 	if err != nil {
 		return "", 0, err
@@ -70,7 +68,7 @@ func ParseModelSpec(spec string) (string, int, error) {
 		name = sp.Evaluator
 	}
 	if sims == 0 {
-		sims = DefaultSims
+		sims = defaultSims
 	}
 	return name, sims, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/env"
+	"bomberzero/mcts"
 )
 
 const mateIn1 = "k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1"
@@ -34,7 +35,7 @@ func setup(t *testing.T, variant, fen string) (*env.Position, *agent.Rules, *age
 
 func TestDeepenDoublesUntilTheLimitAndKeepsEveryReportLegal(t *testing.T) {
 	pos, rules, m := setup(t, "fbgc", "")
-	cfg := SearchConfig(16)
+	cfg := SearchConfig(mcts.DefaultConfig(), 16)
 	var sims []int
 	rep, err := Deepen(context.Background(), pos, rules, m, cfg, 5, 100, time.Time{}, func(r Report) { sims = append(sims, r.Sims) })
 	if err != nil {
@@ -81,7 +82,7 @@ func joinMoves(ms []string) string {
 
 func TestDeepenStopsAtAProofAndSearchStopsOnCancel(t *testing.T) {
 	pos, rules, m := setup(t, "fbgc", mateIn1)
-	cfg := SearchConfig(8)
+	cfg := SearchConfig(mcts.DefaultConfig(), 8)
 	cfg.Solver = true
 	rep, err := Deepen(context.Background(), pos, rules, m, cfg, 3, 1<<20, time.Time{}, nil)
 	if err != nil {
@@ -93,10 +94,10 @@ func TestDeepenStopsAtAProofAndSearchStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	start, _, _ := setup(t, "fbgc", "")
-	if _, err := Search(ctx, start, rules, m, SearchConfig(1000), 3); !errors.Is(err, context.Canceled) {
+	if _, err := Search(ctx, start, rules, m, SearchConfig(mcts.DefaultConfig(), 1000), 3); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled search returned %v, want context.Canceled", err)
 	}
-	if _, err := Deepen(ctx, start, rules, m, SearchConfig(1000), 3, 2000, time.Time{}, nil); !errors.Is(err, context.Canceled) {
+	if _, err := Deepen(ctx, start, rules, m, SearchConfig(mcts.DefaultConfig(), 1000), 3, 2000, time.Time{}, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled deepening with no finished search returned %v, want context.Canceled", err)
 	}
 }
@@ -108,14 +109,14 @@ func TestParseModelSpec(t *testing.T) {
 		sims int
 		bad  bool
 	}{
-		{"material", "material", DefaultSims, false},
+		{"material", "material", 33, false},
 		{"uniform:7", "uniform", 7, false},
 		{"runs/a/gen-0001.safetensors:50", "runs/a/gen-0001.safetensors", 50, false},
 		{"material:0", "", 0, true},
 		{"material:x", "", 0, true},
 		{":5", "", 0, true},
 	} {
-		name, sims, err := ParseModelSpec(c.spec)
+		name, sims, err := ParseModelSpec(c.spec, 33)
 		if (err != nil) != c.bad || name != c.name || sims != c.sims {
 			t.Errorf("%q: got %q %d %v", c.spec, name, sims, err)
 		}

@@ -38,10 +38,7 @@ func crossPlay(ctx context.Context, srcs []Source, cfg Config) ([]Cross, string,
 			return nil, fmt.Sprintf("no cross-play: %s's games (%s) come without a trained model", s.Variant, s.Dir), nil
 		}
 	}
-	sims := cfg.CrossSims
-	if sims == 0 {
-		sims = match.DefaultSims
-	}
+	sims := cfg.Sims
 	var out []Cross
 	for i := range srcs {
 		for j := i + 1; j < len(srcs); j++ {
@@ -50,11 +47,11 @@ func crossPlay(ctx context.Context, srcs []Source, cfg Config) ([]Cross, string,
 				if err != nil {
 					return nil, "", fmt.Errorf("compare: cross-play: %w", err)
 				}
-				a, err := neutralPlayer(v, srcs[i].Model, sims)
+				a, err := neutralPlayer(v, srcs[i].Model, cfg.Search, sims)
 				if err != nil {
 					return out, fmt.Sprintf("no cross-play on %s: %v", v.Name, err), nil
 				}
-				b, err := neutralPlayer(v, srcs[j].Model, sims)
+				b, err := neutralPlayer(v, srcs[j].Model, cfg.Search, sims)
 				if err != nil {
 					return out, fmt.Sprintf("no cross-play on %s: %v", v.Name, err), nil
 				}
@@ -77,8 +74,9 @@ func crossPlay(ctx context.Context, srcs []Source, cfg Config) ([]Cross, string,
 
 // neutralPlayer loads a checkpoint to play variant v, whatever variant it
 // was trained for, as long as its network's shape fits v's encoding (the
-// variant check of match.LoadCheckpoint is what cross-play sets aside).
-func neutralPlayer(v *env.Variant, path string, sims int) (match.Maker, error) {
+// variant check of agent.Spec.Load is what cross-play sets aside),
+// searching sims playouts per move with the match preset over base.
+func neutralPlayer(v *env.Variant, path string, base mcts.Config, sims int) (match.Maker, error) {
 	ck, err := nn.ReadCheckpoint(path)
 	if err != nil {
 		return match.Maker{}, fmt.Errorf("model %s: %w", path, err)
@@ -93,5 +91,5 @@ func neutralPlayer(v *env.Variant, path string, sims int) (match.Maker, error) {
 		return match.Maker{}, err
 	}
 	name := fmt.Sprintf("%s(%s):%d", ck.Variant, filepath.Base(path), sims)
-	return match.NewSearchMaker(name, rules, model, agent.MatchSearch(mcts.DefaultConfig(), sims))
+	return match.NewSearchMaker(name, rules, model, agent.MatchSearch(base, sims))
 }

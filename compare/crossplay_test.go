@@ -8,6 +8,7 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/match"
+	"bomberzero/mcts"
 	"bomberzero/nn"
 )
 
@@ -36,10 +37,10 @@ func TestCrossPlayMeetsOnBothRuleSets(t *testing.T) {
 	dir := t.TempDir()
 	srcs := []Source{{Variant: "fbgc", Kind: "run", Model: saveNet(t, dir, "fbgc", 1)},
 		{Variant: "fbgc-superpower", Kind: "run", Model: saveNet(t, dir, "fbgc-superpower", 2)}}
-	if _, err := match.LoadCheckpoint(load(t, "fbgc"), srcs[1].Model, 2); err == nil {
+	if _, err := match.SearchLoader(mcts.DefaultConfig(), 2)(load(t, "fbgc"), agent.Spec{Path: srcs[1].Model}); err == nil {
 		t.Fatal("the plain loader took a superpower model for fbgc; cross-play's own loader is then untested")
 	}
-	cross, note, err := crossPlay(context.Background(), srcs, Config{Games: 2, CrossSims: 4, MaxPlies: 12, Seed: 1, Workers: 1})
+	cross, note, err := crossPlay(context.Background(), srcs, Config{Games: 2, Sims: 4, MaxPlies: 12, Search: mcts.DefaultConfig(), Seed: 1, Workers: 1})
 	if err != nil || note != "" {
 		t.Fatalf("cross-play: %v %q", err, note)
 	}
@@ -61,7 +62,7 @@ func TestCrossPlaySaysWhyNot(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cross, note, err = crossPlay(context.Background(), []Source{{Variant: "fbgc", Kind: "run", Model: saveNet(t, dir, "fbgc", 1)},
-		{Variant: "chess", Kind: "run", Model: saveNet(t, dir, "chess", 1)}}, Config{Games: 2, CrossSims: 2, MaxPlies: 4})
+		{Variant: "chess", Kind: "run", Model: saveNet(t, dir, "chess", 1)}}, Config{Games: 2, Sims: 2, MaxPlies: 4, Search: mcts.DefaultConfig()})
 	if err != nil || len(cross) != 0 || !strings.Contains(note, "shape") {
 		t.Errorf("a 10x10 model on 8x8 chess: %v, %q, %v; want a note about the network shape", cross, note, err)
 	}

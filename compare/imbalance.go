@@ -33,7 +33,7 @@ type ImbalanceConfig struct {
 	// arrangements (the first gets the odd one).
 	Games    int
 	Seed     uint64
-	MaxPlies int // 0: match.DefaultMaxPlies
+	MaxPlies int // the ply cap (eval.max_plies in the commands); negative: none
 	Workers  int // 0: one per core
 	// PawnCoef is the unit piece's tanh coefficient used to turn the score
 	// into material (0: LichessPawnCoef); PawnSource says where it came
@@ -47,14 +47,14 @@ type ImbalanceConfig struct {
 
 // Arrangement is one of the two colourings of the imbalance.
 type Arrangement struct {
-	Start     string         `json:"start"`     // position text
-	AColor    string         `json:"a_color"`   // "white" or "black": side A's colour
-	AWithout  string         `json:"a_without"` // the square side A's piece was taken from
-	BWithout  string         `json:"b_without"` // the square side B's piece was taken from
-	Seed      uint64         `json:"seed"`      // the match seed of this arrangement
-	A         stats.WDL      `json:"a"`         // side A's results
-	Reasons   map[string]int `json:"reasons"`   // how the games ended
-	MeanPlies float64        `json:"mean_plies"`
+	Start     string                  `json:"start"`     // position text
+	AColor    string                  `json:"a_color"`   // "white" or "black": side A's colour
+	AWithout  string                  `json:"a_without"` // the square side A's piece was taken from
+	BWithout  string                  `json:"b_without"` // the square side B's piece was taken from
+	Seed      uint64                  `json:"seed"`      // the match seed of this arrangement
+	A         stats.WDL               `json:"a"`         // side A's results
+	Reasons   map[env.Termination]int `json:"reasons"`   // how the games ended
+	MeanPlies float64                 `json:"mean_plies"`
 }
 
 // ImbalanceResult is what an imbalance match shows: side A's score with
@@ -92,7 +92,7 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 		cfg.PawnCoef, cfg.PawnSource = LichessPawnCoef, "Lichess's win-chance model, tanh(0.00184104·centipawns)"
 	}
 	if cfg.MaxPlies == 0 {
-		cfg.MaxPlies = match.DefaultMaxPlies
+		return nil, fmt.Errorf("compare: imbalance: no ply cap given (MaxPlies 0; negative is no cap)")
 	}
 	v := cfg.Variant
 	start := v.NewPosition()

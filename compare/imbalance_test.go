@@ -15,7 +15,7 @@ func imbalanceConfig(t *testing.T, variant, player, wx, by string, games int) Im
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ImbalanceConfig{Variant: v, Player: p, WhiteWithout: wx, BlackWithout: by, Games: games, Seed: 1, Workers: 2}
+	return ImbalanceConfig{Variant: v, Player: p, WhiteWithout: wx, BlackWithout: by, Games: games, Seed: 1, MaxPlies: 200, Workers: 2}
 }
 
 // A queen is worth far more than a pawn: the side without its queen must

@@ -11,6 +11,7 @@ import (
 
 	"bomberzero/env"
 	"bomberzero/match"
+	"bomberzero/mcts"
 	"bomberzero/train"
 	"bomberzero/values"
 )
@@ -40,11 +41,21 @@ type Config struct {
 	// Games is the baseline games per variant, and the games per cross-play
 	// match.
 	Games int
-	// CrossSims is the playouts per move of checkpoint players in
-	// cross-play (0: match.DefaultSims).
-	CrossSims int
-	// MaxPlies caps baseline and cross-play games (0: match.DefaultMaxPlies).
+	// Sims is the playouts per move of the trained models in cross-play
+	// (0: eval.sims of the training config).
+	Sims int
+	// MaxPlies caps baseline and cross-play games (0: eval.max_plies of
+	// the training config).
 	MaxPlies int
+	// Search is the search the cross-play players' match search derives
+	// from (agent.MatchSearch; zero: the [selfplay] search of the training
+	// config).
+	Search mcts.Config
+	// Training returns the training config of a variant: what a --budget
+	// run trains with, and (for the first variant) the source of the match
+	// knobs left zero above. Nil is train.DefaultConfig, the embedded
+	// defaults.
+	Training func(variant string) (train.Config, error)
 	// Seed seeds the games, training, the bootstraps and the cross-play.
 	Seed uint64
 	// Bootstrap is the resamples behind every bootstrap interval (0:
@@ -133,8 +144,39 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("compare: --games %d: want at least 1", c.Games)
 	case c.Bootstrap < 0:
 		return fmt.Errorf("compare: --bootstrap %d: want a positive number (0 for the default)", c.Bootstrap)
-	case c.CrossSims < 0:
-		return fmt.Errorf("compare: --cross-sims %d: want a positive number (0 for the default)", c.CrossSims)
+	case c.Sims < 0:
+		return fmt.Errorf("compare: --sims %d: want a positive number (0 for the default)", c.Sims)
+	}
+	return nil
+}
+
+// training returns the training config of variant (Config.Training).
+func (c *Config) training(variant string) (train.Config, error) {
+	if c.Training != nil {
+		return c.Training(variant)
+	}
+	return train.DefaultConfig(variant)
+}
+
+// fillMatchKnobs sets the match knobs left zero (Sims, MaxPlies, Search)
+// from the first variant's training config, so that they have one default:
+// eval.sims, eval.max_plies and the [selfplay] search.
+func (c *Config) fillMatchKnobs() error {
+	if c.Sims != 0 && c.MaxPlies != 0 && c.Search != (mcts.Config{}) {
+		return nil
+	}
+	tc, err := c.training(c.Variants[0])
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	if c.Sims == 0 {
+		c.Sims = tc.Eval.Sims
+	}
+	if c.MaxPlies == 0 {
+		c.MaxPlies = tc.Eval.MaxPlies
+	}
+	if c.Search == (mcts.Config{}) {
+		c.Search = tc.SelfPlay.Search
 	}
 	return nil
 }
@@ -149,8 +191,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Player == "" {
 		cfg.Player = DefaultPlayer
 	}
-	if cfg.MaxPlies == 0 {
-		cfg.MaxPlies = match.DefaultMaxPlies
+	if err := cfg.fillMatchKnobs(); err != nil {
+		return nil, err
 	}
 	if cfg.Bootstrap == 0 {
 		cfg.Bootstrap = values.DefaultBootstrap
@@ -273,7 +315,7 @@ func newestCheckpoint(dir string) string {
 
 // trainVariant trains name for cfg.Budget with its embedded defaults.
 func trainVariant(ctx context.Context, name string, cfg Config) (*values.Dataset, Source, error) {
-	tc, err := train.DefaultConfig(name)
+	tc, err := cfg.training(name)
 	if err != nil {
 		return nil, Source{}, fmt.Errorf("compare: training %s: %w", name, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"bomberzero/datasets"
 	"bomberzero/match"
 	"bomberzero/teacher"
+	"bomberzero/train"
 )
 
 // writeGames plays n greedy games of variant and writes them as training
@@ -106,5 +107,33 @@ func TestRunLeavesOutTeacherGamesUnlessAsked(t *testing.T) {
 		if s := res.Sources[0]; s.Games != want || s.TeacherGames != left || res.Comparison.Variants[0].Games != want {
 			t.Errorf("include teacher %v: source %+v, compared %d games; want %d games, %d left out", include, s, res.Comparison.Variants[0].Games, want, left)
 		}
+	}
+}
+
+func TestMatchKnobsLeftZeroComeFromTheTrainingConfig(t *testing.T) {
+	def, err := train.DefaultConfig("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Variants: []string{"fbgc", "chess"}}
+	if err := cfg.fillMatchKnobs(); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Sims != def.Eval.Sims || cfg.MaxPlies != def.Eval.MaxPlies || cfg.Search != def.SelfPlay.Search {
+		t.Errorf("embedded defaults: sims %d, max plies %d, search %+v; want %d, %d, %+v",
+			cfg.Sims, cfg.MaxPlies, cfg.Search, def.Eval.Sims, def.Eval.MaxPlies, def.SelfPlay.Search)
+	}
+	var asked string
+	cfg = Config{Variants: []string{"fbgc", "chess"}, MaxPlies: 33, Training: func(v string) (train.Config, error) {
+		asked = v
+		c := def
+		c.Eval.Sims, c.Eval.MaxPlies, c.SelfPlay.Search.CPUCTInit = 9, 77, 2.5
+		return c, nil
+	}}
+	if err := cfg.fillMatchKnobs(); err != nil {
+		t.Fatal(err)
+	}
+	if asked != "fbgc" || cfg.Sims != 9 || cfg.MaxPlies != 33 || cfg.Search.CPUCTInit != 2.5 {
+		t.Errorf("a given training config: asked for %q, sims %d, max plies %d (set: 33), cpuct_init %v", asked, cfg.Sims, cfg.MaxPlies, cfg.Search.CPUCTInit)
 	}
 }

@@ -175,6 +175,32 @@ func (e *Encoder) Width() int { return e.w }
 // Channels*Height*Width.
 func (e *Encoder) InputSize() int { return e.channels * e.h * e.w }
 
+// MaterialWeights returns one weight per input plane such that, for any
+// position's planes, the sum over planes of weight times the plane's sum of
+// cells is the material balance for the side to move: the sum over piece
+// types t of values[t] (indexed by piece type, values[0] unused) times the
+// side to move's pieces of type t on the board and in hand less the
+// opponent's. Planes that hold no pieces weigh 0. It lets an evaluator read
+// material from planes alone (mcts.Material).
+func (e *Encoder) MaterialWeights(values []float64) []float64 {
+	w := make([]float64, e.channels)
+	val := func(t int) float64 {
+		if t < len(values) {
+			return values[t]
+		}
+		return 0
+	}
+	for t := 1; t <= e.types; t++ {
+		w[t-1], w[e.types+t-1] = val(t), -val(t)
+	}
+	if e.hand >= 0 {
+		// A hand plane holds count*handScale in each of its h*w cells.
+		per := val(int(e.v.dropType)) / (float64(e.h*e.w) * float64(e.handScale))
+		w[e.hand], w[e.hand+1] = per, -per
+	}
+	return w
+}
+
 // MaxPlies returns the length cap the encoder measures progress against (0:
 // none).
 func (e *Encoder) MaxPlies() int { return e.maxPlies }

@@ -9,24 +9,25 @@ import (
 	"bomberzero/mcts"
 )
 
-// DefaultSims is the playouts per move of a checkpoint player whose spec
-// gives none.
-const DefaultSims = 100
-
-// LoadCheckpoint is the CheckpointLoader of the command-line tools: it reads
-// the checkpoint at path for variant v (agent.Spec.Load checks its variant
-// and shape) and returns a Maker of players searching sims playouts per move
-// (DefaultSims when 0) with the match preset agent.MatchSearch.
-func LoadCheckpoint(v *env.Variant, path string, sims int) (Maker, error) {
-	rules := agent.NewRules(v, 0)
-	model, err := agent.Spec{Path: path}.Load(rules)
-	if err != nil {
-		return Maker{}, err
+// SearchLoader returns the ModelLoader of the command-line tools: it loads
+// the model a spec names (a checkpoint, whose variant and shape
+// agent.Spec.Load checks, or a network-free evaluator) and returns a Maker
+// of players searching the spec's playouts per move (sims when the spec
+// gives none) with the match preset agent.MatchSearch over base, the
+// self-play search of the training config ([selfplay]; sims is its
+// eval.sims).
+func SearchLoader(base mcts.Config, sims int) ModelLoader {
+	return func(v *env.Variant, spec agent.Spec) (Maker, error) {
+		rules := agent.NewRules(v, 0)
+		model, err := spec.Load(rules)
+		if err != nil {
+			return Maker{}, err
+		}
+		if spec.Sims == 0 {
+			spec.Sims = sims
+		}
+		return NewSearchMaker(spec.String(), rules, model, agent.MatchSearch(base, spec.Sims))
 	}
-	if sims == 0 {
-		sims = DefaultSims
-	}
-	return NewSearchMaker(fmt.Sprintf("%s:%d", path, sims), rules, model, agent.MatchSearch(mcts.DefaultConfig(), sims))
 }
 
 // NewSearchMaker returns a Maker of players that choose moves by the batched

@@ -27,7 +27,7 @@ func TestCheckpointPlayerPlaysLegalGamesAndShowsItsVisits(t *testing.T) {
 	if err := tr.Save(path, "fbgc"); err != nil {
 		t.Fatal(err)
 	}
-	mk, err := Parse(path+":16", v, Options{Checkpoint: LoadCheckpoint})
+	mk, err := Parse(path+":16", v, Options{Models: SearchLoader(mcts.DefaultConfig(), 100)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestCheckpointPlayerPlaysLegalGamesAndShowsItsVisits(t *testing.T) {
 	if len(c) != 5 || total < 1 || total > 16 || !strings.Contains(c[0].Note, "visits") {
 		t.Fatalf("analysis %+v", c)
 	}
-	if _, err := Parse(filepath.Join(t.TempDir(), "missing.safetensors"), v, Options{Checkpoint: LoadCheckpoint}); err == nil || !strings.Contains(err.Error(), "no such checkpoint") {
+	if _, err := Parse(filepath.Join(t.TempDir(), "missing.safetensors"), v, Options{Models: SearchLoader(mcts.DefaultConfig(), 100)}); err == nil || !strings.Contains(err.Error(), "no such checkpoint") {
 		t.Fatalf("missing checkpoint: %v", err)
 	}
 }
@@ -90,5 +90,38 @@ func TestSearchPlayerFindsMateInOneAndWinsTheBomberCapture(t *testing.T) {
 				t.Errorf("%s seed %d: chose %s, want %s", c.fen, seed, got, c.move)
 			}
 		}
+	}
+}
+
+func TestNetworkFreeSearchPlayersSearchTheLoadersPlayoutsUnlessTheSpecGivesThem(t *testing.T) {
+	v := mustVariant(t, "fbgc")
+	opt := Options{Models: SearchLoader(mcts.DefaultConfig(), 7)}
+	for _, c := range []struct {
+		spec, name string
+		sims       int
+	}{
+		{"material", "material:7", 7},
+		{"material:5", "material:5", 5},
+		{"uniform", "uniform:7", 7},
+		{"rollout:3", "rollout:3", 3},
+	} {
+		mk, err := Parse(c.spec, v, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.spec, err)
+		}
+		p, err := mk.New(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _, err := p.(*Search).search(v.NewPosition())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Name() != c.name || mk.Spec != c.name || r.Sims != c.sims {
+			t.Errorf("%s: name %q, spec %q, %d playouts; want %q and %d playouts", c.spec, p.Name(), mk.Spec, r.Sims, c.name, c.sims)
+		}
+	}
+	if _, err := Parse("material", v, Options{}); err == nil || !strings.Contains(err.Error(), "no model loader") {
+		t.Errorf("material without a loader: error %v", err)
 	}
 }

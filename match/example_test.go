@@ -13,7 +13,7 @@ func ExampleRun() {
 	v, _ := env.LoadVariant("fbgc")
 	a, _ := match.Parse("alphabeta:2", v, match.Options{})
 	b, _ := match.Parse("random", v, match.Options{})
-	res, err := match.Run(context.Background(), match.Config{A: a, B: b, Games: 2, Variant: v, Seed: 1})
+	res, err := match.Run(context.Background(), match.Config{A: a, B: b, Games: 2, Variant: v, MaxPlies: 200, Seed: 1})
 	if err != nil {
 		panic(err)
 	}

@@ -59,18 +59,19 @@ type Maker struct {
 	New func(seed uint64) (Player, error)
 }
 
-// CheckpointLoader builds the Maker of a network checkpoint player for a
-// variant: the file at path, searching sims playouts per move (0: the
-// loader's default). LoadCheckpoint is the loader of the command-line tools;
-// the variant comparison passes its own.
-type CheckpointLoader func(v *env.Variant, path string, sims int) (Maker, error)
+// ModelLoader builds the Maker of a player that searches with a model for a
+// variant: the model a spec of package agent names (a checkpoint or a
+// network-free evaluator), searching spec.Sims playouts per move (0: the
+// loader's default). SearchLoader is the loader of the command-line tools.
+type ModelLoader func(v *env.Variant, spec agent.Spec) (Maker, error)
 
 // Options are what Parse needs beyond the spec.
 type Options struct {
 	// agent.Values replace entries of DefaultValues for greedy and alpha-beta.
 	Values agent.Values
-	// Checkpoint loads checkpoint players; nil refuses them with an error.
-	Checkpoint CheckpointLoader
+	// Models loads searching players (checkpoints and network-free
+	// models); nil refuses them with an error.
+	Models ModelLoader
 }
 
 // ErrBadSpec is wrapped by every error Parse returns for a spec it cannot read.
@@ -79,15 +80,18 @@ var ErrBadSpec = errors.New("bad player spec")
 // MaxDepth is the deepest alpha-beta search Parse accepts.
 const MaxDepth = 8
 
-const specHelp = "want random, greedy[:VALUES], alphabeta:DEPTH[:VALUES] or CHECKPOINT[:SIMS] (VALUES like G=2.5,I=8)"
+const specHelp = "want random, greedy[:VALUES], alphabeta:DEPTH[:VALUES], material|uniform|rollout[:SIMS] or CHECKPOINT[:SIMS] (VALUES like G=2.5,I=8)"
 
 // Parse reads a player spec for variant v:
 //
 //	random                  a uniformly random legal move
 //	greedy[:VALUES]         the largest immediate material gain, ties at random
 //	alphabeta:D[:VALUES]    alpha-beta negamax on material, D plies (1-8)
-//	PATH[:SIMS]             a checkpoint file (a name with "/" or "."),
-//	                        searching SIMS playouts per move
+//	material[:SIMS]         the search over a network-free evaluator of
+//	uniform[:SIMS]          package agent, SIMS playouts per move (the
+//	rollout[:SIMS]          loader's default without)
+//	PATH[:SIMS]             the search over a checkpoint file (a name with
+//	                        "/" or "."), the same
 //
 // VALUES overrides piece values, as "G=2.5,I=8".
 func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
@@ -145,24 +149,18 @@ func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
 		}
 		return Maker{Spec: spec, New: func(seed uint64) (Player, error) { return NewAlphaBeta(v, depth, vals, seed) }}, nil
 	}
-	if !strings.ContainsAny(spec, "/.") {
+	if kind != agent.Material && kind != agent.Uniform && kind != agent.Rollout && !strings.ContainsAny(spec, "/.") {
 		return Maker{}, fmt.Errorf("player %q: unknown player; %s: %w", spec, specHelp, ErrBadSpec)
 	}
-	path, sims := spec, 0
-	if i := strings.LastIndexByte(spec, ':'); i >= 0 {
-		n, err := strconv.Atoi(spec[i+1:])
-		if err != nil || n < 1 {
-			return Maker{}, fmt.Errorf("player %q: playouts %q after the last ':' is not a positive whole number: %w", spec, spec[i+1:], ErrBadSpec)
-		}
-		path, sims = spec[:i], n
+	ms, err := agent.ParseSpec(spec)
+	if err != nil {
+		return Maker{}, fmt.Errorf("player %q: %v: %w", spec, err, ErrBadSpec)
 	}
-	if path == "" {
-		return Maker{}, fmt.Errorf("player %q: empty checkpoint path: %w", spec, ErrBadSpec)
+	if opt.Models == nil {
+		return Maker{}, fmt.Errorf("player %q: searching players (checkpoints, %s, %s, %s) are not available here (no model loader)",
+			spec, agent.Material, agent.Uniform, agent.Rollout)
 	}
-	if opt.Checkpoint == nil {
-		return Maker{}, fmt.Errorf("player %q: checkpoint players are not available here (no checkpoint loader)", spec)
-	}
-	m, err := opt.Checkpoint(v, path, sims)
+	m, err := opt.Models(v, ms)
 	if err != nil {
 		return Maker{}, fmt.Errorf("player %q: %w", spec, err)
 	}

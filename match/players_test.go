@@ -266,11 +266,11 @@ func TestParseAcceptsEverySpecAndRejectsBadOnesClearly(t *testing.T) {
 	}
 	var gotPath string
 	var gotSims int
-	loader := func(_ *env.Variant, path string, sims int) (Maker, error) {
-		gotPath, gotSims = path, sims
+	loader := func(_ *env.Variant, spec agent.Spec) (Maker, error) {
+		gotPath, gotSims = spec.Path, spec.Sims
 		return Maker{New: func(seed uint64) (Player, error) { return NewRandom(seed), nil }}, nil
 	}
-	mk, err := Parse("run/ckpt.safetensors:200", v, Options{Checkpoint: loader})
+	mk, err := Parse("run/ckpt.safetensors:200", v, Options{Models: loader})
 	if err != nil || gotPath != "run/ckpt.safetensors" || gotSims != 200 || mk.Spec != "run/ckpt.safetensors:200" {
 		t.Errorf("loader got %q %d, spec %q, err %v", gotPath, gotSims, mk.Spec, err)
 	}

@@ -11,9 +11,6 @@ import (
 	"bomberzero/stats"
 )
 
-// DefaultMaxPlies is the ply cap of a match game when Config.MaxPlies is 0.
-const DefaultMaxPlies = 400
-
 // Config describes a match between players A and B.
 type Config struct {
 	A, B  Maker
@@ -22,8 +19,9 @@ type Config struct {
 	// the variant's start position.
 	Start   *env.Position
 	Variant *env.Variant // needed when Start is nil
-	// MaxPlies caps a game's length, a draw by env.LengthCap when reached:
-	// 0 is DefaultMaxPlies, negative is no cap.
+	// MaxPlies caps a game's length, a draw by env.LengthCap when reached;
+	// negative is no cap. It has no default here (0 is refused): the
+	// commands pass eval.max_plies of the training config.
 	MaxPlies int
 	// Seed makes the match reproducible: game i's players are seeded from
 	// (Seed, i), whatever the order games finish in.
@@ -49,8 +47,9 @@ type Result struct {
 	ABlack stats.WDL      `json:"a_black"`
 	Total  stats.WDL      `json:"total"`
 	Est    stats.Estimate `json:"estimate"`
-	// Reasons counts how the games ended, by env.Termination text.
-	Reasons map[string]int `json:"reasons"`
+	// Reasons counts how the games ended (in JSON keyed by the
+	// termination's text, as "checkmate").
+	Reasons map[env.Termination]int `json:"reasons"`
 	// MeanPlies is the mean game length.
 	MeanPlies float64 `json:"mean_plies"`
 	// SPRT fields, set when the match ran one.
@@ -77,7 +76,7 @@ func (r *Result) add(g Game, aWhite bool) {
 		r.ABlack = r.ABlack.Add(w)
 	}
 	r.Total = r.Total.Add(w)
-	r.Reasons[g.Termination.String()]++
+	r.Reasons[g.Termination]++
 	r.plies += g.Plies
 	r.MeanPlies = float64(r.plies) / float64(r.Total.Games())
 	r.Est = stats.NewEstimate(r.Total.Wins, r.Total.Draws, r.Total.Losses)
@@ -128,7 +127,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	maxPlies := cfg.MaxPlies
 	if maxPlies == 0 {
-		maxPlies = DefaultMaxPlies
+		return nil, errors.New("match: no ply cap given (MaxPlies 0; negative is no cap)")
 	}
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -136,7 +135,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	workers = min(workers, cfg.Games)
 
-	res := &Result{A: cfg.A.Spec, B: cfg.B.Spec, Reasons: map[string]int{}, SPRT: cfg.SPRT}
+	res := &Result{A: cfg.A.Spec, B: cfg.B.Spec, Reasons: map[env.Termination]int{}, SPRT: cfg.SPRT}
 	if cfg.KeepGames {
 		res.Records = make([]Game, 0, cfg.Games)
 	}

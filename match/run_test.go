@@ -2,6 +2,9 @@ package match
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
+	"strings"
 	"sync"
 	"testing"
 
@@ -140,16 +143,39 @@ func TestMatchRejectsAFinishedStartAndBadConfigs(t *testing.T) {
 	rnd, _ := Parse("random", v, Options{})
 	over := mustPosition(t, v, "k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1")
 	over.DoMove(mustMove(t, over, "e1e10"))
-	cases := []Config{
-		{A: rnd, B: rnd, Games: 2, Start: over},
-		{A: rnd, B: rnd, Games: 0, Variant: v},
-		{A: rnd, Games: 2, Variant: v},
-		{A: rnd, B: rnd, Games: 2},
-		{A: rnd, B: rnd, Games: 2, Variant: v, SPRT: &stats.SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05}},
+	cases := []struct {
+		c    Config
+		want string
+	}{
+		{Config{A: rnd, B: rnd, Games: 2, Start: over, MaxPlies: 10}, "already over"},
+		{Config{A: rnd, B: rnd, Games: 0, Variant: v, MaxPlies: 10}, "0 games"},
+		{Config{A: rnd, Games: 2, Variant: v, MaxPlies: 10}, "both players"},
+		{Config{A: rnd, B: rnd, Games: 2, MaxPlies: 10}, "neither a start position nor a variant"},
+		{Config{A: rnd, B: rnd, Games: 2, Variant: v, MaxPlies: 10, SPRT: &stats.SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05}}, "elo"},
+		{Config{A: rnd, B: rnd, Games: 2, Variant: v}, "no ply cap"},
 	}
 	for i, c := range cases {
-		if _, err := Run(context.Background(), c); err == nil {
-			t.Errorf("case %d: no error", i)
+		if _, err := Run(context.Background(), c.c); err == nil || !strings.Contains(strings.ToLower(err.Error()), c.want) {
+			t.Errorf("case %d: error %v, want one mentioning %q", i, err, c.want)
 		}
+	}
+}
+
+func TestResultReasonsMarshalAsTerminationTextAndReadBack(t *testing.T) {
+	in := Result{A: "a", B: "b", Reasons: map[env.Termination]int{env.Checkmate: 3, env.LengthCap: 1, env.Repetition: 2}}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"reasons":{"checkmate":3,"` + env.LengthCap.String() + `":1,"repetition":2}`
+	if !strings.Contains(string(b), want) {
+		t.Fatalf("JSON %s, want it to hold %s", b, want)
+	}
+	var out Result
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(out.Reasons, in.Reasons) {
+		t.Fatalf("read back %v, want %v", out.Reasons, in.Reasons)
 	}
 }

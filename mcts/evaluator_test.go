@@ -109,7 +109,7 @@ type materialGame struct {
 func (g *materialGame) Material() float64 { return g.balance }
 
 func TestMaterialValueIsTanhOfBalanceOverScale(t *testing.T) {
-	m, err := NewMaterial(subShape, 2, 3)
+	m, err := NewMaterial(subShape, 2, 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +140,11 @@ func TestNetworkFreeEvaluatorsRejectBadParameters(t *testing.T) {
 	if _, err := NewUniform(subShape, 0); err == nil {
 		t.Error("NewUniform with max batch 0 succeeded")
 	}
-	if _, err := NewMaterial(subShape, 1, 0); err == nil {
+	if _, err := NewMaterial(subShape, 1, 0, nil); err == nil {
 		t.Error("NewMaterial with scale 0 succeeded")
+	}
+	if _, err := NewMaterial(tttShape, 1, 1, []float64{1}); err == nil {
+		t.Error("NewMaterial with 1 plane weight for 2 planes succeeded")
 	}
 	if _, err := NewRollout(subShape, 1, 0, 10, 1); err == nil {
 		t.Error("NewRollout with 0 playouts succeeded")
@@ -167,7 +170,7 @@ func TestSearchReportsEvaluatorFaults(t *testing.T) {
 	if _, err := searchOnce(testConfig(10), &brokenEval{*u}, newTicTacToe()); err == nil {
 		t.Error("a NaN value was accepted, want an error")
 	}
-	m, err := NewMaterial(tttShape, 4, 1)
+	m, err := NewMaterial(tttShape, 4, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

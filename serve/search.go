@@ -114,7 +114,7 @@ func (s *Server) agentMove(ctx context.Context, spec string, seed uint64, g *gam
 		}
 		return p.Choose(g.pos)
 	}
-	name, sims, err := analysis.ParseModelSpec(spec)
+	name, sims, err := analysis.ParseModelSpec(spec, s.cfg.Sims)
 	if err != nil {
 		return env.NoMove, fail(http.StatusBadRequest, "player: %v", err)
 	}
@@ -126,7 +126,7 @@ func (s *Server) agentMove(ctx context.Context, spec string, seed uint64, g *gam
 	if err != nil {
 		return env.NoMove, err
 	}
-	cfg := analysis.SearchConfig(sims)
+	cfg := analysis.SearchConfig(s.cfg.Search, sims)
 	cfg.Seed = seed
 	cfg.Solver = true
 	rep, err := analysis.Search(ctx, g.pos, rules, m, cfg, 1)
@@ -228,7 +228,7 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 	var out analyseReply
 	err = s.search(r, func(ctx context.Context) error {
 		began := time.Now()
-		cfg := analysis.SearchConfig(max(q.Sims, 1))
+		cfg := analysis.SearchConfig(s.cfg.Search, max(q.Sims, 1))
 		cfg.Seed, cfg.Gumbel, cfg.Solver = q.Seed, q.Gumbel, true
 		var rep analysis.Report
 		var err error

@@ -25,6 +25,8 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/env"
+	"bomberzero/mcts"
+	"bomberzero/train"
 )
 
 //go:embed web
@@ -56,12 +58,25 @@ type Config struct {
 	MaxMoves int
 	// MaxDepth is the deepest alpha-beta agent allowed.
 	MaxDepth int
+	// Search is the search an agent's and an analysis's search derives
+	// from (analysis.SearchConfig), and Sims the playouts of a model spec
+	// that names none: the training config's [selfplay] search and
+	// eval.sims. Zero takes DefaultConfig's, the embedded defaults.
+	Search mcts.Config
+	Sims   int
 }
 
 // DefaultConfig returns the default limits: one search per core, 20000
-// playouts, 10 s, 64 KiB bodies, 2000 moves, alpha-beta depth 3.
+// playouts, 10 s, 64 KiB bodies, 2000 moves, alpha-beta depth 3; and the
+// search knobs of the embedded training defaults (train.DefaultConfig).
 func DefaultConfig() Config {
-	return Config{MaxSearches: runtime.NumCPU(), MaxSims: 20000, MaxTime: 10 * time.Second, MaxBody: 64 << 10, MaxMoves: 2000, MaxDepth: 3}
+	c := Config{MaxSearches: runtime.NumCPU(), MaxSims: 20000, MaxTime: 10 * time.Second, MaxBody: 64 << 10, MaxMoves: 2000, MaxDepth: 3}
+	// The embedded file always reads (a train test checks it); were it
+	// broken, the zero search would be refused at the first search.
+	if tc, err := train.DefaultConfig("fbgc"); err == nil {
+		c.Search, c.Sims = tc.SelfPlay.Search, tc.Eval.Sims
+	}
+	return c
 }
 
 func (c Config) withDefaults() Config {
@@ -83,6 +98,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxDepth <= 0 {
 		c.MaxDepth = d.MaxDepth
+	}
+	if c.Search == (mcts.Config{}) {
+		c.Search = d.Search
+	}
+	if c.Sims <= 0 {
+		c.Sims = d.Sims
 	}
 	return c
 }

@@ -9,7 +9,6 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/match"
-	"bomberzero/mcts"
 	"bomberzero/metrics"
 	"bomberzero/nn"
 	"bomberzero/stats"
@@ -37,7 +36,7 @@ func (r *runner) previousMaker(gen int) (match.Maker, error) {
 	if err != nil {
 		return match.Maker{}, fmt.Errorf("train: previous model %s: %w", name, err)
 	}
-	return match.NewSearchMaker(name, r.evRules, model, agent.MatchSearch(mcts.DefaultConfig(), r.cfg.Eval.Sims))
+	return match.NewSearchMaker(name, r.evRules, model, agent.MatchSearch(r.cfg.SelfPlay.Search, r.cfg.Eval.Sims))
 }
 
 // evalPhase rates the newly trained model against the previous one and the
@@ -54,7 +53,7 @@ func (r *runner) evalPhase(ctx context.Context) error {
 		return fmt.Errorf("train: %w", err)
 	}
 	ec := r.cfg.Eval
-	me, err := match.NewSearchMaker(name, r.evRules, model, agent.MatchSearch(mcts.DefaultConfig(), ec.Sims))
+	me, err := match.NewSearchMaker(name, r.evRules, model, agent.MatchSearch(r.cfg.SelfPlay.Search, ec.Sims))
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}

@@ -1,13 +1,14 @@
 package train
 
 import (
-	"bomberzero/mcts"
-	"bomberzero/selfplay"
 	"context"
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 	"bomberzero/match"
+	"bomberzero/mcts"
+	"bomberzero/selfplay"
 	"bomberzero/stats"
 )
 
@@ -52,7 +53,7 @@ func TestTrainedModelBeatsRandomAndItsUntrainedSelf(t *testing.T) {
 	}
 	const games, sims = 40, 16
 	score := func(gen int) stats.Estimate {
-		m, err := match.LoadCheckpoint(v, GenCheckpoint(dir, gen), sims)
+		m, err := match.SearchLoader(cfg.SelfPlay.Search, sims)(v, agent.Spec{Path: GenCheckpoint(dir, gen)})
 		if err != nil {
 			t.Fatal(err)
 		}

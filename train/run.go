@@ -448,7 +448,7 @@ func (r *runner) collectRecords() error {
 			if err := os.MkdirAll(dst, 0o755); err != nil {
 				return fmt.Errorf("train: %w", err)
 			}
-			if err := os.Rename(path, filepath.Join(dst, name)); err != nil {
+			if err := atomicfile.Move(path, filepath.Join(dst, name)); err != nil {
 				return fmt.Errorf("train: %w", err)
 			}
 			r.logf("train: game record %s has no game in the data; moved to %s", name, dst)

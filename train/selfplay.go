@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"bomberzero/agent"
+	"bomberzero/atomicfile"
 	"bomberzero/datasets"
 	"bomberzero/metrics"
 	"bomberzero/progress"
@@ -78,7 +79,7 @@ func (r *runner) quarantine(problems []*datasets.ChunkError) {
 			to := filepath.Join(dst, filepath.Base(p.Path))
 			err := os.MkdirAll(dst, 0o755)
 			if err == nil {
-				err = os.Rename(p.Path, to)
+				err = atomicfile.Move(p.Path, to)
 			}
 			if err != nil {
 				msg += fmt.Sprintf(" (could not quarantine it: %v)", err)

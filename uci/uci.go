@@ -19,6 +19,8 @@ import (
 	"bomberzero/agent"
 	"bomberzero/analysis"
 	"bomberzero/env"
+	"bomberzero/mcts"
+	"bomberzero/train"
 )
 
 // MaxSims bounds the playouts of one search ("go infinite" included).
@@ -31,6 +33,7 @@ type engine struct {
 	variant string
 	model   string
 	sims    int
+	base    mcts.Config // the base of every search (analysis.SearchConfig)
 	pos     *env.Position
 	rules   *agent.Rules
 	loaded  *agent.Model
@@ -48,9 +51,20 @@ func (e *engine) send(format string, args ...any) {
 
 // Run reads UCI commands from in and answers on out until "quit", the end
 // of in, or ctx ends. Unknown or malformed commands are answered with an
-// "info string" line and otherwise ignored, as UCI asks.
+// "info string" line and otherwise ignored, as UCI asks. Its searches
+// derive from the [selfplay] search of the embedded training defaults.
 func Run(ctx context.Context, in io.Reader, out io.Writer) error {
-	e := &engine{out: out, variant: "chess", model: "material", sims: 400}
+	tc, err := train.DefaultConfig("chess")
+	if err != nil {
+		return err
+	}
+	return RunWith(ctx, in, out, tc.SelfPlay.Search)
+}
+
+// RunWith is Run with its searches derived from search (a training
+// config's [selfplay] search).
+func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Config) error {
+	e := &engine{out: out, variant: "chess", model: "material", sims: 400, base: search}
 	if err := e.setVariant("chess"); err != nil {
 		return err
 	}
@@ -267,7 +281,7 @@ func (e *engine) search(ctx context.Context, pos *env.Position, modelSpec string
 	if res, _ := pos.StatusOf(len(legal)); res != env.Ongoing {
 		return "0000"
 	}
-	name, _, err := analysis.ParseModelSpec(modelSpec)
+	name, _, err := analysis.ParseModelSpec(modelSpec, e.sims)
 	var model *agent.Model
 	if err == nil {
 		model, err = e.loadModel(name)
@@ -280,7 +294,7 @@ func (e *engine) search(ctx context.Context, pos *env.Position, modelSpec string
 	if movetime > 0 {
 		deadline = time.Now().Add(movetime)
 	}
-	cfg := analysis.SearchConfig(start)
+	cfg := analysis.SearchConfig(e.base, start)
 	cfg.Solver = true
 	began := time.Now()
 	rep, err := analysis.Deepen(ctx, pos, e.rules, model, cfg, 1, limit, deadline, func(r analysis.Report) {

@@ -21,10 +21,11 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	fen := fs.String("fen", "", "position text (default: the variant's start)")
 	moves := fs.String("moves", "", "moves to play from the position first")
 	top := fs.Int("top", 8, "how many root moves to list")
-	gumbel := fs.Bool("gumbel", false, "Gumbel root search instead of PUCT")
-	solver := fs.Bool("solver", true, "MCTS-solver: prove wins, losses and draws")
+	gumbel := fs.Bool("gumbel", false, "Gumbel root search instead of PUCT (default: config key selfplay.gumbel)")
+	solver := fs.Bool("solver", true, "MCTS-solver: prove wins, losses and draws (default: config key selfplay.solver)")
 	seed := fs.Uint64("seed", 1, "the search's random seed")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	mf := addMatchFlags(fs, false)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -38,7 +39,11 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	if res, why := pos.Status(); res != env.Ongoing {
 		return fmt.Errorf("%w: the game is over in this position (%s, %s)", errUsage, res, why)
 	}
-	name, sims, err := analysis.ParseModelSpec(*model)
+	tc, err := mf.load(*variant)
+	if err != nil {
+		return usageErr(err)
+	}
+	name, sims, err := analysis.ParseModelSpec(*model, tc.Eval.Sims)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
@@ -47,8 +52,14 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
-	cfg := analysis.SearchConfig(sims)
-	cfg.Gumbel, cfg.Solver, cfg.Seed = *gumbel, *solver, *seed
+	cfg := analysis.SearchConfig(tc.SelfPlay.Search, sims)
+	if set(fs, "gumbel") {
+		cfg.Gumbel = *gumbel
+	}
+	if set(fs, "solver") {
+		cfg.Solver = *solver
+	}
+	cfg.Seed = *seed
 	rep, err := analysis.Search(context.Background(), pos, rules, m, cfg, *top)
 	if err != nil {
 		return err

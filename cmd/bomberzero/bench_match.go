@@ -35,8 +35,17 @@ func runBenchMatch(args []string, stdout, stderr io.Writer) error {
 	dur := fs.Duration("time", 2*time.Second, "measuring time per player")
 	games := fs.Int("games", 4, "games against random per player for games/hour (0: skip)")
 	asJSON := fs.Bool("json", false, "print JSON lines")
+	mf := addMatchFlags(fs, true)
 	quietFlag(fs) // it draws no progress; accepted like every long command's
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	tc, err := mf.load(*variant)
+	if err != nil {
+		return usageErr(err)
+	}
+	opt, err := playerOptions(tc, "")
+	if err != nil {
 		return err
 	}
 	v, err := env.LoadVariant(*variant)
@@ -66,7 +75,7 @@ func runBenchMatch(args []string, stdout, stderr io.Writer) error {
 	genRate := rate(*dur, sample, func(p *env.Position) error { buf = p.LegalMoves(buf[:0]); return nil })
 	rnd, _ := match.Parse("random", v, match.Options{})
 	for _, spec := range strings.Split(*players, ",") {
-		mk, err := match.Parse(spec, v, match.Options{Checkpoint: match.LoadCheckpoint})
+		mk, err := match.Parse(spec, v, opt)
 		if err != nil {
 			return fmt.Errorf("%w: --players: %v", errUsage, err)
 		}
@@ -79,7 +88,7 @@ func runBenchMatch(args []string, stdout, stderr io.Writer) error {
 		res.MovegensPerMove = genRate / res.MovesPerS
 		if *games > 0 {
 			start := time.Now()
-			r, err := match.Run(context.Background(), match.Config{A: mk, B: rnd, Games: *games, Variant: v, Seed: 1})
+			r, err := match.Run(context.Background(), match.Config{A: mk, B: rnd, Games: *games, Variant: v, MaxPlies: tc.Eval.MaxPlies, Seed: 1})
 			if err != nil {
 				return err
 			}

@@ -19,8 +19,6 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	budget := fs.Duration("budget", 0, "without --runs: train each variant this long with the same embedded defaults and seed (e.g. 30m)")
 	player := fs.String("player", compare.DefaultPlayer, "without --runs or --budget: the baseline player that plays itself in each variant")
 	games := fs.Int("games", 200, "baseline games per variant, and games per cross-play match")
-	crossSims := fs.Int("cross-sims", 0, "playouts per move of the trained models in cross-play (0: the match default)")
-	maxPlies := fs.Int("max-plies", 0, "a game reaching this many plies is a draw (0: the match default)")
 	seed := fs.Uint64("seed", 1, "random seed of games, training, bootstraps and cross-play")
 	boot := fs.Int("bootstrap", values.DefaultBootstrap, "bootstrap resamples behind every interval")
 	noValues := fs.Bool("no-values", false, "skip the piece-value fits")
@@ -28,6 +26,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	vals := fs.String("values", "", "piece values for greedy and alpha-beta baselines, e.g. G=2.5,I=8")
 	out := fs.String("out", "", "report folder (report.md, PNG charts, comparison.json); required")
+	mf := addMatchFlags(fs, true) // --sims: the trained models' playouts in cross-play
 	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -35,12 +34,21 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return fmt.Errorf("%w: compare needs --out DIR for the report folder", errUsage)
 	}
-	opt, err := playerOptions(*vals)
+	vs := splitList(*variants)
+	if len(vs) == 0 {
+		return fmt.Errorf("%w: compare needs --variants A,B[,...]", errUsage)
+	}
+	tc, err := mf.load(vs[0])
+	if err != nil {
+		return usageErr(err)
+	}
+	opt, err := playerOptions(tc, *vals)
 	if err != nil {
 		return fmt.Errorf("%w: --values: %v", errUsage, err)
 	}
-	cfg := compare.Config{Variants: splitList(*variants), Runs: splitList(*runs), Budget: *budget, RunsDir: filepath.Join(*out, "runs"),
-		Player: *player, PlayerOptions: opt, Games: *games, CrossSims: *crossSims, MaxPlies: *maxPlies, Seed: *seed,
+	cfg := compare.Config{Variants: vs, Runs: splitList(*runs), Budget: *budget, RunsDir: filepath.Join(*out, "runs"),
+		Player: *player, PlayerOptions: opt, Games: *games, Sims: tc.Eval.Sims, MaxPlies: tc.Eval.MaxPlies, Search: tc.SelfPlay.Search,
+		Training: mf.load, Seed: *seed,
 		Bootstrap: *boot, NoValues: *noValues, IncludeTeacher: *withTeacher, Workers: *workers, Log: stderr, Bars: stderr,
 		Command: "bomberzero compare " + strings.Join(args, " ")}
 	if *quiet {

@@ -2,9 +2,9 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
-
 	"os"
 
 	"bomberzero/datasets"
@@ -70,22 +70,30 @@ func chunkProgress(stderr io.Writer) func(done, total int) {
 	return progress.Func(stderr, "reading chunks", "chunks", 20)
 }
 
-func runDataStats(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data stats", "usage: bomberzero data stats [--json] DIR\n\nDIR is a directory of chunks or a run directory (its chunks are in DIR/data).\n\nPositions, games, W/D/L, average length, resignations, length-cap draws and\nthe false-resignation rate of a directory of training-data chunks.", stderr)
-	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
+// summarizeArg defines --quiet on fs, parses a data command's arguments
+// (flags and one DIR; synopsis is its usage line) and summarizes the chunks
+// of DIR (or of a run directory's DIR/data), drawing progress on stderr
+// unless --quiet.
+func summarizeArg(fs *flag.FlagSet, args []string, synopsis string, stderr io.Writer) (*datasets.Stats, error) {
 	quiet := quietFlag(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: data stats [--json] DIR", errUsage)
+		return nil, fmt.Errorf("%w: %s", errUsage, synopsis)
 	}
 	dir, err := chunkDir(pos[0], stderr)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	s, err := datasets.Summarize(dir, chunkProgress(progressTo(stderr, *quiet)))
+	return datasets.Summarize(dir, chunkProgress(progressTo(stderr, *quiet)))
+}
+
+func runDataStats(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("data stats", "usage: bomberzero data stats [--json] DIR\n\nDIR is a directory of chunks or a run directory (its chunks are in DIR/data).\n\nPositions, games, W/D/L, average length, resignations, length-cap draws and\nthe false-resignation rate of a directory of training-data chunks.", stderr)
+	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
+	s, err := summarizeArg(fs, args, "data stats [--json] DIR", stderr)
 	if err != nil {
 		return err
 	}
@@ -97,19 +105,7 @@ func runDataStats(args []string, stdout, stderr io.Writer) error {
 
 func runDataVerify(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("data verify", "usage: bomberzero data verify DIR\n\nReads every chunk in full, checks its checksums and records, and names each\nunusable one and each duplicate (a chunk, or a game, met in an earlier chunk).\nExits 1 if any chunk is unusable or a duplicate.", stderr)
-	quiet := quietFlag(fs)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return fmt.Errorf("%w: data verify DIR", errUsage)
-	}
-	dir, err := chunkDir(pos[0], stderr)
-	if err != nil {
-		return err
-	}
-	s, err := datasets.Summarize(dir, chunkProgress(progressTo(stderr, *quiet)))
+	s, err := summarizeArg(fs, args, "data verify DIR", stderr)
 	if err != nil {
 		return err
 	}

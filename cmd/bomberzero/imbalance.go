@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 
 	"bomberzero/compare"
 	"bomberzero/env"
@@ -22,12 +21,12 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	by := fs.String("black-without", "", "Black's missing piece (side B): a square (b10) or a piece letter")
 	games := fs.Int("games", 100, "games, half with each colour arrangement")
 	seed := fs.Uint64("seed", 1, "random seed (arrangement 1 plays with it, arrangement 2 with seed+1)")
-	maxPlies := fs.Int("max-plies", match.DefaultMaxPlies, "a game reaching this many plies is a draw (negative: no cap)")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	vals := fs.String("values", "", "piece values for greedy and alpha-beta, e.g. G=2.5,I=8")
 	pawnCoef := fs.Float64("pawn-coef", 0, "a pawn's worth in tanh units for the pawns reading (0: Lichess's scale, 0.184104)")
 	valuesData := fs.String("values-data", "", "training-data or run data directory: take the pawn's tanh coefficient from a tanh fit on its games")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
+	mf := addMatchFlags(fs, true)
 	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -42,6 +41,10 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	case *pawnCoef > 0 && *valuesData != "":
 		return fmt.Errorf("%w: give --pawn-coef or --values-data, not both", errUsage)
 	}
+	tc, err := mf.load(*variant)
+	if err != nil {
+		return usageErr(err)
+	}
 	v, err := env.LoadVariant(*variant)
 	if err != nil {
 		return fmt.Errorf("%w: --variant: %v", errUsage, err)
@@ -51,7 +54,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
-	opt, err := playerOptions(*vals)
+	opt, err := playerOptions(tc, *vals)
 	if err != nil {
 		return fmt.Errorf("%w: --values: %v", errUsage, err)
 	}
@@ -60,7 +63,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --player: %v", errUsage, err)
 	}
 	cfg := compare.ImbalanceConfig{Variant: v, Player: p, WhiteWithout: *wx, BlackWithout: *by, Games: *games, Seed: *seed,
-		MaxPlies: *maxPlies, Workers: *workers, PawnCoef: *pawnCoef}
+		MaxPlies: tc.Eval.MaxPlies, Workers: *workers, PawnCoef: *pawnCoef}
 	if *pawnCoef > 0 {
 		cfg.PawnSource = "--pawn-coef"
 	}
@@ -122,20 +125,4 @@ func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
 		fmt.Fprintf(w, "  note: %s\n", im.Note)
 	}
 	return nil
-}
-
-func endings(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	s := ""
-	for i, k := range keys {
-		if i > 0 {
-			s += ", "
-		}
-		s += fmt.Sprintf("%s %d", k, m[k])
-	}
-	return s
 }

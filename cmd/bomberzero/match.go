@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
+	"bomberzero/env"
 	"bomberzero/match"
 	"bomberzero/progress"
 	"bomberzero/stats"
@@ -15,34 +18,30 @@ import (
 func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("match", "usage: bomberzero match --a PLAYER --b PLAYER [flags]\n\nPlays a match between two players, colours alternating, and reports the score,\nthe Elo difference with its 95% interval and the likelihood of superiority;\n--sprt stops as soon as a sequential test decides.", stderr)
 	variant := variantFlag(fs)
-	a := fs.String("a", "", "player A: random, greedy, alphabeta:D or CHECKPOINT[:SIMS]")
+	a := fs.String("a", "", "player A: random, greedy, alphabeta:D, material|uniform|rollout[:SIMS] or CHECKPOINT[:SIMS]")
 	b := fs.String("b", "", "player B, the same choices")
 	games := fs.Int("games", 100, "games to play (the most, with --sprt)")
 	seed := fs.Uint64("seed", 1, "random seed of the players")
 	sprt := fs.String("sprt", "", "stop early by an SPRT: elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05)")
 	fen := fs.String("fen", "", "start position text (default: the variant's start)")
 	moves := fs.String("moves", "", "moves to play from the start position first")
-	maxPlies := fs.Int("max-plies", match.DefaultMaxPlies, "a game reaching this many plies is a draw (negative: no cap)")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	values := fs.String("values", "", "piece values for greedy and alpha-beta, e.g. G=2.5,I=8")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
+	mf := addMatchFlags(fs, true)
 	quiet := quietFlag(fs)
 	gamesDir := gamesDirFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *a == "" || *b == "" || *games < 1 {
-		return fmt.Errorf("%w: match --a PLAYER --b PLAYER [--variant V] [--games N] [--seed S] [--sprt elo0,elo1,alpha,beta] [--fen TEXT] [--max-plies N] [--json]", errUsage)
+		return fmt.Errorf("%w: match --a PLAYER --b PLAYER [--variant V] [--games N] [--seed S] [--sprt elo0,elo1,alpha,beta] [--fen TEXT] [--max-plies N] [--sims N] [--config FILE] [--set KEY=VALUE] [--json]", errUsage)
 	}
-	start, err := setupPosition(*variant, *fen, *moves)
+	tc, start, opt, err := mf.setup(*variant, *fen, *moves, *values)
 	if err != nil {
 		return err
 	}
-	opt, err := playerOptions(*values)
-	if err != nil {
-		return fmt.Errorf("%w: --values: %v", errUsage, err)
-	}
-	cfg := match.Config{Games: *games, Start: start, Variant: start.Variant(), MaxPlies: *maxPlies, Seed: *seed, Workers: *workers, KeepGames: *gamesDir != ""}
+	cfg := match.Config{Games: *games, Start: start, Variant: start.Variant(), MaxPlies: tc.Eval.MaxPlies, Seed: *seed, Workers: *workers, KeepGames: *gamesDir != ""}
 	began := time.Now()
 	if cfg.A, err = match.Parse(*a, start.Variant(), opt); err != nil {
 		return fmt.Errorf("%w: --a: %v", errUsage, err)
@@ -85,6 +84,17 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// endings writes how games ended, as "checkmate 3, repetition 1", in the
+// order of the terminations' text.
+func endings(m map[env.Termination]int) string {
+	keys := slices.SortedFunc(maps.Keys(m), func(a, b env.Termination) int { return strings.Compare(a.String(), b.String()) })
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
 // writeMatch prints a match result for a person.
 func writeMatch(w io.Writer, r *match.Result, variant string, seed uint64) {
 	e := r.Est
@@ -94,16 +104,7 @@ func writeMatch(w io.Writer, r *match.Result, variant string, seed uint64) {
 	fmt.Fprintf(w, "  A total:      +%d =%d -%d, score %.3f [%.3f, %.3f], draws %.1f%%\n",
 		r.Total.Wins, r.Total.Draws, r.Total.Losses, e.Score, e.ScoreLow, e.ScoreHigh, 100*e.DrawRate)
 	fmt.Fprintf(w, "  Elo A-B: %+.1f [%+.1f, %+.1f] (95%%), LOS %.1f%%\n", e.Elo, e.EloLow, e.EloHigh, 100*e.LOS)
-	reasons := make([]string, 0, len(r.Reasons))
-	for k := range r.Reasons {
-		reasons = append(reasons, k)
-	}
-	sort.Strings(reasons)
-	fmt.Fprintf(w, "  mean length %.1f plies; endings:", r.MeanPlies)
-	for _, k := range reasons {
-		fmt.Fprintf(w, " %s %d", k, r.Reasons[k])
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  mean length %.1f plies; endings: %s\n", r.MeanPlies, endings(r.Reasons))
 	if r.SPRT != nil {
 		lo, hi := r.SPRT.Bounds()
 		fmt.Fprintf(w, "  SPRT elo0 %g elo1 %g alpha %g beta %g: LLR %.3f in [%.3f, %.3f]: %s\n",

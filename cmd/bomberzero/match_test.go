@@ -3,11 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"bomberzero/env"
 	"bomberzero/match"
+	"bomberzero/train"
 )
 
 func TestMatchCommandReportsPerColourAndJSON(t *testing.T) {
@@ -30,7 +34,7 @@ func TestMatchCommandReportsPerColourAndJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("%v:\n%s", err, out.String())
 	}
-	if r.A != "random" || r.B != "greedy" || r.AWhite.Games() != 2 || r.ABlack.Games() != 1 || r.Reasons[env.LengthCap.String()] != 3 || r.Decision != "continue" {
+	if r.A != "random" || r.B != "greedy" || r.AWhite.Games() != 2 || r.ABlack.Games() != 1 || r.Reasons[env.LengthCap] != 3 || r.Decision != "continue" {
 		t.Fatalf("json result %+v", r)
 	}
 }
@@ -46,6 +50,63 @@ func TestMatchCommandRejectsBadSpecsWithUsageErrors(t *testing.T) {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != 2 || errb.Len() == 0 {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+}
+
+// TestMatchCommandsReadTheConfigsMatchKnobs checks that the match commands
+// take their playouts and ply cap from the config keys eval.sims and
+// eval.max_plies (--set, --config, the flags named after them) and refuse
+// an unknown key by name.
+func TestMatchCommandsReadTheConfigsMatchKnobs(t *testing.T) {
+	def, err := train.DefaultConfig("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgFile := filepath.Join(t.TempDir(), "knobs.toml")
+	if err := os.WriteFile(cfgFile, []byte("[eval]\nsims = 5\nmax_plies = 6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args      []string
+		name      string
+		maxLength float64
+	}{
+		{nil, fmt.Sprintf("material:%d", def.Eval.Sims), float64(def.Eval.MaxPlies)},
+		{[]string{"--set", "eval.sims=7", "--set", "eval.max_plies=8"}, "material:7", 8},
+		{[]string{"--config", cfgFile}, "material:5", 6},
+		{[]string{"--config", cfgFile, "--set", "eval.sims=9", "--max-plies", "4"}, "material:9", 4},
+		{[]string{"--sims", "3", "--set", "eval.sims=9"}, "material:3", float64(def.Eval.MaxPlies)},
+	}
+	for _, c := range cases {
+		args := append([]string{"match", "--a", "material", "--b", "random", "--games", "2", "--workers", "1", "--json"}, c.args...)
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errb.String())
+		}
+		var r match.Result
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatalf("%v: %v:\n%s", c.args, err, out.String())
+		}
+		if r.A != c.name || r.MeanPlies > c.maxLength {
+			t.Errorf("%v: player %q, mean length %.1f; want %q and at most %v plies", c.args, r.A, r.MeanPlies, c.name, c.maxLength)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"match", "--a", "random", "--b", "random", "--set", "nope=1"}, "nope"},
+		{[]string{"match", "--a", "random", "--b", "random", "--set", "eval.sims=0"}, "eval.sims"},
+		{[]string{"match", "--a", "random", "--b", "random", "--max-plies", "0"}, "eval.max_plies"},
+		{[]string{"imbalance", "--white-without", "Q", "--black-without", "Q", "--set", "eval.nope=1"}, "eval.nope"},
+		{[]string{"analyse", "--set", "nope=1"}, "nope"},
+		{[]string{"play", "--set", "nope=1"}, "nope"},
+		{[]string{"compare", "--variants", "fbgc,chess", "--out", t.TempDir(), "--set", "nope=1"}, "nope"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(c.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and an error naming %q", c.args, code, errb.String(), c.want)
 		}
 	}
 }

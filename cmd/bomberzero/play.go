@@ -19,14 +19,14 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", "usage: bomberzero play [--variant V] [--model AGENT] [--color white|black] [flags]\n\nPlays a game against an agent in the terminal: type moves in Game Courier or\ncanonical syntax; the agent shows its best moves as it plays.", stderr)
 	variant := variantFlag(fs)
-	model := fs.String("model", "alphabeta:2", "the agent: CHECKPOINT[:SIMS], random, greedy or alphabeta:D")
+	model := fs.String("model", "alphabeta:2", "the agent: CHECKPOINT[:SIMS], material|uniform|rollout[:SIMS], random, greedy or alphabeta:D")
 	color := fs.String("color", "white", "your side: white or black")
 	fen := fs.String("fen", "", "start position text (default: the variant's start)")
 	moves := fs.String("moves", "", "moves to play from the start position first")
 	seed := fs.Uint64("seed", 1, "the agent's random seed")
 	top := fs.Int("top", 5, "how many of its best moves the agent shows")
 	values := fs.String("values", "", "piece values for greedy and alpha-beta, e.g. G=2.5,I=8")
-	maxPlies := fs.Int("max-plies", 0, "a game reaching this many plies is a draw (0: no cap)")
+	mf := addMatchFlags(fs, true)
 	gamesDir := gamesDirFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -42,13 +42,9 @@ func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
 	if *top < 0 {
 		return fmt.Errorf("%w: play [--variant V] [--model CKPT[:SIMS]|random|greedy|alphabeta:D] [--color white|black] [--fen TEXT] [--moves TEXT] [--top N]", errUsage)
 	}
-	start, err := setupPosition(*variant, *fen, *moves)
+	tc, start, opt, err := mf.setup(*variant, *fen, *moves, *values)
 	if err != nil {
 		return err
-	}
-	opt, err := playerOptions(*values)
-	if err != nil {
-		return fmt.Errorf("%w: --values: %v", errUsage, err)
 	}
 	mk, err := match.Parse(*model, start.Variant(), opt)
 	if err != nil {
@@ -59,7 +55,7 @@ func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	began := time.Now()
-	_, g, err := match.Interactive{Start: start, Agent: agent, Human: human, Top: *top, MaxPlies: *maxPlies}.RunGame(in, stdout)
+	_, g, err := match.Interactive{Start: start, Agent: agent, Human: human, Top: *top, MaxPlies: max(tc.Eval.MaxPlies, 0)}.RunGame(in, stdout)
 	if err != nil {
 		return err
 	}

@@ -23,8 +23,13 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	searches := fs.Int("max-searches", d.MaxSearches, "searches running at once; more get 503")
 	sims := fs.Int("max-sims", d.MaxSims, "the most playouts one request may ask for")
 	maxTime := fs.Duration("max-time", d.MaxTime, "the longest one search may run")
+	mf := addMatchFlags(fs, false)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	tc, err := mf.load("fbgc") // the variant only picks a variant's own defaults file; none has one
+	if err != nil {
+		return usageErr(err)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -32,7 +37,8 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := stopContext()
 	defer stop()
-	return serveOn(ctx, ln, serve.Config{Runs: *runs, Models: *models, Games: *games, MaxSearches: *searches, MaxSims: *sims, MaxTime: *maxTime}, stdout)
+	return serveOn(ctx, ln, serve.Config{Runs: *runs, Models: *models, Games: *games, MaxSearches: *searches, MaxSims: *sims, MaxTime: *maxTime,
+		Search: tc.SelfPlay.Search, Sims: tc.Eval.Sims}, stdout)
 }
 
 // serveOn serves on ln until ctx ends, then stops searches and waits for
