@@ -282,7 +282,8 @@ func (c *Config) Set(assignment string) error {
 	}
 	name := "--set " + key
 	next, err := parseConfig(name, []byte(key+" = "+value+"\n"), *c)
-	if err != nil && !strings.Contains(err.Error(), "unknown key") {
+	var ke *mcts.KeyError
+	if err != nil && !strings.Contains(err.Error(), "unknown key") && !errors.As(err, &ke) {
 		// A bare word: read it as a string.
 		next, err = parseConfig(name, []byte(key+" = "+strconv.Quote(value)+"\n"), *c)
 	}

@@ -2,6 +2,7 @@ package train
 
 import (
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +12,7 @@ import (
 
 	"bomberzero/configs"
 	"bomberzero/env"
+	"bomberzero/eval"
 	"bomberzero/mcts"
 )
 
@@ -124,6 +126,10 @@ func FuzzConfigParse(f *testing.F) {
 	}
 	f.Add([]byte("[train]\nbatch = -3\n"))
 	f.Add([]byte("[[net]]\n"))
+	f.Add([]byte("seed = -1\n"))
+	f.Add([]byte("[train]\nvalue_mix = nan\nsample_ratio = inf\n"))
+	f.Add([]byte("[net]\nfilters = 100000\n"))
+	f.Add([]byte("[eval]\nbaselines = [\"\"]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := parseConfig("fuzz.toml", data, Config{})
 		if err != nil {
@@ -141,10 +147,14 @@ func FuzzConfigParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-reading an encoded config: %v\n%s", err, out)
 		}
-		// (Compared as text: a NaN field never equals itself.)
-		again, err := back.Encode()
-		if err != nil || string(again) != string(out) {
-			t.Fatalf("round trip changed the config:\n%s\n%s", out, again)
+		// A valid config holds no NaN, so it compares equal to itself.
+		if !reflect.DeepEqual(back, c) {
+			t.Fatalf("round trip changed the config:\n%+v\n%+v\n%s", c, back, out)
+		}
+		// The memory estimate of any valid config is a finite number.
+		m := c.MemoryBytes(eval.Shape{Channels: 40, Height: 16, Width: 15, PolicySize: 240 * 80})
+		if tot := m.Total(); !(tot > 0) || math.IsInf(tot, 0) {
+			t.Fatalf("memory estimate %v of %+v", tot, c)
 		}
 	})
 }
