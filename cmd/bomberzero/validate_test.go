@@ -45,3 +45,32 @@ func TestFlagsRefuseIssue16Values(t *testing.T) {
 		t.Errorf("a refused command wrote %s", entries[0].Name())
 	}
 }
+
+// TestTrainResumeSetChangesTheRunsConfig checks the repair path the
+// resume errors suggest: "train --run DIR --set KEY=VALUE" on an existing
+// run applies the key and saves it into the run's config.toml, and a bad
+// value is refused naming the key, leaving the file as it was.
+func TestTrainResumeSetChangesTheRunsConfig(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "tiny.toml")
+	os.WriteFile(cfg, []byte(trainTinyConfig), 0o644)
+	dir := filepath.Join(t.TempDir(), "run")
+	var out, errb bytes.Buffer
+	if code := run([]string{"train", "--config", cfg, "--run", dir, "--generations", "1", "--quiet"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"train", "--run", dir, "--generations", "1", "--quiet", "--set", "train.learning_rate=nan"}, &out, &errb); code == 0 ||
+		!strings.Contains(errb.String(), "train.learning_rate = NaN") {
+		t.Fatalf("a NaN rate on resume: exit %d, stderr %q", code, errb.String())
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "config.toml")); !strings.Contains(string(data), "learning_rate = 0.02") {
+		t.Fatalf("a refused --set changed config.toml:\n%s", data)
+	}
+	errb.Reset()
+	if code := run([]string{"train", "--run", dir, "--generations", "1", "--quiet", "--set", "train.learning_rate=0.005"}, &out, &errb); code != 0 {
+		t.Fatalf("resume with --set: exit %d: %s", code, errb.String())
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "config.toml")); !strings.Contains(string(data), "learning_rate = 0.005") {
+		t.Fatalf("config.toml after --set:\n%s", data)
+	}
+}
