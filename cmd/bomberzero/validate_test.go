@@ -30,6 +30,7 @@ func TestFlagsRefuseIssue16Values(t *testing.T) {
 		{[]string{"selfplay", "--resign-off-share", "+Inf", "--out", filepath.Join(out, "s4")}, "--resign-off-share +Inf"},
 		{[]string{"selfplay", "--set", "selfplay.temp=nan", "--out", filepath.Join(out, "s5")}, "temp = NaN"},
 		{[]string{"selfplay", "--slots", "1000000", "--out", filepath.Join(out, "s6")}, "slots = 1000000"},
+		{[]string{"selfplay", "--slots", "4096", "--workers", "1024", "--sims", "1000000", "--out", filepath.Join(out, "s7")}, "over the limit"},
 		{[]string{"values", "--data", out, "--ridge", "NaN"}, "--ridge NaN"},
 		{[]string{"imbalance", "--white-without", "Q", "--black-without", "Q", "--pawn-coef", "NaN"}, "--pawn-coef NaN"},
 		{[]string{"bench", "nn", "--seconds", "Inf"}, "--seconds +Inf"},
