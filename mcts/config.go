@@ -1,6 +1,9 @@
 package mcts
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Config holds the search parameters. DefaultConfig gives the documented
 // defaults; docs/search.md explains each one. The TOML tags are each
@@ -108,37 +111,89 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports the first parameter outside its range, naming its key.
+// Upper bounds of the search knobs: far above any useful setting, low
+// enough that a typo cannot exhaust memory (a tree holds a node per legal
+// move of each expanded position, so its size grows with Sims; the cache
+// holds CacheEntries*CacheMoves priors). docs/training.md lists each key's
+// range.
+const (
+	MaxSims         = 1 << 20
+	MaxCacheEntries = 1 << 26
+	MaxCacheMoves   = 4096
+	MaxLeaves       = 256
+)
+
+// Validate reports the first parameter outside its range, naming its key
+// ("sims = 0: want 1 to 1048576"). Every number must be finite.
 func (c Config) Validate() error {
+	checks := []error{
+		IntIn("sims", c.Sims, 1, MaxSims),
+		IntIn("cheap_sims", c.CheapSims, 0, MaxSims),
+		FloatIn("cheap_share", c.CheapShare, 0, 1),
+		FloatIn("cpuct_init", c.CPUCTInit, 0, 100),
+		FloatAbove("cpuct_base", c.CPUCTBase, 0, 1e9),
+		FloatIn("fpu_reduction", c.FPUReduction, 0, 10),
+		FloatIn("root_fpu_reduction", c.RootFPUReduction, 0, 10),
+		FloatIn("dirichlet_total", c.DirichletTotal, 0, 1000),
+		FloatIn("noise_fraction", c.NoiseFraction, 0, 1),
+		IntIn("temp_plies", c.TempPlies, 0, 100000),
+		FloatIn("temp", c.Temp, 0, 100),
+		FloatIn("final_temp", c.FinalTemp, 0, 100),
+		IntIn("gumbel_m", c.GumbelM, 1, MaxCacheMoves),
+		FloatIn("gumbel_c_visit", c.GumbelCVisit, 0, 1e6),
+		FloatIn("gumbel_c_scale", c.GumbelCScale, 0, 1000),
+		IntIn("leaves_per_game", c.LeavesPerGame, 1, MaxLeaves),
+		IntIn("virtual_loss", c.VirtualLoss, 0, 1000),
+		IntIn("cache_entries", c.CacheEntries, 0, MaxCacheEntries),
+		IntIn("cache_moves", c.CacheMoves, 1, MaxCacheMoves),
+	}
+	for _, err := range checks {
+		if err != nil {
+			return err
+		}
+	}
 	switch {
-	case c.Sims < 1:
-		return fmt.Errorf("sims %d, want >= 1", c.Sims)
-	case c.CheapShare < 0 || c.CheapShare > 1:
-		return fmt.Errorf("cheap_share %g, want in [0, 1]", c.CheapShare)
 	case c.CheapShare > 0 && c.CheapSims < 1:
-		return fmt.Errorf("cheap_sims %d, want >= 1 when cheap_share > 0", c.CheapSims)
-	case c.CPUCTInit < 0 || c.CPUCTBase <= 0:
-		return fmt.Errorf("cpuct_init %g, cpuct_base %g: want >= 0 and > 0", c.CPUCTInit, c.CPUCTBase)
-	case c.FPUReduction < 0 || c.RootFPUReduction < 0:
-		return fmt.Errorf("fpu_reduction %g, root_fpu_reduction %g: want >= 0", c.FPUReduction, c.RootFPUReduction)
-	case c.NoiseFraction < 0 || c.NoiseFraction > 1:
-		return fmt.Errorf("noise_fraction %g, want in [0, 1]", c.NoiseFraction)
+		return &KeyError{"cheap_sims", strconv.Itoa(c.CheapSims), ">= 1 when cheap_share > 0"}
 	case c.NoiseFraction > 0 && c.DirichletTotal <= 0:
-		return fmt.Errorf("dirichlet_total %g, want > 0 when noise_fraction > 0", c.DirichletTotal)
-	case c.TempPlies < 0 || c.Temp < 0 || c.FinalTemp < 0:
-		return fmt.Errorf("temp_plies %d, temp %g, final_temp %g: want >= 0", c.TempPlies, c.Temp, c.FinalTemp)
-	case c.Gumbel && c.GumbelM < 1:
-		return fmt.Errorf("gumbel_m %d, want >= 1", c.GumbelM)
-	case c.Gumbel && (c.GumbelCVisit < 0 || c.GumbelCScale < 0):
-		return fmt.Errorf("gumbel_c_visit %g, gumbel_c_scale %g: want >= 0", c.GumbelCVisit, c.GumbelCScale)
-	case c.LeavesPerGame < 1:
-		return fmt.Errorf("leaves_per_game %d, want >= 1", c.LeavesPerGame)
-	case c.VirtualLoss < 0:
-		return fmt.Errorf("virtual_loss %d, want >= 0", c.VirtualLoss)
-	case c.CacheEntries < 0:
-		return fmt.Errorf("cache_entries %d, want >= 0", c.CacheEntries)
-	case c.CacheEntries > 0 && c.CacheMoves < 1:
-		return fmt.Errorf("cache_moves %d, want >= 1 when the cache is on", c.CacheMoves)
+		return &KeyError{"dirichlet_total", fmt.Sprint(c.DirichletTotal), "> 0 when noise_fraction > 0"}
+	}
+	return nil
+}
+
+// KeyError is a config value outside its range, naming its key: its
+// message reads "sims = 0: want 1 to 1048576". A caller that nests the
+// config under a table prefixes Key ("selfplay.sims").
+type KeyError struct {
+	Key   string // the config key, as in the TOML file
+	Value string // the value given, as text
+	Want  string // what the key takes
+}
+
+func (e *KeyError) Error() string { return fmt.Sprintf("%s = %s: want %s", e.Key, e.Value, e.Want) }
+
+// IntIn returns a *KeyError naming key unless lo <= v <= hi.
+func IntIn(key string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return &KeyError{key, strconv.Itoa(v), fmt.Sprintf("%d to %d", lo, hi)}
+	}
+	return nil
+}
+
+// FloatIn returns a *KeyError naming key unless v is a finite number with
+// lo <= v <= hi (NaN and infinities are refused).
+func FloatIn(key string, v, lo, hi float64) error {
+	if !(v >= lo && v <= hi) {
+		return &KeyError{key, fmt.Sprint(v), fmt.Sprintf("a finite number from %g to %g", lo, hi)}
+	}
+	return nil
+}
+
+// FloatAbove returns a *KeyError naming key unless v is a finite number
+// with lo < v <= hi.
+func FloatAbove(key string, v, lo, hi float64) error {
+	if !(v > lo && v <= hi) {
+		return &KeyError{key, fmt.Sprint(v), fmt.Sprintf("a finite number above %g, at most %g", lo, hi)}
 	}
 	return nil
 }

@@ -64,28 +64,50 @@ func DefaultSettings() (Settings, error) {
 	return file.SelfPlay, nil
 }
 
-// Validate reports the first knob out of range, naming its key.
+// Upper bounds of the self-play knobs (docs/training.md lists each key's
+// range): far above any useful setting, low enough that a typo cannot
+// exhaust memory (each worker holds Slots search trees and its cache).
+const (
+	MaxGames    = 100_000_000
+	MaxWorkers  = 1024
+	MaxSlots    = 4096
+	MaxMaxPlies = 100_000
+)
+
+// Validate reports the first knob out of range, naming its key
+// ("slots = 0: want 1 to 4096"). Every number must be finite.
 func (s *Settings) Validate() error {
-	switch {
-	case s.Games < 1:
-		return fmt.Errorf("games %d, want >= 1", s.Games)
-	case s.Workers < 0:
-		return fmt.Errorf("workers %d, want >= 0", s.Workers)
-	case s.Slots < 1:
-		return fmt.Errorf("slots %d, want >= 1", s.Slots)
-	case s.MaxPlies < 1:
-		return fmt.Errorf("max_plies %d, want >= 1", s.MaxPlies)
-	case s.ResignThreshold < -1 || s.ResignThreshold > 1:
-		return fmt.Errorf("resign_threshold %g, want in [-1, 1]", s.ResignThreshold)
-	case s.ResignMoves < 0:
-		return fmt.Errorf("resign_moves %d, want >= 0", s.ResignMoves)
-	case s.ResignOffShare < 0 || s.ResignOffShare > 1:
-		return fmt.Errorf("resign_off_share %g, want in [0, 1]", s.ResignOffShare)
+	for _, err := range []error{
+		mcts.IntIn("games", s.Games, 1, MaxGames),
+		mcts.IntIn("workers", s.Workers, 0, MaxWorkers),
+		mcts.IntIn("slots", s.Slots, 1, MaxSlots),
+		mcts.IntIn("max_plies", s.MaxPlies, 1, MaxMaxPlies),
+		mcts.FloatIn("resign_threshold", s.ResignThreshold, -1, 1),
+		mcts.IntIn("resign_moves", s.ResignMoves, 0, MaxMaxPlies),
+		mcts.FloatIn("resign_off_share", s.ResignOffShare, 0, 1),
+	} {
+		if err != nil {
+			return err
+		}
 	}
-	if err := s.Search.Validate(); err != nil {
-		return err
+	return s.Search.Validate()
+}
+
+// MemoryBytes estimates the memory of self-play's searches, beside the
+// network: per worker, Slots search trees (a node of about 48 bytes per
+// legal move of each of up to twice Sims expanded positions, counting a
+// reused subtree, with up to 128 moves each) and the evaluation cache
+// (about 20 bytes plus 4 per move of CacheMoves per entry, the entries
+// rounded up to a power of two). It is a float64: the product of the upper
+// bounds overflows an int64.
+func (s *Settings) MemoryBytes() float64 {
+	const treeMoves, nodeBytes = 128, 48
+	tree := 2 * float64(s.Search.Sims+s.Search.LeavesPerGame) * treeMoves * nodeBytes
+	cache := 0.0
+	if s.Search.CacheEntries > 0 {
+		cache = float64(s.Search.CacheEntries) * 2 * (20 + 4*float64(s.Search.CacheMoves))
 	}
-	return nil
+	return float64(s.WorkerCount()) * (float64(s.Slots)*tree + cache)
 }
 
 // WorkerCount is Workers, or one per core when Workers is 0.
@@ -157,8 +179,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("selfplay: no model given (%s)", agent.SpecHelp)
 	case c.Out == "":
 		return fmt.Errorf("selfplay: no output directory given")
-	case c.FlushGames < 1:
-		return fmt.Errorf("selfplay: flush games %d, want >= 1", c.FlushGames)
+	}
+	if err := mcts.IntIn("flush-games", c.FlushGames, 1, MaxGames); err != nil {
+		return fmt.Errorf("selfplay: %w", err)
 	}
 	if _, err := agent.ParseSpec(c.Model); err != nil {
 		return fmt.Errorf("selfplay: %w", err)

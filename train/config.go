@@ -7,6 +7,9 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,6 +17,8 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/configs"
+	"bomberzero/env"
+	"bomberzero/match"
 	"bomberzero/mcts"
 	"bomberzero/nn"
 	"bomberzero/selfplay"
@@ -169,6 +174,15 @@ func baseName(variant string) string {
 // config.toml from before the search keys were written still loads as it
 // ran.
 func LoadConfig(path string, base Config) (Config, error) {
+	c, err := readConfig(path, base)
+	if err != nil {
+		return Config{}, err
+	}
+	return c, c.Validate()
+}
+
+// readConfig is LoadConfig without the validation.
+func readConfig(path string, base Config) (Config, error) {
 	if base.SelfPlay.Search == (mcts.Config{}) {
 		base.SelfPlay.Search = baseConfig().SelfPlay.Search
 	}
@@ -176,11 +190,54 @@ func LoadConfig(path string, base Config) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("train: config: %w", err)
 	}
-	c, err := parseConfig(path, data, base)
+	return parseConfig(path, data, base)
+}
+
+// loadRunConfig reads the config.toml of the run in dir, applies sets
+// (Options.Sets) and validates the result. It reports whether sets
+// changed the config. An invalid config's error says how to repair it
+// with --set; sets may not change what the run's checkpoints and data are
+// made for (the variant, the net table, train.optimizer).
+func loadRunConfig(dir string, sets []string) (Config, bool, error) {
+	path := filepath.Join(dir, configName)
+	saved, err := readConfig(path, Config{})
 	if err != nil {
-		return Config{}, err
+		return Config{}, false, err
 	}
-	return c, c.Validate()
+	c := saved
+	c.Eval.Baselines = slices.Clone(saved.Eval.Baselines)
+	for _, s := range sets {
+		if err := c.Set(s); err != nil {
+			return Config{}, false, err
+		}
+	}
+	switch {
+	case c.Variant != saved.Variant:
+		return Config{}, false, fmt.Errorf("train: --set variant: a run's variant cannot change (its data and checkpoints are %s's)", saved.Variant)
+	case c.Net != saved.Net:
+		return Config{}, false, fmt.Errorf("train: --set net: a run's network shape cannot change (its checkpoints have the saved one)")
+	case c.Train.Optimizer != saved.Train.Optimizer:
+		return Config{}, false, fmt.Errorf("train: --set train.optimizer: a run's optimizer cannot change (its checkpoints hold %s's state)", saved.Train.Optimizer)
+	}
+	if err := c.Validate(); err != nil {
+		return Config{}, false, repairHint(dir, err)
+	}
+	return c, !reflect.DeepEqual(c, saved), nil
+}
+
+// repairHint wraps the error of a resumed run's invalid config with the
+// file and how to repair it: resume with --set KEY=VALUE.
+func repairHint(dir string, err error) error {
+	var ke *mcts.KeyError
+	if !errors.As(err, &ke) {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, configName), err)
+	}
+	key := ke.Key
+	if i := strings.IndexByte(key, '['); i >= 0 {
+		key = key[:i] // eval.baselines[1]: set the whole list
+	}
+	return fmt.Errorf("%s: %w; resume with a valid value to repair it: train --run %s --set %s=VALUE",
+		filepath.Join(dir, configName), err, dir, key)
 }
 
 func parseConfig(name string, data []byte, base Config) (Config, error) {
@@ -191,6 +248,15 @@ func parseConfig(name string, data []byte, base Config) (Config, error) {
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		return Config{}, fmt.Errorf("train: config %s: unknown key %q", name, und[0].String())
+	}
+	// TOML integers are signed: a negative seed would wrap into the
+	// unsigned Seed (-1 becoming 18446744073709551615).
+	var signed struct {
+		Seed *int64 `toml:"seed"`
+	}
+	if _, err := toml.Decode(string(data), &signed); err == nil && signed.Seed != nil && *signed.Seed < 0 {
+		return Config{}, fmt.Errorf("train: config %s: %w", name, &mcts.KeyError{Key: "seed",
+			Value: strconv.FormatInt(*signed.Seed, 10), Want: fmt.Sprintf("0 to %d", int64(math.MaxInt64))})
 	}
 	return c, nil
 }
@@ -217,7 +283,8 @@ func (c *Config) Set(assignment string) error {
 	}
 	name := "--set " + key
 	next, err := parseConfig(name, []byte(key+" = "+value+"\n"), *c)
-	if err != nil && !strings.Contains(err.Error(), "unknown key") {
+	var ke *mcts.KeyError
+	if err != nil && !strings.Contains(err.Error(), "unknown key") && !errors.As(err, &ke) {
 		// A bare word: read it as a string.
 		next, err = parseConfig(name, []byte(key+" = "+strconv.Quote(value)+"\n"), *c)
 	}
@@ -237,47 +304,111 @@ func (c Config) Encode() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Validate reports the first setting out of range, naming its key.
+// Upper bounds of the training keys (docs/training.md lists every key's
+// range): far above any useful setting, low enough that one typo cannot
+// exhaust memory. What several keys need together is estimated and checked
+// by CheckMemory.
+const (
+	MaxGenerations     = 1_000_000
+	MaxBlocks          = 64
+	MaxFilters         = 512
+	MaxValueHidden     = 4096
+	MaxBatch           = 8192
+	MaxWindow          = 50_000_000
+	MaxSampleRatio     = 1000
+	MaxSteps           = 10_000_000
+	MaxLearningRate    = 10
+	MaxThreads         = 1024
+	MaxEvalGames       = 1_000_000
+	MaxMovesLeftWeight = 100
+)
+
+// Validate reports the first setting out of range as a *mcts.KeyError
+// naming its key ("net.filters = 100000: want 1 to 512"): every number
+// must be finite and within the range docs/training.md lists. Checks that
+// need the variant (eval.baselines, the memory estimate) are Check's.
 func (c Config) Validate() error {
-	checks := []struct {
-		key  string
-		bad  bool
-		want string
-	}{
-		{"variant", c.Variant == "", "a variant name or file"},
-		{"generations", c.Generations < 0, ">= 0"},
-		{"net.blocks", c.Net.Blocks < 0, ">= 0"},
-		{"net.filters", c.Net.Filters < 1, ">= 1"},
-		{"net.policy_filters", c.Net.PolicyFilters < 1, ">= 1"},
-		{"net.value_filters", c.Net.ValueFilters < 1, ">= 1"},
-		{"net.value_hidden", c.Net.ValueHidden < 1, ">= 1"},
-		{"selfplay.first_games", c.SelfPlay.FirstGames < 0, ">= 0"},
-		{"selfplay.first_model", !firstModelOK(c.SelfPlay.FirstModel), "net or a network-free model (" + agent.Material + ", " + agent.Uniform + ", " + agent.Rollout + ")"},
-		{"train.batch", c.Train.Batch < 1, ">= 1"},
-		{"train.window", c.Train.Window < 1, ">= 1"},
-		{"train.sample_ratio", !(c.Train.SampleRatio > 0), "> 0"},
-		{"train.max_steps", c.Train.MaxSteps < 0, ">= 0"},
-		{"train.min_positions", c.Train.MinPositions < 0, ">= 0"},
-		{"train.checkpoint_steps", c.Train.CheckpointSteps < 1, ">= 1"},
-		{"train.optimizer", c.Train.Optimizer != "sgd" && c.Train.Optimizer != "adam", "sgd or adam"},
-		{"train.learning_rate", !(c.Train.LearningRate > 0), "> 0"},
-		{"train.value_mix", c.Train.ValueMix < 0 || c.Train.ValueMix > 1, "in [0, 1]"},
-		{"train.moves_left_weight", !(c.Train.MovesLeftWeight >= 0) || math.IsInf(c.Train.MovesLeftWeight, 0), "a finite weight >= 0"},
-		{"train.threads", c.Train.Threads < 0, ">= 0"},
-		{"eval.games", c.Eval.Games < 0, ">= 0"},
-		{"eval.sims", c.Eval.Sims < 1, ">= 1"},
-		{"eval.max_plies", c.Eval.MaxPlies < 1, ">= 1"},
-		{"eval.workers", c.Eval.Workers < 0, ">= 0"},
+	key := func(k, v, want string) error {
+		return fmt.Errorf("train: config: %w", &mcts.KeyError{Key: k, Value: v, Want: want})
 	}
-	for _, k := range checks {
-		if k.bad {
-			return fmt.Errorf("train: config: %s: want %s", k.key, k.want)
+	tc := c.Train
+	checks := []error{
+		mcts.IntIn("generations", c.Generations, 0, MaxGenerations),
+		mcts.IntIn("net.blocks", c.Net.Blocks, 0, MaxBlocks),
+		mcts.IntIn("net.filters", c.Net.Filters, 1, MaxFilters),
+		mcts.IntIn("net.policy_filters", c.Net.PolicyFilters, 1, MaxFilters),
+		mcts.IntIn("net.value_filters", c.Net.ValueFilters, 1, MaxFilters),
+		mcts.IntIn("net.value_hidden", c.Net.ValueHidden, 1, MaxValueHidden),
+		mcts.IntIn("selfplay.first_games", c.SelfPlay.FirstGames, 0, selfplay.MaxGames),
+		mcts.IntIn("train.batch", tc.Batch, 1, MaxBatch),
+		mcts.IntIn("train.window", tc.Window, 1, MaxWindow),
+		mcts.FloatAbove("train.sample_ratio", tc.SampleRatio, 0, MaxSampleRatio),
+		mcts.IntIn("train.max_steps", tc.MaxSteps, 1, MaxSteps),
+		mcts.IntIn("train.min_positions", tc.MinPositions, 0, MaxWindow),
+		mcts.IntIn("train.checkpoint_steps", tc.CheckpointSteps, 1, MaxSteps),
+		mcts.FloatAbove("train.learning_rate", tc.LearningRate, 0, MaxLearningRate),
+		mcts.FloatIn("train.momentum", tc.Momentum, 0, 0.9999),
+		mcts.FloatIn("train.l2", tc.L2, 0, 1),
+		mcts.FloatIn("train.value_mix", tc.ValueMix, 0, 1),
+		mcts.FloatIn("train.moves_left_weight", tc.MovesLeftWeight, 0, MaxMovesLeftWeight),
+		mcts.IntIn("train.threads", tc.Threads, 0, MaxThreads),
+		mcts.IntIn("eval.games", c.Eval.Games, 0, MaxEvalGames),
+		mcts.IntIn("eval.sims", c.Eval.Sims, 1, mcts.MaxSims),
+		mcts.IntIn("eval.max_plies", c.Eval.MaxPlies, 1, selfplay.MaxMaxPlies),
+		mcts.IntIn("eval.workers", c.Eval.Workers, 0, selfplay.MaxWorkers),
+	}
+	switch {
+	case c.Variant == "":
+		return key("variant", `""`, "a variant name or file")
+	case c.Seed > math.MaxInt64:
+		return key("seed", strconv.FormatUint(c.Seed, 10), fmt.Sprintf("0 to %d", int64(math.MaxInt64)))
+	case !firstModelOK(c.SelfPlay.FirstModel):
+		return key("selfplay.first_model", strconv.Quote(c.SelfPlay.FirstModel),
+			"net or a network-free model ("+agent.Material+", "+agent.Uniform+", "+agent.Rollout+")")
+	case tc.Optimizer != "sgd" && tc.Optimizer != "adam":
+		return key("train.optimizer", strconv.Quote(tc.Optimizer), "sgd or adam")
+	}
+	for _, err := range checks {
+		if err != nil {
+			return fmt.Errorf("train: config: %w", err)
 		}
 	}
+	if need := max(tc.Batch, tc.MinPositions); tc.Window < need {
+		// A window smaller than min_positions never holds enough to
+		// train on; one smaller than a batch repeats positions in it.
+		return key("train.window", strconv.Itoa(tc.Window),
+			fmt.Sprintf("at least train.batch and train.min_positions (%d), or no generation ever trains", need))
+	}
 	if err := c.SelfPlay.Settings.Validate(); err != nil {
-		return fmt.Errorf("train: config: selfplay.%w", err)
+		var ke *mcts.KeyError
+		if errors.As(err, &ke) {
+			err = &mcts.KeyError{Key: "selfplay." + ke.Key, Value: ke.Value, Want: ke.Want}
+		}
+		return fmt.Errorf("train: config: %w", err)
+	}
+	for i, spec := range c.Eval.Baselines {
+		if strings.TrimSpace(spec) == "" {
+			return key(fmt.Sprintf("eval.baselines[%d]", i), `""`, "a match player ("+playerHelp+")")
+		}
 	}
 	return c.Teacher.validate()
+}
+
+// playerHelp names the match players eval.baselines takes.
+const playerHelp = "random, greedy, alphabeta:D or CHECKPOINT[:SIMS]"
+
+// Check makes the checks of a valid config that need its variant v, before
+// any work starts: every eval.baselines entry is a match player of v
+// (match.Parse), and the estimated memory of the run (MemoryBytes) is at
+// most limit bytes (MemoryLimit gives the machine's).
+func (c Config) Check(v *env.Variant, limit int64) error {
+	for i, spec := range c.Eval.Baselines {
+		if _, err := match.Parse(spec, v, match.Options{}); err != nil {
+			return fmt.Errorf("train: config: %w", &mcts.KeyError{Key: fmt.Sprintf("eval.baselines[%d]", i),
+				Value: strconv.Quote(spec), Want: "a match player (" + playerHelp + "): " + err.Error()})
+		}
+	}
+	return c.CheckMemory(agent.NewRules(v, c.SelfPlay.MaxPlies).Shape(), limit)
 }
 
 // firstModelOK says whether spec may play generation 0: "net", or a

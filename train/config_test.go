@@ -2,6 +2,7 @@ package train
 
 import (
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +12,7 @@ import (
 
 	"bomberzero/configs"
 	"bomberzero/env"
+	"bomberzero/eval"
 	"bomberzero/mcts"
 )
 
@@ -89,14 +91,14 @@ func TestBadConfigErrorsNameTheKey(t *testing.T) {
 	}
 	cases := []struct{ text, want string }{
 		{"[train]\nmax_step = 7\n", `unknown key "train.max_step"`},
-		{"[train]\nbatch = 0\n", "train.batch: want >= 1"},
-		{"[selfplay]\nfirst_model = \"gnu\"\n", "selfplay.first_model: want net or a network-free model"},
-		{"[train]\nsample_ratio = -1\n", "train.sample_ratio: want > 0"},
-		{"[train]\noptimizer = \"lion\"\n", "train.optimizer: want sgd or adam"},
-		{"[eval]\nsims = 0\n", "eval.sims: want >= 1"},
-		{"[train]\nmoves_left_weight = -0.5\n", "train.moves_left_weight: want a finite weight >= 0"},
-		{"[selfplay]\nsims = 0\n", "selfplay.sims 0, want >= 1"},
-		{"[selfplay]\ncpuct_base = -1\n", "selfplay.cpuct_init"},
+		{"[train]\nbatch = 0\n", "train.batch = 0: want 1 to 8192"},
+		{"[selfplay]\nfirst_model = \"gnu\"\n", `selfplay.first_model = "gnu": want net or a network-free model`},
+		{"[train]\nsample_ratio = -1\n", "train.sample_ratio = -1: want a finite number above 0"},
+		{"[train]\noptimizer = \"lion\"\n", `train.optimizer = "lion": want sgd or adam`},
+		{"[eval]\nsims = 0\n", "eval.sims = 0: want 1 to"},
+		{"[train]\nmoves_left_weight = -0.5\n", "train.moves_left_weight = -0.5: want a finite number from 0 to 100"},
+		{"[selfplay]\nsims = 0\n", "selfplay.sims = 0: want 1 to"},
+		{"[selfplay]\ncpuct_base = -1\n", "selfplay.cpuct_base = -1: want a finite number above 0"},
 		{"[selfplay]\nseed = 3\n", `unknown key "selfplay.seed"`},
 		{"[net]\nfilters = \"many\"\n", "c.toml"},
 		{"variant = \n", "c.toml"},
@@ -124,6 +126,10 @@ func FuzzConfigParse(f *testing.F) {
 	}
 	f.Add([]byte("[train]\nbatch = -3\n"))
 	f.Add([]byte("[[net]]\n"))
+	f.Add([]byte("seed = -1\n"))
+	f.Add([]byte("[train]\nvalue_mix = nan\nsample_ratio = inf\n"))
+	f.Add([]byte("[net]\nfilters = 100000\n"))
+	f.Add([]byte("[eval]\nbaselines = [\"\"]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := parseConfig("fuzz.toml", data, Config{})
 		if err != nil {
@@ -141,10 +147,14 @@ func FuzzConfigParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-reading an encoded config: %v\n%s", err, out)
 		}
-		// (Compared as text: a NaN field never equals itself.)
-		again, err := back.Encode()
-		if err != nil || string(again) != string(out) {
-			t.Fatalf("round trip changed the config:\n%s\n%s", out, again)
+		// A valid config holds no NaN, so it compares equal to itself.
+		if !reflect.DeepEqual(back, c) {
+			t.Fatalf("round trip changed the config:\n%+v\n%+v\n%s", c, back, out)
+		}
+		// The memory estimate of any valid config is a finite number.
+		m := c.MemoryBytes(eval.Shape{Channels: 40, Height: 16, Width: 15, PolicySize: 240 * 80})
+		if tot := m.Total(); !(tot > 0) || math.IsInf(tot, 0) {
+			t.Fatalf("memory estimate %v of %+v", tot, c)
 		}
 	})
 }

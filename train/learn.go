@@ -3,7 +3,9 @@ package train
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"time"
 
 	"bomberzero/datasets"
@@ -62,6 +64,10 @@ func (r *runner) trainPhase(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("train: step %d: %w", r.trainer.Steps(), err)
 		}
+		if !finiteLosses(l) {
+			return r.diverged(fmt.Sprintf("the loss of step %d is not finite (total %v: policy %v, value %v, moves-left %v, L2 %v)",
+				r.trainer.Steps()-1, l.Total, l.Policy, l.Value, l.MovesLeft, l.L2))
+		}
 		g.Steps++
 		g.Samples += tc.Batch
 		g.PolicyLoss += l.Policy
@@ -74,7 +80,7 @@ func (r *runner) trainPhase(ctx context.Context) error {
 			t0 = time.Now()
 			r.st.Samples += int64(g.Samples - r.st.Gen.Samples)
 			r.st.Gen = g
-			if err := r.checkpoint(); err != nil {
+			if err := r.checkpointFinite(); err != nil {
 				return err
 			}
 		}
@@ -90,7 +96,7 @@ func (r *runner) trainPhase(ctx context.Context) error {
 	if !stopped {
 		r.st.Phase = phaseEval
 	}
-	if err := r.checkpoint(); err != nil {
+	if err := r.checkpointFinite(); err != nil {
 		return err
 	}
 	if stopped {
@@ -112,4 +118,46 @@ func (r *runner) qualitySample(n int) ([]datasets.Sample, error) {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	return s, nil
+}
+
+// finiteLosses reports whether every loss of a step is a finite number.
+func finiteLosses(l nn.Losses) bool {
+	for _, x := range []float64{l.Total, l.Policy, l.Value, l.MovesLeft, l.L2} {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// finiteParams returns the name of the first parameter of net holding a
+// NaN or infinity ("" when all are finite).
+func finiteParams(net *nn.Net) string {
+	for _, p := range net.Params() {
+		for _, x := range p.Data {
+			if x-x != 0 { // NaN or an infinity
+				return p.Name
+			}
+		}
+	}
+	return ""
+}
+
+// checkpointFinite is checkpoint for the training phase: it refuses to save
+// weights that are not all finite (a step can turn them to NaN while its
+// own loss, computed before the update, was finite).
+func (r *runner) checkpointFinite() error {
+	if name := finiteParams(r.trainer.Net()); name != "" {
+		return r.diverged(fmt.Sprintf("after step %d the weights of %s are not finite", r.trainer.Steps()-1, name))
+	}
+	return r.checkpoint()
+}
+
+// diverged is the error that stops a run whose training diverged: nothing
+// of the diverged steps is saved, the last good checkpoint (the state's)
+// stays, and a resume with a lower train.learning_rate continues from it.
+func (r *runner) diverged(what string) error {
+	return fmt.Errorf("train: training diverged: %s; stopped without saving: the last good checkpoint %s (step %d) is kept. "+
+		"Lower train.learning_rate (now %g) and resume from it: train --run %s --set train.learning_rate=%g",
+		what, filepath.Join(r.dir, r.st.Checkpoint), r.st.Steps, r.cfg.Train.LearningRate, r.dir, r.cfg.Train.LearningRate/10)
 }

@@ -29,6 +29,15 @@ type Options struct {
 	Dir string
 	// Config is a new run's configuration (ignored when resuming).
 	Config Config
+	// Sets are "key=value" overrides (Config.Set) applied to a resumed
+	// run's config.toml before it is validated, and saved into it: the way
+	// to repair a run whose saved config is no longer valid, or to change a
+	// knob (say train.learning_rate) from now on. The variant, the net
+	// table and train.optimizer cannot change. Ignored for a new run.
+	Sets []string
+	// MemoryLimit is the estimated memory (Config.MemoryBytes) a run may
+	// need, in bytes; 0 means MemoryLimit(), half the machine's memory.
+	MemoryLimit int64
 	// Budget stops the run cleanly after this much time in this call
 	// (0: no limit): the phase in progress is checkpointed and left for a
 	// resume.
@@ -182,12 +191,13 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 
 // open creates the run directory and its first state, or loads them.
 func (r *runner) open(resume bool) error {
+	changed := false
 	if resume {
-		cfg, err := LoadConfig(filepath.Join(r.dir, configName), Config{})
+		cfg, ch, err := loadRunConfig(r.dir, r.opt.Sets)
 		if err != nil {
 			return err
 		}
-		r.cfg = cfg
+		r.cfg, changed = cfg, ch
 		if r.st, err = loadState(r.dir); err != nil {
 			return err
 		}
@@ -202,6 +212,26 @@ func (r *runner) open(resume bool) error {
 		return fmt.Errorf("train: variant: %w", err)
 	}
 	r.variant = v
+	limit := r.opt.MemoryLimit
+	if limit <= 0 {
+		limit = MemoryLimit()
+	}
+	if err := r.cfg.Check(v, limit); err != nil {
+		if resume {
+			return repairHint(r.dir, err)
+		}
+		return err
+	}
+	if changed {
+		data, err := r.cfg.Encode()
+		if err != nil {
+			return err
+		}
+		if err := writeAtomic(filepath.Join(r.dir, configName), data); err != nil {
+			return err
+		}
+		r.logf("train: %s: saved with %s", filepath.Join(r.dir, configName), strings.Join(r.opt.Sets, ", "))
+	}
 	r.spRules = agent.NewRules(v, r.cfg.SelfPlay.MaxPlies)
 	r.evRules = agent.NewRules(v, r.cfg.Eval.MaxPlies)
 	s := r.spRules.Shape()
@@ -313,11 +343,7 @@ func (r *runner) createIn() error {
 	if err != nil {
 		return fmt.Errorf("train: network: %w", err)
 	}
-	tc := nn.DefaultTrainConfig()
-	tc.Optimizer, tc.Momentum, tc.L2 = r.cfg.Train.Optimizer, r.cfg.Train.Momentum, r.cfg.Train.L2
-	tc.Schedule = nn.Schedule{Base: r.cfg.Train.LearningRate}
-	tc.MovesLeftWeight = r.cfg.Train.MovesLeftWeight
-	if r.trainer, err = nn.NewTrainer(net, tc); err != nil {
+	if r.trainer, err = nn.NewTrainer(net, r.trainConfig()); err != nil {
 		return fmt.Errorf("train: trainer: %w", err)
 	}
 	r.pcg = rand.NewPCG(r.cfg.Seed, mix(r.cfg.Seed, 0x726e67))
@@ -327,6 +353,15 @@ func (r *runner) createIn() error {
 		return fmt.Errorf("train: %w", err)
 	}
 	return r.checkpoint()
+}
+
+// trainConfig is the trainer's optimizer settings of the run's config.
+func (r *runner) trainConfig() nn.TrainConfig {
+	tc := nn.DefaultTrainConfig()
+	tc.Optimizer, tc.Momentum, tc.L2 = r.cfg.Train.Optimizer, r.cfg.Train.Momentum, r.cfg.Train.L2
+	tc.Schedule = nn.Schedule{Base: r.cfg.Train.LearningRate}
+	tc.MovesLeftWeight = r.cfg.Train.MovesLeftWeight
+	return tc
 }
 
 // load restores the trainer and random state of a run being resumed.
@@ -340,6 +375,11 @@ func (r *runner) load() error {
 	}
 	if t.Steps() != r.st.Steps {
 		return fmt.Errorf("train: resume: checkpoint %s has %d steps, state says %d", r.st.Checkpoint, t.Steps(), r.st.Steps)
+	}
+	// The config's optimizer settings win over the checkpoint's, so that
+	// a resume with --set train.learning_rate=... takes effect.
+	if err := t.SetConfig(r.trainConfig()); err != nil {
+		return fmt.Errorf("train: resume: %w", err)
 	}
 	r.trainer = t
 	removeStaleSteps(r.dir, r.st.Checkpoint)

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"bomberzero/match"
+	"bomberzero/mcts"
 	"bomberzero/progress"
+	"bomberzero/selfplay"
 	"bomberzero/teacher"
 )
 
@@ -44,28 +46,41 @@ type TeacherConfig struct {
 // start position of any variant, so every game would be a capped draw.
 const teacherMinPlies = 20
 
+// MaxTeacherGames bounds teacher.games.
+const MaxTeacherGames = 10_000_000
+
 // validate reports the first teacher setting out of range, naming its key.
 // A config without a [teacher] table (a run made before there was one) is
 // disabled and valid.
 func (c TeacherConfig) validate() error {
-	checks := []struct {
-		key  string
-		bad  bool
-		want string
-	}{
-		{"teacher.games", c.Games < 0 || c.Enabled && c.Games < 1, ">= 1"},
-		{"teacher.depth", c.Depth < 0 || c.Enabled && (c.Depth < 1 || c.Depth > match.MaxDepth), fmt.Sprintf("1 to %d (the alpha-beta player's depths)", match.MaxDepth)},
-		{"teacher.random_plies", c.RandomPlies < 0, ">= 0"},
-		{"teacher.max_plies", c.MaxPlies < 0 || c.Enabled && c.MaxPlies < c.RandomPlies+teacherMinPlies,
-			fmt.Sprintf(">= teacher.random_plies + %d (the teacher needs that many plies to mate)", teacherMinPlies)},
-		{"teacher.policy", c.Enabled && c.Policy != teacher.PolicyPlayed && c.Policy != teacher.PolicySoftmax,
-			fmt.Sprintf("%q or %q", teacher.PolicyPlayed, teacher.PolicySoftmax)},
-		{"teacher.temperature", c.Temperature < 0 || c.Enabled && !(c.Temperature > 0 && c.Temperature <= 100), "a number of pawns in (0, 100]"},
-		{"teacher.train_steps", c.TrainSteps < 0, ">= 0"},
+	// Off, a table may keep zeros (a config written before the teacher
+	// existed has none of these keys).
+	least := 0
+	if c.Enabled {
+		least = 1
 	}
-	for _, k := range checks {
-		if k.bad {
-			return fmt.Errorf("train: config: %s: want %s", k.key, k.want)
+	errs := []error{
+		mcts.IntIn("teacher.games", c.Games, least, MaxTeacherGames),
+		mcts.IntIn("teacher.depth", c.Depth, least, match.MaxDepth),
+		mcts.IntIn("teacher.train_steps", c.TrainSteps, 0, MaxSteps),
+	}
+	if c.Enabled {
+		errs = append(errs,
+			mcts.IntIn("teacher.max_plies", c.MaxPlies, c.RandomPlies+teacherMinPlies, selfplay.MaxMaxPlies),
+			mcts.IntIn("teacher.random_plies", c.RandomPlies, 0, c.MaxPlies-teacherMinPlies),
+			mcts.FloatAbove("teacher.temperature", c.Temperature, 0, 100))
+		if c.Policy != teacher.PolicyPlayed && c.Policy != teacher.PolicySoftmax {
+			errs = append(errs, fmt.Errorf("teacher.policy = %q: want %q or %q", c.Policy, teacher.PolicyPlayed, teacher.PolicySoftmax))
+		}
+	} else {
+		errs = append(errs,
+			mcts.IntIn("teacher.max_plies", c.MaxPlies, 0, selfplay.MaxMaxPlies),
+			mcts.IntIn("teacher.random_plies", c.RandomPlies, 0, selfplay.MaxMaxPlies),
+			mcts.FloatIn("teacher.temperature", c.Temperature, 0, 100))
+	}
+	for _, err := range errs {
+		if err != nil {
+			return fmt.Errorf("train: config: %w", err)
 		}
 	}
 	return nil

@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // newFlagSet returns a subcommand's flag set. usage is the command's
@@ -97,7 +99,34 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
+	if err := checkFlagValues(fs); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
 	return pos, nil
+}
+
+// checkFlagValues refuses the values no command takes, whichever flag
+// they are given to: a number flag of NaN or an infinity, and a negative
+// duration (--budget -5s). Each command checks its own ranges beyond that.
+func checkFlagValues(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		g, ok := f.Value.(flag.Getter)
+		if !ok || err != nil {
+			return
+		}
+		switch v := g.Get().(type) {
+		case float64:
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				err = fmt.Errorf("--%s %v: want a finite number", f.Name, v)
+			}
+		case time.Duration:
+			if v < 0 {
+				err = fmt.Errorf("--%s %v: want a duration of 0 or more", f.Name, v)
+			}
+		}
+	})
+	return err
 }
 
 // parseFlags parses the arguments of a subcommand that takes flags only

@@ -15,6 +15,7 @@ import (
 	"bomberzero/dirlock"
 	"bomberzero/progress"
 	"bomberzero/selfplay"
+	"bomberzero/train"
 )
 
 // selfplayUsage is the help text of "bomberzero selfplay".
@@ -80,6 +81,11 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := c.Validate(); err != nil {
 		return usageErr(err)
+	}
+	if need, limit := c.Settings.MemoryBytes(), train.MemoryLimit(); need > float64(limit) {
+		return usageErr(fmt.Errorf("selfplay: the searches would need about %.1f GiB (workers x slots trees of up to sims playouts, and the caches), "+
+			"over the limit of %.1f GiB (half this machine's memory): lower --slots, --workers, --sims or selfplay.cache_entries",
+			need/(1<<30), float64(limit)/(1<<30)))
 	}
 	lock, err := dirlock.Acquire(c.Out)
 	if err != nil {

@@ -25,15 +25,19 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if *gens < 0 {
+		return fmt.Errorf("%w: --generations %d: want 0 (the config's) or more", errUsage, *gens)
+	}
 	opt := train.Options{Dir: *dir, Budget: *budget, Generations: *gens, Out: stdout, Progress: stderr}
 	if *quiet {
 		opt.Progress = nil
 	}
 	if opt.Dir != "" && train.IsRun(opt.Dir) {
 		fmt.Fprintf(stderr, "resuming %s with its own config.toml\n", opt.Dir)
-		if cf.file != "" || len(cf.sets) > 0 {
-			fmt.Fprintln(stderr, "(--config and --set apply to new runs only: they are not read)")
+		if cf.file != "" {
+			fmt.Fprintln(stderr, "(--config applies to new runs only: it is not read; --set KEY=VALUE changes a key of this run)")
 		}
+		opt.Sets = cf.sets // saved into the run's config.toml once valid
 	} else {
 		cfg, err := cf.load(*variant)
 		if err != nil {
