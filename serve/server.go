@@ -47,7 +47,8 @@ type Config struct {
 	// MaxSearches is the number of searches (analysis and agent moves) that
 	// may run at once; more get 503.
 	MaxSearches int
-	// MaxSims is the most playouts one request may ask for.
+	// MaxSims is the most playouts one request may ask for (at most
+	// mcts.MaxSims).
 	MaxSims int
 	// MaxTime is the longest one search may take; a search still running
 	// then is stopped.
@@ -87,6 +88,8 @@ func (c Config) withDefaults() Config {
 	if c.MaxSims <= 0 {
 		c.MaxSims = d.MaxSims
 	}
+	// No request may ask for more than one search can hold.
+	c.MaxSims = min(c.MaxSims, mcts.MaxSims)
 	if c.MaxTime <= 0 {
 		c.MaxTime = d.MaxTime
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"bomberzero/env"
+	"bomberzero/mcts"
 	"bomberzero/metrics"
 	"bomberzero/record"
 )
@@ -305,7 +306,7 @@ func TestSearchSlotsRefuseWith503AndTimeLimitStopsSearches(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			codes[i], _ = call(t, "POST", f.url+"/api/analyse", `{"sims":100000000}`, nil)
+			codes[i], _ = call(t, "POST", f.url+"/api/analyse", fmt.Sprintf(`{"sims":%d}`, mcts.MaxSims), nil)
 		}()
 	}
 	wg.Wait()
@@ -323,7 +324,7 @@ func TestSearchSlotsRefuseWith503AndTimeLimitStopsSearches(t *testing.T) {
 		t.Errorf("codes %v", codes)
 	}
 	// A search that cannot finish in time is stopped with a message.
-	code, msg := call(t, "POST", f.url+"/api/analyse", `{"sims":100000000}`, nil)
+	code, msg := call(t, "POST", f.url+"/api/analyse", fmt.Sprintf(`{"sims":%d}`, mcts.MaxSims), nil)
 	if code != 503 || !strings.Contains(msg, "did not finish") {
 		t.Errorf("over-long search: %d %q", code, msg)
 	}
