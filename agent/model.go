@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bomberzero/env"
 	"bomberzero/eval"
 	"bomberzero/mcts"
 	"bomberzero/nn"
@@ -191,5 +192,49 @@ func (m *Model) ValueFunc() (func(text string) (float64, error), error) {
 			return 0, err
 		}
 		return float64(b.WDL[0] - b.WDL[2]), nil
+	}, nil
+}
+
+// PolicyFunc returns the model's own choice in a position, without search:
+// the legal move its policy gives the most probability (the first in the
+// move generator's order among equals). It measures what the network alone
+// has learnt (held-out puzzles). The function is not safe for concurrent
+// use.
+func (m *Model) PolicyFunc() (func(p *env.Position) (env.Move, error), error) {
+	ev, err := m.NewEvaluator(1, 1)
+	if err != nil {
+		return nil, err
+	}
+	r := m.rules
+	b := eval.NewBatch(r.Shape(), 1)
+	games := make([]mcts.Game, 1)
+	ge, byGame := ev.(mcts.GameEvaluator)
+	var legal []int
+	return func(p *env.Position) (env.Move, error) {
+		g := r.NewGame(p)
+		legal = g.LegalMoves(legal)
+		if len(legal) == 0 {
+			return env.NoMove, fmt.Errorf("model %s: no legal move in %s", m.Name, p)
+		}
+		g.Encode(b.Planes)
+		clear(b.Legal)
+		for _, idx := range legal {
+			b.Legal[idx] = 1
+		}
+		if byGame {
+			games[0] = g
+			if err := ge.EvaluateGames(games, b); err != nil {
+				return env.NoMove, err
+			}
+		} else if err := ev.Evaluate(b); err != nil {
+			return env.NoMove, err
+		}
+		best := legal[0]
+		for _, idx := range legal[1:] {
+			if b.Policy[idx] > b.Policy[best] {
+				best = idx
+			}
+		}
+		return g.Move(best)
 	}, nil
 }

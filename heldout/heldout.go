@@ -7,13 +7,16 @@ package heldout
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"bomberzero/configs"
 	"bomberzero/env"
 	"bomberzero/match"
 )
@@ -126,6 +129,35 @@ func Load(path string, v *env.Variant) ([]Puzzle, error) {
 	defer f.Close()
 	return Read(f, path, v)
 }
+
+// Builtin returns the built-in mate-in-one set of variant v (embedded from
+// configs/heldout), or nil when v has none; the training loop scores each
+// rated model on it.
+func Builtin(v *env.Variant) ([]Puzzle, error) {
+	name := v.Name + "-mate1.txt"
+	f, err := configs.Heldout().Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("held-out set %s: %w", name, err)
+	}
+	defer f.Close()
+	return Read(f, "embedded "+name, v)
+}
+
+// FuncPlayer is a match.Player choosing by a function, such as the
+// network's policy alone (agent.Model.PolicyFunc).
+type FuncPlayer struct {
+	Spec string                                    // the name it reports
+	Fn   func(pos *env.Position) (env.Move, error) // its choice in pos
+}
+
+// Name returns the player's name.
+func (p FuncPlayer) Name() string { return p.Spec }
+
+// Choose returns Fn's move in pos.
+func (p FuncPlayer) Choose(pos *env.Position) (env.Move, error) { return p.Fn(pos) }
 
 // Score is how a player did on a puzzle set.
 type Score struct {

@@ -29,6 +29,20 @@ type Record struct {
 	// Ladder is the Elo ladder after this generation's matches, anchored
 	// at random = 0 (stats.Ladder).
 	Ladder []Rating `json:"ladder,omitempty"`
+	// Heldout is the model's score on the variant's built-in held-out
+	// mate-in-one set (package heldout), for rated generations of variants
+	// that have one.
+	Heldout *Heldout `json:"heldout,omitempty"`
+}
+
+// Heldout is how a model did on held-out mate-in-one puzzles, positions no
+// run trains on: by its policy alone (the most probable legal move) and by
+// its search at SearchSims playouts.
+type Heldout struct {
+	Puzzles      int `json:"puzzles"`
+	PolicySolved int `json:"policy_solved"`
+	SearchSims   int `json:"search_sims"`
+	SearchSolved int `json:"search_solved"`
 }
 
 // SelfPlay summarizes the self-play games of one generation.
@@ -44,6 +58,10 @@ type SelfPlay struct {
 	WhiteWins int `json:"white_wins"`
 	Draws     int `json:"draws"`
 	BlackWins int `json:"black_wins"`
+	// Terminations counts the games per way of ending (env.Termination's
+	// text: "checkmate", "length-cap", "adjudication", ...); absent in runs
+	// recorded before it existed.
+	Terminations map[string]int `json:"terminations,omitempty"`
 }
 
 // Train summarizes the training steps of one generation; losses and

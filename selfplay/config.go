@@ -41,6 +41,11 @@ type Settings struct {
 	// where would-be resignations are recorded to measure the
 	// false-resignation rate.
 	ResignOffShare float64 `toml:"resign_off_share"`
+	// AdjudicateMargin scores a game that reaches MaxPlies by material
+	// (agent.Adjudicate over the one piece table): a side ahead by at least
+	// this many pawns wins by env.Adjudication, otherwise the game is a
+	// draw by the length cap. 0 turns adjudication off.
+	AdjudicateMargin float64 `toml:"adjudicate_margin"`
 	// Search is the search configuration (its Seed is combined with the
 	// run's Seed).
 	Search
@@ -72,6 +77,8 @@ const (
 	MaxWorkers  = 1024
 	MaxSlots    = 4096
 	MaxMaxPlies = 100_000
+	// MaxAdjudicateMargin bounds adjudicate_margin in pawns.
+	MaxAdjudicateMargin = 1000
 )
 
 // Validate reports the first knob out of range, naming its key
@@ -85,6 +92,7 @@ func (s *Settings) Validate() error {
 		mcts.FloatIn("resign_threshold", s.ResignThreshold, -1, 1),
 		mcts.IntIn("resign_moves", s.ResignMoves, 0, MaxMaxPlies),
 		mcts.FloatIn("resign_off_share", s.ResignOffShare, 0, 1),
+		mcts.FloatIn("adjudicate_margin", s.AdjudicateMargin, 0, MaxAdjudicateMargin),
 	} {
 		if err != nil {
 			return err

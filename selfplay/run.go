@@ -32,8 +32,10 @@ type Summary struct {
 	BlackWins    int
 	Resignations int
 	LengthCaps   int // games drawn by reaching MaxPlies
-	TotalPlies   int
-	Elapsed      time.Duration
+	// Adjudications counts games stopped at MaxPlies and won on material.
+	Adjudications int
+	TotalPlies    int
+	Elapsed       time.Duration
 }
 
 // Run plays cfg.Games games of self-play with cfg.Model and writes them to
@@ -113,6 +115,8 @@ func RunModel(ctx context.Context, cfg Config, r *agent.Rules, m *agent.Model, p
 				sum.Resignations++
 			case env.LengthCap:
 				sum.LengthCaps++
+			case env.Adjudication:
+				sum.Adjudications++
 			}
 		}
 	}

@@ -153,6 +153,15 @@ func checkRun(t *testing.T, r *agent.Rules, cfg Config, sum *Summary) []datasets
 			if res != env.Ongoing || g.Length != cfg.MaxPlies || g.Result != 0 {
 				t.Fatalf("game %s: length-cap draw at %d plies, status %v", g.ID, g.Length, res)
 			}
+		case env.Adjudication:
+			// Won on material at the cap: the winner leads by the margin.
+			m := r.NewGame(final).Material() // side to move's view
+			if final.SideToMove() == env.Black {
+				m = -m
+			}
+			if res != env.Ongoing || g.Length != cfg.MaxPlies || g.Result == 0 || float64(g.Result)*m < cfg.AdjudicateMargin {
+				t.Fatalf("game %s: adjudicated %d at %d plies with White %+.1f pawns, status %v", g.ID, g.Result, g.Length, m, res)
+			}
 		case env.Resignation:
 			loser := final.SideToMove()
 			if res != env.Ongoing || (loser == env.White) != (g.Result == -1) {
@@ -436,5 +445,47 @@ func TestRunRejectsBadSettings(t *testing.T) {
 		if _, err := Run(context.Background(), cfg, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one mentioning %q", c.name, err, c.want)
 		}
+	}
+}
+
+func TestGamesAtTheCapAreAdjudicatedByMaterial(t *testing.T) {
+	// White has an extra queen and rook and Black cannot win them back in
+	// four plies: with a margin the cap gives White the game by
+	// adjudication; without one it is the cap's draw. A margin beyond the
+	// material on the board adjudicates nothing.
+	const start = "4k3/pppppppp/8/8/8/8/PPPPPPPP/R2QK3 w - - 0 1"
+	for _, c := range []struct {
+		name   string
+		margin float64
+		want   env.Termination
+		result int
+	}{
+		{"margin 3", 3, env.Adjudication, 1},
+		{"margin 0 is off", 0, env.LengthCap, 0},
+		{"margin above the lead", 50, env.LengthCap, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := smallConfig(t, "chess", 6)
+			cfg.Start, cfg.MaxPlies, cfg.AdjudicateMargin, cfg.ResignMoves = start, 4, c.margin, 0
+			sum, err := Run(context.Background(), cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			games := checkRun(t, mustRules(t, "chess", cfg.MaxPlies), cfg, sum)
+			for _, g := range games {
+				if g.Termination != c.want || g.Result != c.result {
+					t.Fatalf("game %s: %s with result %d, want %s with %d", g.ID, g.Termination, g.Result, c.want, c.result)
+				}
+			}
+			if c.want == env.Adjudication && sum.Adjudications != len(games) {
+				t.Errorf("summary counts %d adjudications of %d games", sum.Adjudications, len(games))
+			}
+			// Replayed at the cap, the accuracy check agrees with itself:
+			// the games were decided by the rule it applies.
+			chk := CheckAdjudication(games, 3, c.margin, agent.DefaultValues())
+			if c.want == env.Adjudication && (chk.Reached != len(games) || chk.Confirmed != len(games) || chk.Accuracy != 1) {
+				t.Errorf("CheckAdjudication at ply 3 = %+v, want every game reached and confirmed", chk)
+			}
+		})
 	}
 }

@@ -155,11 +155,7 @@ func (w *worker) handle(i int) error {
 		}
 		if st.low[side] >= w.cfg.ResignMoves {
 			if !st.rec.ResignDisabled {
-				res := env.WhiteWins
-				if side == env.White {
-					res = env.BlackWins
-				}
-				return w.finish(i, res, env.Resignation)
+				return w.finish(i, winnerIs(side.Other()), env.Resignation)
 			}
 			if st.rec.WouldResign == "" {
 				st.rec.WouldResign = map[env.Color]string{env.White: datasets.White, env.Black: datasets.Black}[side]
@@ -224,7 +220,11 @@ func PieceCounts(p *env.Position) []datasets.PieceCount {
 func (w *worker) finish(i int, res env.Result, why env.Termination) error {
 	st := &w.slots[i]
 	rec := &st.rec
-	rec.Length = w.s.Game(i).(*agent.Game).Position().Ply()
+	g := w.s.Game(i).(*agent.Game)
+	rec.Length = g.Position().Ply()
+	if why == env.LengthCap {
+		res, why = adjudicate(g, w.cfg.AdjudicateMargin)
+	}
 	switch res {
 	case env.WhiteWins:
 		rec.Result = 1
@@ -259,6 +259,27 @@ func (w *worker) finish(i int, res env.Result, why env.Termination) error {
 		return w.begin(i)
 	}
 	return w.s.Clear(i)
+}
+
+// adjudicate scores game g, stopped at the length cap, by material with
+// agent.Adjudicate: a win by env.Adjudication for a side at least margin
+// pawns ahead, else the cap's draw.
+func adjudicate(g *agent.Game, margin float64) (env.Result, env.Termination) {
+	switch agent.Adjudicate(g.Material(), margin) {
+	case 1:
+		return winnerIs(g.Position().SideToMove()), env.Adjudication
+	case -1:
+		return winnerIs(g.Position().SideToMove().Other()), env.Adjudication
+	}
+	return env.Draw, env.LengthCap
+}
+
+// winnerIs returns the result of a game side won.
+func winnerIs(side env.Color) env.Result {
+	if side == env.White {
+		return env.WhiteWins
+	}
+	return env.BlackWins
 }
 
 // flush writes the buffered games as one chunk and reports them.

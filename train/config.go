@@ -95,10 +95,21 @@ type TrainConfig struct {
 	MovesLeftWeight float64 `toml:"moves_left_weight"`
 	// Threads is the BLAS threads one product may use.
 	Threads int `toml:"threads"`
+	// LRDecayShare is the last share of a call's budget (--budget) over
+	// which the learning rate falls linearly from LearningRate to
+	// LRDecayFinal times it, so that a budgeted run ends on a settled
+	// network (0: constant rate; without a budget the rate stays constant).
+	LRDecayShare float64 `toml:"lr_decay_share"`
+	// LRDecayFinal is the factor the learning rate reaches at the budget's end.
+	LRDecayFinal float64 `toml:"lr_decay_final"`
 }
 
 // EvalConfig is the matches each new model plays.
 type EvalConfig struct {
+	// Every is how many generations pass between evaluations: generation
+	// g's model (gen-g) plays its matches when g is a multiple of Every (1:
+	// every generation). The models in between are saved but not rated.
+	Every int `toml:"every"`
 	// Games is the games against each opponent (colours alternate).
 	Games int `toml:"games"`
 	// Sims is the new model's playouts per move.
@@ -127,6 +138,8 @@ func baseConfig() Config {
 	var c Config
 	c.SelfPlay.Search = mcts.DefaultConfig()
 	c.Train.MovesLeftWeight = nn.DefaultMovesLeftWeight
+	c.Train.LRDecayFinal = 1
+	c.Eval.Every = 1
 	return c
 }
 
@@ -184,7 +197,9 @@ func LoadConfig(path string, base Config) (Config, error) {
 // readConfig is LoadConfig without the validation.
 func readConfig(path string, base Config) (Config, error) {
 	if base.SelfPlay.Search == (mcts.Config{}) {
-		base.SelfPlay.Search = baseConfig().SelfPlay.Search
+		b := baseConfig()
+		base.SelfPlay.Search = b.SelfPlay.Search
+		base.Train.LRDecayFinal, base.Eval.Every = b.Train.LRDecayFinal, b.Eval.Every
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -352,6 +367,9 @@ func (c Config) Validate() error {
 		mcts.FloatIn("train.value_mix", tc.ValueMix, 0, 1),
 		mcts.FloatIn("train.moves_left_weight", tc.MovesLeftWeight, 0, MaxMovesLeftWeight),
 		mcts.IntIn("train.threads", tc.Threads, 0, MaxThreads),
+		mcts.FloatIn("train.lr_decay_share", tc.LRDecayShare, 0, 1),
+		mcts.FloatAbove("train.lr_decay_final", tc.LRDecayFinal, 0, 1),
+		mcts.IntIn("eval.every", c.Eval.Every, 1, MaxGenerations),
 		mcts.IntIn("eval.games", c.Eval.Games, 0, MaxEvalGames),
 		mcts.IntIn("eval.sims", c.Eval.Sims, 1, mcts.MaxSims),
 		mcts.IntIn("eval.max_plies", c.Eval.MaxPlies, 1, selfplay.MaxMaxPlies),

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"bomberzero/agent"
+	"bomberzero/env"
+	"bomberzero/heldout"
 	"bomberzero/match"
 	"bomberzero/metrics"
 	"bomberzero/nn"
@@ -58,14 +60,18 @@ func (r *runner) evalPhase(ctx context.Context) error {
 		return fmt.Errorf("train: %w", err)
 	}
 	var opps []match.Maker
-	if ec.Previous {
-		m, err := r.previousMaker(gen)
+	rated := (gen+1)%ec.Every == 0 // this generation's model plays its matches
+	if ec.Previous && rated {
+		m, err := r.previousMaker(max(0, gen+1-ec.Every)) // the model rated last
 		if err != nil {
 			return err
 		}
 		opps = append(opps, m)
 	}
 	for _, spec := range ec.Baselines {
+		if !rated {
+			break
+		}
 		m, err := match.Parse(spec, r.variant, match.Options{})
 		if err != nil {
 			return fmt.Errorf("train: config eval.baselines: %w", err)
@@ -87,6 +93,12 @@ func (r *runner) evalPhase(ctx context.Context) error {
 			ms = append(ms, res.Metrics())
 		}
 	}
+	var held *metrics.Heldout
+	if rated && ec.Games > 0 {
+		if held, err = r.heldoutScore(ctx, model); err != nil {
+			return err
+		}
+	}
 	evalSeconds := time.Since(t0).Seconds()
 
 	arrived := r.st.Gen.Arrived // read before nextGeneration clears it
@@ -103,6 +115,7 @@ func (r *runner) evalPhase(ctx context.Context) error {
 		}
 	}
 	rec.Matches = ms
+	rec.Heldout = held
 	if rec.Ladder, err = r.ladder(ms); err != nil {
 		return err
 	}
@@ -123,6 +136,43 @@ func (r *runner) evalPhase(ctx context.Context) error {
 		fmt.Fprintln(r.opt.Out, summaryLine(&rec, evalSeconds, r.st.Samples, arrived))
 	}
 	return nil
+}
+
+// heldoutSims is the playouts of the search scored on the held-out set.
+const heldoutSims = 16
+
+// heldoutScore scores model on the variant's built-in mate-in-one set by
+// its policy alone and by its match search at heldoutSims playouts (nil
+// when the variant has no set).
+func (r *runner) heldoutScore(ctx context.Context, model *agent.Model) (*metrics.Heldout, error) {
+	puzzles, err := heldout.Builtin(r.variant)
+	if err != nil || len(puzzles) == 0 {
+		return nil, err
+	}
+	policy, err := model.PolicyFunc()
+	if err != nil {
+		return nil, fmt.Errorf("train: held-out set: %w", err)
+	}
+	ps, err := heldout.Evaluate(r.variant, puzzles, heldout.FuncPlayer{Spec: model.Name, Fn: policy})
+	if err != nil {
+		return nil, fmt.Errorf("train: held-out set: %w", err)
+	}
+	mk, err := match.NewSearchMaker(model.Name, r.evRules, model, agent.MatchSearch(r.cfg.SelfPlay.Search, heldoutSims))
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	p, err := mk.New(mix(r.cfg.Seed, 0x68656c64))
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	if ctx.Err() != nil {
+		return nil, errStop
+	}
+	ss, err := heldout.Evaluate(r.variant, puzzles, p)
+	if err != nil {
+		return nil, fmt.Errorf("train: held-out set: %w", err)
+	}
+	return &metrics.Heldout{Puzzles: len(puzzles), PolicySolved: ps.Solved, SearchSims: heldoutSims, SearchSolved: ss.Solved}, nil
 }
 
 // trainMetrics turns the generation's training sums into its record.
@@ -175,8 +225,13 @@ func summaryLine(rec *metrics.Record, evalSeconds float64, samples, arrived int6
 	var b strings.Builder
 	fmt.Fprintf(&b, "gen %d -> %s:", rec.Generation, rec.Model)
 	if sp := rec.SelfPlay; sp != nil {
-		fmt.Fprintf(&b, " games %d (+%d =%d -%d, %.0f plies), positions %d, %.0f games/h;",
-			sp.Games, sp.WhiteWins, sp.Draws, sp.BlackWins, sp.MeanPlies, sp.Positions, sp.GamesPerHour)
+		fmt.Fprintf(&b, " games %d (+%d =%d -%d, %.0f plies", sp.Games, sp.WhiteWins, sp.Draws, sp.BlackWins, sp.MeanPlies)
+		for _, t := range []env.Termination{env.Checkmate, env.LengthCap, env.Adjudication} {
+			if n := sp.Terminations[t.String()]; n > 0 {
+				fmt.Fprintf(&b, ", %s %d", t, n)
+			}
+		}
+		fmt.Fprintf(&b, "), positions %d, %.0f games/h;", sp.Positions, sp.GamesPerHour)
 	}
 	if t := rec.Train; t != nil {
 		fmt.Fprintf(&b, " steps %d (total %d), loss %.3f (policy %.3f, value %.3f), acc %.2f;",
@@ -185,6 +240,9 @@ func summaryLine(rec *metrics.Record, evalSeconds float64, samples, arrived int6
 	}
 	for _, m := range rec.Matches {
 		fmt.Fprintf(&b, " vs %s %d-%d-%d;", m.B, m.Wins, m.Draws, m.Losses)
+	}
+	if h := rec.Heldout; h != nil {
+		fmt.Fprintf(&b, " mate-in-one %d/%d by policy, %d/%d at %d playouts;", h.PolicySolved, h.Puzzles, h.SearchSolved, h.Puzzles, h.SearchSims)
 	}
 	if rt, ok := rec.Rating(rec.Model); ok {
 		fmt.Fprintf(&b, " Elo vs random %+.0f [%+.0f, %+.0f];", rt.Elo, rt.Low, rt.High)

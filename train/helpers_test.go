@@ -23,7 +23,7 @@ func tinyConfig(t *testing.T) Config {
 	c.SelfPlay.Sims, c.SelfPlay.CheapSims, c.SelfPlay.CheapShare, c.SelfPlay.MaxPlies = 8, 4, 0.5, 30
 	c.Train.Batch, c.Train.MaxSteps, c.Train.MinPositions, c.Train.CheckpointSteps = 16, 8, 10, 2
 	c.Train.SampleRatio = 1000 // every generation takes MaxSteps steps, so step counts are exact
-	c.Eval = EvalConfig{Games: 2, Sims: 2, Previous: true, Baselines: []string{"random"}, MaxPlies: 20, Workers: 2}
+	c.Eval = EvalConfig{Every: 1, Games: 2, Sims: 2, Previous: true, Baselines: []string{"random"}, MaxPlies: 20, Workers: 2}
 	c.Teacher.Enabled = false // generation 0 by selfplay.first_model; teacher_test.go enables it
 	return c
 }

@@ -57,6 +57,9 @@ func (r *runner) trainPhase(ctx context.Context) error {
 		if err := r.window.Sample(r.rng, samples); err != nil {
 			return fmt.Errorf("train: sample: %w", err)
 		}
+		if err := r.decayRate(); err != nil {
+			return err
+		}
 		if err := fillBatch(r.spRules, samples, float32(tc.ValueMix), batch); err != nil {
 			return err
 		}
@@ -160,4 +163,33 @@ func (r *runner) diverged(what string) error {
 	return fmt.Errorf("train: training diverged: %s; stopped without saving: the last good checkpoint %s (step %d) is kept. "+
 		"Lower train.learning_rate (now %g) and resume from it: train --run %s --set train.learning_rate=%g",
 		what, filepath.Join(r.dir, r.st.Checkpoint), r.st.Steps, r.cfg.Train.LearningRate, r.dir, r.cfg.Train.LearningRate/10)
+}
+
+// rateFactor is the factor of train.learning_rate at fraction used (0 to
+// 1) of a call's budget: 1 until the last share of the budget, then falling
+// linearly to final at its end.
+func rateFactor(used, share, final float64) float64 {
+	if share <= 0 || used <= 1-share {
+		return 1
+	}
+	return 1 - (1-final)*min(1, (used-(1-share))/share)
+}
+
+// decayRate sets the trainer's learning rate for the next step from the
+// share of this call's budget used so far (train.lr_decay_share); without
+// a budget the rate stays train.learning_rate.
+func (r *runner) decayRate() error {
+	tc := r.cfg.Train
+	f := 1.0
+	if r.opt.Budget > 0 {
+		f = rateFactor(time.Since(r.start).Seconds()/r.opt.Budget.Seconds(), tc.LRDecayShare, tc.LRDecayFinal)
+	}
+	cfg := r.trainer.Config()
+	if rate := tc.LearningRate * f; cfg.Schedule.Base != rate {
+		cfg.Schedule.Base = rate
+		if err := r.trainer.SetConfig(cfg); err != nil {
+			return fmt.Errorf("train: learning rate: %w", err)
+		}
+	}
+	return nil
 }

@@ -25,8 +25,8 @@ func gardnerConfig(t *testing.T) Config {
 	c.SelfPlay = SelfPlayConfig{FirstGames: 100, FirstModel: "material", Settings: selfplay.Settings{
 		Games: 40, Workers: 2, Slots: 10, MaxPlies: 60, ResignThreshold: -0.9, Search: search}}
 	c.Train = TrainConfig{Batch: 64, Window: 20000, SampleRatio: 4, MaxSteps: 60, MinPositions: 100, CheckpointSteps: 20,
-		Optimizer: "sgd", LearningRate: 0.02, Momentum: 0.9, L2: 1e-4, ValueMix: 0.5}
-	c.Eval = EvalConfig{Games: 0, Sims: 16, Previous: true, Baselines: []string{"random"}, MaxPlies: 60}
+		Optimizer: "sgd", LearningRate: 0.02, Momentum: 0.9, L2: 1e-4, ValueMix: 0.5, LRDecayFinal: 1}
+	c.Eval = EvalConfig{Every: 1, Games: 0, Sims: 16, Previous: true, Baselines: []string{"random"}, MaxPlies: 60}
 	return c
 }
 

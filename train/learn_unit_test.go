@@ -111,3 +111,22 @@ func TestBatchTargetsAreDistributionsOverLegalMoves(t *testing.T) {
 		t.Error("a garbled position was accepted")
 	}
 }
+
+func TestRateFactorDecaysLinearlyOverTheLastShareOfTheBudget(t *testing.T) {
+	for _, c := range []struct {
+		used, share, final, want float64
+	}{
+		{0, 0.25, 0.1, 1},
+		{0.75, 0.25, 0.1, 1},     // the decay starts at 1 - share
+		{0.875, 0.25, 0.1, 0.55}, // halfway through it
+		{1, 0.25, 0.1, 0.1},      // the final factor at the budget's end
+		{1.5, 0.25, 0.1, 0.1},    // never below it (a budget overrun)
+		{0.5, 1, 0.5, 0.75},      // share 1 decays from the start
+		{0.99, 0, 0.1, 1},        // share 0: constant
+		{0.9, 0.25, 1, 1},        // final 1: constant
+	} {
+		if got := rateFactor(c.used, c.share, c.final); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("rateFactor(%v, %v, %v) = %v, want %v", c.used, c.share, c.final, got, c.want)
+		}
+	}
+}

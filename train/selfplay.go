@@ -174,7 +174,7 @@ func (r *runner) selfPlaySummary() (*metrics.SelfPlay, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &metrics.SelfPlay{Seconds: r.st.SelfPlaySeconds}
+	s := &metrics.SelfPlay{Seconds: r.st.SelfPlaySeconds, Terminations: map[string]int{}}
 	plies := 0
 	for _, info := range chunks {
 		c, err := datasets.ReadChunk(info.Path)
@@ -188,6 +188,7 @@ func (r *runner) selfPlaySummary() (*metrics.SelfPlay, error) {
 			s.Games++
 			s.Positions += len(g.Positions)
 			plies += g.Length
+			s.Terminations[g.Termination.String()]++
 			switch g.Result {
 			case 1:
 				s.WhiteWins++

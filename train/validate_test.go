@@ -215,6 +215,7 @@ func TestNewRunWithBadBaselineIsRefusedBeforeAnyWork(t *testing.T) {
 // with --set (Options.Sets) must repair it, saving the fix.
 func TestResumeOfAnInvalidSavedConfigNamesTheKeyAndSetRepairsIt(t *testing.T) {
 	base := tinyConfig(t)
+	base.Train.ValueMix = 0.5 // the value the first edit breaks
 	for _, c := range []struct {
 		edit, key, set string
 	}{

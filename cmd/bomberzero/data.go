@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/progress"
+	"bomberzero/selfplay"
 	"bomberzero/train"
 )
 
@@ -18,6 +20,7 @@ func dataCommands() []command {
 		{"stats", "positions, games, W/D/L, lengths and resignations of a data directory", runDataStats},
 		{"verify", "read every chunk in full and name the unusable ones", runDataVerify},
 		{"chunks", "list the chunks oldest first with their counts", runDataChunks},
+		{"adjudication", "how often adjudicating by material at a ply would have named the winner", runDataAdjudication},
 	}
 }
 
@@ -155,5 +158,66 @@ func runDataChunks(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-31s %9d %9d %6d %6d  %s\n", c.Created.Format("2006-01-02T15:04:05.000000000Z"),
 			c.Positions, c.FullPositions, c.Games, c.Sequence, c.Name)
 	}
+	return nil
+}
+
+func runDataAdjudication(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("data adjudication", "usage: bomberzero data adjudication --at PLY [--margin PAWNS] [--json] DIR\n\nApplies the self-play adjudication rule (a side at least --margin pawns ahead\non the default piece table wins; docs/training.md) to every game of DIR that\nwas still going at ply --at, and counts how often the side it names went on\nto win, drew or lost. Play the games with a cap above --at (for example\nselfplay --max-plies 800 and --at 400) to measure a cap of --at.", stderr)
+	at := fs.Int("at", 0, "the ply the rule is applied at (the cap to measure)")
+	margin := fs.Float64("margin", 3, "pawns ahead that win (selfplay.adjudicate_margin)")
+	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
+	quiet := quietFlag(fs)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: data adjudication --at PLY [--margin PAWNS] [--json] DIR", errUsage)
+	}
+	if *at < 1 {
+		return fmt.Errorf("%w: --at %d: want a ply of 1 or more", errUsage, *at)
+	}
+	if *margin <= 0 || *margin > selfplay.MaxAdjudicateMargin {
+		return fmt.Errorf("%w: --margin %g: want above 0, at most %d pawns", errUsage, *margin, selfplay.MaxAdjudicateMargin)
+	}
+	dir, err := chunkDir(pos[0], stderr)
+	if err != nil {
+		return err
+	}
+	chunks, problems, err := datasets.List(dir)
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		fmt.Fprintln(stderr, "skipped:", p)
+	}
+	chunks, dups := datasets.Dedupe(chunks)
+	for _, p := range dups {
+		fmt.Fprintln(stderr, "skipped:", p)
+	}
+	bar := chunkProgress(progressTo(stderr, *quiet))
+	var games []datasets.GameRecord
+	for i, info := range chunks {
+		c, err := datasets.ReadChunk(info.Path)
+		if err != nil {
+			fmt.Fprintln(stderr, "skipped:", err)
+			continue
+		}
+		games = append(games, datasets.Games(c.Rows)...)
+		if bar != nil {
+			bar(i+1, len(chunks))
+		}
+	}
+	c := selfplay.CheckAdjudication(games, *at, *margin, agent.DefaultValues())
+	if *asJSON {
+		return writeJSON(stdout, c)
+	}
+	fmt.Fprintf(stdout, "games              %d read, %d still going at ply %d\n", len(games), c.Reached, c.At)
+	fmt.Fprintf(stdout, "adjudicated        %d (a side %g pawns or more ahead)\n", c.Adjudicated, c.Margin)
+	if c.Adjudicated > 0 {
+		fmt.Fprintf(stdout, "went on to         win %d, draw %d, lose %d\n", c.Confirmed, c.Drawn, c.Reversed)
+		fmt.Fprintf(stdout, "accuracy           %.3f [%.3f, %.3f] (95%% Wilson)\n", c.Accuracy, c.AccuracyLow, c.AccuracyHigh)
+	}
+	fmt.Fprintf(stdout, "not adjudicated    %d, of which %d were won after all\n", c.Reached-c.Adjudicated, c.UndecidedWon)
 	return nil
 }
