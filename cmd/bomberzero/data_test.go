@@ -154,3 +154,41 @@ func TestDataCommandsReadARunDirectorysDataAndRefuseADirectoryWithoutChunks(t *t
 		}
 	}
 }
+
+func TestDataAdjudicationAppliesTheRuleAtAPly(t *testing.T) {
+	// One game, a White queen up at ply 2 with White to move, that White
+	// went on to win: adjudication at ply 2 is confirmed.
+	dir := t.TempDir()
+	w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := func(ply int) datasets.PositionRecord {
+		return datasets.PositionRecord{Ply: ply, Position: "8/8/8/8/8/8/8/KQ5k w - - 0 1", WhiteToMove: ply%2 == 0,
+			PolicyIndex: []int32{3}, MoveText: []string{"a1-a2"}, Visits: []float32{1}, FullSearch: true,
+			Pieces: []datasets.PieceCount{{Piece: "Q", White: 1}}}
+	}
+	g := datasets.GameRecord{ID: "a", Variant: "chess", Model: "none", Result: 1, Termination: env.Checkmate, Length: 4,
+		Positions: []datasets.PositionRecord{pos(0), pos(1), pos(2), pos(3)}}
+	if err := w.AddGame(&g); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"data", "adjudication", dir, "--at", "2", "--json"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var c struct{ Reached, Adjudicated, Confirmed int }
+	if err := json.Unmarshal(out.Bytes(), &c); err != nil || c.Reached != 1 || c.Adjudicated != 1 || c.Confirmed != 1 {
+		t.Fatalf("adjudication at ply 2: %+v (%v), want the one game reached, adjudicated and confirmed:\n%s", c, err, out.String())
+	}
+	// --at is required and a margin must be positive, named in the error.
+	for _, args := range [][]string{{"data", "adjudication", dir}, {"data", "adjudication", dir, "--at", "2", "--margin", "0"}} {
+		errOut.Reset()
+		if code := run(args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "--") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming the flag", args, code, errOut.String())
+		}
+	}
+}

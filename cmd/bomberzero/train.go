@@ -69,12 +69,12 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 // where its newest model is and, unless its generations are done, the
 // command that resumes it (the last line).
 func writeTrainEnd(w io.Writer, rep *train.Report, resume string) {
-	why := map[string]string{"generations": "its generations are done", "budget": "the budget",
-		"cancelled": "an interrupt (Ctrl-C or SIGTERM)"}[rep.Stopped]
+	why := map[string]string{"generations": "its generations are done", "budget": "stopped by the budget",
+		"cancelled": "stopped by an interrupt (Ctrl-C or SIGTERM)"}[rep.Stopped]
 	if why == "" {
-		why = rep.Stopped
+		why = "stopped: " + rep.Stopped
 	}
-	fmt.Fprintf(w, "run %s: %d generations, %d training steps; stopped by %s\n", rep.Dir, rep.Generations, rep.Steps, why)
+	fmt.Fprintf(w, "run %s: %d generations, %d training steps; %s\n", rep.Dir, rep.Generations, rep.Steps, why)
 	if rep.Model != "" {
 		fmt.Fprintf(w, "newest model: %s\n", rep.Model)
 	} else {
