@@ -287,7 +287,9 @@ func fromRun(name, dir, kind string, cfg Config) (*values.Dataset, Source, error
 		data = train.DataDir(dir)
 		src.Model = newestCheckpoint(dir)
 	}
-	all, rep, err := values.LoadWith(data, values.LoadOptions{IncludeTeacher: cfg.IncludeTeacher})
+	// The variant statistics (draw rate, length) count every game, those
+	// the length cap stopped included.
+	all, rep, err := values.LoadWith(data, values.LoadOptions{IncludeTeacher: cfg.IncludeTeacher, IncludeCapped: true})
 	if err != nil {
 		return nil, src, fmt.Errorf("compare: games of %s: %w", name, err)
 	}

@@ -136,6 +136,10 @@ type LoadReport struct {
 	// TeacherGames is the number of games of a search teacher left out
 	// (datasets.TeacherPrefix; LoadOptions.IncludeTeacher keeps them).
 	TeacherGames int
+	// CappedGames is the number of games stopped by the length cap (drawn
+	// there, or adjudicated on material) left out
+	// (LoadOptions.IncludeCapped keeps them).
+	CappedGames int
 }
 
 // LoadOptions change what Load reads.
@@ -145,6 +149,12 @@ type LoadOptions struct {
 	// out by default: the teacher plays by its own piece table, so fitting
 	// piece values on its games reads that table back.
 	IncludeTeacher bool
+	// IncludeCapped keeps the games the length cap stopped: drawn by the
+	// cap (env.LengthCap) or won by adjudication on material
+	// (env.Adjudication). They are left out by default: their results are
+	// censored (nobody knows how the game would have ended), and an
+	// adjudicated result is the piece table's verdict, not the game's.
+	IncludeCapped bool
 	// Progress, if not nil, is called after each chunk with the number
 	// done and the total.
 	Progress func(done, total int)
@@ -184,6 +194,10 @@ func LoadWith(dir string, opt LoadOptions) (*Dataset, LoadReport, error) {
 					rep.TeacherGames++
 					continue
 				}
+				if capped(games[gi].Termination) && !opt.IncludeCapped {
+					rep.CappedGames++
+					continue
+				}
 				if err := b.add(&games[gi]); err != nil {
 					return nil, rep, fmt.Errorf("values: chunk %s: %w", c.Path, err)
 				}
@@ -196,12 +210,19 @@ func LoadWith(dir string, opt LoadOptions) (*Dataset, LoadReport, error) {
 	if rep.Chunks == 0 {
 		return nil, rep, fmt.Errorf("values: %s holds no usable training-data chunk (%d unusable)", dir, len(rep.Problems))
 	}
+	if len(ds.Games) == 0 && rep.CappedGames > 0 {
+		return nil, rep, fmt.Errorf("values: %s holds only games stopped by the length cap (%d, left out: their results are censored; include them explicitly to fit them)", dir, rep.CappedGames)
+	}
 	if len(ds.Games) == 0 && rep.TeacherGames > 0 {
 		return nil, rep, fmt.Errorf("values: %s holds only a search teacher's games (%d, left out: they carry the teacher's piece table; include them explicitly to fit them)", dir, rep.TeacherGames)
 	}
 	b.finish()
 	return ds, rep, nil
 }
+
+// capped reports whether a game that ended by t was stopped by the length
+// cap rather than ended by the rules or a player.
+func capped(t env.Termination) bool { return t == env.LengthCap || t == env.Adjudication }
 
 // Variants returns the variant names of ds's games, sorted.
 func (ds *Dataset) Variants() []string {

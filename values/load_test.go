@@ -182,3 +182,44 @@ func TestLoadLeavesOutTeacherGamesUnlessAsked(t *testing.T) {
 		t.Errorf("a directory of teacher games only: %v, want an error saying so", err)
 	}
 }
+
+func TestLoadLeavesOutGamesTheCapStoppedUnlessAsked(t *testing.T) {
+	m := ChessModel(false)
+	ds := m.Games(90, 5)
+	capped := 0
+	for i := range ds.Games {
+		switch i % 3 {
+		case 1:
+			ds.Games[i].Termination, ds.Games[i].Result = env.LengthCap, 0
+			capped++
+		case 2:
+			ds.Games[i].Termination = env.Adjudication
+			capped++
+		}
+	}
+	dir := t.TempDir()
+	writeChunks(t, dir, ds, 30)
+	got, rep, err := Load(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Games) != len(ds.Games)-capped || rep.CappedGames != capped {
+		t.Errorf("default load: %d games, %d capped left out; want %d and %d", len(got.Games), rep.CappedGames, len(ds.Games)-capped, capped)
+	}
+	for _, g := range got.Games {
+		if g.Termination == env.LengthCap || g.Termination == env.Adjudication {
+			t.Fatalf("game %s (%s) loaded by default", g.ID, g.Termination)
+		}
+	}
+	all, rep, err := LoadWith(dir, LoadOptions{IncludeCapped: true})
+	if err != nil || len(all.Games) != len(ds.Games) || rep.CappedGames != 0 {
+		t.Errorf("with capped games: %v, %d games, %d left out; want %d and 0", err, len(all.Games), rep.CappedGames, len(ds.Games))
+	}
+	// A directory of capped games only is an error that says so.
+	only := t.TempDir()
+	one := &Dataset{Pieces: ds.Pieces, Games: ds.Games[1:2]}
+	writeChunks(t, only, one, 1)
+	if _, _, err := Load(only, nil); err == nil || !strings.Contains(err.Error(), "length cap") {
+		t.Errorf("a directory of capped games only: %v, want an error saying so", err)
+	}
+}

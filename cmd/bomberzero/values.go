@@ -33,6 +33,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	runDir := fs.String("run", "", "run directory; its training data is read from RUN/data")
 	variant := fs.String("variant", "", "use only this variant's games (needed when the data hold several)")
 	withTeacher := fs.Bool("include-teacher", false, "keep the games of a search teacher (left out by default: they carry the teacher's piece table)")
+	withCapped := fs.Bool("include-capped", false, "keep the games the length cap stopped, drawn or adjudicated (left out by default: their results are censored)")
 	skip := fs.Int("skip", def.SkipPlies, "leave out positions before this ply (the opening)")
 	quietPlies := fs.Int("quiet-plies", def.QuietPlies, "leave out positions within this many plies after a capture")
 	perGame := fs.Int("per-game", 0, "keep at most this many positions per game, drawn at random (0 keeps all)")
@@ -86,7 +87,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		dir = values.RunDataDir(*runDir)
 	}
 
-	ds, loadRep, err := values.LoadWith(dir, values.LoadOptions{IncludeTeacher: *withTeacher, Progress: chunkProgress(progressTo(stderr, *quiet))})
+	ds, loadRep, err := values.LoadWith(dir, values.LoadOptions{IncludeTeacher: *withTeacher, IncludeCapped: *withCapped, Progress: chunkProgress(progressTo(stderr, *quiet))})
 	if err != nil {
 		return err
 	}
@@ -95,6 +96,9 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	}
 	if loadRep.TeacherGames > 0 {
 		fmt.Fprintf(stderr, "left out %d games of a search teacher (--include-teacher keeps them)\n", loadRep.TeacherGames)
+	}
+	if loadRep.CappedGames > 0 {
+		fmt.Fprintf(stderr, "left out %d games stopped by the length cap, drawn or adjudicated (--include-capped keeps them)\n", loadRep.CappedGames)
 	}
 	if *variant != "" {
 		ds = ds.OfVariant(*variant)
