@@ -39,6 +39,12 @@ type Position struct {
 	Played      string  // the move played from here ("" if unknown)
 	// White and Black count each piece type of Dataset.Pieces per side.
 	White, Black []int32
+	// CaptureAvailable is true when the side to move had a legal move
+	// that removes an enemy piece (a capture, en passant, a bomber's
+	// double capture): material is about to change, so the position is
+	// not quiet (SampleConfig.NoCaptures). Load finds it by the rules
+	// engine; it is false where the position could not be read.
+	CaptureAvailable bool
 }
 
 // ResultSTM returns g's result from the view of the side to move in p:
@@ -57,6 +63,7 @@ func (g *Game) ResultSTM(p *Position) int {
 func FromRecords(records []datasets.GameRecord) (*Dataset, error) {
 	ds := &Dataset{}
 	b := newBuilder(ds)
+	b.rules = newCaptureFinder()
 	for i := range records {
 		if err := b.add(&records[i]); err != nil {
 			return nil, err
@@ -71,6 +78,9 @@ type builder struct {
 	ds    *Dataset
 	index map[string]int // piece letter -> column
 	seen  map[string]bool
+	// rules reads positions to find captures; nil leaves CaptureAvailable
+	// false (FromRecords of synthetic data).
+	rules *captureFinder
 }
 
 func newBuilder(ds *Dataset) *builder {
@@ -100,6 +110,9 @@ func (b *builder) add(r *datasets.GameRecord) error {
 			q.White = grow(q.White, col+1)
 			q.Black = grow(q.Black, col+1)
 			q.White[col], q.Black[col] = c.White, c.Black
+		}
+		if b.rules != nil {
+			q.CaptureAvailable = b.rules.captureAvailable(r.Variant, p.Position)
 		}
 		g.Positions[i] = q
 	}
@@ -140,6 +153,10 @@ type LoadReport struct {
 	// there, or adjudicated on material) left out
 	// (LoadOptions.IncludeCapped keeps them).
 	CappedGames int
+	// Unreadable counts positions whose text or variant the rules engine
+	// could not read, so whether a capture was available is unknown (they
+	// count as quiet).
+	Unreadable int
 }
 
 // LoadOptions change what Load reads.
@@ -182,6 +199,7 @@ func LoadWith(dir string, opt LoadOptions) (*Dataset, LoadReport, error) {
 	}
 	ds := &Dataset{}
 	b := newBuilder(ds)
+	b.rules = newCaptureFinder()
 	for i, c := range chunks {
 		ch, err := datasets.ReadChunk(c.Path)
 		if err != nil {
@@ -217,6 +235,7 @@ func LoadWith(dir string, opt LoadOptions) (*Dataset, LoadReport, error) {
 		return nil, rep, fmt.Errorf("values: %s holds only a search teacher's games (%d, left out: they carry the teacher's piece table; include them explicitly to fit them)", dir, rep.TeacherGames)
 	}
 	b.finish()
+	rep.Unreadable = b.rules.unreadable
 	return ds, rep, nil
 }
 
@@ -246,4 +265,61 @@ func (ds *Dataset) OfVariant(name string) *Dataset {
 		}
 	}
 	return out
+}
+
+// captureFinder tells whether the side to move in a position (given as
+// text) has a legal move that removes an enemy piece. It keeps one loaded
+// variant per name; variants it cannot load and positions it cannot parse
+// are counted in unreadable.
+type captureFinder struct {
+	variants   map[string]*env.Variant
+	moves      []env.Move
+	unreadable int
+}
+
+func newCaptureFinder() *captureFinder {
+	return &captureFinder{variants: map[string]*env.Variant{}, moves: make([]env.Move, 0, env.MaxMoves)}
+}
+
+func (f *captureFinder) captureAvailable(variant, text string) bool {
+	v, ok := f.variants[variant]
+	if !ok {
+		v, _ = env.LoadVariant(variant) // nil: a variant file no longer at hand
+		f.variants[variant] = v
+	}
+	if v == nil {
+		f.unreadable++
+		return false
+	}
+	pos, err := v.ParsePosition(text)
+	if err != nil {
+		f.unreadable++
+		return false
+	}
+	return CaptureAvailable(pos, f.moves[:0])
+}
+
+// CaptureAvailable reports whether the side to move in pos has a legal move
+// that leaves the opponent fewer pieces on the board: a capture, an en
+// passant capture or a bomber's double capture. buf is scratch space for
+// the moves (env.MaxMoves long avoids allocating). pos is left as it was.
+func CaptureAvailable(pos *env.Position, buf []env.Move) bool {
+	them := pos.SideToMove().Other()
+	pieces := func() int {
+		n := 0
+		for t := 1; t < len(pos.Variant().Pieces); t++ {
+			n += pos.Count(them, t)
+		}
+		return n
+	}
+	before := pieces()
+	for _, m := range pos.LegalMoves(buf[:0]) {
+		u := pos.DoMove(m)
+		after := pieces()
+		pos.UndoMove(u)
+		if after < before {
+			return true
+		}
+	}
+	return false
 }

@@ -106,8 +106,8 @@ func PieceValues(ds *Dataset, cfg Config) (*Report, error) {
 	rows := cfg.Sample.sample(ds)
 	rep.Sampled = len(rows)
 	if len(rows) == 0 {
-		return nil, fmt.Errorf("values: no position left after sampling %d games (skip %d plies, %d quiet plies after captures)",
-			len(ds.Games), cfg.Sample.SkipPlies, cfg.Sample.QuietPlies)
+		return nil, fmt.Errorf("values: no position left after sampling %d games (skip %d plies, %d quiet plies after captures, positions with a capture left out: %v)",
+			len(ds.Games), cfg.Sample.SkipPlies, cfg.Sample.QuietPlies, cfg.Sample.NoCaptures)
 	}
 	var probs []*problem
 	for _, m := range cfg.Methods {

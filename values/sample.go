@@ -18,6 +18,12 @@ type SampleConfig struct {
 	// the material to the wrong side. Promotions change counts too and are
 	// treated the same way.
 	QuietPlies int `json:"quiet_plies"`
+	// NoCaptures leaves out positions where the side to move has a legal
+	// move that removes an enemy piece (Position.CaptureAvailable): a real
+	// quiescence test, where QuietPlies only guesses how long an exchange
+	// lasts (a bomber's double capture, or a recapture two moves later,
+	// outlasts 2 plies).
+	NoCaptures bool `json:"no_captures"`
 	// MaxPerGame, when positive, keeps at most that many eligible positions
 	// per game, drawn at random (seeded by Seed). Zero keeps all.
 	MaxPerGame int `json:"max_per_game"`
@@ -26,8 +32,9 @@ type SampleConfig struct {
 }
 
 // DefaultSampleConfig returns the sampling "bomberzero values" uses unless
-// told otherwise: skip the first 10 plies and 2 plies after each capture.
-func DefaultSampleConfig() SampleConfig { return SampleConfig{SkipPlies: 10, QuietPlies: 2} }
+// told otherwise: skip the first 10 plies and every position where a
+// capture is available.
+func DefaultSampleConfig() SampleConfig { return SampleConfig{SkipPlies: 10, NoCaptures: true} }
 
 // Validate reports a setting out of range.
 func (c SampleConfig) Validate() error {
@@ -52,7 +59,7 @@ func (c SampleConfig) Eligible(g *Game) []int {
 		if i > 0 && countsChanged(&g.Positions[i-1], p) {
 			lastChange = p.Ply
 		}
-		if p.Ply < c.SkipPlies || p.Ply < lastChange+c.QuietPlies {
+		if p.Ply < c.SkipPlies || p.Ply < lastChange+c.QuietPlies || c.NoCaptures && p.CaptureAvailable {
 			continue
 		}
 		keep = append(keep, i)

@@ -141,7 +141,7 @@ func TestValuesCommandOnRealSelfPlayRecoversTheMaterialEvaluatorsValues(t *testi
 	}
 	var out, errOut bytes.Buffer
 	code := run([]string{"values", "--data", dir, "--model", "material", "--fits", "value,search",
-		"--skip", "0", "--quiet-plies", "0", "--bootstrap", "20", "--json"}, &out, &errOut)
+		"--skip", "0", "--quiet-plies", "0", "--with-captures", "--include-capped", "--bootstrap", "20", "--json"}, &out, &errOut)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
