@@ -25,6 +25,22 @@ type Report struct {
 	Sampled   int          `json:"sampled"`     // positions the sampling kept
 	Fits      []FitResult  `json:"fits"`        // one per method, in Config order
 	Pieces    []string     `json:"piece_types"` // the data's piece types, least valuable first (see Fits)
+	// Differences compares every two normalised fits piece by piece (the
+	// tanh and logistic fits side by side): A's value minus B's.
+	Differences []FitDifference `json:"differences,omitempty"`
+}
+
+// FitDifference is two fits' disagreement on one piece's value: A's value
+// minus B's (in units of the unit piece), with the 95% interval of that
+// difference over the bootstrap replicates both fits share (the same games
+// drawn for both, so the interval accounts for their correlation). Agree is
+// true when the interval holds 0.
+type FitDifference struct {
+	A     Method   `json:"a"`
+	B     Method   `json:"b"`
+	Piece string   `json:"piece"`
+	Diff  Estimate `json:"diff"`
+	Agree bool     `json:"agree"`
 }
 
 // FitResult is one method's piece values.
@@ -132,6 +148,11 @@ func PieceValues(ds *Dataset, cfg Config) (*Report, error) {
 	reps := bootstrap(ds, probs, points, cfg)
 	for i, p := range probs {
 		rep.Fits = append(rep.Fits, summarize(p, points[i], reps[i], ds.Pieces))
+	}
+	for i := range probs {
+		for j := i + 1; j < len(probs); j++ {
+			rep.Differences = append(rep.Differences, differences(probs[i], probs[j], points[i], points[j], reps[i], reps[j], ds.Pieces)...)
+		}
 	}
 	rep.orderPieces()
 	return rep, nil
@@ -421,4 +442,37 @@ func summarize(p *problem, point []float64, reps [][]float64, names []string) Fi
 		}
 	}
 	return fr
+}
+
+// differences returns, for every piece both problems a and b value
+// relative to a positive unit, a's value minus b's with its interval over
+// the replicates both could fit and in which both units stayed positive.
+func differences(a, b *problem, pa, pb []float64, ra, rb [][]float64, names []string) []FitDifference {
+	if a.unit < 0 || b.unit < 0 || pa[a.unit] <= 0 || pb[b.unit] <= 0 {
+		return nil
+	}
+	var out []FitDifference
+	for col, name := range names {
+		ja, jb := slices.Index(a.pieces, col), slices.Index(b.pieces, col)
+		if ja < 0 || jb < 0 {
+			continue
+		}
+		ja, jb = nFixed+ja, nFixed+jb
+		if ja == a.unit {
+			continue // the unit is 1 in both
+		}
+		d := func(x, y []float64) float64 { return x[ja]/x[a.unit] - y[jb]/y[b.unit] }
+		var xs []float64
+		for r := range ra {
+			if ra[r] != nil && rb[r] != nil && ra[r][a.unit] > 0 && rb[r][b.unit] > 0 {
+				xs = append(xs, d(ra[r], rb[r]))
+			}
+		}
+		e := Estimate{Point: d(pa, pb), Lo: math.Inf(-1), Hi: math.Inf(1)}
+		if len(xs) > 0 {
+			e.Lo, e.Hi = percentileInterval(xs)
+		}
+		out = append(out, FitDifference{A: a.method, B: b.method, Piece: name, Diff: e, Agree: e.Contains(0)})
+	}
+	return out
 }

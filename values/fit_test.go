@@ -366,3 +366,36 @@ func TestRidgeKeepsCollinearPiecesFinite(t *testing.T) {
 		t.Errorf("N + B = %.3g, want about 6.3", sum)
 	}
 }
+
+func TestFitDifferencesAreTheFitsValuesSideBySide(t *testing.T) {
+	m := ChessModel(true)
+	ds := m.Games(1500, 3)
+	rep, err := PieceValues(ds, synthConfig(7, Logistic, Tanh))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Differences) == 0 {
+		t.Fatal("no fit differences reported for two normalised fits")
+	}
+	for _, d := range rep.Differences {
+		if d.A != Logistic || d.B != Tanh {
+			t.Fatalf("difference %s - %s, want logistic - tanh", d.A, d.B)
+		}
+		a, b := pieceValue(t, &rep.Fits[0], d.Piece), pieceValue(t, &rep.Fits[1], d.Piece)
+		if math.Abs(d.Diff.Point-(a.Point-b.Point)) > 1e-12 {
+			t.Errorf("%s: difference %v, want %v - %v", d.Piece, d.Diff.Point, a.Point, b.Point)
+		}
+		if !d.Diff.Contains(d.Diff.Point) || d.Agree != d.Diff.Contains(0) {
+			t.Errorf("%s: difference %+v, agree %v", d.Piece, d.Diff, d.Agree)
+		}
+		// The shared resamples make the difference's interval narrower
+		// than the two intervals laid end to end.
+		if d.Diff.Width() >= a.Width()+b.Width() {
+			t.Errorf("%s: difference interval %.3f wide, the fits' %.3f and %.3f", d.Piece, d.Diff.Width(), a.Width(), b.Width())
+		}
+	}
+	var text strings.Builder
+	if err := rep.WriteText(&text); err != nil || !strings.Contains(text.String(), "side by side") {
+		t.Errorf("text report lacks the side-by-side table (%v):\n%s", err, text.String())
+	}
+}

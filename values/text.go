@@ -20,6 +20,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	ew.printf("Piece values for %s: %d games, %d positions, %d sampled (skip %d plies, %d plies after a capture",
 		variants, r.Games, r.Positions, r.Sampled, r.Sample.SkipPlies, r.Sample.QuietPlies)
+	if r.Sample.NoCaptures {
+		ew.printf(", positions with a capture left out")
+	}
 	if r.Sample.MaxPerGame > 0 {
 		ew.printf(", at most %d a game", r.Sample.MaxPerGame)
 	}
@@ -40,6 +43,20 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, n := range f.Notes {
 			ew.printf("note: %s\n", n)
 		}
+	}
+	if len(r.Differences) > 0 {
+		ew.printf("\nThe fits side by side: A's value minus B's, 95%% interval over the shared bootstrap replicates\n")
+		tw := tabwriter.NewWriter(ew, 2, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "piece\tA\tB\tA - B\t95%% interval\tagree\n")
+		for i := range r.Differences {
+			d := &r.Differences[i]
+			agree := "yes"
+			if !d.Agree {
+				agree = "no"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Piece, d.A, d.B, point(&d.Diff), interval(&d.Diff), agree)
+		}
+		tw.Flush()
 	}
 	return ew.err
 }
