@@ -63,6 +63,9 @@ type FitResult struct {
 	Replicates int      `json:"replicates"`
 	Failed     int      `json:"failed"`
 	Notes      []string `json:"notes,omitempty"`
+	// Calibration compares, by material-balance bin, the score the fit
+	// predicts with the score observed (normalised fits only).
+	Calibration []CalibrationBin `json:"calibration,omitempty"`
 }
 
 // PieceValue is one piece type's fitted worth.
@@ -147,7 +150,9 @@ func PieceValues(ds *Dataset, cfg Config) (*Report, error) {
 	}
 	reps := bootstrap(ds, probs, points, cfg)
 	for i, p := range probs {
-		rep.Fits = append(rep.Fits, summarize(p, points[i], reps[i], ds.Pieces))
+		fr := summarize(p, points[i], reps[i], ds.Pieces)
+		fr.Calibration = calibration(p, points[i])
+		rep.Fits = append(rep.Fits, fr)
 	}
 	for i := range probs {
 		for j := i + 1; j < len(probs); j++ {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -397,5 +398,47 @@ func TestFitDifferencesAreTheFitsValuesSideBySide(t *testing.T) {
 	var text strings.Builder
 	if err := rep.WriteText(&text); err != nil || !strings.Contains(text.String(), "side by side") {
 		t.Errorf("text report lacks the side-by-side table (%v):\n%s", err, text.String())
+	}
+}
+
+func TestCalibrationOfACorrectModelPredictsWhatIsObserved(t *testing.T) {
+	// The synthetic games follow the tanh model exactly: in every bin with
+	// many positions the fit's predicted score must match the observed
+	// one, and the bins must cover every fitted position once.
+	m := ChessModel(false)
+	ds := m.Games(4000, 5)
+	rep, err := PieceValues(ds, synthConfig(3, Tanh))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := rep.Fits[0]
+	if len(f.Calibration) < 3 {
+		t.Fatalf("calibration has %d bins: %+v", len(f.Calibration), f.Calibration)
+	}
+	total := 0
+	for _, c := range f.Calibration {
+		total += c.Positions
+		if !(c.Lo < c.Hi) || c.Predicted < 0 || c.Predicted > 1 || c.Observed < 0 || c.Observed > 1 {
+			t.Errorf("bad bin %+v", c)
+		}
+		if c.Positions >= 500 && math.Abs(c.Predicted-c.Observed) > 0.05 {
+			t.Errorf("bin [%v, %v): predicted %.3f, observed %.3f over %d positions", c.Lo, c.Hi, c.Predicted, c.Observed, c.Positions)
+		}
+	}
+	if total != f.Positions {
+		t.Errorf("bins hold %d positions, the fit %d", total, f.Positions)
+	}
+	// Material ahead scores more: the observed score rises across the bins.
+	first, last := f.Calibration[0], f.Calibration[len(f.Calibration)-1]
+	if !(first.Observed < 0.5 && last.Observed > 0.5) {
+		t.Errorf("observed score %.3f in the lowest bin and %.3f in the highest", first.Observed, last.Observed)
+	}
+	data, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatalf("report with calibration does not marshal: %v", err)
+	}
+	var back Report
+	if err := json.Unmarshal(data, &back); err != nil || !reflect.DeepEqual(back.Fits[0].Calibration, f.Calibration) {
+		t.Errorf("calibration does not round-trip (%v):\n%+v\n%+v", err, back.Fits[0].Calibration, f.Calibration)
 	}
 }

@@ -40,6 +40,15 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "(to move)\t\t\t%s\t%s\n", point(&f.ToMove), interval(&f.ToMove))
 		fmt.Fprintf(tw, "(White)\t\t\t%s\t%s\n", point(&f.White), interval(&f.White))
 		tw.Flush()
+		if len(f.Calibration) > 0 {
+			ew.printf("calibration (side to move's material by this fit, in %s; score predicted and observed)\n", r.Unit)
+			tw := tabwriter.NewWriter(ew, 2, 4, 2, ' ', 0)
+			fmt.Fprintf(tw, "material\tpositions\tpredicted\tobserved\n")
+			for _, c := range f.Calibration {
+				fmt.Fprintf(tw, "[%s, %s)\t%d\t%.3f\t%.3f\n", bound(c.Lo), bound(c.Hi), c.Positions, c.Predicted, c.Observed)
+			}
+			tw.Flush()
+		}
 		for _, n := range f.Notes {
 			ew.printf("note: %s\n", n)
 		}
