@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"bomberzero/compare"
+	"bomberzero/values"
+)
+
+// runEchoTest implements "bomberzero echo-test": the values pipeline run on
+// a material player's games once per value of one piece in its table, to
+// tell a measured piece value from an echo of the player's table.
+func runEchoTest(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("echo-test", "usage: bomberzero echo-test --piece F --table 3,7 [flags]\n\nPlays a material player against itself once per table value of one piece\n(everything else equal: games, seeds, cap), fits the piece values on each set of\ngames and reports how far the piece's fitted value moved against its own 95%\nhalf-width. A fit that moves less than its half-width measures the games; one\nthat follows the table only reads the player's table back (docs/values.md).", stderr)
+	variant := variantFlag(fs)
+	player := fs.String("player", "alphabeta:2", "the player: greedy or alphabeta:D (it plays by a piece table)")
+	piece := fs.String("piece", "", "the piece letter whose table value changes")
+	table := fs.String("table", "3,7", "the values the piece is given, comma-separated, lowest first")
+	games := fs.Int("games", 400, "self-play games per table value")
+	seed := fs.Uint64("seed", 1, "seed of the games (the same for every table value) and of the bootstrap")
+	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
+	boot := fs.Int("bootstrap", values.DefaultBootstrap, "bootstrap replicates per fit")
+	asJSON := fs.Bool("json", false, "write the result as JSON")
+	mf := addMatchFlags(fs, true)
+	quiet := quietFlag(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if len(*piece) != 1 || *piece < "A" || *piece > "Z" {
+		return fmt.Errorf("%w: --piece %q: want one upper-case piece letter", errUsage, *piece)
+	}
+	var xs []float64
+	for _, f := range strings.Split(*table, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(x > 0) || x > 1000 {
+			return fmt.Errorf("%w: --table %q: %q is not a value above 0 and at most 1000", errUsage, *table, f)
+		}
+		if len(xs) > 0 && x <= xs[len(xs)-1] {
+			return fmt.Errorf("%w: --table %q: want increasing values", errUsage, *table)
+		}
+		xs = append(xs, x)
+	}
+	switch {
+	case len(xs) < 2:
+		return fmt.Errorf("%w: --table %q: want at least two values", errUsage, *table)
+	case *games < 2:
+		return fmt.Errorf("%w: --games %d: want at least 2", errUsage, *games)
+	case *boot < 1:
+		return fmt.Errorf("%w: --bootstrap %d: want at least 1", errUsage, *boot)
+	}
+	tc, err := mf.load(*variant)
+	if err != nil {
+		return usageErr(err)
+	}
+	cfg := compare.EchoConfig{Variant: *variant, Player: *player, Piece: (*piece)[0], Values: xs, Games: *games,
+		MaxPlies: tc.Eval.MaxPlies, Seed: *seed, Workers: *workers, Bars: progressTo(stderr, *quiet),
+		Fit: values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh},
+			Seed: *seed, Bootstrap: *boot}}
+	ctx, stop := stopContext()
+	defer stop()
+	res, err := compare.Echo(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, res)
+	}
+	return res.WriteText(stdout)
+}

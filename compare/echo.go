@@ -1,0 +1,173 @@
+package compare
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"bomberzero/agent"
+	"bomberzero/env"
+	"bomberzero/match"
+	"bomberzero/values"
+)
+
+// EchoConfig is an echo test: does a piece value fitted on a player's games
+// measure the game, or read back the player's own piece table? The same
+// player plays itself once per table value of Piece, everything else equal
+// (games, seeds, cap), and the values pipeline is fitted on each set.
+type EchoConfig struct {
+	Variant string
+	// Player is a material player spec that takes a piece table:
+	// "greedy" or "alphabeta:D".
+	Player string
+	// Piece is the letter whose table value changes; Values are the values
+	// it is given, at least two (e.g. 3 and 7).
+	Piece  byte
+	Values []float64
+	// Games is the self-play games per table value.
+	Games    int
+	MaxPlies int
+	Seed     uint64
+	Workers  int
+	// Fit is the values pipeline (sampling, methods, bootstrap, unit).
+	Fit values.Config
+	// Bars receives a progress bar per table value (nil: none).
+	Bars io.Writer
+}
+
+// EchoRun is the fit of one table value.
+type EchoRun struct {
+	TableValue float64 `json:"table_value"`
+	Games      int     `json:"games"`
+	Decisive   int     `json:"decisive"`
+	// Fitted is the piece's fitted value per method, in units of the unit
+	// piece (nil when the fit could not value it).
+	Fitted map[values.Method]*values.Estimate `json:"fitted"`
+}
+
+// EchoResult is the echo test's answer per fit method: how far the fitted
+// value moved between the lowest and the highest table value, against the
+// fit's own half-width. Echo is that movement over the table's (1: the fit
+// only reads the table back; 0: the table does not matter).
+type EchoResult struct {
+	Variant string                        `json:"variant"`
+	Player  string                        `json:"player"`
+	Piece   string                        `json:"piece"`
+	Runs    []EchoRun                     `json:"runs"`
+	Methods map[values.Method]EchoVerdict `json:"methods"`
+}
+
+// EchoVerdict is one method's verdict.
+type EchoVerdict struct {
+	Shift     float64 `json:"shift"`      // fitted value at the highest table value minus at the lowest
+	HalfWidth float64 `json:"half_width"` // the larger of the two fits' 95% half-widths
+	Echo      float64 `json:"echo"`       // Shift over the table's change
+	// Passed is true when the fitted value moved by less than its
+	// half-width: the fit measures the games, not the table.
+	Passed bool `json:"passed"`
+}
+
+// Echo runs the echo test.
+func Echo(ctx context.Context, cfg EchoConfig) (*EchoResult, error) {
+	if len(cfg.Values) < 2 || cfg.Games < 1 || cfg.MaxPlies == 0 {
+		return nil, fmt.Errorf("compare: echo test: want two or more table values, games >= 1 and a length cap (got %v, %d, %d)", cfg.Values, cfg.Games, cfg.MaxPlies)
+	}
+	if !strings.HasPrefix(cfg.Player, "greedy") && !strings.HasPrefix(cfg.Player, "alphabeta:") {
+		return nil, fmt.Errorf("compare: echo test: player %q: want greedy or alphabeta:D, a player that plays by a piece table", cfg.Player)
+	}
+	v, err := env.LoadVariant(cfg.Variant)
+	if err != nil {
+		return nil, fmt.Errorf("compare: echo test: %w", err)
+	}
+	if err := (agent.Values{cfg.Piece: 1}).CheckPieces(v); err != nil {
+		return nil, fmt.Errorf("compare: echo test: %w", err)
+	}
+	res := &EchoResult{Variant: v.Name, Player: cfg.Player, Piece: string(cfg.Piece), Methods: map[values.Method]EchoVerdict{}}
+	for i, x := range cfg.Values {
+		p, err := match.Parse(cfg.Player, v, match.Options{Values: agent.Values{cfg.Piece: x}})
+		if err != nil {
+			return nil, fmt.Errorf("compare: echo test: %w", err)
+		}
+		start := v.NewPosition()
+		mc := match.Config{A: p, B: p, Games: cfg.Games, Start: start, Variant: v, MaxPlies: cfg.MaxPlies,
+			Seed: cfg.Seed, Workers: cfg.Workers, KeepGames: true}
+		if progress := bar(cfg.Bars, fmt.Sprintf("%s=%g games", res.Piece, x), "games"); progress != nil {
+			mc.Progress = func(r *match.Result) { progress(r.Total.Games(), cfg.Games) }
+		}
+		r, err := match.Run(ctx, mc)
+		if err != nil {
+			return nil, fmt.Errorf("compare: echo test, %s=%g: %w", res.Piece, x, err)
+		}
+		ds, err := Dataset(fmt.Sprintf("echo%d", i), start, r.Records)
+		if err != nil {
+			return nil, err
+		}
+		run := EchoRun{TableValue: x, Games: len(ds.Games), Fitted: map[values.Method]*values.Estimate{}}
+		for _, g := range ds.Games {
+			if g.Result != 0 {
+				run.Decisive++
+			}
+		}
+		rep, err := values.PieceValues(ds, cfg.Fit)
+		if err != nil {
+			return nil, fmt.Errorf("compare: echo test, %s=%g: %w", res.Piece, x, err)
+		}
+		for _, f := range rep.Fits {
+			for _, pv := range f.Pieces {
+				if pv.Piece == res.Piece {
+					run.Fitted[f.Method] = pv.Value
+				}
+			}
+		}
+		res.Runs = append(res.Runs, run)
+	}
+	lo, hi := res.Runs[0], res.Runs[len(res.Runs)-1]
+	for m, a := range lo.Fitted {
+		b := hi.Fitted[m]
+		if a == nil || b == nil {
+			continue
+		}
+		half := math.Max(a.Width(), b.Width()) / 2
+		shift := b.Point - a.Point
+		res.Methods[m] = EchoVerdict{Shift: shift, HalfWidth: half, Echo: shift / (hi.TableValue - lo.TableValue),
+			Passed: math.Abs(shift) < half}
+	}
+	return res, nil
+}
+
+// WriteText prints the echo test for a person.
+func (r *EchoResult) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Echo test: %s playing itself in %s with %s at each table value\n", r.Player, r.Variant, r.Piece)
+	for _, run := range r.Runs {
+		fmt.Fprintf(&b, "%s = %g: %d games (%d decisive);", r.Piece, run.TableValue, run.Games, run.Decisive)
+		for _, m := range sortedMethods(run.Fitted) {
+			e := run.Fitted[m]
+			if e == nil {
+				fmt.Fprintf(&b, " %s fit: no value;", m)
+				continue
+			}
+			fmt.Fprintf(&b, " %s fit %.2f [%.2f, %.2f];", m, e.Point, e.Lo, e.Hi)
+		}
+		b.WriteString("\n")
+	}
+	for _, m := range sortedMethods(r.Methods) {
+		v := r.Methods[m]
+		verdict := "FAILED: the fitted value follows the player's table"
+		if v.Passed {
+			verdict = "passed: the fitted value moved less than its half-width"
+		}
+		fmt.Fprintf(&b, "%s fit: moved %+.2f (half-width %.2f; echo %.2f of the table's change): %s\n", m, v.Shift, v.HalfWidth, v.Echo, verdict)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// sortedMethods returns m's keys in name order.
+func sortedMethods[T any](m map[values.Method]T) []values.Method {
+	return slices.Sorted(maps.Keys(m))
+}
