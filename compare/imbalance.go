@@ -40,6 +40,11 @@ type ImbalanceConfig struct {
 	// from, for the report.
 	PawnCoef   float64
 	PawnSource string
+	// PawnReplicates are PawnCoef's bootstrap replicates (the tanh fit's
+	// values.FitResult.UnitReplicates), when it was fitted: the pawns
+	// reading's interval is then a joint bootstrap carrying both the
+	// imbalance games' and the pawn fit's uncertainty.
+	PawnReplicates []float64
 	// Progress, when set, is called after each game with the games done
 	// and the total.
 	Progress func(done, total int)
@@ -156,7 +161,7 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 		res.Arrangements[k] = a
 		total = total.Add(a.A)
 	}
-	res.Reading, err = values.ReadImbalance(total.Wins, total.Draws, total.Losses, cfg.PawnCoef)
+	res.Reading, err = values.ReadImbalanceJoint(total.Wins, total.Draws, total.Losses, cfg.PawnCoef, cfg.PawnReplicates, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}

@@ -334,6 +334,25 @@ func trainVariant(ctx context.Context, name string, cfg Config) (*values.Dataset
 	return fromRun(name, dir, "trained", cfg)
 }
 
+// SelfPlayDataset plays p against itself games times from v's start
+// position, capped at maxPlies, and returns the games as a values
+// Dataset (game IDs prefix-<index>); progress, if set, is called after
+// each game.
+func SelfPlayDataset(ctx context.Context, v *env.Variant, p match.Maker, games, maxPlies int, seed uint64, workers int,
+	prefix string, progress func(done, total int)) (*values.Dataset, error) {
+	start := v.NewPosition()
+	mc := match.Config{A: p, B: p, Games: games, Start: start, Variant: v, MaxPlies: maxPlies, Seed: seed,
+		Workers: workers, KeepGames: true}
+	if progress != nil {
+		mc.Progress = func(r *match.Result) { progress(r.Total.Games(), games) }
+	}
+	r, err := match.Run(ctx, mc)
+	if err != nil {
+		return nil, fmt.Errorf("compare: %s games of %s: %w", v.Name, p.Spec, err)
+	}
+	return Dataset(prefix, start, r.Records)
+}
+
 // baseline plays cfg.Player against itself cfg.Games times in variant
 // name from the start position.
 func baseline(ctx context.Context, name string, i int, cfg Config) (*values.Dataset, Source, error) {
@@ -347,18 +366,7 @@ func baseline(ctx context.Context, name string, i int, cfg Config) (*values.Data
 	}
 	seed := cfg.Seed + uint64(i)*1_000_003
 	src := Source{Variant: name, Kind: "baseline", Player: cfg.Player, Seed: seed}
-	start := v.NewPosition()
-	progress := bar(cfg.Bars, name+" games", "games")
-	mc := match.Config{A: p, B: p, Games: cfg.Games, Start: start, Variant: v, MaxPlies: cfg.MaxPlies, Seed: seed,
-		Workers: cfg.Workers, KeepGames: true}
-	if progress != nil {
-		mc.Progress = func(r *match.Result) { progress(r.Total.Games(), cfg.Games) }
-	}
-	r, err := match.Run(ctx, mc)
-	if err != nil {
-		return nil, src, fmt.Errorf("compare: %s games: %w", name, err)
-	}
-	ds, err := Dataset(filepath.Base(name), start, r.Records)
+	ds, err := SelfPlayDataset(ctx, v, p, cfg.Games, cfg.MaxPlies, seed, cfg.Workers, filepath.Base(name), bar(cfg.Bars, name+" games", "games"))
 	if err != nil {
 		return nil, src, err
 	}

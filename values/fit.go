@@ -66,6 +66,11 @@ type FitResult struct {
 	// Calibration compares, by material-balance bin, the score the fit
 	// predicts with the score observed (normalised fits only).
 	Calibration []CalibrationBin `json:"calibration,omitempty"`
+	// UnitReplicates holds the unit piece's raw coefficient in every
+	// bootstrap replicate that could be fitted (nil when the unit never
+	// varies), for intervals of figures derived from it (ReadImbalance's
+	// pawns).
+	UnitReplicates []float64 `json:"-"`
 }
 
 // PieceValue is one piece type's fitted worth.
@@ -401,6 +406,11 @@ func summarize(p *problem, point []float64, reps [][]float64, names []string) Fi
 	coef := func(j int) Estimate { return column(j, func(b []float64) float64 { return b[j] }) }
 	fr.ToMove, fr.White = coef(colToMove), coef(colWhite)
 
+	if p.unit >= 0 {
+		for _, b := range good {
+			fr.UnitReplicates = append(fr.UnitReplicates, b[p.unit])
+		}
+	}
 	unitOK := p.unit >= 0 && point[p.unit] > 0
 	switch {
 	case p.unit < 0:

@@ -3,6 +3,7 @@ package values
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -25,9 +26,13 @@ type Imbalance struct {
 	Tanh *Estimate `json:"tanh"`
 	// Units is Tanh divided by the unit piece's tanh coefficient from a
 	// PieceValues report: the difference in pawns (or the chosen unit).
-	// nil without a positive unit coefficient. The coefficient's own
-	// uncertainty is not carried into this interval.
+	// nil without a positive unit coefficient. Without the coefficient's
+	// bootstrap replicates its own uncertainty is not carried into this
+	// interval; with them (ReadImbalanceJoint) it is.
 	Units *Estimate `json:"units"`
+	// Joint is true when Units' interval is a joint bootstrap over the
+	// imbalance games and the games the unit coefficient was fitted on.
+	Joint bool `json:"joint,omitempty"`
 	Note  string    `json:"note,omitempty"`
 }
 
@@ -71,4 +76,47 @@ func (r *Report) UnitCoef(m Method) (float64, bool) {
 		return f.Pieces[j].Coef.Point, true
 	}
 	return 0, false
+}
+
+// ReadImbalanceJoint is ReadImbalance with the unit coefficient's bootstrap
+// replicates (FitResult.UnitReplicates of the tanh fit that gave unitCoef):
+// Units' interval then carries both uncertainties. Each replicate pairs
+// one coefficient replicate with a multinomial resample of the imbalance
+// games' wins, draws and losses (the two come from different games, so
+// they are drawn independently) and divides the resample's tanh difference
+// by the coefficient; the interval is the replicates' percentile interval.
+// A replicate whose coefficient is not positive, or whose resampled score is
+// 0 or 1, is unbounded (±Inf), so the interval can be too.
+func ReadImbalanceJoint(wins, draws, losses int, unitCoef float64, coefReps []float64, seed uint64) (Imbalance, error) {
+	im, err := ReadImbalance(wins, draws, losses, unitCoef)
+	if err != nil || im.Units == nil || len(coefReps) == 0 {
+		return im, err
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x696d62))
+	n := im.Games
+	pw, pd := float64(wins)/float64(n), float64(draws)/float64(n)
+	xs := make([]float64, len(coefReps))
+	for r, c := range coefReps {
+		score := 0.0
+		for range n {
+			switch u := rng.Float64(); {
+			case u < pw:
+				score++
+			case u < pw+pd:
+				score += 0.5
+			}
+		}
+		t := math.Atanh(2*score/float64(n) - 1)
+		switch {
+		case c > 0:
+			xs[r] = t / c
+		case t >= 0:
+			xs[r] = math.Inf(1)
+		default:
+			xs[r] = math.Inf(-1)
+		}
+	}
+	lo, hi := percentileInterval(xs)
+	im.Units.Lo, im.Units.Hi, im.Joint = lo, hi, true
+	return im, nil
 }

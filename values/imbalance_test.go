@@ -3,6 +3,7 @@ package values
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,5 +67,50 @@ func TestReportUnitCoefIsTheUnitPiecesCoefficient(t *testing.T) {
 	}
 	if _, ok := rep.UnitCoef(Value); ok {
 		t.Errorf("UnitCoef of a fit that did not run reported one")
+	}
+}
+
+func TestJointImbalanceCarriesThePawnFitsUncertainty(t *testing.T) {
+	const w, d, l, coef = 60, 25, 35, 0.2
+	plain, err := ReadImbalance(w, d, l, coef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A coefficient known exactly: the joint interval is the games'
+	// alone, close to the plain reading's.
+	exact := make([]float64, 2000)
+	for i := range exact {
+		exact[i] = coef
+	}
+	sure, err := ReadImbalanceJoint(w, d, l, coef, exact, 1)
+	if err != nil || !sure.Joint || sure.Units.Point != plain.Units.Point {
+		t.Fatalf("joint reading %+v (%v), want the plain point %v", sure.Units, err, plain.Units.Point)
+	}
+	if math.Abs(sure.Units.Width()-plain.Units.Width()) > 0.15*plain.Units.Width() {
+		t.Errorf("with an exact coefficient the joint interval is %.3f wide, the games' alone %.3f", sure.Units.Width(), plain.Units.Width())
+	}
+	// A coefficient known to ±25%: wider.
+	spread := make([]float64, 2000)
+	for i := range spread {
+		spread[i] = coef * (0.75 + 0.5*float64(i)/float64(len(spread)-1))
+	}
+	unsure, err := ReadImbalanceJoint(w, d, l, coef, spread, 1)
+	if err != nil || unsure.Units.Width() <= sure.Units.Width()*1.05 {
+		t.Errorf("an uncertain coefficient gave %+v (%v), want wider than %+v", unsure.Units, err, sure.Units)
+	}
+	if !unsure.Units.Contains(unsure.Units.Point) {
+		t.Errorf("point %v outside its interval %+v", unsure.Units.Point, unsure.Units)
+	}
+	// Replicates whose pawn is worth nothing make the interval unbounded.
+	broken := slices.Clone(exact)
+	for i := range 200 {
+		broken[i] = -0.01
+	}
+	if im, _ := ReadImbalanceJoint(w, d, l, coef, broken, 1); !math.IsInf(im.Units.Hi, 1) {
+		t.Errorf("10%% non-positive coefficients: interval %+v, want an unbounded upper end", im.Units)
+	}
+	// Without replicates it is the plain reading.
+	if im, _ := ReadImbalanceJoint(w, d, l, coef, nil, 1); im.Joint || *im.Units != *plain.Units {
+		t.Errorf("no replicates: %+v, want the plain %+v", im.Units, plain.Units)
 	}
 }

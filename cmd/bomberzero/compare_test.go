@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,5 +82,37 @@ func TestImbalanceTakesThePawnScaleFromAFit(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "by the tanh fit on 400 games of "+dir) || strings.Contains(out.String(), "0.1841 tanh") {
 		t.Errorf("the pawn scale does not come from the fit:\n%s", out.String())
+	}
+}
+
+func TestImbalanceTakesThePlayersOwnPawnFromItsGamesWithAJointInterval(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"imbalance", "--variant", "chess", "--player", "alphabeta:1", "--white-without", "N", "--black-without", "P",
+		"--games", "20", "--max-plies", "120", "--pawn-games", "60", "--json", "--quiet"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var res struct {
+		Reading struct {
+			Joint bool `json:"joint"`
+		} `json:"reading"`
+		PawnCoef   float64 `json:"pawn_coef"`
+		PawnSource string  `json:"pawn_source"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("%v:\n%s", err, out.String())
+	}
+	if !strings.Contains(res.PawnSource, "60 games of alphabeta:1 against itself") || res.PawnCoef <= 0 || res.PawnCoef == 0.184104 {
+		t.Errorf("pawn %v from %q, want the player's own fit", res.PawnCoef, res.PawnSource)
+	}
+	// The joint interval exists whenever the reading is in pawns.
+	if strings.Contains(out.String(), `"units": {`) && !res.Reading.Joint {
+		t.Errorf("pawns reading without the joint bootstrap:\n%s", out.String())
+	}
+	for _, bad := range [][]string{{"--pawn-games", "-1"}, {"--pawn-games", "5", "--pawn-coef", "0.1"}} {
+		code := run(append([]string{"imbalance", "--white-without", "N", "--black-without", "P"}, bad...), &out, &errb)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"bomberzero/compare"
 	"bomberzero/env"
@@ -25,6 +26,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	vals := fs.String("values", "", "piece values for greedy and alpha-beta, e.g. G=2.5,I=8")
 	pawnCoef := fs.Float64("pawn-coef", 0, "a pawn's worth in tanh units for the pawns reading (0: Lichess's scale, 0.184104)")
 	valuesData := fs.String("values-data", "", "training-data or run data directory: take the pawn's tanh coefficient from a tanh fit on its games")
+	pawnGames := fs.Int("pawn-games", 0, "play this many games of the player against itself from the start position and take the pawn's tanh coefficient from a tanh fit on them: the player's own pawn, its uncertainty carried by a joint bootstrap")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
 	mf := addMatchFlags(fs, true)
 	quiet := quietFlag(fs)
@@ -38,8 +40,10 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --games %d: want at least 2 (one per colour arrangement)", errUsage, *games)
 	case *pawnCoef < 0:
 		return fmt.Errorf("%w: --pawn-coef %v: want a positive number", errUsage, *pawnCoef)
-	case *pawnCoef > 0 && *valuesData != "":
-		return fmt.Errorf("%w: give --pawn-coef or --values-data, not both", errUsage)
+	case *pawnGames < 0:
+		return fmt.Errorf("%w: --pawn-games %d: want 0 or more", errUsage, *pawnGames)
+	case btoi(*pawnCoef > 0)+btoi(*valuesData != "")+btoi(*pawnGames > 0) > 1:
+		return fmt.Errorf("%w: give one of --pawn-coef, --values-data and --pawn-games", errUsage)
 	}
 	tc, err := mf.load(*variant)
 	if err != nil {
@@ -67,14 +71,30 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	if *pawnCoef > 0 {
 		cfg.PawnSource = "--pawn-coef"
 	}
-	if *valuesData != "" {
-		if cfg.PawnCoef, cfg.PawnSource, err = pawnFromData(*valuesData, *seed); err != nil {
-			return err
-		}
-	}
-	cfg.Progress = progress.Func(progressTo(stderr, *quiet), "imbalance games", "games", 0)
 	ctx, stop := stopContext()
 	defer stop()
+	if *valuesData != "" {
+		ds, _, err := values.Load(*valuesData, nil)
+		if err != nil {
+			return fmt.Errorf("--values-data: %w", err)
+		}
+		if cfg.PawnCoef, cfg.PawnReplicates, err = pawnFit(ds, *seed); err != nil {
+			return fmt.Errorf("--values-data %s: %w", *valuesData, err)
+		}
+		cfg.PawnSource = fmt.Sprintf("the tanh fit on %d games of %s (seed %d, joint bootstrap)", len(ds.Games), *valuesData, *seed)
+	}
+	if *pawnGames > 0 {
+		ds, err := compare.SelfPlayDataset(ctx, v, p, *pawnGames, tc.Eval.MaxPlies, *seed, *workers, "pawn",
+			progress.Func(progressTo(stderr, *quiet), "pawn games", "games", 0))
+		if err != nil {
+			return err
+		}
+		if cfg.PawnCoef, cfg.PawnReplicates, err = pawnFit(ds, *seed); err != nil {
+			return fmt.Errorf("--pawn-games %d: %w", *pawnGames, err)
+		}
+		cfg.PawnSource = fmt.Sprintf("the tanh fit on %d games of %s against itself (seed %d, joint bootstrap)", len(ds.Games), *player, *seed)
+	}
+	cfg.Progress = progress.Func(progressTo(stderr, *quiet), "imbalance games", "games", 0)
 	res, err := compare.PlayImbalance(ctx, cfg)
 	if err != nil {
 		return err
@@ -85,22 +105,27 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	return printImbalance(stdout, res)
 }
 
-// pawnFromData fits the tanh piece values on the games in dir and returns
-// the pawn's coefficient.
-func pawnFromData(dir string, seed uint64) (float64, string, error) {
-	ds, _, err := values.Load(dir, nil)
+// pawnFit fits the tanh piece values on ds (default sampling, 200
+// bootstrap replicates) and returns the pawn's coefficient with its
+// replicates.
+func pawnFit(ds *values.Dataset, seed uint64) (float64, []float64, error) {
+	rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Tanh}, Seed: seed})
 	if err != nil {
-		return 0, "", fmt.Errorf("--values-data: %w", err)
-	}
-	rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Tanh}, Seed: seed, Bootstrap: 20})
-	if err != nil {
-		return 0, "", fmt.Errorf("--values-data: %w", err)
+		return 0, nil, err
 	}
 	c, ok := rep.UnitCoef(values.Tanh)
 	if !ok || c <= 0 {
-		return 0, "", fmt.Errorf("--values-data %s: the tanh fit gives no positive pawn coefficient (%v); use --pawn-coef", dir, c)
+		return 0, nil, fmt.Errorf("the tanh fit gives no positive pawn coefficient (%v); use --pawn-coef", c)
 	}
-	return c, fmt.Sprintf("the tanh fit on %d games of %s (seed %d)", rep.Games, dir, seed), nil
+	return c, rep.Fits[0].UnitReplicates, nil
+}
+
+// btoi is 1 for true.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
@@ -119,10 +144,21 @@ func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
 	}
 	fmt.Fprintln(w)
 	if im.Units != nil {
-		fmt.Fprintf(w, "  in pawns: %+.2f [%+.2f, %+.2f], a pawn being %.4f tanh units by %s\n", im.Units.Point, im.Units.Lo, im.Units.Hi, r.PawnCoef, r.PawnSource)
+		fmt.Fprintf(w, "  in pawns: %+.2f [%s, %s], a pawn being %.4f tanh units by %s\n", im.Units.Point, signedBound(im.Units.Lo), signedBound(im.Units.Hi), r.PawnCoef, r.PawnSource)
 	}
 	if im.Note != "" {
 		fmt.Fprintf(w, "  note: %s\n", im.Note)
 	}
 	return nil
+}
+
+// signedBound prints an interval end with its sign, "-inf" or "+inf".
+func signedBound(x float64) string {
+	switch {
+	case math.IsInf(x, -1):
+		return "-inf"
+	case math.IsInf(x, 1):
+		return "+inf"
+	}
+	return fmt.Sprintf("%+.2f", x)
 }
