@@ -32,8 +32,8 @@ type Imbalance struct {
 	Units *Estimate `json:"units"`
 	// Joint is true when Units' interval is a joint bootstrap over the
 	// imbalance games and the games the unit coefficient was fitted on.
-	Joint bool `json:"joint,omitempty"`
-	Note  string    `json:"note,omitempty"`
+	Joint bool   `json:"joint,omitempty"`
+	Note  string `json:"note,omitempty"`
 }
 
 // ReadImbalance turns side A's results into an Imbalance. unitCoef is the
