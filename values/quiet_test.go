@@ -1,6 +1,7 @@
 package values
 
 import (
+	"slices"
 	"testing"
 
 	"bomberzero/datasets"
@@ -77,12 +78,34 @@ func TestNoCapturesLeavesOutPositionsWithACaptureAtLoad(t *testing.T) {
 	if ps[0].CaptureAvailable || !ps[1].CaptureAvailable || ps[2].CaptureAvailable {
 		t.Fatalf("capture available at plies 10-12: %v %v %v, want false true false", ps[0].CaptureAvailable, ps[1].CaptureAvailable, ps[2].CaptureAvailable)
 	}
-	if got := DefaultSampleConfig().Eligible(&ds.Games[0]); len(got) != 2 || got[0] != 0 || got[1] != 2 {
+	quiet := DefaultSampleConfig()
+	quiet.Spacing = 0 // neighbouring plies
+	if got := quiet.Eligible(&ds.Games[0]); len(got) != 2 || got[0] != 0 || got[1] != 2 {
 		t.Errorf("default sampling keeps %v, want [0 2]", got)
 	}
-	all := DefaultSampleConfig()
+	all := quiet
 	all.NoCaptures = false
 	if got := all.Eligible(&ds.Games[0]); len(got) != 3 {
 		t.Errorf("with captures the sampling keeps %v, want all 3", got)
+	}
+}
+
+func TestSpacingKeepsPositionsAtLeastThatManyPliesApart(t *testing.T) {
+	g := &Game{}
+	for ply := 0; ply <= 20; ply++ {
+		if ply == 9 {
+			continue // a ply the data did not record
+		}
+		g.Positions = append(g.Positions, Position{Ply: ply})
+	}
+	var plies []int
+	for _, i := range (SampleConfig{SkipPlies: 2, Spacing: 4}).Eligible(g) {
+		plies = append(plies, g.Positions[i].Ply)
+	}
+	if want := []int{2, 6, 10, 14, 18}; !slices.Equal(plies, want) {
+		t.Errorf("spacing 4 from ply 2 keeps plies %v, want %v", plies, want)
+	}
+	if err := (SampleConfig{Spacing: -1}).Validate(); err == nil {
+		t.Error("negative spacing accepted")
 	}
 }

@@ -24,6 +24,11 @@ type SampleConfig struct {
 	// lasts (a bomber's double capture, or a recapture two moves later,
 	// outlasts 2 plies).
 	NoCaptures bool `json:"no_captures"`
+	// Spacing, when positive, keeps eligible positions at least that many
+	// plies apart (the first eligible one, then the next one Spacing or
+	// more plies later, and so on): neighbouring positions of a game say
+	// almost the same thing.
+	Spacing int `json:"spacing"`
 	// MaxPerGame, when positive, keeps at most that many eligible positions
 	// per game, drawn at random (seeded by Seed). Zero keeps all.
 	MaxPerGame int `json:"max_per_game"`
@@ -33,8 +38,11 @@ type SampleConfig struct {
 
 // DefaultSampleConfig returns the sampling "bomberzero values" uses unless
 // told otherwise: skip the first 10 plies and every position where a
-// capture is available.
-func DefaultSampleConfig() SampleConfig { return SampleConfig{SkipPlies: 10, NoCaptures: true} }
+// capture is available, keep positions at least 4 plies apart and at most
+// 16 a game (so a long game does not outweigh a short one).
+func DefaultSampleConfig() SampleConfig {
+	return SampleConfig{SkipPlies: 10, NoCaptures: true, Spacing: 4, MaxPerGame: 16}
+}
 
 // Validate reports a setting out of range.
 func (c SampleConfig) Validate() error {
@@ -43,6 +51,8 @@ func (c SampleConfig) Validate() error {
 		return fmt.Errorf("values: SkipPlies %d, want >= 0", c.SkipPlies)
 	case c.QuietPlies < 0:
 		return fmt.Errorf("values: QuietPlies %d, want >= 0", c.QuietPlies)
+	case c.Spacing < 0:
+		return fmt.Errorf("values: Spacing %d, want >= 0", c.Spacing)
 	case c.MaxPerGame < 0:
 		return fmt.Errorf("values: MaxPerGame %d, want >= 0 (0 keeps all)", c.MaxPerGame)
 	}
@@ -54,15 +64,17 @@ func (c SampleConfig) Validate() error {
 func (c SampleConfig) Eligible(g *Game) []int {
 	var keep []int
 	lastChange := -1 << 30 // ply of the latest position whose counts differ from the one before
+	lastKept := -1 << 30
 	for i := range g.Positions {
 		p := &g.Positions[i]
 		if i > 0 && countsChanged(&g.Positions[i-1], p) {
 			lastChange = p.Ply
 		}
-		if p.Ply < c.SkipPlies || p.Ply < lastChange+c.QuietPlies || c.NoCaptures && p.CaptureAvailable {
+		if p.Ply < c.SkipPlies || p.Ply < lastChange+c.QuietPlies || c.NoCaptures && p.CaptureAvailable || p.Ply < lastKept+c.Spacing {
 			continue
 		}
 		keep = append(keep, i)
+		lastKept = p.Ply
 	}
 	return keep
 }

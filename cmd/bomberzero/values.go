@@ -37,7 +37,8 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	skip := fs.Int("skip", def.SkipPlies, "leave out positions before this ply (the opening)")
 	quietPlies := fs.Int("quiet-plies", def.QuietPlies, "leave out positions within this many plies after a capture")
 	withCaptures := fs.Bool("with-captures", !def.NoCaptures, "keep positions where the side to move has a capture (left out by default: material is about to change)")
-	perGame := fs.Int("per-game", 0, "keep at most this many positions per game, drawn at random (0 keeps all)")
+	spacing := fs.Int("spacing", def.Spacing, "keep positions at least this many plies apart (0 keeps neighbours)")
+	perGame := fs.Int("per-game", def.MaxPerGame, "keep at most this many positions per game, drawn at random (0 keeps all)")
 	fits := fs.String("fits", "", "comma-separated fits: logistic, tanh, search (the recorded search values), value (needs --model); default logistic,tanh, plus value with --model")
 	model := fs.String("model", "", "model whose value output the value fit uses: "+agent.SpecHelp)
 	unit := fs.String("unit", values.DefaultUnit, "piece letter the values are normalised to")
@@ -117,7 +118,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	rep, err := values.PieceValues(ds, values.Config{
-		Sample:    values.SampleConfig{SkipPlies: *skip, QuietPlies: *quietPlies, NoCaptures: !*withCaptures, MaxPerGame: *perGame, Seed: *seed},
+		Sample:    values.SampleConfig{SkipPlies: *skip, QuietPlies: *quietPlies, NoCaptures: !*withCaptures, Spacing: *spacing, MaxPerGame: *perGame, Seed: *seed},
 		Methods:   methods,
 		Value:     valueFn,
 		Unit:      *unit,
