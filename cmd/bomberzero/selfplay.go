@@ -41,7 +41,8 @@ func selfplayFlags(fs *flag.FlagSet, c *selfplay.Config) *configFlags {
 	fs.BoolVar(&c.Search.Gumbel, "gumbel", c.Search.Gumbel, "Gumbel root search instead of PUCT")
 	fs.IntVar(&c.Search.TempPlies, "temp-plies", c.Search.TempPlies, "plies played at temperature --temp for opening diversity")
 	fs.Float64Var(&c.Search.Temp, "temp", c.Search.Temp, "move temperature of the opening plies")
-	fs.IntVar(&c.MaxPlies, "max-plies", c.MaxPlies, "plies after which a game ends drawn (flagged length-cap)")
+	fs.IntVar(&c.MaxPlies, "max-plies", c.MaxPlies, "plies after which a game ends: drawn (flagged length-cap) or adjudicated")
+	fs.Float64Var(&c.AdjudicateMargin, "adjudicate-margin", c.AdjudicateMargin, "at the cap, a side this many pawns ahead wins by adjudication (0: a draw)")
 	fs.Float64Var(&c.ResignThreshold, "resign-threshold", c.ResignThreshold, "search value under which a move counts towards resigning")
 	fs.IntVar(&c.ResignMoves, "resign-moves", c.ResignMoves, "consecutive moves under the threshold that make a side resign (0: never)")
 	fs.Float64Var(&c.ResignOffShare, "resign-off-share", c.ResignOffShare, "share of games with resignation off, to measure false resignations")
@@ -111,8 +112,8 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		if sum.Games > 0 {
 			avg = float64(sum.TotalPlies) / float64(sum.Games)
 		}
-		fmt.Fprintf(stdout, "games %d (+%d =%d -%d), positions %d, average length %.1f plies, resignations %d, length-cap draws %d, %.1f positions/s, in %s\n",
-			sum.Games, sum.WhiteWins, sum.Draws, sum.BlackWins, sum.Positions, avg, sum.Resignations, sum.LengthCaps,
+		fmt.Fprintf(stdout, "games %d (+%d =%d -%d), positions %d, average length %.1f plies, resignations %d, length-cap draws %d, adjudicated %d, %.1f positions/s, in %s\n",
+			sum.Games, sum.WhiteWins, sum.Draws, sum.BlackWins, sum.Positions, avg, sum.Resignations, sum.LengthCaps, sum.Adjudications,
 			float64(sum.Positions)/max(sum.Elapsed.Seconds(), 1e-9), sum.Elapsed.Round(time.Second))
 	}
 	if err != nil {
