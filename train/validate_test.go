@@ -68,6 +68,12 @@ func TestConfigRefusesTheValuesOfIssue16(t *testing.T) {
 		{"selfplay.dirichlet_total=inf", "selfplay.dirichlet_total = +Inf"},
 		{"selfplay.noise_fraction=nan", "selfplay.noise_fraction = NaN"},
 		{"selfplay.gumbel_c_visit=nan", "selfplay.gumbel_c_visit = NaN"},
+		// Issue 11's keys: adjudication, the rate decay, the rating cadence.
+		{"selfplay.adjudicate_margin=-1", "selfplay.adjudicate_margin = -1: want a finite number from 0 to 1000"},
+		{"selfplay.adjudicate_margin=nan", "selfplay.adjudicate_margin = NaN"},
+		{"train.lr_decay_share=1.5", "train.lr_decay_share = 1.5"},
+		{"train.lr_decay_final=0", "train.lr_decay_final = 0: want a finite number above 0, at most 1"},
+		{"eval.every=0", "eval.every = 0: want 1 to 1000000"},
 		{"selfplay.gumbel_c_scale=-inf", "selfplay.gumbel_c_scale = -Inf"},
 		{"generations=-1", "generations = -1"},
 	} {
