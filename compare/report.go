@@ -45,6 +45,7 @@ func Write(dir string, res *Result) error {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
 	}
+	writeUtilisation(&b, res)
 	writeCross(&b, res)
 	if err := writeAtomic(path, b.Bytes()); err != nil {
 		return err
@@ -116,6 +117,28 @@ func writeSummary(w io.Writer, res *Result) {
 		fmt.Fprintf(w, "\n")
 	}
 	fmt.Fprintf(w, "With %d figures tested, about one in twenty within-noise differences would still come out \"significant\" by chance: read a lone p near 0.05 with care.\n\n", len(res.Comparison.Differences))
+}
+
+func writeUtilisation(w io.Writer, res *Result) {
+	if len(res.Utilisation) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Utilisation of the extra moves\n\n")
+	fmt.Fprintf(w, "Moves one rule set allows and the other does not, in the first's games: how often one was legal, how often one was played, and how the side that played the first one did.\n\n")
+	fmt.Fprintf(w, "| games of | moves not in | positions | available | played | games where available | games used | after first use (W-D-L) |\n|---|---|---|---|---|---|---|---|\n")
+	for _, u := range res.Utilisation {
+		a := u.AfterFirstUse
+		fmt.Fprintf(w, "| %s | %s | %d | %d (%.1f%%) | %d (%.2f%%) | %d of %d | %d | +%d =%d -%d |\n", u.Variant, u.Base, u.Positions,
+			u.Available, pct(u.Available, u.Positions), u.Played, pct(u.Played, u.Positions), u.GamesAvailable, u.Games, u.GamesUsed, a.Wins, a.Draws, a.Losses)
+	}
+}
+
+// pct is 100 n / of (0 when of is 0).
+func pct(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(of)
 }
 
 func writeCross(w io.Writer, res *Result) {

@@ -104,7 +104,10 @@ type Result struct {
 	Cross      []Cross  `json:"cross_play,omitempty"`
 	// CrossNote says why there is no cross-play, when there is none.
 	CrossNote string `json:"cross_note,omitempty"`
-	Config    struct {
+	// Utilisation says, for each variant whose rules allow moves another
+	// compared variant's do not, how its games used them.
+	Utilisation []*Utilisation `json:"utilisation,omitempty"`
+	Config      struct {
 		Games     int    `json:"games"`
 		MaxPlies  int    `json:"max_plies"`
 		Seed      uint64 `json:"seed"`
@@ -262,6 +265,9 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 		return fmt.Errorf("compare: %w", err)
 	}
 	res.Comparison = c
+	if err := measureUtilisation(res, cfg.Variants, sets); err != nil {
+		return err
+	}
 	if !cfg.NoValues {
 		for i, ds := range sets {
 			rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Tanh},
@@ -273,6 +279,35 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 				continue
 			}
 			c.Values = append(c.Values, rep)
+		}
+	}
+	return nil
+}
+
+// measureUtilisation adds, for every ordered pair of compared variants
+// (all of them variants the rules engine knows) whose positions both can read, how the first's games used the moves the
+// second's rules do not allow (pairs without any such move are left out).
+func measureUtilisation(res *Result, names []string, sets []*values.Dataset) error {
+	vs := make([]*env.Variant, len(names))
+	for i, name := range names {
+		v, err := env.LoadVariant(name)
+		if err != nil {
+			return nil // names of synthetic data: no rules to compare
+		}
+		vs[i] = v
+	}
+	for i := range vs {
+		for j := range vs {
+			if i == j {
+				continue
+			}
+			u, err := MeasureUtilisation(sets[i], vs[i], vs[j])
+			if err != nil {
+				return err
+			}
+			if u.Available > 0 {
+				res.Utilisation = append(res.Utilisation, u)
+			}
 		}
 	}
 	return nil
