@@ -7,7 +7,8 @@
 #   GAMES      games per opponent (default 200)
 #   OPPONENTS  default: random greedy alphabeta:1 alphabeta:2 alphabeta:3
 # BZ names the binary (default: go run ./cmd/bomberzero); VARIANT the
-# variant (default fbgc).
+# variant (default fbgc); WORKERS the games played at once (default: one
+# per core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 model=${1:?usage: scripts/ladder.sh MODEL [GAMES] [OPPONENTS...]}
@@ -18,5 +19,5 @@ opps=("$@")
 bz=${BZ:-go run ./cmd/bomberzero}
 for opp in "${opps[@]}"; do
   $bz match --variant "${VARIANT:-fbgc}" --a "$model:64" --b "$opp" --games "$games" \
-    --max-plies 400 --seed 1 --games-dir "" --quiet --json
+    --max-plies 400 --seed 1 --workers "${WORKERS:-0}" --games-dir "" --quiet --json
 done
