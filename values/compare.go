@@ -1,10 +1,12 @@
 package values
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"bomberzero/stats"
 )
@@ -37,8 +39,23 @@ type Difference struct {
 	// p-value.
 	Z float64 `json:"z"`
 	P float64 `json:"p"`
+	// PHolm is P adjusted by Holm's step-down correction over every
+	// figure the comparison tests (Compare), so that the family of tests
+	// keeps a 5% chance of any false "real difference".
+	// nil for a lone Differences call.
+	PHolm *float64 `json:"p_holm"`
+	// Primary marks the endpoints named before any game is played:
+	// White's score, the draw rate (the decisive share is its
+	// complement) and the mean length. The rest are secondary.
+	Primary bool `json:"primary"`
+	// MinDetectable is the smallest true difference these samples would
+	// find at the 5% level (two-sided, before the Holm correction) with
+	// 80% power: (1.96 + 0.84) standard errors; nil without a standard
+	// error.
+	MinDetectable *float64 `json:"min_detectable"`
 	// WithinNoise is true when the difference is not significant at the
-	// 5% level.
+	// 5% level: by PHolm once Compare has corrected the family, by P (or
+	// the bootstrap interval) for a lone Differences call.
 	WithinNoise bool `json:"within_noise"`
 	// GamesNeeded is the number of games per variant at which a true
 	// difference of the observed size would be found significant at 5%
@@ -50,6 +67,8 @@ type Difference struct {
 	MoreGames   *int `json:"more_games"`
 	// Verdict says the above in one plain sentence.
 	Verdict string `json:"verdict"`
+
+	have int // the smaller sample, for MoreGames
 }
 
 // zPower80 is the one-sided normal quantile for 80% power.
@@ -79,7 +98,42 @@ func Compare(names []string, sets []*Dataset, cfg CompareConfig) (*Comparison, e
 			c.Differences = append(c.Differences, ds...)
 		}
 	}
+	holm(c.Differences)
 	return c, nil
+}
+
+// primaryMetrics are the endpoints a comparison names before its games.
+var primaryMetrics = []string{"White's score", "draw rate", "mean length (plies)"}
+
+// holm sets every difference's Holm-adjusted p-value (step-down over the
+// whole family, sorted by P) and decides significance by it; the verdicts
+// are rewritten to match.
+func holm(ds []Difference) {
+	m := len(ds)
+	order := make([]int, m)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ds[a].P, ds[b].P) })
+	running := 0.0
+	for k, i := range order {
+		running = math.Max(running, math.Min(1, float64(m-k)*ds[i].P))
+		p := running
+		ds[i].PHolm = &p
+	}
+	for i := range ds {
+		d := &ds[i]
+		d.Primary = slices.Contains(primaryMetrics, d.Metric)
+		d.WithinNoise = *d.PHolm >= 0.05 || d.Delta.Contains(0) && strings.HasPrefix(d.Metric, "opening entropy")
+		if d.GamesNeeded != nil && d.MoreGames != nil {
+			more := 0
+			if d.WithinNoise {
+				more = max(0, *d.GamesNeeded-d.have)
+			}
+			*d.MoreGames = more
+		}
+		d.Verdict = verdict(d)
+	}
 }
 
 // Differences tests every compared figure between two variants described
@@ -230,6 +284,11 @@ func bootstrapDifference(metric string, a, b *VariantStats, cfg CompareConfig) D
 
 // finishTest fills the test, the sample size and the verdict.
 func finishTest(d *Difference, delta, se, needed float64, have int) {
+	d.have, d.PHolm = have, nil
+	if se > 0 && !math.IsInf(se, 0) {
+		mde := (1.959963984540054 + zPower80) * se
+		d.MinDetectable = &mde
+	}
 	switch {
 	case se > 0:
 		d.Z = delta / se
@@ -258,9 +317,9 @@ func verdict(d *Difference) string {
 		if d.Delta.Point < 0 {
 			dir = "lower"
 		}
-		return fmt.Sprintf("%s's %s is %s than %s's (p %s): a real difference", d.B, d.Metric, dir, d.A, formatP(d.P))
+		return fmt.Sprintf("%s's %s is %s than %s's (p %s%s): a real difference", d.B, d.Metric, dir, d.A, formatP(d.P), holmNote(d))
 	}
-	s := fmt.Sprintf("within noise (p %s)", formatP(d.P))
+	s := fmt.Sprintf("within noise (p %s%s)", formatP(d.P), holmNote(d))
 	switch {
 	case d.Delta.Point == 0:
 		s += "; no difference observed, so no sample size can be given"
@@ -271,6 +330,14 @@ func verdict(d *Difference) string {
 		s += fmt.Sprintf("; the samples already reach the %d games per variant that would resolve a true difference this size 80%% of the time: this one may be chance", *d.GamesNeeded)
 	}
 	return s
+}
+
+// holmNote is ", Holm p = ..." once the family is corrected.
+func holmNote(d *Difference) string {
+	if d.PHolm == nil {
+		return ""
+	}
+	return ", Holm p " + formatP(*d.PHolm)
 }
 
 // formatP writes a p-value as "= 0.034" or "< 0.0001".

@@ -298,3 +298,34 @@ func TestReportShowsUnknownOpeningsAsMissingNotZero(t *testing.T) {
 		}
 	}
 }
+
+func TestHolmCorrectsTheWholeFamilyStepDown(t *testing.T) {
+	ds := []Difference{
+		{Metric: "White's score", P: 0.01, Delta: Estimate{Point: 0.1, Lo: 0.02, Hi: 0.2}},
+		{Metric: "draw rate", P: 0.04, Delta: Estimate{Point: 0.1, Lo: 0.01, Hi: 0.2}},
+		{Metric: "ending by checkmate", P: 0.03, Delta: Estimate{Point: 0.1, Lo: 0.01, Hi: 0.2}},
+		{Metric: "mean length (plies)", P: 0.5, Delta: Estimate{Point: 1, Lo: -2, Hi: 4}},
+	}
+	holm(ds)
+	// Sorted: 0.01 x4 = 0.04; 0.03 x3 = 0.09; 0.04 x2 = 0.08, held up to
+	// 0.09 (step-down is monotone); 0.5 x1 = 0.5.
+	want := []float64{0.04, 0.09, 0.09, 0.5}
+	noise := []bool{false, true, true, true}
+	primary := []bool{true, true, false, true}
+	for i, d := range ds {
+		if d.PHolm == nil || math.Abs(*d.PHolm-want[i]) > 1e-12 {
+			t.Errorf("%s: Holm p %v, want %v", d.Metric, d.PHolm, want[i])
+		}
+		if d.WithinNoise != noise[i] || d.Primary != primary[i] {
+			t.Errorf("%s: within noise %v, primary %v; want %v, %v", d.Metric, d.WithinNoise, d.Primary, noise[i], primary[i])
+		}
+		if !strings.Contains(d.Verdict, "Holm p") {
+			t.Errorf("%s: verdict %q does not give the corrected p", d.Metric, d.Verdict)
+		}
+	}
+	// The draw rate was significant alone (p 0.04) and is not once the
+	// family is corrected.
+	if !ds[1].WithinNoise {
+		t.Error("draw rate still significant after the correction")
+	}
+}
