@@ -160,38 +160,64 @@ func (m *Model) NewEvaluator(maxBatch int, seed uint64) (eval.Evaluator, error) 
 	return mcts.NewMaterial(shape, maxBatch, 3, m.rules.Encoder.MaterialWeights(m.rules.values))
 }
 
-// ValueFunc returns the model's value of single positions given as text
-// (as training data stores them): the win minus loss probability for the
-// side to move. The function is not safe for concurrent use.
-func (m *Model) ValueFunc() (func(text string) (float64, error), error) {
+// single evaluates one position at a time with one of a model's
+// evaluators, for the functions below.
+type single struct {
+	ev    eval.Evaluator
+	ge    mcts.GameEvaluator // set for evaluators that read the position itself
+	b     *eval.Batch
+	games []mcts.Game
+}
+
+func (m *Model) single() (*single, error) {
 	ev, err := m.NewEvaluator(1, 1)
 	if err != nil {
 		return nil, err
 	}
+	ge, _ := ev.(mcts.GameEvaluator)
+	return &single{ev: ev, ge: ge, b: eval.NewBatch(m.rules.Shape(), 1), games: make([]mcts.Game, 1)}, nil
+}
+
+// run evaluates the position encoded in s.b; game returns it as a game,
+// asked for only by evaluators that read the position itself.
+func (s *single) run(game func() (mcts.Game, error)) error {
+	if s.ge == nil {
+		return s.ev.Evaluate(s.b)
+	}
+	g, err := game()
+	if err != nil {
+		return err
+	}
+	s.games[0] = g
+	return s.ge.EvaluateGames(s.games, s.b)
+}
+
+// ValueFunc returns the model's value of single positions given as text
+// (as training data stores them): the win minus loss probability for the
+// side to move. The function is not safe for concurrent use.
+func (m *Model) ValueFunc() (func(text string) (float64, error), error) {
+	s, err := m.single()
+	if err != nil {
+		return nil, err
+	}
 	r := m.rules
-	b := eval.NewBatch(r.Shape(), 1)
-	games := make([]mcts.Game, 1)
-	ge, byGame := ev.(mcts.GameEvaluator)
 	return func(text string) (float64, error) {
 		// Piece-value data keeps neither ply nor repetition count: the
 		// position is encoded as if outside any game.
-		if err := r.EncodeText(text, 0, 0, b.Planes, b.Legal); err != nil {
+		if err := r.EncodeText(text, 0, 0, s.b.Planes, s.b.Legal); err != nil {
 			return 0, err
 		}
-		if byGame {
-			// Network-free evaluators read the position itself.
+		err := s.run(func() (mcts.Game, error) {
 			p, err := r.Variant.ParsePosition(text)
 			if err != nil {
-				return 0, fmt.Errorf("position %q: %w", text, err)
+				return nil, fmt.Errorf("position %q: %w", text, err)
 			}
-			games[0] = r.NewGame(p)
-			if err := ge.EvaluateGames(games, b); err != nil {
-				return 0, err
-			}
-		} else if err := ev.Evaluate(b); err != nil {
+			return r.NewGame(p), nil
+		})
+		if err != nil {
 			return 0, err
 		}
-		return float64(b.WDL[0] - b.WDL[2]), nil
+		return float64(s.b.WDL[0] - s.b.WDL[2]), nil
 	}, nil
 }
 
@@ -201,14 +227,12 @@ func (m *Model) ValueFunc() (func(text string) (float64, error), error) {
 // has learnt (held-out puzzles). The function is not safe for concurrent
 // use.
 func (m *Model) PolicyFunc() (func(p *env.Position) (env.Move, error), error) {
-	ev, err := m.NewEvaluator(1, 1)
+	s, err := m.single()
 	if err != nil {
 		return nil, err
 	}
 	r := m.rules
-	b := eval.NewBatch(r.Shape(), 1)
-	games := make([]mcts.Game, 1)
-	ge, byGame := ev.(mcts.GameEvaluator)
+	b := s.b
 	var legal []int
 	return func(p *env.Position) (env.Move, error) {
 		g := r.NewGame(p)
@@ -221,12 +245,7 @@ func (m *Model) PolicyFunc() (func(p *env.Position) (env.Move, error), error) {
 		for _, idx := range legal {
 			b.Legal[idx] = 1
 		}
-		if byGame {
-			games[0] = g
-			if err := ge.EvaluateGames(games, b); err != nil {
-				return env.NoMove, err
-			}
-		} else if err := ev.Evaluate(b); err != nil {
+		if err := s.run(func() (mcts.Game, error) { return g, nil }); err != nil {
 			return env.NoMove, err
 		}
 		best := legal[0]

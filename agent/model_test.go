@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/env"
 	"bomberzero/eval"
 	"bomberzero/mcts"
 	"bomberzero/nn"
@@ -186,6 +187,68 @@ func TestMaterialReadsTheSameValueFromPlanesAsFromTheGame(t *testing.T) {
 		}
 		if nonzero == 0 {
 			t.Errorf("%s: every position had material 0: the test checked nothing", variant)
+		}
+	}
+}
+
+func TestPolicyFuncPlaysTheLegalMoveItsPolicyRatesHighest(t *testing.T) {
+	v, err := env.LoadVariant("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRules(v, 400)
+	s := r.Shape()
+	net, err := nn.New(nn.TestConfig(s.Channels, s.Height, s.Width, s.PolicySize/(s.Height*s.Width)), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewNetModel("tiny", net.Fold(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	choose, err := m.PolicyFunc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same network through a batch of its own: the chosen move has the
+	// largest policy value among the legal ones.
+	ev, err := m.NewEvaluator(1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := eval.NewBatch(s, 1)
+	p := v.NewPosition()
+	rng := rand.New(rand.NewPCG(4, 5))
+	var buf [env.MaxMoves]env.Move
+	for ply := 0; ply < 30; ply++ {
+		before := p.String()
+		mv, err := choose(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.String() != before {
+			t.Fatalf("PolicyFunc changed the position")
+		}
+		g := r.NewGame(p)
+		g.Encode(b.Planes)
+		clear(b.Legal)
+		legal := g.LegalMoves(nil)
+		for _, idx := range legal {
+			b.Legal[idx] = 1
+		}
+		if err := ev.Evaluate(b); err != nil {
+			t.Fatal(err)
+		}
+		chosen := r.Index.Index(mv, p.SideToMove())
+		for _, idx := range legal {
+			if b.Policy[idx] > b.Policy[chosen] {
+				t.Fatalf("ply %d: chose %s (policy %v) over index %d (policy %v)", ply, p.FormatGC(mv), b.Policy[chosen], idx, b.Policy[idx])
+			}
+		}
+		moves := p.LegalMoves(buf[:0])
+		p.DoMove(moves[rng.IntN(len(moves))])
+		if res, _ := p.Status(); res != env.Ongoing {
+			break
 		}
 	}
 }

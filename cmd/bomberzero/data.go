@@ -52,6 +52,23 @@ func chunkDir(dir string, stderr io.Writer) (string, error) {
 	return "", fmt.Errorf("no training-data chunks in %s (for a run directory, pass RUN or RUN/data)", dir)
 }
 
+// listChunks resolves a data subcommand's DIR (chunkDir) and lists its
+// chunks oldest first, naming the unusable ones on stderr.
+func listChunks(arg string, stderr io.Writer) ([]datasets.ChunkInfo, error) {
+	dir, err := chunkDir(arg, stderr)
+	if err != nil {
+		return nil, err
+	}
+	chunks, problems, err := datasets.List(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range problems {
+		fmt.Fprintln(stderr, "skipped:", p)
+	}
+	return chunks, nil
+}
+
 // countChunks returns how many files of dir are named like chunks.
 func countChunks(dir string) (int, error) {
 	entries, err := os.ReadDir(dir)
@@ -136,16 +153,9 @@ func runDataChunks(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: data chunks [--json] DIR", errUsage)
 	}
-	dir, err := chunkDir(pos[0], stderr)
+	chunks, err := listChunks(pos[0], stderr)
 	if err != nil {
 		return err
-	}
-	chunks, problems, err := datasets.List(dir)
-	if err != nil {
-		return err
-	}
-	for _, p := range problems {
-		fmt.Fprintln(stderr, "skipped:", p)
 	}
 	if *asJSON {
 		if chunks == nil {
@@ -180,16 +190,9 @@ func runDataAdjudication(args []string, stdout, stderr io.Writer) error {
 	if *margin <= 0 || *margin > selfplay.MaxAdjudicateMargin {
 		return fmt.Errorf("%w: --margin %g: want above 0, at most %d pawns", errUsage, *margin, selfplay.MaxAdjudicateMargin)
 	}
-	dir, err := chunkDir(pos[0], stderr)
+	chunks, err := listChunks(pos[0], stderr)
 	if err != nil {
 		return err
-	}
-	chunks, problems, err := datasets.List(dir)
-	if err != nil {
-		return err
-	}
-	for _, p := range problems {
-		fmt.Fprintln(stderr, "skipped:", p)
 	}
 	chunks, dups := datasets.Dedupe(chunks)
 	for _, p := range dups {
