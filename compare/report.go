@@ -45,6 +45,7 @@ func Write(dir string, res *Result) error {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
 	}
+	writeAnchors(&b, res)
 	writeUtilisation(&b, res)
 	writeCross(&b, res)
 	if err := writeAtomic(path, b.Bytes()); err != nil {
@@ -117,6 +118,24 @@ func writeSummary(w io.Writer, res *Result) {
 		fmt.Fprintf(w, "\n")
 	}
 	fmt.Fprintf(w, "Significance is by Holm's correction over all %d figures tested, so the chance of any false \"real difference\" in this report is at most 5%%; the primary endpoints are White's score, the draw rate and the mean length.\n\n", len(res.Comparison.Differences))
+}
+
+func writeAnchors(w io.Writer, res *Result) {
+	if len(res.Anchors) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Matched strength: each model against fixed anchors\n\n")
+	fmt.Fprintf(w, "A difference between rule sets read from two agents is a difference of the rules only if the agents are equally strong. Each variant's model plays each anchor on its own rules, the same seeds for every variant.\n\n")
+	fmt.Fprintf(w, "| variant | anchor | W-D-L | score [95%%] | Elo |\n|---|---|---|---|---|\n")
+	for _, a := range res.Anchors {
+		t, e := a.Result.Total, a.Result.Est
+		fmt.Fprintf(w, "| %s | %s | +%d =%d -%d | %.3f [%.3f, %.3f] | %+.0f [%+.0f, %+.0f] |\n", a.Variant, a.Anchor, t.Wins, t.Draws, t.Losses,
+			e.Score, e.ScoreLow, e.ScoreHigh, e.Elo, e.EloLow, e.EloHigh)
+	}
+	fmt.Fprintf(w, "\n")
+	for _, m := range res.Matched {
+		fmt.Fprintf(w, "- %s vs %s: %s.\n", m.B, m.A, m.Verdict)
+	}
 }
 
 func writeUtilisation(w io.Writer, res *Result) {

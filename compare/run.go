@@ -56,6 +56,11 @@ type Config struct {
 	// knobs left zero above. Nil is train.DefaultConfig, the embedded
 	// defaults.
 	Training func(variant string) (train.Config, error)
+	// Anchors are the fixed players every variant's trained model meets
+	// (Games games each, Sims playouts) to show the compared agents are of
+	// matched strength; nil is DefaultAnchors, an empty non-nil list none.
+	// Baseline games have no model and play no anchors.
+	Anchors []string
 	// Seed seeds the games, training, the bootstraps and the cross-play.
 	Seed uint64
 	// Bootstrap is the resamples behind every bootstrap interval (0:
@@ -104,6 +109,11 @@ type Result struct {
 	Cross      []Cross  `json:"cross_play,omitempty"`
 	// CrossNote says why there is no cross-play, when there is none.
 	CrossNote string `json:"cross_note,omitempty"`
+	// Anchors are each trained model's matches against the fixed anchors,
+	// and Matched the comparison of the first variant's scores with each
+	// other's (empty without trained models).
+	Anchors []AnchorMatch `json:"anchors,omitempty"`
+	Matched []Matched     `json:"matched,omitempty"`
 	// Utilisation says, for each variant whose rules allow moves another
 	// compared variant's do not, how its games used them.
 	Utilisation []*Utilisation `json:"utilisation,omitempty"`
@@ -231,6 +241,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	var err error
+	if cfg.Anchors == nil {
+		cfg.Anchors = DefaultAnchors
+	}
+	if res.Anchors, res.Matched, err = anchorLadder(ctx, res.Sources, cfg); err != nil {
+		return nil, err
+	}
 	res.Cross, res.CrossNote, err = crossPlay(ctx, res.Sources, cfg)
 	if err != nil {
 		return nil, err

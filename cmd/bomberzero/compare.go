@@ -13,7 +13,7 @@ import (
 // runCompare compares two or more variants side by side and writes a
 // report folder.
 func runCompare(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("compare", "usage: bomberzero compare --variants A,B[,...] --out DIR [--runs R1,R2 | --budget D] [flags]\n\nCompares variants' games side by side (White's score, draws, lengths, endings,\nopening diversity, piece values, each with its 95% interval), says which\ndifferences are within noise and how many games would resolve them, plays\ncross-play between trained models, and writes DIR/report.md with its charts.", stderr)
+	fs := newFlagSet("compare", "usage: bomberzero compare --variants A,B[,...] --out DIR [--runs R1,R2 | --budget D] [flags]\n\nCompares variants' games side by side (White's score, draws, lengths, endings,\nopening diversity, piece values, each with its 95% interval), says which\ndifferences are within noise and how many games would resolve them, plays\ntrained models against fixed anchors (matched strength) and each other\n(cross-play), and writes DIR/report.md with its charts.", stderr)
 	variants := fs.String("variants", "", "comma-separated variants to compare, e.g. fbgc,fbgc-superpower")
 	runs := fs.String("runs", "", "comma-separated run (or training-data) directories, one per variant, whose games are compared")
 	budget := fs.Duration("budget", 0, "without --runs: train each variant this long with the same embedded defaults and seed (e.g. 30m)")
@@ -24,6 +24,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	noValues := fs.Bool("no-values", false, "skip the piece-value fits")
 	withTeacher := fs.Bool("include-teacher", false, "keep the games of a search teacher found in --runs (left out by default: they carry the teacher's piece table)")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
+	anchors := fs.String("anchors", strings.Join(compare.DefaultAnchors, ","), "fixed players each trained model meets (--games games) to show matched strength; \"none\" for none")
 	vals := fs.String("values", "", "piece values for greedy and alpha-beta baselines, e.g. G=2.5,I=8")
 	out := fs.String("out", "", "report folder (report.md, PNG charts, comparison.json); required")
 	mf := addMatchFlags(fs, true) // --sims: the trained models' playouts in cross-play
@@ -48,9 +49,12 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := compare.Config{Variants: vs, Runs: splitList(*runs), Budget: *budget, RunsDir: filepath.Join(*out, "runs"),
 		Player: *player, PlayerOptions: opt, Games: *games, Sims: tc.Eval.Sims, MaxPlies: tc.Eval.MaxPlies, Search: tc.SelfPlay.Search,
-		Training: mf.load, Seed: *seed,
+		Training: mf.load, Seed: *seed, Anchors: []string{},
 		Bootstrap: *boot, NoValues: *noValues, IncludeTeacher: *withTeacher, Workers: *workers, Log: stderr, Bars: stderr,
 		Command: "bomberzero compare " + strings.Join(args, " ")}
+	if *anchors != "none" {
+		cfg.Anchors = splitList(*anchors)
+	}
 	if *quiet {
 		cfg.Log, cfg.Bars = nil, nil
 	}

@@ -1,0 +1,53 @@
+package compare
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"bomberzero/match"
+	"bomberzero/mcts"
+	"bomberzero/stats"
+)
+
+func TestAnchorLadderPlaysEveryModelAgainstEveryAnchorWithTheSameSeeds(t *testing.T) {
+	dir := t.TempDir()
+	srcs := []Source{{Variant: "fbgc", Kind: "run", Model: saveNet(t, dir, "fbgc", 1)},
+		{Variant: "fbgc-superpower", Kind: "run", Model: saveNet(t, dir, "fbgc-superpower", 2)}}
+	cfg := Config{Games: 4, Sims: 2, MaxPlies: 16, Search: mcts.DefaultConfig(), Seed: 3, Workers: 1, Anchors: []string{"random", "greedy"}}
+	ms, matched, err := anchorLadder(context.Background(), srcs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 4 || len(matched) != 2 {
+		t.Fatalf("%d anchor matches and %d comparisons, want 4 and 2", len(ms), len(matched))
+	}
+	for i, m := range ms {
+		if m.Variant != srcs[i/2].Variant || m.Anchor != cfg.Anchors[i%2] || m.Result.Total.Games() != 4 {
+			t.Errorf("match %d: %+v", i, m)
+		}
+		if m.Seed != ms[i%2].Seed {
+			t.Errorf("match %d seed %d, the first variant's against %s had %d", i, m.Seed, m.Anchor, ms[i%2].Seed)
+		}
+	}
+	if matched[0].A != "fbgc" || matched[0].B != "fbgc-superpower" || matched[0].Anchor != "random" {
+		t.Errorf("comparison %+v", matched[0])
+	}
+	// No model, no anchors.
+	if ms, _, err := anchorLadder(context.Background(), []Source{{Variant: "fbgc", Kind: "baseline"}}, cfg); err != nil || ms != nil {
+		t.Errorf("baseline sources: %v, %v", ms, err)
+	}
+}
+
+func TestMatchedAtComparesTwoScoresWithTheirInterval(t *testing.T) {
+	res := func(w, d, l int) *match.Result { return &match.Result{Total: stats.WDL{Wins: w, Draws: d, Losses: l}} }
+	a := AnchorMatch{Variant: "x", Anchor: "random", Result: res(90, 10, 0)}
+	same := matchedAt(a, AnchorMatch{Variant: "y", Anchor: "random", Result: res(88, 12, 0)})
+	if !same.Matched || math.Abs(same.Delta-(-0.01)) > 1e-12 || !(same.Low < same.Delta && same.Delta < same.High) {
+		t.Errorf("0.95 against 0.94: %+v, want matched", same)
+	}
+	weaker := matchedAt(a, AnchorMatch{Variant: "y", Anchor: "random", Result: res(40, 20, 40)})
+	if weaker.Matched || weaker.High >= 0 || weaker.Elo >= 0 {
+		t.Errorf("0.95 against 0.50: %+v, want not matched, B weaker", weaker)
+	}
+}
