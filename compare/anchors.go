@@ -29,17 +29,17 @@ type AnchorMatch struct {
 // difference of their scores (B − A) with its 95% interval, and whether
 // it is within noise (the models are of matched strength there).
 type Matched struct {
-	Anchor   string  `json:"anchor"`
-	A        string  `json:"a"`
-	B        string  `json:"b"`
-	ScoreA   float64 `json:"score_a"`
-	ScoreB   float64 `json:"score_b"`
-	Delta    float64 `json:"delta"`
-	Low      float64 `json:"low"`
-	High     float64 `json:"high"`
-	Matched  bool    `json:"matched"`
-	Elo      float64 `json:"elo"` // B − A, from the two scores
-	Verdict  string  `json:"verdict"`
+	Anchor  string  `json:"anchor"`
+	A       string  `json:"a"`
+	B       string  `json:"b"`
+	ScoreA  float64 `json:"score_a"`
+	ScoreB  float64 `json:"score_b"`
+	Delta   float64 `json:"delta"`
+	Low     float64 `json:"low"`
+	High    float64 `json:"high"`
+	Matched bool    `json:"matched"`
+	Elo     float64 `json:"elo"` // B − A, from the two scores
+	Verdict string  `json:"verdict"`
 }
 
 // anchorLadder plays every source's model against every anchor on the
