@@ -110,3 +110,35 @@ func TestMatchCommandsReadTheConfigsMatchKnobs(t *testing.T) {
 		}
 	}
 }
+
+func TestLadderPlaysEachAnchorAndPrintsOneTable(t *testing.T) {
+	code, out, errs := runCmd(t, "ladder", "--model", "greedy", "--anchors", "random,alphabeta:1", "--games", "4", "--max-plies", "40", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	rows := 0
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "| random |") || strings.HasPrefix(line, "| alphabeta:1 |") {
+			rows++
+		}
+	}
+	if rows != 2 || !strings.Contains(out, "greedy on fbgc: 4 games an anchor") {
+		t.Errorf("want a table with one row per anchor:\n%s", out)
+	}
+	code, out, errs = runCmd(t, "ladder", "--model", "greedy", "--anchors", "random", "--games", "2", "--max-plies", "20", "--json", "--quiet")
+	var got []struct {
+		Anchor string `json:"anchor"`
+		Result struct {
+			Total struct{ Wins, Draws, Losses int } `json:"total"`
+		} `json:"result"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || len(got) != 1 || got[0].Anchor != "random" ||
+		got[0].Result.Total.Wins+got[0].Result.Total.Draws+got[0].Result.Total.Losses != 2 {
+		t.Errorf("--json: exit %d, %q, %s", code, errs, out)
+	}
+	for _, bad := range [][]string{{"ladder"}, {"ladder", "--model", "greedy", "--anchors", "nosuch"}, {"ladder", "--model", "greedy", "--games", "0"}} {
+		if code, _, _ := runCmd(t, bad...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
+	}
+}
