@@ -61,13 +61,17 @@ func anchorLadder(ctx context.Context, srcs []Source, cfg Config) ([]AnchorMatch
 		if err != nil {
 			return nil, nil, fmt.Errorf("compare: anchors: %w", err)
 		}
+		book, err := cfg.bookFor(v)
+		if err != nil {
+			return nil, nil, fmt.Errorf("compare: anchors: %w", err)
+		}
 		for k, spec := range cfg.Anchors {
 			opp, err := match.Parse(spec, v, cfg.PlayerOptions)
 			if err != nil {
 				return nil, nil, fmt.Errorf("compare: anchor %q: %w", spec, err)
 			}
 			seed := cfg.Seed + 104729*uint64(1+k) // the same games' seeds for every variant
-			mc := match.Config{A: me, B: opp, Games: cfg.Games, Variant: v, MaxPlies: cfg.MaxPlies, Seed: seed, Workers: cfg.Workers}
+			mc := match.Config{A: me, B: opp, Games: cfg.Games, Variant: v, MaxPlies: cfg.MaxPlies, Seed: seed, Workers: cfg.Workers, Book: book}
 			if p := bar(cfg.Bars, fmt.Sprintf("%s vs %s", s.Variant, spec), "games"); p != nil {
 				mc.Progress = func(r *match.Result) { p(r.Total.Games(), cfg.Games) }
 			}

@@ -55,8 +55,12 @@ func crossPlay(ctx context.Context, srcs []Source, cfg Config) ([]Cross, string,
 				if err != nil {
 					return out, fmt.Sprintf("no cross-play on %s: %v", v.Name, err), nil
 				}
+				book, err := cfg.bookFor(v)
+				if err != nil {
+					return nil, "", fmt.Errorf("compare: cross-play: %w", err)
+				}
 				seed := cfg.Seed + 7919*uint64(1+len(out)) + uint64(k)
-				mc := match.Config{A: a, B: b, Games: cfg.Games, Variant: v, MaxPlies: cfg.MaxPlies, Seed: seed, Workers: cfg.Workers}
+				mc := match.Config{A: a, B: b, Games: cfg.Games, Variant: v, MaxPlies: cfg.MaxPlies, Seed: seed, Workers: cfg.Workers, Book: book}
 				if p := bar(cfg.Bars, "cross-play on "+v.Name, "games"); p != nil {
 					mc.Progress = func(r *match.Result) { p(r.Total.Games(), cfg.Games) }
 				}

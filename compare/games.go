@@ -10,12 +10,18 @@ import (
 	"bomberzero/values"
 )
 
-// Record replays a finished match game from start and returns it as a game
-// record: every position with its piece counts (board and hand) and the
-// move played from it, the result from White's view and the ending. id names
-// the game; the search fields (visits, value) stay empty.
+// Record replays a finished match game from its start (g.Start, or start
+// for a game that does not carry one) and returns it as a game record:
+// every position with its piece counts (board and hand) and the move played
+// from it, the result from White's view and the ending. id names the game;
+// the search fields (visits, value) stay empty.
 func Record(id string, start *env.Position, g *match.Game) (datasets.GameRecord, error) {
-	r := datasets.GameRecord{ID: id, Variant: start.Variant().Name, Model: g.White, Length: g.Plies}
+	if g.Start != nil {
+		start = g.Start
+	}
+	// Plies count from the variant's start: a book opening's are the
+	// first start.Ply() of the game.
+	r := datasets.GameRecord{ID: id, Variant: start.Variant().Name, Model: g.White, Length: start.Ply() + g.Plies}
 	switch g.Result {
 	case env.WhiteWins:
 		r.Result = 1
@@ -40,7 +46,7 @@ func Record(id string, start *env.Position, g *match.Game) (datasets.GameRecord,
 		if err != nil {
 			return r, fmt.Errorf("compare: game %s ply %d: move %q: %w", id, i, text, err)
 		}
-		r.Positions = append(r.Positions, datasets.PositionRecord{Ply: i, Position: pos.String(),
+		r.Positions = append(r.Positions, datasets.PositionRecord{Ply: start.Ply() + i, Position: pos.String(),
 			WhiteToMove: pos.SideToMove() == env.White, Played: text, Pieces: selfplay.PieceCounts(pos)})
 		pos.DoMove(m)
 	}

@@ -45,6 +45,7 @@ func Write(dir string, res *Result) error {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
 	}
+	writeBook(&b, res)
 	writeAnchors(&b, res)
 	writeUtilisation(&b, res)
 	writeCross(&b, res)
@@ -118,6 +119,22 @@ func writeSummary(w io.Writer, res *Result) {
 		fmt.Fprintf(w, "\n")
 	}
 	fmt.Fprintf(w, "Significance is by Holm's correction over all %d figures tested, so the chance of any false \"real difference\" in this report is at most 5%%; the primary endpoints are White's score, the draw rate and the mean length.\n\n", len(res.Comparison.Differences))
+}
+
+func writeBook(w io.Writer, res *Result) {
+	switch {
+	case res.BookNote != "":
+		fmt.Fprintf(w, "\n## Openings\n\n%s; every game started from the variant's start position.\n", res.BookNote)
+	case len(res.Book) > 0:
+		fmt.Fprintf(w, "\n## Openings\n\nEvery variant's games started from the same book of %d random openings, each legal in every compared rule set and played with both colours (so the opening-diversity figures measure the book and the plies after it). The first ones: ", len(res.Book))
+		for i, o := range res.Book[:min(5, len(res.Book))] {
+			if i > 0 {
+				fmt.Fprintf(w, "; ")
+			}
+			fmt.Fprintf(w, "`%s`", o)
+		}
+		fmt.Fprintf(w, " (all in comparison.json).\n")
+	}
 }
 
 func writeAnchors(w io.Writer, res *Result) {

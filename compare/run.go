@@ -61,6 +61,14 @@ type Config struct {
 	// matched strength; nil is DefaultAnchors, an empty non-nil list none.
 	// Baseline games have no model and play no anchors.
 	Anchors []string
+	// Book, when positive, is the number of random openings of BookPlies
+	// plies (DefaultBookPlies when 0) in one opening book shared by every
+	// variant (match.RandomBook: each opening legal in all of them); the
+	// baseline games, the anchor matches and the cross-play start from
+	// its openings, each played with both colours, so the variants are
+	// compared from the same positions.
+	Book      int
+	BookPlies int
 	// Seed seeds the games, training, the bootstraps and the cross-play.
 	Seed uint64
 	// Bootstrap is the resamples behind every bootstrap interval (0:
@@ -78,6 +86,8 @@ type Config struct {
 	Log, Bars io.Writer
 	// Command is the command line to print in the report.
 	Command string
+
+	openings []match.Opening // the shared book, drawn by Run
 }
 
 // Source says where one variant's games came from.
@@ -114,6 +124,11 @@ type Result struct {
 	// other's (empty without trained models).
 	Anchors []AnchorMatch `json:"anchors,omitempty"`
 	Matched []Matched     `json:"matched,omitempty"`
+	// Book lists the shared opening book's openings (Config.Book), each as
+	// its moves.
+	Book []string `json:"book,omitempty"`
+	// BookNote says why there is no book although one was asked for.
+	BookNote string `json:"book_note,omitempty"`
 	// Utilisation says, for each variant whose rules allow moves another
 	// compared variant's do not, how its games used them.
 	Utilisation []*Utilisation `json:"utilisation,omitempty"`
@@ -155,6 +170,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("compare: --budget trains new runs; it cannot go with --runs")
 	case c.Games < 1:
 		return fmt.Errorf("compare: --games %d: want at least 1", c.Games)
+	case c.Book < 0 || c.Book > 100000:
+		return fmt.Errorf("compare: --book %d: want 0 to 100000 openings", c.Book)
+	case c.BookPlies < 0 || c.BookPlies > 40:
+		return fmt.Errorf("compare: --book-plies %d: want 1 to 40 (0 for the default %d)", c.BookPlies, DefaultBookPlies)
 	case c.Bootstrap < 0:
 		return fmt.Errorf("compare: --bootstrap %d: want a positive number (0 for the default)", c.Bootstrap)
 	case c.Sims < 0:
@@ -211,6 +230,15 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		cfg.Bootstrap = values.DefaultBootstrap
 	}
 	res := &Result{Version: Version}
+	if err := cfg.makeBook(); err != nil {
+		// Variants of different boards share no opening: compare from
+		// their own start positions, and say so.
+		res.BookNote = fmt.Sprintf("no shared opening book: %v", err)
+		logf(cfg.Log, "%s", res.BookNote)
+	}
+	for _, o := range cfg.openings {
+		res.Book = append(res.Book, o.String())
+	}
 	res.Config.Games, res.Config.MaxPlies, res.Config.Seed, res.Config.Bootstrap = cfg.Games, cfg.MaxPlies, cfg.Seed, cfg.Bootstrap
 	res.Config.Command = cfg.Command
 	if cfg.Budget > 0 {
@@ -300,6 +328,44 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 	return nil
 }
 
+// DefaultBookPlies is the length of the shared book's openings.
+const DefaultBookPlies = 4
+
+// makeBook draws the shared opening book of c's variants (none when c.Book
+// is 0) into c.openings.
+func (c *Config) makeBook() error {
+	if c.Book <= 0 {
+		return nil
+	}
+	plies := c.BookPlies
+	if plies == 0 {
+		plies = DefaultBookPlies
+	}
+	vs := make([]*env.Variant, len(c.Variants))
+	for i, name := range c.Variants {
+		v, err := env.LoadVariant(name)
+		if err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+		vs[i] = v
+	}
+	book, err := match.RandomBook(vs, c.Book, plies, c.Seed)
+	if err != nil {
+		return fmt.Errorf("compare: --book: %w", err)
+	}
+	c.openings = book
+	return nil
+}
+
+// bookFor returns the shared book's openings as positions of v (nil
+// without a book).
+func (c *Config) bookFor(v *env.Variant) ([]*env.Position, error) {
+	if len(c.openings) == 0 {
+		return nil, nil
+	}
+	return match.BookPositions(v, c.openings)
+}
+
 // measureUtilisation adds, for every ordered pair of compared variants
 // (all of them variants the rules engine knows) whose positions both can read, how the first's games used the moves the
 // second's rules do not allow (pairs without any such move are left out).
@@ -386,14 +452,14 @@ func trainVariant(ctx context.Context, name string, cfg Config) (*values.Dataset
 }
 
 // SelfPlayDataset plays p against itself games times from v's start
-// position, capped at maxPlies, and returns the games as a values
+// position (or the openings of book, each twice), capped at maxPlies, and returns the games as a values
 // Dataset (game IDs prefix-<index>); progress, if set, is called after
 // each game.
 func SelfPlayDataset(ctx context.Context, v *env.Variant, p match.Maker, games, maxPlies int, seed uint64, workers int,
-	prefix string, progress func(done, total int)) (*values.Dataset, error) {
+	book []*env.Position, prefix string, progress func(done, total int)) (*values.Dataset, error) {
 	start := v.NewPosition()
 	mc := match.Config{A: p, B: p, Games: games, Start: start, Variant: v, MaxPlies: maxPlies, Seed: seed,
-		Workers: workers, KeepGames: true}
+		Workers: workers, KeepGames: true, Book: book}
 	if progress != nil {
 		mc.Progress = func(r *match.Result) { progress(r.Total.Games(), games) }
 	}
@@ -417,7 +483,11 @@ func baseline(ctx context.Context, name string, i int, cfg Config) (*values.Data
 	}
 	seed := cfg.Seed + uint64(i)*1_000_003
 	src := Source{Variant: name, Kind: "baseline", Player: cfg.Player, Seed: seed}
-	ds, err := SelfPlayDataset(ctx, v, p, cfg.Games, cfg.MaxPlies, seed, cfg.Workers, filepath.Base(name), bar(cfg.Bars, name+" games", "games"))
+	book, err := cfg.bookFor(v)
+	if err != nil {
+		return nil, src, err
+	}
+	ds, err := SelfPlayDataset(ctx, v, p, cfg.Games, cfg.MaxPlies, seed, cfg.Workers, book, filepath.Base(name), bar(cfg.Bars, name+" games", "games"))
 	if err != nil {
 		return nil, src, err
 	}

@@ -137,3 +137,33 @@ func TestMatchKnobsLeftZeroComeFromTheTrainingConfig(t *testing.T) {
 		t.Errorf("a given training config: asked for %q, sims %d, max plies %d (set: 33), cpuct_init %v", asked, cfg.Sims, cfg.MaxPlies, cfg.Search.CPUCTInit)
 	}
 }
+
+func TestRunStartsEveryVariantsGamesFromOneSharedBook(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Variants: []string{"fbgc", "fbgc-superpower"}, Player: "greedy", Games: 6, MaxPlies: 20,
+		Seed: 3, Bootstrap: 20, NoValues: true, Book: 3, BookPlies: 4}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Book) != 3 || res.BookNote != "" {
+		t.Fatalf("book %v, note %q; want 3 openings", res.Book, res.BookNote)
+	}
+	// Every game starts from one of the book's openings, in both
+	// variants: the openings (the position after 4 plies, the book's
+	// length) are three at most.
+	for i, v := range res.Comparison.Variants {
+		if v.Openings.Distinct > 3 || v.Openings.Known != 6 {
+			t.Errorf("%s: %d distinct openings from a book of 3", cfg.Variants[i], v.Openings.Distinct)
+		}
+	}
+	if err := Write(dir, res); err != nil {
+		t.Fatal(err)
+	}
+	// Variants on different boards share no opening: the report says so.
+	res, err = Run(context.Background(), Config{Variants: []string{"fbgc", "chess"}, Player: "greedy", Games: 2, MaxPlies: 10,
+		Seed: 3, Bootstrap: 20, NoValues: true, Book: 3})
+	if err != nil || len(res.Book) != 0 || res.BookNote == "" {
+		t.Errorf("fbgc and chess: %v, book %v, note %q; want no book and a note", err, res.Book, res.BookNote)
+	}
+}

@@ -19,6 +19,9 @@ type Game struct {
 	Termination env.Termination
 	Plies       int
 	Moves       []string // the moves in Game Courier syntax
+	// Start is the position the game started from (a book opening's, or
+	// the match's start).
+	Start *env.Position
 }
 
 // PlayGame plays white against black from a copy of start until the rules
@@ -26,7 +29,7 @@ type Game struct {
 // maxPlies <= 0 means no cap). A player's illegal move is an error.
 func PlayGame(ctx context.Context, white, black Player, start *env.Position, maxPlies int) (Game, error) {
 	pos := start.Clone()
-	g := Game{White: white.Name(), Black: black.Name()}
+	g := Game{White: white.Name(), Black: black.Name(), Start: start}
 	buf := make([]env.Move, 0, env.MaxMoves)
 	for {
 		if res, why := pos.Status(); res != env.Ongoing {

@@ -19,6 +19,11 @@ type Config struct {
 	// the variant's start position.
 	Start   *env.Position
 	Variant *env.Variant // needed when Start is nil
+	// Book, when set, replaces Start: game i starts from Book[(i/2) %
+	// len(Book)], so each opening is played twice, once with each player
+	// as White (RandomBook and BookPositions make one). MaxPlies counts
+	// the plies after the opening.
+	Book []*env.Position
 	// MaxPlies caps a game's length, a draw by env.LengthCap when reached;
 	// negative is no cap. It has no default here (0 is refused): the
 	// commands pass eval.max_plies of the training config.
@@ -120,6 +125,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if res, why := start.Status(); res != env.Ongoing {
 		return nil, fmt.Errorf("match: the start position is already over (%s, %s)", res, why)
 	}
+	for k, p := range cfg.Book {
+		if res, why := p.Status(); res != env.Ongoing {
+			return nil, fmt.Errorf("match: book opening %d is already over (%s, %s)", k, res, why)
+		}
+	}
 	if cfg.SPRT != nil {
 		if err := cfg.SPRT.Validate(); err != nil {
 			return nil, fmt.Errorf("match: %w", err)
@@ -175,7 +185,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				if !ok {
 					return
 				}
-				g, err := playOne(ctx, cfg, start, i, maxPlies)
+				from := start
+				if len(cfg.Book) > 0 {
+					from = cfg.Book[(i/2)%len(cfg.Book)]
+				}
+				g, err := playOne(ctx, cfg, from, i, maxPlies)
 				if err != nil {
 					fail(err)
 					return

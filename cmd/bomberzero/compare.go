@@ -24,6 +24,8 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	noValues := fs.Bool("no-values", false, "skip the piece-value fits")
 	withTeacher := fs.Bool("include-teacher", false, "keep the games of a search teacher found in --runs (left out by default: they carry the teacher's piece table)")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
+	book := fs.Int("book", 100, "openings in the shared book of random openings every variant's games start from, each with both colours (0: the start position)")
+	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "plies of each book opening")
 	anchors := fs.String("anchors", strings.Join(compare.DefaultAnchors, ","), "fixed players each trained model meets (--games games) to show matched strength; \"none\" for none")
 	vals := fs.String("values", "", "piece values for greedy and alpha-beta baselines, e.g. G=2.5,I=8")
 	out := fs.String("out", "", "report folder (report.md, PNG charts, comparison.json); required")
@@ -49,7 +51,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := compare.Config{Variants: vs, Runs: splitList(*runs), Budget: *budget, RunsDir: filepath.Join(*out, "runs"),
 		Player: *player, PlayerOptions: opt, Games: *games, Sims: tc.Eval.Sims, MaxPlies: tc.Eval.MaxPlies, Search: tc.SelfPlay.Search,
-		Training: mf.load, Seed: *seed, Anchors: []string{},
+		Training: mf.load, Seed: *seed, Anchors: []string{}, Book: *book, BookPlies: *bookPlies,
 		Bootstrap: *boot, NoValues: *noValues, IncludeTeacher: *withTeacher, Workers: *workers, Log: stderr, Bars: stderr,
 		Command: "bomberzero compare " + strings.Join(args, " ")}
 	if *anchors != "none" {

@@ -37,7 +37,11 @@ func saveGames(dir, event, prefix string, start *env.Position, games []match.Gam
 		return 0, nil
 	}
 	for i, g := range games {
-		rec := record.New(event, start, g.White, g.Black, g.Result, g.Termination, g.Moves)
+		from := start
+		if g.Start != nil {
+			from = g.Start // a book opening's position
+		}
+		rec := record.New(event, from, g.White, g.Black, g.Result, g.Termination, g.Moves)
 		if _, err := record.Save(dir, fmt.Sprintf("%s-%03d", prefix, i), &rec); err != nil {
 			return i, err
 		}

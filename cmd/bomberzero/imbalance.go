@@ -84,7 +84,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 		cfg.PawnSource = fmt.Sprintf("the tanh fit on %d games of %s (seed %d, joint bootstrap)", len(ds.Games), *valuesData, *seed)
 	}
 	if *pawnGames > 0 {
-		ds, err := compare.SelfPlayDataset(ctx, v, p, *pawnGames, tc.Eval.MaxPlies, *seed, *workers, "pawn",
+		ds, err := compare.SelfPlayDataset(ctx, v, p, *pawnGames, tc.Eval.MaxPlies, *seed, *workers, nil, "pawn",
 			progress.Func(progressTo(stderr, *quiet), "pawn games", "games", 0))
 		if err != nil {
 			return err
