@@ -45,6 +45,7 @@ func Write(dir string, res *Result) error {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
 	}
+	writeValueDifferences(&b, res)
 	writeBook(&b, res)
 	writeAnchors(&b, res)
 	writeUtilisation(&b, res)
@@ -134,6 +135,22 @@ func writeBook(w io.Writer, res *Result) {
 			fmt.Fprintf(w, "`%s`", o)
 		}
 		fmt.Fprintf(w, " (all in comparison.json).\n")
+	}
+}
+
+func writeValueDifferences(w io.Writer, res *Result) {
+	if len(res.ValueDifferences) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Piece values, variant against variant\n\n")
+	fmt.Fprintf(w, "Each piece's fitted value (%s fit, in pawns) in B minus in A, with the 95%% interval from both fits' bootstrap replicates; for fbgc-superpower against fbgc, the F row is v_SP(F) − v_lim(F).\n\n", res.ValueDifferences[0].Method)
+	fmt.Fprintf(w, "| piece | B − A | value in B − value in A [95%%] | verdict |\n|---|---|---|---|\n")
+	for _, d := range res.ValueDifferences {
+		verdict := "a real difference"
+		if d.WithinNoise {
+			verdict = "within noise"
+		}
+		fmt.Fprintf(w, "| %s | %s − %s | %s | %s |\n", d.Piece, d.B, d.A, fmtEst(d.Diff, 2), verdict)
 	}
 }
 

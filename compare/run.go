@@ -124,6 +124,9 @@ type Result struct {
 	// other's (empty without trained models).
 	Anchors []AnchorMatch `json:"anchors,omitempty"`
 	Matched []Matched     `json:"matched,omitempty"`
+	// ValueDifferences are each piece's fitted value in every other
+	// variant minus the first's, with intervals (the tanh fits).
+	ValueDifferences []PieceDifference `json:"value_differences,omitempty"`
 	// Book lists the shared opening book's openings (Config.Book), each as
 	// its moves.
 	Book []string `json:"book,omitempty"`
@@ -324,8 +327,45 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 			}
 			c.Values = append(c.Values, rep)
 		}
+		res.ValueDifferences = valueDifferences(cfg.Variants, c.Values)
 	}
 	return nil
+}
+
+// PieceDifference is one piece's fitted value in variant B minus its value
+// in variant A (the first compared variant), with the interval of the
+// difference from both fits' bootstrap replicates: v_SP(F) − v_lim(F) for
+// the Super Power bomber.
+type PieceDifference struct {
+	Piece  string          `json:"piece"`
+	A      string          `json:"a"`
+	B      string          `json:"b"`
+	Method values.Method   `json:"method"`
+	Diff   values.Estimate `json:"diff"`
+	// WithinNoise is true when the interval holds 0.
+	WithinNoise bool `json:"within_noise"`
+}
+
+// valueDifferences compares every variant's first fit with the first
+// variant's, piece by piece (nil entries of reps are variants without a fit).
+func valueDifferences(names []string, reps []*values.Report) []PieceDifference {
+	if len(reps) < 2 || reps[0] == nil || len(reps[0].Fits) == 0 {
+		return nil
+	}
+	a := &reps[0].Fits[0]
+	var out []PieceDifference
+	for i := 1; i < len(reps); i++ {
+		if reps[i] == nil || len(reps[i].Fits) == 0 {
+			continue
+		}
+		b := &reps[i].Fits[0]
+		for _, piece := range reps[0].Pieces {
+			if d := values.ValueDifference(a, b, piece); d != nil {
+				out = append(out, PieceDifference{Piece: piece, A: names[0], B: names[i], Method: a.Method, Diff: *d, WithinNoise: d.Contains(0)})
+			}
+		}
+	}
+	return out
 }
 
 // DefaultBookPlies is the length of the shared book's openings.

@@ -71,6 +71,11 @@ type FitResult struct {
 	// varies), for intervals of figures derived from it (ReadImbalance's
 	// pawns).
 	UnitReplicates []float64 `json:"-"`
+	// ValueReplicates holds each normalised piece's value in every
+	// bootstrap replicate that could be fitted (±Inf where the unit's
+	// coefficient was not positive), for intervals of differences between
+	// fits on different games (compare's v_B − v_A).
+	ValueReplicates map[string][]float64 `json:"-"`
 }
 
 // PieceValue is one piece type's fitted worth.
@@ -441,6 +446,13 @@ func summarize(p *problem, point []float64, reps [][]float64, names []string) Fi
 			if unitOK {
 				v := column(nFixed+j, ratio(nFixed+j))
 				pv.Value = &v
+				if fr.ValueReplicates == nil {
+					fr.ValueReplicates = map[string][]float64{}
+				}
+				f := ratio(nFixed + j)
+				for _, b := range good {
+					fr.ValueReplicates[name] = append(fr.ValueReplicates[name], f(b))
+				}
 			}
 		}
 		fr.Pieces = append(fr.Pieces, pv)
@@ -490,4 +502,38 @@ func differences(a, b *problem, pa, pb []float64, ra, rb [][]float64, names []st
 		out = append(out, FitDifference{A: a.method, B: b.method, Piece: name, Diff: e, Agree: e.Contains(0)})
 	}
 	return out
+}
+
+// ValueDifference is one piece's value in fit b minus its value in fit a,
+// where the two fits are of different games (two variants' data): the
+// interval pairs their bootstrap replicates, drawn independently, so it
+// carries both fits' uncertainty. It is nil when either fit does not value
+// the piece.
+func ValueDifference(a, b *FitResult, piece string) *Estimate {
+	va, vb := pieceValueOf(a, piece), pieceValueOf(b, piece)
+	ra, rb := a.ValueReplicates[piece], b.ValueReplicates[piece]
+	if va == nil || vb == nil || len(ra) == 0 || len(rb) == 0 {
+		return nil
+	}
+	n := min(len(ra), len(rb))
+	xs := make([]float64, n)
+	for r := range n {
+		xs[r] = rb[r] - ra[r]
+		if math.IsNaN(xs[r]) { // +Inf - +Inf: unbounded either way
+			xs[r] = math.Inf(1)
+		}
+	}
+	e := Estimate{Point: vb.Point - va.Point}
+	e.Lo, e.Hi = percentileInterval(xs)
+	return &e
+}
+
+// pieceValueOf returns piece's normalised value in f, or nil.
+func pieceValueOf(f *FitResult, piece string) *Estimate {
+	for _, pv := range f.Pieces {
+		if pv.Piece == piece {
+			return pv.Value
+		}
+	}
+	return nil
 }

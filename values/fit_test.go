@@ -442,3 +442,33 @@ func TestCalibrationOfACorrectModelPredictsWhatIsObserved(t *testing.T) {
 		t.Errorf("calibration does not round-trip (%v):\n%+v\n%+v", err, back.Fits[0].Calibration, f.Calibration)
 	}
 }
+
+func TestValueDifferenceBetweenTwoDataSetsFindsAPlantedChange(t *testing.T) {
+	// Two "variants" whose rook is worth 5 and 7 pawns: the difference's
+	// interval holds the planted +2 and not 0. Two data sets of the same
+	// law: the interval holds 0.
+	m5, m7 := ChessModel(false, 1, 3, 3.3, 5, 9, 0), ChessModel(false, 1, 3, 3.3, 7, 9, 0)
+	fit := func(m SyntheticModel, seed uint64) *FitResult {
+		rep, err := PieceValues(m.Games(6000, seed), synthConfig(seed, Tanh))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &rep.Fits[0]
+	}
+	a, b, c := fit(m5, 1), fit(m7, 2), fit(m5, 3)
+	d := ValueDifference(a, b, "R")
+	if d == nil || !d.Contains(2) || d.Contains(0) {
+		t.Errorf("rook 7 - rook 5: %+v, want an interval holding 2 and not 0", d)
+	}
+	if d := ValueDifference(a, c, "R"); d == nil || !d.Contains(0) {
+		t.Errorf("same law twice: %+v, want an interval holding 0", d)
+	}
+	// The difference's interval is wider than either fit's own.
+	ra, rb := pieceValue(t, a, "R"), pieceValue(t, b, "R")
+	if d.Width() <= max(ra.Width(), rb.Width()) {
+		t.Errorf("difference interval %.3f wide, the fits' %.3f and %.3f", d.Width(), ra.Width(), rb.Width())
+	}
+	if ValueDifference(a, b, "Z") != nil {
+		t.Error("a piece neither fit values has a difference")
+	}
+}
