@@ -51,3 +51,36 @@ func TestMatchedAtComparesTwoScoresWithTheirInterval(t *testing.T) {
 		t.Errorf("0.95 against 0.50: %+v, want not matched, B weaker", weaker)
 	}
 }
+
+func TestLevelsCompareTheModelsOwnGamesAtEachPlayoutCount(t *testing.T) {
+	dir := t.TempDir()
+	srcs := []Source{{Variant: "fbgc", Kind: "run", Model: saveNet(t, dir, "fbgc", 1)},
+		{Variant: "fbgc-superpower", Kind: "run", Model: saveNet(t, dir, "fbgc-superpower", 2)}}
+	cfg := Config{Variants: []string{"fbgc", "fbgc-superpower"}, Games: 4, MaxPlies: 12, Search: mcts.DefaultConfig(), Seed: 3,
+		Workers: 1, Bootstrap: 20, Levels: []int{1, 3}}
+	ls, err := levels(context.Background(), srcs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != 2 || ls[0].Sims != 1 || ls[1].Sims != 3 {
+		t.Fatalf("levels %+v, want playouts 1 and 3", ls)
+	}
+	for _, l := range ls {
+		c := l.Comparison
+		if len(c.Variants) != 2 || c.Variants[0].Games != 4 || c.Variants[1].Games != 4 {
+			t.Errorf("level %d: %d variants, games %d and %d", l.Sims, len(c.Variants), c.Variants[0].Games, c.Variants[1].Games)
+		}
+		primary := 0
+		for _, d := range c.Differences {
+			if d.Primary {
+				primary++
+			}
+		}
+		if primary != 3 {
+			t.Errorf("level %d: %d primary endpoints, want 3", l.Sims, primary)
+		}
+	}
+	if ls, err := levels(context.Background(), []Source{{Variant: "fbgc", Kind: "baseline"}}, cfg); err != nil || ls != nil {
+		t.Errorf("baseline sources: %v, %v", ls, err)
+	}
+}

@@ -45,6 +45,7 @@ func Write(dir string, res *Result) error {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
 	}
+	writeLevels(&b, res)
 	writeValueDifferences(&b, res)
 	writeBook(&b, res)
 	writeAnchors(&b, res)

@@ -61,6 +61,11 @@ type Config struct {
 	// matched strength; nil is DefaultAnchors, an empty non-nil list none.
 	// Baseline games have no model and play no anchors.
 	Anchors []string
+	// Levels are playout counts at which each variant's trained model
+	// plays Games games against itself, for a comparison at each level
+	// (e.g. 64 and 512: does the verdict hold at two strengths?); empty:
+	// none. Baseline games have no model and play no levels.
+	Levels []int
 	// Book, when positive, is the number of random openings of BookPlies
 	// plies (DefaultBookPlies when 0) in one opening book shared by every
 	// variant (match.RandomBook: each opening legal in all of them); the
@@ -124,6 +129,9 @@ type Result struct {
 	// other's (empty without trained models).
 	Anchors []AnchorMatch `json:"anchors,omitempty"`
 	Matched []Matched     `json:"matched,omitempty"`
+	// Levels are the comparisons of the models' own games at each of
+	// Config.Levels' playout counts.
+	Levels []Level `json:"levels,omitempty"`
 	// ValueDifferences are each piece's fitted value in every other
 	// variant minus the first's, with intervals (the tanh fits).
 	ValueDifferences []PieceDifference `json:"value_differences,omitempty"`
@@ -173,6 +181,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("compare: --budget trains new runs; it cannot go with --runs")
 	case c.Games < 1:
 		return fmt.Errorf("compare: --games %d: want at least 1", c.Games)
+	case slices.ContainsFunc(c.Levels, func(n int) bool { return n < 1 || n > mcts.MaxSims }):
+		return fmt.Errorf("compare: --levels %v: want playout counts from 1 to %d", c.Levels, mcts.MaxSims)
 	case c.Book < 0 || c.Book > 100000:
 		return fmt.Errorf("compare: --book %d: want 0 to 100000 openings", c.Book)
 	case c.BookPlies < 0 || c.BookPlies > 40:
@@ -276,6 +286,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		cfg.Anchors = DefaultAnchors
 	}
 	if res.Anchors, res.Matched, err = anchorLadder(ctx, res.Sources, cfg); err != nil {
+		return nil, err
+	}
+	if res.Levels, err = levels(ctx, res.Sources, cfg); err != nil {
 		return nil, err
 	}
 	res.Cross, res.CrossNote, err = crossPlay(ctx, res.Sources, cfg)

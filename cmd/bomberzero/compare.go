@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"io"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	noValues := fs.Bool("no-values", false, "skip the piece-value fits")
 	withTeacher := fs.Bool("include-teacher", false, "keep the games of a search teacher found in --runs (left out by default: they carry the teacher's piece table)")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
+	levels := fs.String("levels", "", "comma-separated playout counts at which each trained model also plays --games games against itself, e.g. 64,512: the comparison at each level")
 	book := fs.Int("book", 100, "openings in the shared book of random openings every variant's games start from, each with both colours (0: the start position)")
 	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "plies of each book opening")
 	anchors := fs.String("anchors", strings.Join(compare.DefaultAnchors, ","), "fixed players each trained model meets (--games games) to show matched strength; \"none\" for none")
@@ -54,6 +56,13 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		Training: mf.load, Seed: *seed, Anchors: []string{}, Book: *book, BookPlies: *bookPlies,
 		Bootstrap: *boot, NoValues: *noValues, IncludeTeacher: *withTeacher, Workers: *workers, Log: stderr, Bars: stderr,
 		Command: "bomberzero compare " + strings.Join(args, " ")}
+	for _, f := range splitList(*levels) {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return fmt.Errorf("%w: --levels %q: %q is not a playout count", errUsage, *levels, f)
+		}
+		cfg.Levels = append(cfg.Levels, n)
+	}
 	if *anchors != "none" {
 		cfg.Anchors = splitList(*anchors)
 	}
