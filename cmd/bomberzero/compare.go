@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"bomberzero/compare"
