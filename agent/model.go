@@ -221,12 +221,11 @@ func (m *Model) ValueFunc() (func(text string) (float64, error), error) {
 	}, nil
 }
 
-// PolicyFunc returns the model's own choice in a position, without search:
-// the legal move its policy gives the most probability (the first in the
-// move generator's order among equals). It measures what the network alone
-// has learnt (held-out puzzles). The function is not safe for concurrent
-// use.
-func (m *Model) PolicyFunc() (func(p *env.Position) (env.Move, error), error) {
+// PriorFunc returns the model's policy in a position, without search: each
+// legal move (in the move generator's order) with the probability the
+// policy gives it. The slices are reused by the next call. The function is
+// not safe for concurrent use.
+func (m *Model) PriorFunc() (func(p *env.Position) ([]env.Move, []float32, error), error) {
 	s, err := m.single()
 	if err != nil {
 		return nil, err
@@ -234,11 +233,13 @@ func (m *Model) PolicyFunc() (func(p *env.Position) (env.Move, error), error) {
 	r := m.rules
 	b := s.b
 	var legal []int
-	return func(p *env.Position) (env.Move, error) {
+	var moves []env.Move
+	var probs []float32
+	return func(p *env.Position) ([]env.Move, []float32, error) {
 		g := r.NewGame(p)
 		legal = g.LegalMoves(legal)
 		if len(legal) == 0 {
-			return env.NoMove, fmt.Errorf("model %s: no legal move in %s", m.Name, p)
+			return nil, nil, fmt.Errorf("model %s: no legal move in %s", m.Name, p)
 		}
 		g.Encode(b.Planes)
 		clear(b.Legal)
@@ -246,14 +247,41 @@ func (m *Model) PolicyFunc() (func(p *env.Position) (env.Move, error), error) {
 			b.Legal[idx] = 1
 		}
 		if err := s.run(func() (mcts.Game, error) { return g, nil }); err != nil {
+			return nil, nil, err
+		}
+		moves, probs = moves[:0], probs[:0]
+		for _, idx := range legal {
+			mv, err := g.Move(idx)
+			if err != nil {
+				return nil, nil, err
+			}
+			moves, probs = append(moves, mv), append(probs, b.Policy[idx])
+		}
+		return moves, probs, nil
+	}, nil
+}
+
+// PolicyFunc returns the model's own choice in a position, without search:
+// the legal move its policy gives the most probability (the first in the
+// move generator's order among equals). It measures what the network alone
+// has learnt (held-out puzzles). The function is not safe for concurrent
+// use.
+func (m *Model) PolicyFunc() (func(p *env.Position) (env.Move, error), error) {
+	priors, err := m.PriorFunc()
+	if err != nil {
+		return nil, err
+	}
+	return func(p *env.Position) (env.Move, error) {
+		moves, probs, err := priors(p)
+		if err != nil {
 			return env.NoMove, err
 		}
-		best := legal[0]
-		for _, idx := range legal[1:] {
-			if b.Policy[idx] > b.Policy[best] {
-				best = idx
+		best := 0
+		for i := range probs {
+			if probs[i] > probs[best] {
+				best = i
 			}
 		}
-		return g.Move(best)
+		return moves[best], nil
 	}, nil
 }

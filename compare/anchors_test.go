@@ -84,3 +84,35 @@ func TestLevelsCompareTheModelsOwnGamesAtEachPlayoutCount(t *testing.T) {
 		t.Errorf("baseline sources: %v, %v", ls, err)
 	}
 }
+
+func TestPolicyDiversityReadsEachModelsOpeningPolicy(t *testing.T) {
+	dir := t.TempDir()
+	srcs := []Source{{Variant: "fbgc", Kind: "run", Model: saveNet(t, dir, "fbgc", 1)},
+		{Variant: "fbgc-superpower", Kind: "run", Model: saveNet(t, dir, "fbgc-superpower", 2)}}
+	cfg := Config{Variants: []string{"fbgc", "fbgc-superpower"}, Seed: 3, Book: 4}
+	if err := cfg.makeBook(); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := policyDiversity(srcs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 2 {
+		t.Fatalf("%d rows, want one per model", len(ds))
+	}
+	start := load(t, "fbgc").NewPosition()
+	n := len(start.LegalMoves(nil))
+	for _, d := range ds {
+		// An entropy lies between 0 and log2 of the legal moves; the
+		// effective number of moves is 2^entropy.
+		if d.StartEntropy <= 0 || d.StartEntropy > math.Log2(float64(n))+1e-9 || math.Abs(d.StartMoves-math.Exp2(d.StartEntropy)) > 1e-9 {
+			t.Errorf("%s: start entropy %v bits (%v moves) of %d legal moves", d.Variant, d.StartEntropy, d.StartMoves, n)
+		}
+		if d.BookPositions != 4 || d.BookEntropy <= 0 || d.StartTop == "" || d.StartTopProb <= 0 || d.StartTopProb > 1 {
+			t.Errorf("%s: %+v", d.Variant, d)
+		}
+	}
+	if math.Abs(entropyBits([]float32{0.5, 0.5})-1) > 1e-12 || entropyBits([]float32{1, 0}) != 0 {
+		t.Error("entropyBits of a coin or a certainty")
+	}
+}

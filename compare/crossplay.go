@@ -81,19 +81,28 @@ func crossPlay(ctx context.Context, srcs []Source, cfg Config) ([]Cross, string,
 // variant check of agent.Spec.Load is what cross-play sets aside),
 // searching sims playouts per move with the match preset over base.
 func neutralPlayer(v *env.Variant, path string, base mcts.Config, sims int) (match.Maker, error) {
-	ck, err := nn.ReadCheckpoint(path)
-	if err != nil {
-		return match.Maker{}, fmt.Errorf("model %s: %w", path, err)
-	}
-	net, err := ck.Net(ck.Config, ck.Variant)
-	if err != nil {
-		return match.Maker{}, fmt.Errorf("model %s: %w", path, err)
-	}
-	rules := agent.NewRules(v, 0)
-	model, err := agent.NewNetModel(filepath.Base(path), net.Fold(), rules)
+	model, trainedOn, err := neutralModel(v, path)
 	if err != nil {
 		return match.Maker{}, err
 	}
-	name := fmt.Sprintf("%s(%s):%d", ck.Variant, filepath.Base(path), sims)
-	return match.NewSearchMaker(name, rules, model, agent.MatchSearch(base, sims))
+	name := fmt.Sprintf("%s(%s):%d", trainedOn, filepath.Base(path), sims)
+	return match.NewSearchMaker(name, model.Rules(), model, agent.MatchSearch(base, sims))
+}
+
+// neutralModel loads the checkpoint at path as a model of variant v (see
+// neutralPlayer) and returns it with the variant it was trained on.
+func neutralModel(v *env.Variant, path string) (*agent.Model, string, error) {
+	ck, err := nn.ReadCheckpoint(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("model %s: %w", path, err)
+	}
+	net, err := ck.Net(ck.Config, ck.Variant)
+	if err != nil {
+		return nil, "", fmt.Errorf("model %s: %w", path, err)
+	}
+	model, err := agent.NewNetModel(filepath.Base(path), net.Fold(), agent.NewRules(v, 0))
+	if err != nil {
+		return nil, "", err
+	}
+	return model, ck.Variant, nil
 }

@@ -45,6 +45,7 @@ func Write(dir string, res *Result) error {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
 	}
+	writeDiversity(&b, res)
 	writeLevels(&b, res)
 	writeValueDifferences(&b, res)
 	writeBook(&b, res)

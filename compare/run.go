@@ -129,6 +129,8 @@ type Result struct {
 	// other's (empty without trained models).
 	Anchors []AnchorMatch `json:"anchors,omitempty"`
 	Matched []Matched     `json:"matched,omitempty"`
+	// Diversity is each trained model's policy entropy in the opening.
+	Diversity []PolicyDiversity `json:"policy_diversity,omitempty"`
 	// Levels are the comparisons of the models' own games at each of
 	// Config.Levels' playout counts.
 	Levels []Level `json:"levels,omitempty"`
@@ -286,6 +288,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		cfg.Anchors = DefaultAnchors
 	}
 	if res.Anchors, res.Matched, err = anchorLadder(ctx, res.Sources, cfg); err != nil {
+		return nil, err
+	}
+	if res.Diversity, err = policyDiversity(res.Sources, cfg); err != nil {
 		return nil, err
 	}
 	if res.Levels, err = levels(ctx, res.Sources, cfg); err != nil {
