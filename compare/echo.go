@@ -28,6 +28,10 @@ type EchoConfig struct {
 	// it is given, at least two (e.g. 3 and 7).
 	Piece  byte
 	Values []float64
+	// Table holds the player's other piece values, replacing entries of
+	// the default table (nil: the default table); Piece's entry is set
+	// from Values.
+	Table agent.Values
 	// Games is the self-play games per table value.
 	Games    int
 	MaxPlies int
@@ -88,7 +92,7 @@ func Echo(ctx context.Context, cfg EchoConfig) (*EchoResult, error) {
 	}
 	res := &EchoResult{Variant: v.Name, Player: cfg.Player, Piece: string(cfg.Piece), Methods: map[values.Method]EchoVerdict{}}
 	for i, x := range cfg.Values {
-		p, err := match.Parse(cfg.Player, v, match.Options{Values: agent.Values{cfg.Piece: x}})
+		p, err := match.Parse(cfg.Player, v, match.Options{Values: cfg.Table.With(agent.Values{cfg.Piece: x})})
 		if err != nil {
 			return nil, fmt.Errorf("compare: echo test: %w", err)
 		}

@@ -20,6 +20,7 @@ func runEchoTest(args []string, stdout, stderr io.Writer) error {
 	piece := fs.String("piece", "", "the piece letter whose table value changes")
 	table := fs.String("table", "3,7", "the values the piece is given, comma-separated, lowest first")
 	games := fs.Int("games", 400, "self-play games per table value")
+	vals := fs.String("values", "", "the player's other piece values, replacing the default table's, e.g. N=3,B=3,R=3 (a deliberately wrong table)")
 	seed := fs.Uint64("seed", 1, "seed of the games (the same for every table value) and of the bootstrap")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	boot := fs.Int("bootstrap", values.DefaultBootstrap, "bootstrap replicates per fit")
@@ -55,7 +56,11 @@ func runEchoTest(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	cfg := compare.EchoConfig{Variant: *variant, Player: *player, Piece: (*piece)[0], Values: xs, Games: *games,
+	opt, err := playerOptions(tc, *vals)
+	if err != nil {
+		return fmt.Errorf("%w: --values: %v", errUsage, err)
+	}
+	cfg := compare.EchoConfig{Variant: *variant, Player: *player, Piece: (*piece)[0], Values: xs, Table: opt.Values, Games: *games,
 		MaxPlies: tc.Eval.MaxPlies, Seed: *seed, Workers: *workers, Bars: progressTo(stderr, *quiet),
 		Fit: values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh},
 			Seed: *seed, Bootstrap: *boot}}
