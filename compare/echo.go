@@ -51,6 +51,10 @@ type EchoRun struct {
 	// Fitted is the piece's fitted value per method, in units of the unit
 	// piece (nil when the fit could not value it).
 	Fitted map[values.Method]*values.Estimate `json:"fitted"`
+	// All holds every piece's fitted value per method (nil for a piece the
+	// fit could not value), for reading the whole table a player's games
+	// give (a falsification run with a deliberately wrong table).
+	All map[values.Method]map[string]*values.Estimate `json:"all"`
 }
 
 // EchoResult is the echo test's answer per fit method: how far the fitted
@@ -110,7 +114,8 @@ func Echo(ctx context.Context, cfg EchoConfig) (*EchoResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		run := EchoRun{TableValue: x, Games: len(ds.Games), Fitted: map[values.Method]*values.Estimate{}}
+		run := EchoRun{TableValue: x, Games: len(ds.Games), Fitted: map[values.Method]*values.Estimate{},
+			All: map[values.Method]map[string]*values.Estimate{}}
 		for _, g := range ds.Games {
 			if g.Result != 0 {
 				run.Decisive++
@@ -121,7 +126,9 @@ func Echo(ctx context.Context, cfg EchoConfig) (*EchoResult, error) {
 			return nil, fmt.Errorf("compare: echo test, %s=%g: %w", res.Piece, x, err)
 		}
 		for _, f := range rep.Fits {
+			run.All[f.Method] = map[string]*values.Estimate{}
 			for _, pv := range f.Pieces {
+				run.All[f.Method][pv.Piece] = pv.Value
 				if pv.Piece == res.Piece {
 					run.Fitted[f.Method] = pv.Value
 				}
