@@ -1,0 +1,48 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestShippedModelsLoadPlayAndHaveACard checks every network in models/:
+// it is named after its variant, "analyse" searches the start position
+// with it and returns a legal move, and its card beside it gives the
+// ladder the issue asks for.
+func TestShippedModelsLoadPlayAndHaveACard(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "models", "*.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < 2 {
+		t.Fatalf("models/ holds %d networks, want fbgc and fbgc-superpower", len(paths))
+	}
+	for _, path := range paths {
+		variant := strings.TrimSuffix(filepath.Base(path), ".safetensors")
+		code, out, errs := runCmd(t, "analyse", "--variant", variant, "--model", path+":8", "--json")
+		if code != 0 {
+			t.Errorf("%s: analyse exit %d: %s", path, code, errs)
+			continue
+		}
+		var a struct {
+			Best string   `json:"best"`
+			PV   []string `json:"pv"`
+		}
+		if err := json.Unmarshal([]byte(out), &a); err != nil || a.Best == "" || len(a.PV) == 0 {
+			t.Errorf("%s: analyse gave %q (%v)", path, out, err)
+		}
+		card, err := os.ReadFile(strings.TrimSuffix(path, ".safetensors") + ".md")
+		if err != nil {
+			t.Errorf("%s has no card: %v", path, err)
+			continue
+		}
+		for _, want := range []string{"random", "alphabeta:1", "commit"} {
+			if !strings.Contains(string(card), want) {
+				t.Errorf("%s's card does not mention %q", path, want)
+			}
+		}
+	}
+}
