@@ -46,7 +46,8 @@ type EchoConfig struct {
 // EchoRun is the fit of one table value.
 type EchoRun struct {
 	TableValue float64 `json:"table_value"`
-	Games      int     `json:"games"`
+	Games      int     `json:"games"` // fitted: the games the length cap stopped are left out
+	Capped     int     `json:"capped"`
 	Decisive   int     `json:"decisive"`
 	// Fitted is the piece's fitted value per method, in units of the unit
 	// piece (nil when the fit could not value it).
@@ -114,7 +115,8 @@ func Echo(ctx context.Context, cfg EchoConfig) (*EchoResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		run := EchoRun{TableValue: x, Games: len(ds.Games), Fitted: map[values.Method]*values.Estimate{},
+		ds, capped := ds.WithoutCapped() // censored results, as values leaves them out
+		run := EchoRun{TableValue: x, Games: len(ds.Games), Capped: capped, Fitted: map[values.Method]*values.Estimate{},
 			All: map[values.Method]map[string]*values.Estimate{}}
 		for _, g := range ds.Games {
 			if g.Result != 0 {
@@ -155,7 +157,7 @@ func (r *EchoResult) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Echo test: %s playing itself in %s with %s at each table value\n", r.Player, r.Variant, r.Piece)
 	for _, run := range r.Runs {
-		fmt.Fprintf(&b, "%s = %g: %d games (%d decisive);", r.Piece, run.TableValue, run.Games, run.Decisive)
+		fmt.Fprintf(&b, "%s = %g: %d games (%d decisive; %d stopped by the cap left out);", r.Piece, run.TableValue, run.Games, run.Decisive, run.Capped)
 		for _, m := range sortedMethods(run.Fitted) {
 			e := run.Fitted[m]
 			if e == nil {

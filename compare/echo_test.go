@@ -20,8 +20,8 @@ func TestEchoRefitsThePiecePerTableValueAndComparesTheShiftWithItsHalfWidth(t *t
 		t.Fatalf("runs %+v, want one per table value", res.Runs)
 	}
 	for _, r := range res.Runs {
-		if r.Games != 60 || r.Decisive > r.Games {
-			t.Errorf("table %g: %d games, %d decisive", r.TableValue, r.Games, r.Decisive)
+		if r.Games+r.Capped != 60 || r.Decisive > r.Games {
+			t.Errorf("table %g: %d games fitted, %d capped, %d decisive", r.TableValue, r.Games, r.Capped, r.Decisive)
 		}
 	}
 	// The player's table changes its games: the two sets differ.

@@ -239,6 +239,19 @@ func LoadWith(dir string, opt LoadOptions) (*Dataset, LoadReport, error) {
 	return ds, rep, nil
 }
 
+// WithoutCapped returns ds without the games the length cap stopped
+// (drawn or adjudicated; LoadOptions.IncludeCapped explains why fits
+// leave them out) and how many it left out, sharing ds's memory.
+func (ds *Dataset) WithoutCapped() (*Dataset, int) {
+	out := &Dataset{Pieces: ds.Pieces}
+	for i := range ds.Games {
+		if !capped(ds.Games[i].Termination) {
+			out.Games = append(out.Games, ds.Games[i])
+		}
+	}
+	return out, len(ds.Games) - len(out.Games)
+}
+
 // capped reports whether a game that ended by t was stopped by the length
 // cap rather than ended by the rules or a player.
 func capped(t env.Termination) bool { return t == env.LengthCap || t == env.Adjudication }

@@ -23,6 +23,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Sample.NoCaptures {
 		ew.printf(", positions with a capture left out")
 	}
+	if r.Sample.Spacing > 0 {
+		ew.printf(", at least %d plies apart", r.Sample.Spacing)
+	}
 	if r.Sample.MaxPerGame > 0 {
 		ew.printf(", at most %d a game", r.Sample.MaxPerGame)
 	}

@@ -9,13 +9,16 @@ import (
 	"strings"
 
 	"bomberzero/agent"
+	"bomberzero/compare"
 	"bomberzero/env"
+	"bomberzero/match"
 	"bomberzero/progress"
+	"bomberzero/train"
 	"bomberzero/values"
 )
 
 // valuesUsage is the help text of "bomberzero values".
-const valuesUsage = `usage: bomberzero values (--data DIR | --run DIR) [flags]
+const valuesUsage = `usage: bomberzero values (--data DIR | --run DIR | --player PLAYER --variant V) [flags]
 
 Fits piece values on self-play games: the game's result regressed on the
 difference in piece counts per type from the side to move's view (logistic on
@@ -31,6 +34,9 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	def := values.DefaultSampleConfig()
 	dataDir := fs.String("data", "", "directory of training-data chunks")
 	runDir := fs.String("run", "", "run directory; its training data is read from RUN/data")
+	player := fs.String("player", "", "instead of data: play this match player (alphabeta:2, a checkpoint...) against itself --games games in --variant and fit its games")
+	games := fs.Int("games", 1000, "with --player: games to play")
+	workers := fs.Int("workers", 0, "with --player: games played at once (0: one per core)")
 	variant := fs.String("variant", "", "use only this variant's games (needed when the data hold several)")
 	withTeacher := fs.Bool("include-teacher", false, "keep the games of a search teacher (left out by default: they carry the teacher's piece table)")
 	withCapped := fs.Bool("include-capped", false, "keep the games the length cap stopped, drawn or adjudicated (left out by default: their results are censored)")
@@ -55,8 +61,12 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case len(pos) > 0:
 		return fmt.Errorf("%w: unexpected argument %q; give the data with --data DIR or --run DIR", errUsage, pos[0])
-	case (*dataDir == "") == (*runDir == ""):
-		return fmt.Errorf("%w: give exactly one of --data DIR and --run DIR", errUsage)
+	case btoi(*dataDir != "")+btoi(*runDir != "")+btoi(*player != "") != 1:
+		return fmt.Errorf("%w: give exactly one of --data DIR, --run DIR and --player PLAYER", errUsage)
+	case *player != "" && *variant == "":
+		return fmt.Errorf("%w: --player needs --variant V", errUsage)
+	case *player != "" && *games < 1:
+		return fmt.Errorf("%w: --games %d: want at least 1", errUsage, *games)
 	case *boot <= 0:
 		return fmt.Errorf("%w: --bootstrap %d, want a positive number of replicates", errUsage, *boot)
 	case *ridge <= 0:
@@ -89,8 +99,14 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		dir = values.RunDataDir(*runDir)
 	}
 
-	ds, loadRep, err := values.LoadWith(dir, values.LoadOptions{IncludeTeacher: *withTeacher, IncludeCapped: *withCapped, Progress: chunkProgress(progressTo(stderr, *quiet))})
-	if err != nil {
+	var ds *values.Dataset
+	var loadRep values.LoadReport
+	if *player != "" {
+		dir = *player + "'s games"
+		if ds, loadRep.CappedGames, err = playerGames(*variant, *player, *games, *seed, *workers, *withCapped, stderr, *quiet); err != nil {
+			return err
+		}
+	} else if ds, loadRep, err = values.LoadWith(dir, values.LoadOptions{IncludeTeacher: *withTeacher, IncludeCapped: *withCapped, Progress: chunkProgress(progressTo(stderr, *quiet))}); err != nil {
 		return err
 	}
 	for _, p := range loadRep.Problems {
@@ -160,4 +176,38 @@ func modelValue(variant, model string) (values.ValueFunc, error) {
 		return nil, err
 	}
 	return m.ValueFunc()
+}
+
+// playerGames plays spec against itself games times from variant's start
+// position (the length cap of eval.max_plies) and returns the games, those
+// the cap stopped left out unless withCapped, and how many were.
+func playerGames(variant, spec string, games int, seed uint64, workers int, withCapped bool, stderr io.Writer, quiet bool) (*values.Dataset, int, error) {
+	tc, err := train.DefaultConfig(variant)
+	if err != nil {
+		return nil, 0, usageErr(err)
+	}
+	v, err := env.LoadVariant(variant)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: --variant: %v", errUsage, err)
+	}
+	opt, err := playerOptions(tc, "")
+	if err != nil {
+		return nil, 0, err
+	}
+	p, err := match.Parse(spec, v, opt)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: --player: %v", errUsage, err)
+	}
+	ctx, stop := stopContext()
+	defer stop()
+	ds, err := compare.SelfPlayDataset(ctx, v, p, games, tc.Eval.MaxPlies, seed, workers, nil, "game",
+		progress.Func(progressTo(stderr, quiet), spec+" games", "games", 0))
+	if err != nil {
+		return nil, 0, err
+	}
+	if withCapped {
+		return ds, 0, nil
+	}
+	ds, n := ds.WithoutCapped()
+	return ds, n, nil
 }

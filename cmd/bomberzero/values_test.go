@@ -172,3 +172,25 @@ func TestValuesCommandOnRealSelfPlayRecoversTheMaterialEvaluatorsValues(t *testi
 		t.Errorf("only %d pieces varied in the self-play games: %+v", checked, f.Pieces)
 	}
 }
+
+func TestValuesOfAPlayersOwnGames(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"values", "--player", "alphabeta:1", "--variant", "chess", "--games", "24", "--fits", "tanh",
+		"--bootstrap", "10", "--json", "--quiet"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var rep values.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	if rep.Games == 0 || rep.Games > 24 || len(rep.Variants) != 1 || rep.Variants[0] != "chess" {
+		t.Errorf("report of %d games of %v, want at most 24 chess games", rep.Games, rep.Variants)
+	}
+	for _, bad := range [][]string{{"values", "--player", "alphabeta:1"}, {"values", "--player", "alphabeta:1", "--variant", "chess", "--data", "x"},
+		{"values", "--player", "nosuch", "--variant", "chess"}} {
+		if code := run(bad, &out, &errOut); code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
+	}
+}
