@@ -52,6 +52,7 @@ func Write(dir string, res *Result) error {
 	writeAnchors(&b, res)
 	writeUtilisation(&b, res)
 	writeCross(&b, res)
+	writeSamples(&b, res)
 	if err := writeAtomic(path, b.Bytes()); err != nil {
 		return err
 	}
@@ -153,6 +154,26 @@ func writeValueDifferences(w io.Writer, res *Result) {
 			verdict = "within noise"
 		}
 		fmt.Fprintf(w, "| %s | %s − %s | %s | %s |\n", d.Piece, d.B, d.A, fmtEst(d.Diff, 2), verdict)
+	}
+}
+
+func writeSamples(w io.Writer, res *Result) {
+	if len(res.Samples) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Sample games\n\nA decisive and a drawn game of each variant where the data have one, in Game Courier text (replay one with `bomberzero replay --variant V --fen START`).\n")
+	for _, g := range res.Samples {
+		result := map[int]string{1: "1-0", 0: "1/2-1/2", -1: "0-1"}[g.Result]
+		fmt.Fprintf(w, "\n**%s**, game %s: %s by %s, %d plies from `%s`\n\n    ", g.Variant, g.ID, result, g.Termination, len(g.Moves), g.Start)
+		for i, m := range g.Moves {
+			if i > 0 && i%16 == 0 {
+				fmt.Fprintf(w, "\n    ")
+			} else if i > 0 {
+				fmt.Fprintf(w, " ")
+			}
+			fmt.Fprintf(w, "%s", m)
+		}
+		fmt.Fprintf(w, "\n")
 	}
 }
 

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"bomberzero/match"
 	"bomberzero/teacher"
 	"bomberzero/train"
+	"bomberzero/values"
 )
 
 // writeGames plays n greedy games of variant and writes them as training
@@ -165,5 +167,30 @@ func TestRunStartsEveryVariantsGamesFromOneSharedBook(t *testing.T) {
 		Seed: 3, Bootstrap: 20, NoValues: true, Book: 3})
 	if err != nil || len(res.Book) != 0 || res.BookNote == "" {
 		t.Errorf("fbgc and chess: %v, book %v, note %q; want no book and a note", err, res.Book, res.BookNote)
+	}
+}
+
+func TestSampleGamesShowADecisiveAndADrawnGameOfEachVariant(t *testing.T) {
+	game := func(id string, result int, played ...string) values.Game {
+		g := values.Game{ID: id, Result: result}
+		for i, m := range played {
+			g.Positions = append(g.Positions, values.Position{Ply: i, Text: "pos" + id, Played: m})
+		}
+		return g
+	}
+	a := &values.Dataset{Games: []values.Game{game("1", 0, "e2-e4", "e7-e5"), game("2", 0, "d2-d4"), game("3", 1, "c2-c4", ""), game("4", -1, "f2-f3", "e7-e5")}}
+	b := &values.Dataset{Games: []values.Game{game("5", 1, "a2-a3"), game("6", 1, "b2-b3")}}
+	got := sampleGames([]string{"x", "y"}, []*values.Dataset{a, b})
+	var ids []string
+	for _, g := range got {
+		ids = append(ids, g.Variant+":"+g.ID)
+	}
+	// x: game 3 has an unrecorded move; the first decisive complete game is 4, the first drawn 1.
+	// y: no draw, so its first two games.
+	if want := []string{"x:4", "x:1", "y:5", "y:6"}; !slices.Equal(ids, want) {
+		t.Errorf("samples %v, want %v", ids, want)
+	}
+	if got[0].Moves[1] != "e7-e5" || got[0].Start != "pos4" {
+		t.Errorf("sample %+v", got[0])
 	}
 }
