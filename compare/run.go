@@ -403,6 +403,7 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 	}
 	if !cfg.NoValues {
 		for i, ds := range sets {
+			ds, _ := ds.WithoutCapped() // censored results stay out of the fits, as in values
 			rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Tanh},
 				Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Workers: cfg.Workers,
 				Progress: bar(cfg.Bars, "values "+cfg.Variants[i], "resamples")})
