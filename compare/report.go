@@ -161,7 +161,7 @@ func writeSamples(w io.Writer, res *Result) {
 	if len(res.Samples) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n## Sample games\n\nA decisive and a drawn game of each variant where the data have one, in Game Courier text (replay one with `bomberzero replay --variant V --fen START`).\n")
+	fmt.Fprintf(w, "\n## Sample games\n\nA decisive and a drawn game of each variant where the data have one, in Game Courier text (save one's moves to FILE and check them with `bomberzero replay --variant V --fen START FILE`).\n")
 	for _, g := range res.Samples {
 		result := map[int]string{1: "1-0", 0: "1/2-1/2", -1: "0-1"}[g.Result]
 		fmt.Fprintf(w, "\n**%s**, game %s: %s by %s, %d plies from `%s`\n\n    ", g.Variant, g.ID, result, g.Termination, len(g.Moves), g.Start)
