@@ -137,3 +137,14 @@ func loadCheckpointSteps(path string) (int64, error) {
 	}
 	return c.Step, nil
 }
+
+// skipUnderRace skips a test whose subject is a result (what a model
+// learns, what a config says), not concurrency: the race detector makes
+// it 5-10x slower and finds nothing in it that the tests it keeps do not
+// exercise (scripts/race.sh).
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceDetector {
+		t.Skip("a result test, not a concurrency test: skipped under the race detector")
+	}
+}

@@ -37,6 +37,7 @@ func gardnerConfig(t *testing.T) Config {
 // and score better than the untrained network with the same search. It
 // runs in full under -short too.
 func TestTrainedModelBeatsRandomAndItsUntrainedSelf(t *testing.T) {
+	skipUnderRace(t)
 	cfg := gardnerConfig(t)
 	const gens = 3 // two are not always enough to beat the untrained network clearly
 	dir := t.TempDir()

@@ -23,6 +23,7 @@ import (
 // The king-and-knight ending repeats positions often, so repetition counts
 // above 0 are met and checked.
 func TestTrainingEncodesWhatSelfPlaySaw(t *testing.T) {
+	skipUnderRace(t)
 	cases := []struct {
 		variant, start string
 		games          int

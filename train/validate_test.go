@@ -220,6 +220,7 @@ func TestNewRunWithBadBaselineIsRefusedBeforeAnyWork(t *testing.T) {
 // longer parses) must say which key and how to repair it, and a resume
 // with --set (Options.Sets) must repair it, saving the fix.
 func TestResumeOfAnInvalidSavedConfigNamesTheKeyAndSetRepairsIt(t *testing.T) {
+	skipUnderRace(t)
 	base := tinyConfig(t)
 	base.Train.ValueMix = 0.5 // the value the first edit breaks
 	for _, c := range []struct {
