@@ -66,6 +66,7 @@ func (r *runner) collect(ctx context.Context) error {
 		}
 		have += info.Games
 	}
+	r.reportOrphans(ctx, known)
 	what := fmt.Sprintf("gen %d collecting workers' games", r.st.Generation)
 	bar := progress.New(r.opt.Progress, want, what, "games")
 	bar.Set(have)
@@ -225,6 +226,48 @@ func (r *runner) fetchChunk(ctx context.Context, name string) (*datasets.Chunk, 
 		return nil, nil, fmt.Errorf("holds %d games and %d positions, its manifest entry says %d and %d", c.Info.Games, c.Info.Positions, e.Games, e.Positions)
 	}
 	return c, data, nil
+}
+
+// orphanAge is how old a chunk without a manifest entry must be before it
+// is reported: younger, its worker may still be writing the entry.
+const orphanAge = 10 * time.Minute
+
+// reportOrphans says which chunks of the store have no manifest entry
+// though they are older than orphanAge: a worker was killed between
+// landing the chunk and its entry, so the chunk is never read. They are
+// reported, not deleted (a person may want to look at them).
+func (r *runner) reportOrphans(ctx context.Context, known map[string]bool) {
+	s := r.remote.store
+	chunks, err := s.List(ctx, dataDir+"/")
+	if err != nil {
+		r.logf("train: listing the store's chunks: %v", err)
+		return
+	}
+	entries, err := s.List(ctx, manifestDir+"/")
+	if err != nil {
+		r.logf("train: listing the store's manifest: %v", err)
+		return
+	}
+	has := map[string]bool{}
+	for _, e := range entries {
+		has[strings.TrimSuffix(strings.TrimPrefix(e.Key, manifestDir+"/"), ".json")] = true
+	}
+	now, err := s.Now(ctx)
+	if err != nil {
+		r.logf("train: reading the store's clock: %v", err)
+		return
+	}
+	var orphans []string
+	for _, c := range chunks {
+		name := strings.TrimPrefix(c.Key, dataDir+"/")
+		if !has[name] && !known[name] && now.Sub(c.ModTime) > orphanAge {
+			orphans = append(orphans, name)
+		}
+	}
+	if len(orphans) > 0 {
+		r.logf("train: %d chunks in %s/%s have no manifest entry (their workers were stopped between the two writes); they are not read: %s",
+			len(orphans), s, dataDir, strings.Join(orphans[:min(len(orphans), 10)], ", "))
+	}
 }
 
 // validChunkName reports whether name can be a chunk's base name: a

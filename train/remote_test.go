@@ -4,15 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/metrics"
 	"bomberzero/runstore"
+	"bomberzero/selfplay"
 )
 
 // fileStore opens a store in a fresh local folder through the object-store
@@ -221,5 +225,91 @@ func TestTrainerAndWorkersSplitARun(t *testing.T) {
 	}
 	if er.Model != "gen-0002" || len(er.Matches) != 2 || len(er.Ladder) == 0 {
 		t.Errorf("evaluation of gen 2: %+v, want matches against gen-0001 and random and a ladder", er)
+	}
+}
+
+// landGames plays n quick games into a worker's spool and lands them in
+// the store as Follow does; it returns the chunk names landed.
+func landGames(t *testing.T, s *runstore.Store, n int) []string {
+	t.Helper()
+	c, err := selfplay.DefaultConfig("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	c.Model, c.Games, c.Workers, c.Slots, c.FlushGames = agent.Material, n, 1, n, 1
+	c.Sims, c.CheapSims, c.MaxPlies = 4, 2, 12
+	c.Out = filepath.Join(dir, "spool")
+	if _, err := selfplay.Run(context.Background(), c, nil); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	entries, _ := os.ReadDir(c.Out)
+	for _, e := range entries {
+		if datasets.IsChunkName(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	f := &follower{opt: FollowOptions{Store: s, Dir: dir}, spool: c.Out, rep: &FollowReport{}}
+	if err := f.land(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if f.rep.Games != n || len(names) != n {
+		t.Fatalf("landed %d games from %d chunks, want %d", f.rep.Games, len(names), n)
+	}
+	return names
+}
+
+func TestTrainerLeavesOutDamagedAndUnlistedChunksSayingWhich(t *testing.T) {
+	ctx := context.Background()
+	bucket := filepath.Join(t.TempDir(), "bucket")
+	s, err := runstore.Open(ctx, "file://"+filepath.ToSlash(bucket), runstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	names := landGames(t, s, 6)
+	// 0: truncated; 1: a flipped byte; 2: its manifest entry is not JSON;
+	// 3: no manifest entry, and old; 4 and 5: good.
+	data, _ := s.Read(ctx, dataDir+"/"+names[0], 1<<30)
+	s.Write(ctx, dataDir+"/"+names[0], data[:len(data)/2])
+	data, _ = s.Read(ctx, dataDir+"/"+names[1], 1<<30)
+	data[len(data)/3] ^= 0x40
+	s.Write(ctx, dataDir+"/"+names[1], data)
+	s.Write(ctx, manifestKey(names[2]), []byte("{not json"))
+	s.Delete(ctx, manifestKey(names[3]))
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(bucket, dataDir, names[3]), old, old)
+
+	var log strings.Builder
+	r := &runner{dir: t.TempDir(), opt: Options{Progress: &log, Role: RoleTrainer}, st: &state{}, remote: &remote{store: s}}
+	os.MkdirAll(filepath.Join(r.dir, dataDir), 0o755)
+	known := map[string]bool{}
+	r.reportOrphans(ctx, known)
+	games, err := r.collectNew(ctx, known, map[string]bool{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if games != 2 || len(r.st.GenChunks) != 2 || !slices.Contains(r.st.GenChunks, names[4]) || !slices.Contains(r.st.GenChunks, names[5]) {
+		t.Errorf("collected %d games: %q; want the 2 good chunks", games, r.st.GenChunks)
+	}
+	for i, want := range []string{"bytes with SHA-256", "bytes with SHA-256", "manifest entry", "no manifest entry"} {
+		found := false
+		for _, line := range strings.Split(log.String(), "\n") {
+			if strings.Contains(line, names[i]) && strings.Contains(line, want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("chunk %d (%s): no log line saying %q in:\n%s", i, names[i], want, log.String())
+		}
+	}
+	// A second look reports each bad chunk once, not on every poll.
+	before := log.Len()
+	if games, err := r.collectNew(ctx, known, map[string]bool{names[0]: true, names[1]: true, names[2]: true}); err != nil || games != 0 {
+		t.Errorf("second look: %d games, %v", games, err)
+	}
+	if log.Len() != before {
+		t.Errorf("second look logged again: %q", log.String()[before:])
 	}
 }
