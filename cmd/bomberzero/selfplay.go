@@ -179,6 +179,9 @@ func addFollowFlags(fs *flag.FlagSet) *followFlags {
 // Of the self-play flags only --workers applies: the rest come from the
 // run's config, so that every worker plays as the trainer expects.
 func runFollow(fs *flag.FlagSet, ff *followFlags, workers int, stdout, progress io.Writer) error {
+	if err := checkLocation(*ff.run); err != nil {
+		return err
+	}
 	if !*ff.follow || !runstore.IsURL(*ff.run) {
 		return fmt.Errorf("%w: --run and --follow go together, with --run an object-store URL (docs/scaling.md)", errUsage)
 	}

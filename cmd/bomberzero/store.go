@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"bomberzero/runstore"
 )
@@ -42,6 +43,16 @@ func (s *storeFlags) cacheFor(url, role string) string {
 	}
 	sum := sha256.Sum256([]byte(url))
 	return filepath.Join(base, "bomberzero", role+"-"+hex.EncodeToString(sum[:8]))
+}
+
+// checkLocation refuses a --run that looks like a URL but names no store
+// Open takes (it would otherwise be taken for a local directory named
+// "ftp:").
+func checkLocation(location string) error {
+	if strings.Contains(location, "://") && !runstore.IsURL(location) {
+		return fmt.Errorf("%w: --run %q: not a store this program opens (s3://, gs://, azblob://, file://) nor a directory", errUsage, location)
+	}
+	return nil
 }
 
 // openStore opens the store at url, its retries told on progress.

@@ -36,6 +36,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if *leaseTTL < time.Second {
 		return fmt.Errorf("%w: --lease-ttl %s: want at least 1s", errUsage, *leaseTTL)
 	}
+	if err := checkLocation(*dir); err != nil {
+		return err
+	}
 	remote := runstore.IsURL(*dir)
 	switch *role {
 	case train.RoleAll:
