@@ -283,7 +283,7 @@ func (r *runner) open(resume bool) error {
 	r.netCfg = netConfig(r.spRules, r.cfg.Net)
 	threads := r.cfg.Train.Threads
 	if threads == 0 {
-		threads = runtime.NumCPU()
+		threads = runtime.GOMAXPROCS(0)
 	}
 	nn.SetBLASThreads(threads)
 	for _, d := range []string{dataDir, gamesDir, ckptDir, plotsDir} {
