@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/smithy-go"
 	"gocloud.dev/blob"
 	_ "gocloud.dev/blob/azureblob" // azblob://
 	_ "gocloud.dev/blob/fileblob"  // file://
@@ -378,6 +379,19 @@ func (s *Store) do(ctx context.Context, op, key string, call func() error) error
 func classify(err error) error {
 	if errors.Is(err, ErrTooLarge) {
 		return err
+	}
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		switch api.ErrorCode() {
+		case "SignatureDoesNotMatch", "InvalidAccessKeyId", "AccessDenied", "ExpiredToken", "InvalidToken",
+			"TokenRefreshRequired", "InvalidClientTokenId", "UnrecognizedClientException":
+			// S3 refusals of the credentials themselves, which gocloud
+			// reports as Unknown: retrying cannot mend them.
+			return fmt.Errorf("%w: the store refused the credentials (%s): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment, and that they have not expired",
+				errPermanent{err}, api.ErrorCode())
+		case "NoSuchBucket":
+			return fmt.Errorf("%w: no such bucket", errPermanent{err})
+		}
 	}
 	switch gcerrors.Code(err) {
 	case gcerrors.NotFound:
