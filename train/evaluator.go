@@ -95,7 +95,7 @@ func Evaluate(ctx context.Context, opt EvaluateOptions) (*EvaluateReport, error)
 }
 
 // evalKey is the key of generation gen's evaluation record.
-func evalKey(gen int) string { return evalDir + "/" + genName(gen) + ".json" }
+func evalKey(gen int) string { return metrics.EvalDir + "/" + genName(gen) + ".json" }
 
 // unrated returns the published generations due a rating that have none,
 // oldest first.
@@ -154,7 +154,7 @@ func (r *runner) evaluateGen(ctx context.Context, s *runstore.Store, gen int) er
 	if err != nil {
 		return err
 	}
-	rec := metrics.Record{Generation: gen - 1, Model: name, Matches: ms, Heldout: held}
+	rec := metrics.Record{Version: metrics.Version, Time: time.Now().UTC(), Generation: gen - 1, Model: name, Matches: ms, Heldout: held}
 	if rec.Ladder, err = r.storeLadder(ctx, s, ms); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"bomberzero/metrics"
 	"bomberzero/readfile"
 	"bomberzero/runstore"
 )
@@ -36,7 +37,7 @@ const (
 	// after the chunk: a chunk without one is never read.
 	manifestDir = "manifest"
 	// evalDir holds the evaluator's record of each rated model.
-	evalDir = "eval"
+	evalDir = metrics.EvalDir
 	// ingestedDir holds, per finished generation, the chunks a trainer
 	// collected in it (ingested/gen-NNNN.json).
 	ingestedDir = "ingested"
