@@ -154,6 +154,11 @@ func ReadChunk(path string) (*Chunk, error) {
 	return readChunkBytes(data, path)
 }
 
+// ParseChunk is ReadChunk on a chunk's bytes already in memory (a chunk
+// read from an object store): path is where they came from, and its base
+// name must be the chunk's name (it carries the content hash).
+func ParseChunk(data []byte, path string) (*Chunk, error) { return readChunkBytes(data, path) }
+
 // readChunkBytes is ReadChunk on the bytes of the file at path.
 func readChunkBytes(data []byte, path string) (*Chunk, error) {
 	if err := checkNameHash(data, path); err != nil {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs bomberzero's whole test suite on a fresh machine: installs what the
-# tests need (OpenBLAS for the cgo build, staticcheck), checks formatting and
-# static analysis, then runs the tests for the pure-Go build and the OpenBLAS
-# build, package nn once more with its assembly kernels switched off, the race
-# detector over the concurrent packages (scripts/race.sh) and every fuzz target
-# for a short time (scripts/fuzz.sh; FUZZTIME, default 3s each).
+# tests need (OpenBLAS for the cgo build, staticcheck, SeaweedFS's weed for
+# the S3 tests), checks formatting and static analysis, then runs the tests
+# for the pure-Go build and the OpenBLAS build, package nn once more with its
+# assembly kernels switched off, the race detector over the concurrent
+# packages (scripts/race.sh) and every fuzz target for a short time
+# (scripts/fuzz.sh; FUZZTIME, default 3s each).
 # Usage: scripts/test.sh   (run from anywhere inside the repository)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,8 +35,11 @@ fi
 STATICCHECK_VERSION=v0.8.2
 if ! command -v staticcheck >/dev/null; then
   GOFLAGS= go install "honnef.co/go/tools/cmd/staticcheck@${STATICCHECK_VERSION}"
-  export PATH="$(go env GOPATH)/bin:$PATH"
 fi
+# SeaweedFS's weed, the S3 server the object-storage tests start on
+# localhost (package internal/s3test); they skip without it.
+scripts/install-weed.sh
+export PATH="$PATH:$(go env GOPATH)/bin"
 
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))

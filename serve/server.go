@@ -71,7 +71,7 @@ type Config struct {
 // playouts, 10 s, 64 KiB bodies, 2000 moves, alpha-beta depth 3; and the
 // search knobs of the embedded training defaults (train.DefaultConfig).
 func DefaultConfig() Config {
-	c := Config{MaxSearches: runtime.NumCPU(), MaxSims: 20000, MaxTime: 10 * time.Second, MaxBody: 64 << 10, MaxMoves: 2000, MaxDepth: 3}
+	c := Config{MaxSearches: runtime.GOMAXPROCS(0), MaxSims: 20000, MaxTime: 10 * time.Second, MaxBody: 64 << 10, MaxMoves: 2000, MaxDepth: 3}
 	// The embedded file always reads (a train test checks it); were it
 	// broken, the zero search would be refused at the first search.
 	if tc, err := train.DefaultConfig("fbgc"); err == nil {

@@ -109,7 +109,7 @@ func (c *Config) workers() int {
 	if c.Workers > 0 {
 		return c.Workers
 	}
-	return max(1, runtime.NumCPU())
+	return max(1, runtime.GOMAXPROCS(0))
 }
 
 // Model returns the model column of the games: "teacher:alphabeta:D".

@@ -13,7 +13,6 @@ import (
 	"bomberzero/match"
 	"bomberzero/metrics"
 	"bomberzero/nn"
-	"bomberzero/stats"
 )
 
 // qualityPositions is the number of window positions a generation's policy
@@ -54,48 +53,13 @@ func (r *runner) evalPhase(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	ec := r.cfg.Eval
-	me, err := match.NewSearchMaker(name, r.evRules, model, agent.MatchSearch(r.cfg.SelfPlay.Search, ec.Sims))
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	var opps []match.Maker
-	rated := (gen+1)%ec.Every == 0 // this generation's model plays its matches
-	if ec.Previous && rated {
-		m, err := r.previousMaker(max(0, gen+1-ec.Every)) // the model rated last
-		if err != nil {
-			return err
-		}
-		opps = append(opps, m)
-	}
-	for _, spec := range ec.Baselines {
-		if !rated {
-			break
-		}
-		m, err := match.Parse(spec, r.variant, match.Options{})
-		if err != nil {
-			return fmt.Errorf("train: config eval.baselines: %w", err)
-		}
-		opps = append(opps, m)
-	}
 	t0 := time.Now()
+	// This generation's model plays its matches; a trainer leaves them to
+	// the evaluator role.
 	var ms []metrics.Match
-	if ec.Games > 0 {
-		for i, opp := range opps {
-			res, err := match.Run(ctx, match.Config{A: me, B: opp, Games: ec.Games, Variant: r.variant,
-				MaxPlies: ec.MaxPlies, Seed: mix(r.cfg.Seed, uint64(gen)<<8|uint64(i)+0x6d61), Workers: ec.Workers})
-			if ctx.Err() != nil {
-				return errStop
-			}
-			if err != nil {
-				return fmt.Errorf("train: match %s vs %s: %w", name, opp.Spec, err)
-			}
-			ms = append(ms, res.Metrics())
-		}
-	}
 	var held *metrics.Heldout
-	if rated && ec.Games > 0 {
-		if held, err = r.heldoutScore(ctx, model); err != nil {
+	if (gen+1)%r.cfg.Eval.Every == 0 && r.opt.Role != RoleTrainer {
+		if ms, held, err = r.rate(ctx, gen+1, model); err != nil {
 			return err
 		}
 	}
@@ -136,6 +100,53 @@ func (r *runner) evalPhase(ctx context.Context) error {
 		fmt.Fprintln(r.opt.Out, summaryLine(&rec, evalSeconds, r.st.Samples, arrived))
 	}
 	return nil
+}
+
+// rate plays the matches of model, generation gen's checkpoint, against
+// the model rated before it (eval.every generations earlier) and the
+// baselines, and scores it on the held-out set. The matches are seeded by
+// the run's seed and gen, so a replay plays the same games.
+func (r *runner) rate(ctx context.Context, gen int, model *agent.Model) ([]metrics.Match, *metrics.Heldout, error) {
+	ec := r.cfg.Eval
+	if ec.Games == 0 {
+		return nil, nil, nil
+	}
+	me, err := match.NewSearchMaker(model.Name, r.evRules, model, agent.MatchSearch(r.cfg.SelfPlay.Search, ec.Sims))
+	if err != nil {
+		return nil, nil, fmt.Errorf("train: %w", err)
+	}
+	var opps []match.Maker
+	if ec.Previous {
+		m, err := r.previousMaker(max(0, gen-ec.Every)) // the model rated last
+		if err != nil {
+			return nil, nil, err
+		}
+		opps = append(opps, m)
+	}
+	for _, spec := range ec.Baselines {
+		m, err := match.Parse(spec, r.variant, match.Options{})
+		if err != nil {
+			return nil, nil, fmt.Errorf("train: config eval.baselines: %w", err)
+		}
+		opps = append(opps, m)
+	}
+	var ms []metrics.Match
+	for i, opp := range opps {
+		res, err := match.Run(ctx, match.Config{A: me, B: opp, Games: ec.Games, Variant: r.variant,
+			MaxPlies: ec.MaxPlies, Seed: mix(r.cfg.Seed, uint64(gen-1)<<8|uint64(i)+0x6d61), Workers: ec.Workers})
+		if ctx.Err() != nil {
+			return nil, nil, errStop
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("train: match %s vs %s: %w", model.Name, opp.Spec, err)
+		}
+		ms = append(ms, res.Metrics())
+	}
+	held, err := r.heldoutScore(ctx, model)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ms, held, nil
 }
 
 // heldoutSims is the playouts of the search scored on the held-out set.
@@ -194,28 +205,11 @@ func (r *runner) ladder(ms []metrics.Match) ([]metrics.Rating, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	var pairs []stats.Pairing
-	hasRandom := false
-	add := func(m metrics.Match) {
-		pairs = append(pairs, stats.Pairing{A: m.A, B: m.B, WDL: stats.WDL{Wins: m.Wins, Draws: m.Draws, Losses: m.Losses}})
-		hasRandom = hasRandom || m.A == "random" || m.B == "random"
-	}
+	var all []metrics.Match
 	for _, rec := range recs {
-		for _, m := range rec.Matches {
-			add(m)
-		}
+		all = append(all, rec.Matches...)
 	}
-	for _, m := range ms {
-		add(m)
-	}
-	if !hasRandom {
-		return nil, nil
-	}
-	rs, err := stats.Ladder(pairs, "random", stats.DefaultPrior)
-	if err != nil {
-		return nil, fmt.Errorf("train: ladder: %w", err)
-	}
-	return match.MetricsLadder(rs), nil
+	return ladderOf(append(all, ms...))
 }
 
 // summaryLine is the one line a generation prints.

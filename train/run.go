@@ -20,6 +20,7 @@ import (
 	"bomberzero/metrics"
 	"bomberzero/nn"
 	"bomberzero/plot"
+	"bomberzero/runstore"
 )
 
 // Options say where a run lives, what it is and how long it may go.
@@ -49,6 +50,21 @@ type Options struct {
 	Out io.Writer
 	// Progress receives the progress bars (nil: none).
 	Progress io.Writer
+
+	// Store, when not nil, is where the run lives (an object store): Dir
+	// is then this machine's working copy of it, pulled from the store
+	// when Run starts and pushed to it after every save, and the run is
+	// held by a lease in the store (one process at a time).
+	Store *runstore.Store
+	// Role is RoleAll (also ""): self-play, training and evaluation here;
+	// or RoleTrainer (Store needed): training only, on the games that
+	// self-play workers (Follow) land in the store, publishing each
+	// generation's model for them.
+	Role string
+	// LeaseTTL is how long the run's lease outlives its holder's last
+	// heartbeat (0: DefaultLeaseTTL). A trainer restarted after a kill
+	// waits up to twice this for the dead holder's lease to expire.
+	LeaseTTL time.Duration
 }
 
 // Report is what a call to Run did.
@@ -60,7 +76,10 @@ type Report struct {
 	Model       string // the newest generation checkpoint ("" before the first)
 	// Stopped says why Run returned: "generations", "budget" or "cancelled".
 	Stopped string
-	Ladder  []metrics.Rating // the newest Elo ladder
+	// Store is the run's store location ("" for a run kept only in Dir);
+	// Model is then the newest model's key there.
+	Store  string
+	Ladder []metrics.Rating // the newest Elo ladder
 }
 
 // IsRun reports whether dir holds a run that Run would resume.
@@ -111,6 +130,7 @@ type runner struct {
 	rng     *rand.Rand
 	window  *datasets.Window
 	metrics *metrics.Writer
+	remote  *remote // nil for a run kept only in dir
 }
 
 // Run starts or resumes the run in opt.Dir and trains until its generations
@@ -120,12 +140,30 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if opt.Dir == "" {
 		return nil, fmt.Errorf("train: no run directory given")
 	}
+	switch opt.Role {
+	case "", RoleAll:
+	case RoleTrainer:
+		if opt.Store == nil {
+			return nil, fmt.Errorf("train: role %s needs a run in an object store (--run URL), where its workers land their games", RoleTrainer)
+		}
+	default:
+		return nil, fmt.Errorf("train: role %q: want %s or %s (the %s role is Evaluate)", opt.Role, RoleAll, RoleTrainer, RoleEvaluator)
+	}
+	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
 	lock, err := dirlock.Acquire(opt.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	defer lock.Release()
 	r := &runner{dir: opt.Dir, opt: opt, start: time.Now()}
+	if opt.Store != nil {
+		if r.remote, err = openRemote(ctx, opt, r.logf); err != nil {
+			return nil, err
+		}
+		defer r.remote.close(ctx)
+	}
 	resumed := IsRun(opt.Dir)
 	if !resumed {
 		if err := checkNew(opt.Dir); err != nil {
@@ -156,7 +194,11 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		}
 		switch r.st.Phase {
 		case phaseSelfPlay:
-			err = r.selfPlay(ctx)
+			if r.opt.Role == RoleTrainer {
+				err = r.collect(ctx)
+			} else {
+				err = r.selfPlay(ctx)
+			}
 		case phaseTrain:
 			err = r.trainPhase(ctx)
 		case phaseEval:
@@ -178,6 +220,10 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	rep.Generations, rep.Steps = r.st.Generation, r.trainer.Steps()
 	if r.st.Generation > 0 {
 		rep.Model = GenCheckpoint(r.dir, r.st.Generation)
+		if r.remote != nil {
+			rep.Store = r.remote.store.String()
+			rep.Model = filepath.ToSlash(filepath.Join(ckptDir, genName(r.st.Generation)+".safetensors"))
+		}
 	}
 	recs, _, err := metrics.Read(filepath.Join(r.dir, metricsName))
 	if err != nil {
@@ -234,13 +280,10 @@ func (r *runner) open(resume bool) error {
 	}
 	r.spRules = agent.NewRules(v, r.cfg.SelfPlay.MaxPlies)
 	r.evRules = agent.NewRules(v, r.cfg.Eval.MaxPlies)
-	s := r.spRules.Shape()
-	n := r.cfg.Net
-	r.netCfg = nn.Config{Channels: s.Channels, Height: s.Height, Width: s.Width, PolicyPlanes: s.PolicySize / (s.Height * s.Width),
-		Blocks: n.Blocks, Filters: n.Filters, PolicyFilters: n.PolicyFilters, ValueFilters: n.ValueFilters, ValueHidden: n.ValueHidden}
+	r.netCfg = netConfig(r.spRules, r.cfg.Net)
 	threads := r.cfg.Train.Threads
 	if threads == 0 {
-		threads = runtime.NumCPU()
+		threads = runtime.GOMAXPROCS(0)
 	}
 	nn.SetBLASThreads(threads)
 	for _, d := range []string{dataDir, gamesDir, ckptDir, plotsDir} {
@@ -263,6 +306,13 @@ func (r *runner) open(resume bool) error {
 		return fmt.Errorf("train: %w", err)
 	}
 	return nil
+}
+
+// netConfig is the network of table n for the rules' input and policy shape.
+func netConfig(rules *agent.Rules, n NetConfig) nn.Config {
+	s := rules.Shape()
+	return nn.Config{Channels: s.Channels, Height: s.Height, Width: s.Width, PolicyPlanes: s.PolicySize / (s.Height * s.Width),
+		Blocks: n.Blocks, Filters: n.Filters, PolicyFilters: n.PolicyFilters, ValueFilters: n.ValueFilters, ValueHidden: n.ValueHidden}
 }
 
 // creatingDir is where a new run's first files are written before they
@@ -327,7 +377,16 @@ func (r *runner) create() error {
 			return fmt.Errorf("train: creating the run: %w", err)
 		}
 	}
-	return os.RemoveAll(stage)
+	if err := os.RemoveAll(stage); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if r.remote == nil {
+		return nil
+	}
+	if err := r.publish(); err != nil {
+		return err
+	}
+	return r.remote.push(context.Background())
 }
 
 // createIn writes a new run's first files into r.dir.
@@ -413,7 +472,13 @@ func (r *runner) save() error {
 	if r.st.Steps == r.trainer.Steps() {
 		r.st.RNG = rng // the random state belongs with the checkpoint's step
 	}
-	return saveState(r.dir, r.st)
+	if err := saveState(r.dir, r.st); err != nil {
+		return err
+	}
+	if r.remote != nil && !strings.HasSuffix(r.dir, creatingDir) {
+		return r.remote.push(context.Background())
+	}
+	return nil
 }
 
 // checkpoint saves the trainer under its step number, then the state that
@@ -504,11 +569,20 @@ func (r *runner) collectRecords() error {
 // nextGeneration closes the generation: the next one starts with
 // self-play, and its data are the chunks written from now on.
 func (r *runner) nextGeneration() error {
+	if err := r.writeIngested(); err != nil {
+		return err
+	}
 	r.st.Generation++
 	r.st.Phase = phaseSelfPlay
 	r.st.GenWriter, r.st.ChunksAtGenStart = newGenWriter(r.st.Generation), 0
+	r.st.GenChunks = nil
 	r.st.SelfPlaySeconds = 0
 	r.st.Gen = genTrain{}
+	if r.remote != nil {
+		if err := r.publish(); err != nil {
+			return err
+		}
+	}
 	return r.save()
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,6 +49,15 @@ func (r *runner) genChunks() ([]datasets.ChunkInfo, error) {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	r.quarantine(problems)
+	if r.opt.Role == RoleTrainer { // the workers' chunks it collected
+		var gen []datasets.ChunkInfo
+		for _, c := range chunks {
+			if slices.Contains(r.st.GenChunks, c.Name) {
+				gen = append(gen, c)
+			}
+		}
+		return gen, nil
+	}
 	if r.st.GenWriter == "" { // a run from before writer identities
 		if r.st.ChunksAtGenStart > len(chunks) {
 			return nil, nil
@@ -182,7 +192,9 @@ func (r *runner) selfPlaySummary() (*metrics.SelfPlay, error) {
 			return nil, fmt.Errorf("train: self-play summary: %w", err)
 		}
 		for _, g := range datasets.Games(c.Rows) {
-			if g.Generation != r.st.Generation {
+			// A trainer counts every game it collected, also those of
+			// workers still playing an older generation's model.
+			if g.Generation != r.st.Generation && r.opt.Role != RoleTrainer {
 				continue
 			}
 			s.Games++

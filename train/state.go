@@ -48,6 +48,10 @@ type state struct {
 	// data chunks when this generation's self-play began: later chunks
 	// are this generation's. Used only while GenWriter is "".
 	ChunksAtGenStart int `json:"chunks_at_gen_start,omitempty"`
+	// GenChunks are, in the trainer role, the names of the chunks collected
+	// from the workers in this generation (in the data folder); when the
+	// generation ends they go to ingested/gen-NNNN.json.
+	GenChunks []string `json:"gen_chunks,omitempty"`
 	// SelfPlaySeconds is the self-play wall time of this generation so far.
 	SelfPlaySeconds float64 `json:"selfplay_s"`
 	// The training sums of this generation so far (for its metrics).

@@ -14,6 +14,7 @@ func benchmarks() []command {
 		{"selfplay", "self-play playouts/s against the network alone (ratio), games/hour", runBenchSelfplay},
 		{"match", "baseline players' moves/s against move generation, games/hour against random", runBenchMatch},
 		{"values", "piece-value bootstrap refits against one sweep over the rows", runBenchValues},
+		{"scaleout", "self-play workers over object storage: games/hour by process count and store", runBenchScaleout},
 	}
 }
 

@@ -22,7 +22,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: plot [--format png|svg] [--out FOLDER] RUN_DIR", errUsage)
 	}
 	dir := pos[0]
-	recs, torn, err := metrics.Read(filepath.Join(dir, "metrics.jsonl"))
+	recs, torn, err := metrics.ReadRun(dir)
 	if err != nil {
 		return err
 	}

@@ -8,18 +8,20 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/dirlock"
 	"bomberzero/progress"
+	"bomberzero/runstore"
 	"bomberzero/selfplay"
 	"bomberzero/train"
 )
 
 // selfplayUsage is the help text of "bomberzero selfplay".
-const selfplayUsage = "usage: bomberzero selfplay [flags]\n\nPlays games of self-play and writes Parquet chunks to --out and one Game Courier\nrecord per game to --out/records (bomberzero replay reads them). The knobs default\nto the [selfplay] table of the embedded training defaults; --config and --set\nchange them like train's, and a flag of a knob's name wins over both."
+const selfplayUsage = "usage: bomberzero selfplay [flags]\n       bomberzero selfplay --run URL --follow [--workers N] [--cache DIR]\n\nPlays games of self-play and writes Parquet chunks to --out and one Game Courier\nrecord per game to --out/records (bomberzero replay reads them). The knobs default\nto the [selfplay] table of the embedded training defaults; --config and --set\nchange them like train's, and a flag of a knob's name wins over both.\n\nWith --run URL --follow it is a stateless worker of a run in an object store:\nit plays the model the run's trainer publishes with the run's own settings and\nlands each finished game in the store, until interrupted (docs/scaling.md)."
 
 // selfplayFlags defines the flags of "bomberzero selfplay" on fs, bound to c
 // and defaulting to its values; each knob's flag is its config key with "-"
@@ -61,8 +63,12 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("selfplay", selfplayUsage, stderr)
 	cf := selfplayFlags(fs, &c)
 	quiet := quietFlag(fs)
+	ff := addFollowFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *ff.follow || *ff.run != "" {
+		return runFollow(fs, ff, c.Workers, stdout, progressTo(stderr, *quiet))
 	}
 	tc, err := cf.loadUnchecked(c.Variant)
 	if err != nil {
@@ -77,6 +83,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	again := newFlagSet("selfplay", "", io.Discard)
 	selfplayFlags(again, &c)
 	quietFlag(again)
+	addFollowFlags(again)
 	if err := parseFlags(again, args); err != nil {
 		return err
 	}
@@ -149,4 +156,64 @@ func dirSeed(seed uint64, dir string) uint64 {
 		h.Write([]byte{0})
 	}
 	return binary.LittleEndian.Uint64(h.Sum(nil))
+}
+
+// followFlags are the flags of "bomberzero selfplay --run URL --follow".
+type followFlags struct {
+	run    *string
+	follow *bool
+	batch  *int
+	store  *storeFlags
+}
+
+func addFollowFlags(fs *flag.FlagSet) *followFlags {
+	return &followFlags{
+		run:    fs.String("run", "", "with --follow: the run to play for, an object-store URL ("+runHelp+")"),
+		follow: fs.Bool("follow", false, "be a self-play worker of --run: play its trainer's newest model until interrupted"),
+		batch:  fs.Int("batch-games", 0, "with --follow: games between two looks for a newer model (0: one per slot of every worker)"),
+		store:  addStoreFlags(fs),
+	}
+}
+
+// runFollow runs a self-play worker of a run in a store until interrupted.
+// Of the self-play flags only --workers applies: the rest come from the
+// run's config, so that every worker plays as the trainer expects.
+func runFollow(fs *flag.FlagSet, ff *followFlags, workers int, stdout, progress io.Writer) error {
+	if err := checkLocation(*ff.run); err != nil {
+		return err
+	}
+	if !*ff.follow || !runstore.IsURL(*ff.run) {
+		return fmt.Errorf("%w: --run and --follow go together, with --run an object-store URL (docs/scaling.md)", errUsage)
+	}
+	var ignored []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "run", "follow", "cache", "workers", "quiet", "batch-games":
+		default:
+			ignored = append(ignored, "--"+f.Name)
+		}
+	})
+	if len(ignored) > 0 {
+		return fmt.Errorf("%w: %s: a worker plays with its run's own config; only --workers, --batch-games and --cache apply", errUsage, strings.Join(ignored, ", "))
+	}
+	if *ff.batch < 0 || workers < 0 {
+		return fmt.Errorf("%w: --batch-games %d, --workers %d: want 0 or more", errUsage, *ff.batch, workers)
+	}
+	ctx, stop := stopContext()
+	defer stop()
+	s, err := openStore(ctx, *ff.run, progress)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	cache := ff.store.cacheFor(*ff.run, "worker")
+	fmt.Fprintf(progress, "self-play worker of %s; scratch folder %s\n", s, cache)
+	rep, err := train.Follow(ctx, train.FollowOptions{Store: s, Dir: cache, Workers: workers, Games: *ff.batch, Out: stdout, Progress: progress})
+	if rep != nil {
+		fmt.Fprintf(stdout, "worker of %s: %d games landed in %d chunks\n", s, rep.Games, rep.Chunks)
+	}
+	if err != nil {
+		return err
+	}
+	return &exitError{code: 130}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,18 +10,22 @@ import (
 	"time"
 
 	"bomberzero/env"
+	"bomberzero/runstore"
 	"bomberzero/train"
 )
 
 // runTrain runs or resumes a self-play training run ("bomberzero train
 // [--variant V] [--config FILE] [--budget D] [--generations N] [--run DIR]").
 func runTrain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", "usage: bomberzero train [flags]\n\nTrains an agent by self-play in generations (self-play, training, evaluation)\nand keeps everything in the run directory; --run on an existing run resumes it.", stderr)
+	fs := newFlagSet("train", "usage: bomberzero train [flags]\n\nTrains an agent by self-play in generations (self-play, training, evaluation)\nand keeps everything in the run directory; --run on an existing run resumes it.\nWith --run URL the run lives in an object store; --role trainer and --role evaluator\nsplit it over machines, with self-play workers (bomberzero selfplay --run URL --follow):\nsee docs/scaling.md.", stderr)
 	variant := variantFlag(fs)
 	cf := addConfigFlags(fs)
 	budget := fs.Duration("budget", 0, "stop cleanly after this long (e.g. 90m; 0: no limit)")
 	gens := fs.Int("generations", 0, "stop once this many generations are done (0: the config's)")
-	dir := fs.String("run", "", "run directory: an existing run resumes, else a new run starts there (default runs/<variant>-<time>)")
+	dir := fs.String("run", "", runHelp+"; an existing run resumes, else a new run starts there (default runs/<variant>-<time>)")
+	role := fs.String("role", train.RoleAll, "all (self-play, training and evaluation here), trainer or evaluator (with --run URL; docs/scaling.md)")
+	leaseTTL := fs.Duration("lease-ttl", train.DefaultLeaseTTL, "with --run URL: how long the run's lease outlives a dead trainer's last heartbeat")
+	sf := addStoreFlags(fs)
 	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -28,12 +33,45 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if *gens < 0 {
 		return fmt.Errorf("%w: --generations %d: want 0 (the config's) or more", errUsage, *gens)
 	}
-	opt := train.Options{Dir: *dir, Budget: *budget, Generations: *gens, Out: stdout, Progress: stderr}
+	if *leaseTTL < time.Second {
+		return fmt.Errorf("%w: --lease-ttl %s: want at least 1s", errUsage, *leaseTTL)
+	}
+	if err := checkLocation(*dir); err != nil {
+		return err
+	}
+	remote := runstore.IsURL(*dir)
+	switch *role {
+	case train.RoleAll:
+	case train.RoleTrainer, train.RoleEvaluator:
+		if !remote {
+			return fmt.Errorf("%w: --role %s needs --run URL (an object store the roles share; docs/scaling.md)", errUsage, *role)
+		}
+	default:
+		return fmt.Errorf("%w: --role %q: want all, trainer or evaluator", errUsage, *role)
+	}
+	ctx, stop := stopContext()
+	defer stop()
+	opt := train.Options{Dir: *dir, Budget: *budget, Generations: *gens, Out: stdout, Progress: stderr, Role: *role, LeaseTTL: *leaseTTL}
 	if *quiet {
 		opt.Progress = nil
 	}
-	if opt.Dir != "" && train.IsRun(opt.Dir) {
-		fmt.Fprintf(stderr, "resuming %s with its own config.toml\n", opt.Dir)
+	exists := opt.Dir != "" && train.IsRun(opt.Dir)
+	if remote {
+		s, err := openStore(ctx, *dir, progressTo(stderr, *quiet))
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		if *role == train.RoleEvaluator {
+			return runEvaluator(ctx, s, sf.cacheFor(*dir, *role), stdout, progressTo(stderr, *quiet))
+		}
+		if exists, err = storeHasRun(ctx, s); err != nil {
+			return err
+		}
+		opt.Store, opt.Dir = s, sf.cacheFor(*dir, *role)
+	}
+	if exists {
+		fmt.Fprintf(stderr, "resuming %s with its own config.toml\n", *dir)
 		if cf.file != "" {
 			fmt.Fprintln(stderr, "(--config applies to new runs only: it is not read; --set KEY=VALUE changes a key of this run)")
 		}
@@ -49,20 +87,38 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		opt.Config = cfg
 		if opt.Dir == "" {
 			opt.Dir = filepath.Join("runs", fmt.Sprintf("%s-%s", filepath.Base(*variant), time.Now().UTC().Format("20060102-150405")))
+			*dir = opt.Dir
 		}
-		fmt.Fprintf(stderr, "new run in %s\n", opt.Dir)
+		fmt.Fprintf(stderr, "new run in %s\n", *dir)
 	}
-	ctx, stop := stopContext()
-	defer stop()
+	if remote {
+		fmt.Fprintf(stderr, "role %s; working copy in %s\n", *role, opt.Dir)
+	}
 	rep, err := train.Run(ctx, opt)
 	if err != nil {
 		return err
 	}
-	writeTrainEnd(stdout, rep, trainResumeCommand(programName(), rep.Dir, *budget, *gens, *quiet))
+	rep.Dir = *dir
+	resume := trainResumeCommand(programName(), *dir, *budget, *gens, *quiet)
+	if *role != train.RoleAll {
+		resume += " --role " + *role
+	}
+	writeTrainEnd(stdout, rep, resume)
 	if rep.Stopped == "cancelled" {
 		return &exitError{code: 130} // the lines above said everything
 	}
 	return nil
+}
+
+// runEvaluator runs the evaluator role of the run in s until interrupted.
+func runEvaluator(ctx context.Context, s *runstore.Store, cache string, stdout, progress io.Writer) error {
+	fmt.Fprintf(progress, "evaluator of %s; working copy in %s\n", s, cache)
+	rep, err := train.Evaluate(ctx, train.EvaluateOptions{Store: s, Dir: cache, Out: stdout, Progress: progress})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "evaluator of %s: rated %d models; stopped by an interrupt\n", s, len(rep.Rated))
+	return &exitError{code: 130}
 }
 
 // writeTrainEnd prints how a train call ended: the run, why it stopped,
@@ -75,7 +131,9 @@ func writeTrainEnd(w io.Writer, rep *train.Report, resume string) {
 		why = "stopped: " + rep.Stopped
 	}
 	fmt.Fprintf(w, "run %s: %d generations, %d training steps; %s\n", rep.Dir, rep.Generations, rep.Steps, why)
-	if rep.Model != "" {
+	if rep.Model != "" && rep.Store != "" {
+		fmt.Fprintf(w, "newest model: %s/%s\n", rep.Store, rep.Model)
+	} else if rep.Model != "" {
 		fmt.Fprintf(w, "newest model: %s\n", rep.Model)
 	} else {
 		fmt.Fprintln(w, "newest model: none yet (the first generation is not finished; its progress is saved)")
