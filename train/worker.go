@@ -141,43 +141,38 @@ func (f *follower) logf(format string, args ...any) {
 // waitConfig reads the run's config from the store, waiting for the
 // trainer to create the run.
 func (f *follower) waitConfig(ctx context.Context) (Config, error) {
-	said := false
-	for {
-		err := f.opt.Store.Download(ctx, configName, filepath.Join(f.opt.Dir, configName), 1<<20)
-		if err == nil {
-			cfg, _, err := loadRunConfig(f.opt.Dir, nil)
-			return cfg, err
-		}
-		if !errors.Is(err, runstore.ErrNotFound) {
-			return Config{}, fmt.Errorf("train: follow: %w", err)
-		}
-		if !said {
-			f.logf("follow: %s: waiting for the trainer to create the run", f.opt.Store)
-			said = true
-		}
-		if err := sleep(ctx, pollEvery); err != nil {
+	return waitUntilFound(ctx, f, "the trainer to create the run", func() (Config, error) {
+		if err := f.opt.Store.Download(ctx, configName, filepath.Join(f.opt.Dir, configName), 1<<20); err != nil {
 			return Config{}, err
 		}
-	}
+		cfg, _, err := loadRunConfig(f.opt.Dir, nil)
+		return cfg, err
+	})
 }
 
 // waitOrder reads the run's work order, waiting for the first one.
 func (f *follower) waitOrder(ctx context.Context) (WorkOrder, error) {
+	return waitUntilFound(ctx, f, "the trainer's first work order", func() (WorkOrder, error) { return ReadWorkOrder(ctx, f.opt.Store) })
+}
+
+// waitUntilFound calls read until it finds what it reads (its error is not
+// runstore.ErrNotFound), every pollEvery, saying once what it waits for.
+func waitUntilFound[T any](ctx context.Context, f *follower, what string, read func() (T, error)) (T, error) {
 	said := false
 	for {
-		wo, err := ReadWorkOrder(ctx, f.opt.Store)
-		if err == nil {
-			return wo, nil
-		}
+		v, err := read()
 		if !errors.Is(err, runstore.ErrNotFound) {
-			return WorkOrder{}, fmt.Errorf("train: follow: %w", err)
+			if err != nil {
+				return v, fmt.Errorf("train: follow: %w", err)
+			}
+			return v, nil
 		}
 		if !said {
-			f.logf("follow: %s: waiting for the trainer's first work order", f.opt.Store)
+			f.logf("follow: %s: waiting for %s", f.opt.Store, what)
 			said = true
 		}
 		if err := sleep(ctx, pollEvery); err != nil {
-			return WorkOrder{}, err
+			return v, err
 		}
 	}
 }
