@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -175,6 +174,3 @@ func ReadWorkOrder(ctx context.Context, s *runstore.Store) (WorkOrder, error) {
 	}
 	return wo, nil
 }
-
-// errNoRun tells a worker or evaluator that the store holds no run yet.
-var errNoRun = errors.New("no run in the store yet")
