@@ -47,8 +47,11 @@ const pollEvery = 2 * time.Second
 // collect is the trainer role's self-play phase: it waits for the
 // workers' games of this generation to land in the store and copies each
 // new chunk (one with a manifest entry, verified against it) into the run
-// directory, until the generation has its games. A chunk landed for an
-// older generation's work order counts too: workers may lag a generation.
+// directory, until the generation has its games. Games played for an older
+// work order (a worker finishing its batch, or playing on while the trainer
+// trains) are collected and trained on too, but only the generation's own
+// games count towards its number: each generation has that many games of
+// its own model.
 func (r *runner) collect(ctx context.Context) error {
 	want := r.cfg.SelfPlay.gamesIn(r.st.Generation)
 	if r.teaching() {
@@ -60,11 +63,11 @@ func (r *runner) collect(ctx context.Context) error {
 	}
 	have := 0
 	for _, name := range r.st.GenChunks {
-		info, err := datasets.Stat(filepath.Join(r.dir, dataDir, name))
+		c, err := datasets.ReadChunk(filepath.Join(r.dir, dataDir, name))
 		if err != nil {
 			return fmt.Errorf("train: collected chunk: %w", err)
 		}
-		have += info.Games
+		have += r.ownGames(c)
 	}
 	r.reportOrphans(ctx, known)
 	what := fmt.Sprintf("gen %d collecting workers' games", r.st.Generation)
@@ -157,8 +160,8 @@ func (r *runner) knownChunks() (map[string]bool, error) {
 }
 
 // collectNew copies the chunks whose manifest entries are new into the
-// run directory and adds them to the generation; it returns the games
-// they hold. A chunk that does not match its entry is reported once and
+// run directory and adds them to the generation; it returns the games of
+// the generation's own work order they hold. A chunk that does not match its entry is reported once and
 // left out; a manifest entry that cannot be read is reported once.
 func (r *runner) collectNew(ctx context.Context, known, warned map[string]bool) (int, error) {
 	s := r.remote.store
@@ -189,9 +192,21 @@ func (r *runner) collectNew(ctx context.Context, known, warned map[string]bool) 
 		}
 		known[name] = true
 		r.st.GenChunks = append(r.st.GenChunks, name)
-		games += c.Info.Games
+		games += r.ownGames(c)
 	}
 	return games, nil
+}
+
+// ownGames counts the games of chunk c played for the current generation's
+// work order.
+func (r *runner) ownGames(c *datasets.Chunk) int {
+	n := 0
+	for _, g := range datasets.Games(c.Rows) {
+		if g.Generation == r.st.Generation {
+			n++
+		}
+	}
+	return n
 }
 
 // fetchChunk reads chunk name and its manifest entry from the store and

@@ -185,32 +185,16 @@ func TestTrainerAndWorkersSplitARun(t *testing.T) {
 	if len(recs) != 2 {
 		t.Fatalf("%d metrics records, want 2", len(recs))
 	}
-	counted := 0
 	for i, r := range recs {
 		if r.SelfPlay == nil || r.SelfPlay.Games < cfg.SelfPlay.gamesIn(i) {
 			t.Errorf("generation %d: self-play %+v, want at least %d games", i, r.SelfPlay, cfg.SelfPlay.gamesIn(i))
-		} else {
-			counted += r.SelfPlay.Games
 		}
 		if len(r.Matches) != 0 {
 			t.Errorf("generation %d: the trainer played matches %+v (the evaluator's job)", i, r.Matches)
 		}
 	}
-	// The games collected are the trainer's data; games landed after its
-	// last generation wait for the next.
-	chunks, problems, err := datasets.List(DataDir(dir))
-	if err != nil || len(problems) > 0 {
-		t.Fatal(err, problems)
-	}
-	inData := 0
-	for _, c := range chunks {
-		inData += c.Games
-	}
-	if inData != counted {
-		t.Errorf("the trainer's data holds %d games, its metrics count %d", inData, counted)
-	}
-	if counted > landed {
-		t.Errorf("the trainer counted %d games, only %d landed", counted, landed)
+	if collected := checkCollected(t, dir, recs, true); collected > landed {
+		t.Errorf("the trainer collected %d games, only %d landed", collected, landed)
 	}
 	if rated == nil || len(rated.Rated) != 2 {
 		t.Fatalf("evaluator rated %+v, want generations 1 and 2", rated)
@@ -312,4 +296,118 @@ func TestTrainerLeavesOutDamagedAndUnlistedChunksSayingWhich(t *testing.T) {
 	if log.Len() != before {
 		t.Errorf("second look logged again: %q", log.String()[before:])
 	}
+}
+
+// TestWorkersPlayTheTeachersGenerationThenTheNetworks splits a run whose
+// generation 0 is the search teacher's: the workers play the teacher's
+// games while the work order says so, the trainer trains its first network
+// on them, and the next generation's games are the network's.
+func TestWorkersPlayTheTeachersGenerationThenTheNetworks(t *testing.T) {
+	cfg := teacherConfig(t)
+	cfg.SelfPlay.Workers = 1
+	s := fileStore(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Follow(ctx, FollowOptions{Store: s, Dir: t.TempDir(), Games: 2})
+		done <- err
+	}()
+	dir := t.TempDir()
+	_, err := Run(ctx, Options{Dir: dir, Config: cfg, Generations: 2, Store: s, Role: RoleTrainer})
+	cancel()
+	if werr := <-done; werr != nil {
+		t.Errorf("worker: %v", werr)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := readMetrics(t, dir)
+	if len(recs) != 2 || recs[0].SelfPlay.Games < cfg.Teacher.Games {
+		t.Fatalf("records %+v: want 2, the first with at least the %d teacher games", recs, cfg.Teacher.Games)
+	}
+	// Each generation's collected games are the model its work order named:
+	// the teacher's in generation 0, the network's after it (a worker may lag
+	// one batch, so a teacher game may arrive in generation 1, never the
+	// reverse).
+	for g := range 2 {
+		var names []string
+		raw, err := os.ReadFile(filepath.Join(dir, ingestedDir, genName(g)+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		json.Unmarshal(raw, &names)
+		teacherGames, netGames := 0, 0
+		for _, n := range names {
+			c, err := datasets.ReadChunk(filepath.Join(DataDir(dir), n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, game := range datasets.Games(c.Rows) {
+				if game.Teacher() {
+					teacherGames++
+				} else {
+					netGames++
+				}
+			}
+		}
+		if g == 0 && (netGames != 0 || teacherGames < cfg.Teacher.Games) {
+			t.Errorf("generation 0 collected %d teacher and %d network games", teacherGames, netGames)
+		}
+		if g == 1 && netGames == 0 {
+			t.Errorf("generation 1 collected no network game (%d teacher games)", teacherGames)
+		}
+	}
+}
+
+// checkCollected checks a trainer's run directory dir against its metrics:
+// each finished generation's own games (played for its work order) among
+// the chunks its ingested list names are the games its record counts, and,
+// when onlyListed, the chunks of all the lists are the run's data (a copy
+// pulled from the store holds the chunks not collected yet too). It
+// returns the games of every collected chunk.
+func checkCollected(t *testing.T, dir string, recs []metrics.Record, onlyListed bool) int {
+	t.Helper()
+	listed := map[string]bool{}
+	all := 0
+	for g, rec := range recs {
+		raw, err := os.ReadFile(filepath.Join(dir, ingestedDir, genName(g)+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		if err := json.Unmarshal(raw, &names); err != nil {
+			t.Fatal(err)
+		}
+		own := 0
+		for _, n := range names {
+			if listed[n] {
+				t.Errorf("chunk %s is listed by two generations", n)
+			}
+			listed[n] = true
+			c, err := datasets.ReadChunk(filepath.Join(DataDir(dir), n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			all += c.Info.Games
+			for _, game := range datasets.Games(c.Rows) {
+				if game.Generation == g {
+					own++
+				}
+			}
+		}
+		if rec.SelfPlay == nil || rec.SelfPlay.Games != own {
+			t.Errorf("generation %d: its record counts %+v games, its chunks hold %d of its own", g, rec.SelfPlay, own)
+		}
+	}
+	chunks, problems, err := datasets.List(DataDir(dir))
+	if err != nil || len(problems) > 0 {
+		t.Fatal(err, problems)
+	}
+	for _, c := range chunks {
+		if onlyListed && !listed[c.Name] {
+			t.Errorf("chunk %s is in the data but in no generation's list", c.Name)
+		}
+	}
+	return all
 }

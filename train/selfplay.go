@@ -192,9 +192,9 @@ func (r *runner) selfPlaySummary() (*metrics.SelfPlay, error) {
 			return nil, fmt.Errorf("train: self-play summary: %w", err)
 		}
 		for _, g := range datasets.Games(c.Rows) {
-			// A trainer counts every game it collected, also those of
-			// workers still playing an older generation's model.
-			if g.Generation != r.st.Generation && r.opt.Role != RoleTrainer {
+			// A trainer's generation also collects games played for an
+			// older work order: trained on, not counted as its own.
+			if g.Generation != r.st.Generation {
 				continue
 			}
 			s.Games++
