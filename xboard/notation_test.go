@@ -162,6 +162,10 @@ func TestFamilyMovesInXBoardText(t *testing.T) {
 			"~P-e2;e2-e4", "J@e5", []string{"J@e3e5", "j@e5"}},
 		{"birds-ninjas", "****gg****/frnbqkbnrf/pppppppppp/10/10/10/10/10/10/PPPP1PPPPP/FRNBQKBNRF/****GG****[JJJJjjjj] w KQkq - 0 1",
 			"~P-e2", "J@e3", nil},
+		// The insane-knight landing promotion: its letter, or none (XBoard
+		// does not ask about it).
+		{"birds-ninjas+insane-knight", "****2****/k9/3N6/10/10/10/10/10/10/10/5K4/****2****[] w - - 0 1",
+			"d9-e11;I-e11", "d10e12i", []string{"d10e12"}},
 	}
 	for _, c := range cases {
 		v := load(t, c.variant)

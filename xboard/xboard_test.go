@@ -236,6 +236,21 @@ func TestXBoardSession(t *testing.T) {
 		t.Errorf("after usermove e1e3: %q, want the e-pawn on fbgc's e4", got)
 	}
 
+	// A fly-over read from its plain from-to is played, with a word that
+	// XBoard's board may still show the piece flown over; its two legs
+	// are played without one.
+	s.send("setboard k9/10/10/10/10/3p6/10/10/10/3F2K3 w - - 0 1")
+	if got := strings.Join(s.syncAfter("usermove d0d5", 14), "\n"); !strings.HasPrefix(got, "telluser ") || !strings.Contains(got, "d4") {
+		t.Errorf("a plain fly-over: %q, want a telluser naming d4", got)
+	}
+	s.send("setboard k9/10/10/10/10/3p6/10/10/10/3F2K3 w - - 0 1")
+	if got := s.syncAfter("usermove d0d4,d4d5", 15); len(got) != 0 {
+		t.Errorf("a two-leg fly-over: %q, want nothing", got)
+	}
+	if got := s.syncAfter("d", 16); len(got) != 1 || !strings.Contains(got[0], "k9/10/10/10/3F6/10/10/10/10/6K3 b") {
+		t.Errorf("after the fly-over: %q, want the pawn gone and the bomber on fbgc's d6", got)
+	}
+
 	// FBGC's mate in one (as uci_test): found, scored as a mate, the result sent.
 	s.send("setboard k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1")
 	s.send("option Playouts=500")
