@@ -381,3 +381,46 @@ func TestVariantNamesAreEngineDefinedForXBoard(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseMoveAndPosition feeds arbitrary text to the readers of XBoard's
+// moves and positions: neither may panic, a move read must be written back
+// to a text that reads as the same move, and a position read must read
+// back from XBoard's form of it.
+func FuzzParseMoveAndPosition(f *testing.F) {
+	for _, s := range []string{"e1e3", "d0d4,d4d5", "f0b0,b0b0", "J@e5", "J@e3e5", "e8e9q", "f0g0O", "e10e11",
+		"a@", "P@", ",", "e1e3,", "k9/10/10/10/10/3p6/10/10/10/3F2K3 w - - 0 1", "****gg****/[-] w", "5k4 b KQ e2 0"} {
+		f.Add(s)
+	}
+	var positions []*env.Position
+	for _, name := range []string{"fbgc", "birds-ninjas", "claustrophobia", "hangars", "chess"} {
+		v, err := env.LoadVariant(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		p := v.NewPosition()
+		positions = append(positions, p.Clone())
+		for ply := 0; ply < 30; ply++ {
+			ms := p.LegalMoves(nil)
+			if len(ms) == 0 {
+				break
+			}
+			p.DoMove(ms[(ply*37+5)%len(ms)])
+		}
+		positions = append(positions, p)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, p := range positions {
+			if m, err := ParseMove(p, text); err == nil {
+				if back, err := ParseMove(p, FormatMove(p, m)); err != nil || back != m {
+					t.Fatalf("%s: %q read as %s, which reads back as %v, %v", p, text, FormatMove(p, m), back, err)
+				}
+			}
+			v := p.Variant()
+			if q, err := parsePosition(v, text); err == nil {
+				if r, err := parsePosition(v, positionText(q)); err != nil || dropEP(r.String()) != dropEP(q.String()) {
+					t.Fatalf("%s: %q read as %s, whose XBoard form %s reads back as %v, %v", v.Name, text, q, positionText(q), r, err)
+				}
+			}
+		}
+	})
+}

@@ -334,3 +334,41 @@ func mustParse(t *testing.T, p *env.Position, text string) env.Move {
 	}
 	return m
 }
+
+func TestMalformedCommandsAreAnsweredNotFatal(t *testing.T) {
+	s := newSession(t)
+	s.send("xboard")
+	s.send("protover 2")
+	s.until("feature done=1")
+	for i, c := range []struct{ cmd, want string }{
+		{"frobnicate", "Error (unknown command): frobnicate"},
+		{"variant nosuch", "Error (unknown variant"},
+		{"variant", "Error (unknown variant"},
+		{"level 40 5", "Error (want level"},
+		{"level x 5 0", "Error (moves per session"},
+		{"level 40 5:xx 0", "Error (base time"},
+		{"level 40 5 -1", "Error (increment"},
+		{"st", "Error (want seconds"},
+		{"st -3", "Error (want seconds"},
+		{"sd 0", "Error (want a depth"},
+		{"time soon", "Error (want centiseconds"},
+		{"option Playouts=0", "Error (Playouts"},
+		{"option Model=", "Error (Model"},
+		{"option Colour=red", "Error (unknown option"},
+		{"option", "Error (want option"},
+		{"undo", "Error (command not legal now): undo"},
+		{"remove", "Error (command not legal now): remove"},
+		{"usermove", "Illegal move ("},
+		{"usermove e2", "Illegal move ("},
+		{"usermove P@", "Illegal move ("},
+		{"e9e1", "Illegal move ("}, // a bare move
+		{"setboard", "Error (illegal position"},
+		{"setboard 8/8/8/8/8/8/8/8 w - - 0 1", "Error (illegal position"},
+	} {
+		got := s.syncAfter(c.cmd, 100+i)
+		if len(got) == 0 || !strings.HasPrefix(got[0], c.want) {
+			t.Errorf("%q: %q, want a line starting %q", c.cmd, got, c.want)
+		}
+	}
+	s.send("quit")
+}
