@@ -424,9 +424,27 @@ func (e *engine) userMove(text string, explicit bool) {
 
 // warnIfUnseen tells the user when a move XBoard sent changes more than
 // XBoard's own board will show: a piece removed off the landing square
-// sent without the leg through it, or a promotion sent without its letter.
+// sent without the leg through it, a promotion sent without its letter,
+// or a king moved onto its own rook that XBoard castles otherwise.
 func (e *engine) warnIfUnseen(m env.Move, text string) {
 	if knownToXBoard(e.v) {
+		return
+	}
+	if m.Kind() == env.Castle && !strings.Contains(text, ",") {
+		// A king sent onto its own rook is castled by XBoard as in Chess960:
+		// king to the c- or second-last file, rook beside it.
+		g := e.v.Geo
+		rf, rt := castleRook(e.pos, m)
+		if rf == m.To() {
+			kf, rtf := 2, 3
+			if g.File(m.To()) > g.File(m.From()) {
+				kf, rtf = g.Files-2, g.Files-3
+			}
+			if kf != g.File(m.To()) || rtf != g.File(rt) {
+				e.send("telluser bomberzero read %s as %s: XBoard may place the king and rook elsewhere (enter it as %s)",
+					text, FormatMove(e.pos, m), FormatMove(e.pos, m))
+			}
+		}
 		return
 	}
 	if k := killSquare(e.pos, m); k != env.NoSquare && !strings.Contains(text, ",") {

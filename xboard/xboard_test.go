@@ -251,6 +251,18 @@ func TestXBoardSession(t *testing.T) {
 		t.Errorf("after the fly-over: %q, want the pawn gone and the bomber on fbgc's d6", got)
 	}
 
+	// The king sent onto its own b-file rook: XBoard would castle it as in
+	// Chess960 (king c0, rook d0), so the user is told; onto the i-file
+	// rook XBoard agrees with the rules (king i0, rook h0).
+	s.send("setboard 5k4/10/10/10/10/10/10/10/10/1R3K2R1 w KQ - 0 1")
+	if got := strings.Join(s.syncAfter("usermove f0b0", 17), "\n"); !strings.HasPrefix(got, "telluser ") {
+		t.Errorf("the king onto the b-file rook: %q, want a telluser", got)
+	}
+	s.send("setboard 5k4/10/10/10/10/10/10/10/10/1R3K2R1 w KQ - 0 1")
+	if got := s.syncAfter("usermove f0i0", 18); len(got) != 0 {
+		t.Errorf("the king onto the i-file rook: %q, want nothing", got)
+	}
+
 	// FBGC's mate in one (as uci_test): found, scored as a mate, the result sent.
 	s.send("setboard k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1")
 	s.send("option Playouts=500")
