@@ -2,7 +2,7 @@
 // as a person wants it: the best move, the value, the top root moves with
 // their visits, priors and values, and the principal variation, all in Game
 // Courier move text. The analyse command, the web server's analyse endpoint
-// and the UCI engine share it.
+// and the UCI and XBoard engines share it.
 package analysis
 
 import (
@@ -170,6 +170,14 @@ func Search(ctx context.Context, pos *env.Position, rules *agent.Rules, model *a
 		rep.Top = append(rep.Top, am)
 	}
 	return rep, nil
+}
+
+// Centipawns reads a search value v (in [-1, 1], for the side to move) as
+// centipawns, by lc0's mapping cp = 90 tan(1.5637541897 v) with v kept
+// within ±0.999; the UCI and XBoard engines report their scores so.
+func Centipawns(v float64) int {
+	v = math.Max(-0.999, math.Min(0.999, v))
+	return int(math.Round(90 * math.Tan(1.5637541897*v)))
 }
 
 // Deepen searches pos again and again with doubling playout counts, from

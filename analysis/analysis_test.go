@@ -122,3 +122,22 @@ func TestParseModelSpec(t *testing.T) {
 		}
 	}
 }
+
+func TestCentipawnsFollowsLc0sMapping(t *testing.T) {
+	for _, c := range []struct {
+		v  float64
+		cp int
+	}{
+		{0, 0},
+		{0.5, 89},    // 90 tan(0.78188) = 89.37
+		{-0.5, -89},  // odd
+		{0.9, 546},   // 90 tan(1.40738) = 545.83
+		{1, 10458},   // kept at 0.999: 90 tan(1.56219) = 10457.7, finite
+		{2, 10458},   // out of range: the same
+		{-1, -10458}, // and for the losing side
+	} {
+		if got := Centipawns(c.v); got != c.cp {
+			t.Errorf("Centipawns(%v) = %d, want %d", c.v, got, c.cp)
+		}
+	}
+}

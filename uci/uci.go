@@ -10,7 +10,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -331,7 +330,7 @@ func (e *engine) halt() {
 
 // score writes a report's value as UCI does: "mate N" (moves, negative
 // when losing) for a proven result, else centipawns by lc0's mapping
-// cp = 90 tan(1.5637541897 v).
+// (analysis.Centipawns).
 func score(r analysis.Report) string {
 	if r.Proven && r.Value != 0 {
 		n := (len(r.PV) + 1) / 2
@@ -340,8 +339,7 @@ func score(r analysis.Report) string {
 		}
 		return fmt.Sprintf("mate %d", max(n, 1))
 	}
-	v := math.Max(-0.999, math.Min(0.999, r.Value))
-	return fmt.Sprintf("cp %d", int(math.Round(90*math.Tan(1.5637541897*v))))
+	return fmt.Sprintf("cp %d", analysis.Centipawns(r.Value))
 }
 
 // uciLine rewrites a principal variation (Game Courier text) in UCI moves.

@@ -48,6 +48,7 @@ func commands() []command {
 		{"train", "train an agent by self-play in generations; resumable", runTrain},
 		{"serve", "serve the web app: play, analyse, browse games, watch training", runServe},
 		{"uci", "speak UCI on standard input and output, for chess GUIs and tournament managers", runUCI},
+		{"xboard", "speak the XBoard/WinBoard protocol (CECP), with the family as engine-defined variants", runXBoard},
 		{"version", "print the version and commit of this build", runVersion},
 	}
 }

@@ -1,0 +1,147 @@
+//go:build linux
+
+package xboard
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"bomberzero/env"
+)
+
+// engineEnv makes the test binary the engine: XBoard starts it with this
+// variable set (TestMain).
+const engineEnv = "BOMBERZERO_XBOARD_TEST_ENGINE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(engineEnv) == "1" {
+		if err := Run(context.Background(), os.Stdin, os.Stdout); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestAgainstDebiansXBoard runs Debian's XBoard 4.9 on a virtual display
+// (xvfb-run) for one engine-against-engine game per variant, bomberzero on
+// both sides: XBoard must take the engine-defined variant, pass every move
+// from one engine to the other without a refusal, and end on the board the
+// moves make by bomberzero's rules (its saved final position is the one
+// after the last move, or before it when XBoard adjudicated the game). It
+// is skipped without xboard and xvfb-run (apt-get install xboard xvfb
+// xauth) and with -short.
+func TestAgainstDebiansXBoard(t *testing.T) {
+	xb, err := exec.LookPath("xboard")
+	if err != nil {
+		if xb, err = exec.LookPath("/usr/games/xboard"); err != nil {
+			t.Skip("no xboard (apt-get install xboard xvfb xauth)")
+		}
+	}
+	xvfb, err := exec.LookPath("xvfb-run")
+	if err != nil {
+		t.Skip("no xvfb-run (apt-get install xvfb xauth)")
+	}
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, variant := range []string{"fbgc", "birds-ninjas"} {
+		t.Run(variant, func(t *testing.T) {
+			dir := t.TempDir()
+			debug := filepath.Join(dir, "debug.txt")
+			final := filepath.Join(dir, "final.fen")
+			cmd := exec.Command(xvfb, "-a", xb, "-fcp", self, "-scp", self, "-fd", dir, "-sd", dir,
+				"-variant", variant, "-matchGames", "1", "-testLegality", "false", "-animateMoving", "false",
+				"-mps", "40", "-tc", "0:10", "-adjudicateDrawMoves", "40", "-saveSettingsOnExit", "false",
+				"-savePositionFile", final, "-debug", "-nameOfDebugFile", debug)
+			cmd.Env = append(os.Environ(), engineEnv+"=1", "HOME="+dir)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// XBoard stays up after the match: stop it (and its display and
+			// engines, its process group) once the position is saved.
+			defer func() {
+				syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+				cmd.Wait()
+			}()
+			deadline := time.Now().Add(3 * time.Minute)
+			for {
+				if b, err := os.ReadFile(final); err == nil && strings.Contains(string(b), "\n") {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("no game saved in 3 minutes")
+				}
+				time.Sleep(500 * time.Millisecond)
+			}
+			saved, _ := os.ReadFile(final)
+			moves, complaints := readDebug(t, debug)
+			for _, c := range complaints {
+				t.Errorf("%s", c)
+			}
+			v := load(t, variant)
+			p := v.NewPosition()
+			var before *env.Position
+			for i, text := range moves {
+				m, err := ParseMove(p, text)
+				if err != nil {
+					t.Fatalf("move %d %s: %v", i+1, text, err)
+				}
+				before = p.Clone()
+				p.DoMove(m)
+			}
+			if len(moves) < 10 || before == nil {
+				t.Fatalf("%d moves played, want a game", len(moves))
+			}
+			got, err := parsePosition(v, strings.TrimSpace(string(saved)))
+			if err != nil {
+				t.Fatalf("XBoard's final position %q: %v", saved, err)
+			}
+			board := func(p *env.Position) string {
+				return strings.Fields(p.String())[0] + " " + strings.Fields(p.String())[1]
+			}
+			if board(got) != board(p) && board(got) != board(before) {
+				t.Errorf("after %d moves XBoard shows %s; bomberzero's rules give %s (or %s before the last move)",
+					len(moves), board(got), board(p), board(before))
+			}
+			t.Logf("%s: %d moves, XBoard's final position %s", variant, len(moves), strings.TrimSpace(string(saved)))
+		})
+	}
+}
+
+// readDebug reads XBoard's debug log: the engines' moves in order, and
+// every line that shows a move or command refused.
+func readDebug(t *testing.T, path string) (moves, complaints []string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	move := regexp.MustCompile(`<(first |second): move (\S+)$`)
+	bad := regexp.MustCompile(`Illegal move|Error \(|telluser|Forfeit|NON-COMPLIANT|Bad FEN`)
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := sc.Text()
+		if m := move.FindStringSubmatch(l); m != nil {
+			moves = append(moves, m[2])
+		}
+		if bad.MatchString(l) {
+			complaints = append(complaints, l)
+		}
+	}
+	return moves, complaints
+}
