@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs bomberzero's whole test suite on a fresh machine: installs what the
 # tests need (OpenBLAS for the cgo build, staticcheck, SeaweedFS's weed for
-# the S3 tests), checks formatting and static analysis, then runs the tests
+# the S3 tests, Chromium, Stockfish and XBoard for the protocol and browser
+# tests), checks formatting and static analysis, then runs the tests
 # for the pure-Go build and the OpenBLAS build, package nn once more with its
 # assembly kernels switched off, the race detector over the concurrent
 # packages (scripts/race.sh) and every fuzz target for a short time
@@ -18,13 +19,16 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libopenblas\.so\b'; then
     sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenblas-dev >/dev/null
   fi
 fi
-# Chromium for the web app's browser tests (package serve) and Stockfish
-# for the UCI match test; both tests skip without them.
-# Debian installs stockfish in /usr/games.
+# Chromium for the web app's browser tests (package serve), Stockfish for
+# the UCI match test, XBoard under a virtual display (xvfb-run) for the
+# XBoard games; each test skips without its program.
+# Debian installs stockfish and xboard in /usr/games.
 export PATH="$PATH:/usr/games"
 missing=""
 command -v chromium >/dev/null || missing="$missing chromium"
 command -v stockfish >/dev/null || missing="$missing stockfish"
+command -v xboard >/dev/null || missing="$missing xboard"
+command -v xvfb-run >/dev/null || missing="$missing xvfb xauth"
 if [ -n "$missing" ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
