@@ -98,11 +98,21 @@ func Follow(ctx context.Context, opt FollowOptions) (*FollowReport, error) {
 	if err != nil {
 		return f.rep, err
 	}
+	gen := -1
 	for ctx.Err() == nil {
 		wo, err := f.waitOrder(ctx)
-		if err != nil {
+		if err == nil && wo.Generation != gen && gen >= 0 {
+			// A new generation: read the config again, which the
+			// trainer's --set may have changed.
+			cfg, err = f.waitConfig(ctx)
+		}
+		if ctx.Err() != nil {
 			break
 		}
+		if err != nil {
+			return f.rep, err
+		}
+		gen = wo.Generation
 		if err := f.play(ctx, cfg, wo); err != nil {
 			if ctx.Err() != nil {
 				break
