@@ -411,3 +411,21 @@ func checkCollected(t *testing.T, dir string, recs []metrics.Record, onlyListed 
 	}
 	return all
 }
+
+func TestWorkerStopsNamingADamagedWorkOrder(t *testing.T) {
+	cfg := tinyConfig(t)
+	s := fileStore(t)
+	ctx := context.Background()
+	data, err := cfg.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Write(ctx, configName, data)
+	s.Write(ctx, latestName, []byte(`{"version": 1, "generation": -4, "model": ""}`))
+	tctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	_, err = Follow(tctx, FollowOptions{Store: s, Dir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), latestName) || tctx.Err() != nil {
+		t.Fatalf("worker: %v, want an error naming %s at once", err, latestName)
+	}
+}
