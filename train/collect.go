@@ -41,8 +41,12 @@ const manifestVersion = 1
 func manifestKey(name string) string { return manifestDir + "/" + name + ".json" }
 
 // pollEvery is how often a trainer looks for newly landed chunks, and a
-// worker or evaluator for a new model.
-const pollEvery = 2 * time.Second
+// worker or evaluator for a new model; a trainer that finds nothing new
+// waits twice as long before each next look, up to maxPoll.
+const (
+	pollEvery = 2 * time.Second
+	maxPoll   = 16 * time.Second
+)
 
 // collect is the trainer role's self-play phase: it waits for the
 // workers' games of this generation to land in the store and copies each
@@ -75,13 +79,15 @@ func (r *runner) collect(ctx context.Context) error {
 	bar.Set(have)
 	t0 := time.Now()
 	warned := map[string]bool{}
+	wait := pollEvery
 	for have < want {
+		before := len(r.st.GenChunks)
 		n, err := r.collectNew(ctx, known, warned)
 		if err != nil {
 			bar.Stop()
 			return err
 		}
-		if n > 0 {
+		if len(r.st.GenChunks) > before {
 			have += n
 			bar.Set(min(have, want))
 			r.st.SelfPlaySeconds += time.Since(t0).Seconds()
@@ -90,6 +96,7 @@ func (r *runner) collect(ctx context.Context) error {
 				bar.Stop()
 				return err
 			}
+			wait = pollEvery
 			continue
 		}
 		select {
@@ -100,8 +107,11 @@ func (r *runner) collect(ctx context.Context) error {
 				return err
 			}
 			return errStop
-		case <-time.After(pollEvery):
+		case <-time.After(wait):
 		}
+		// Nothing landed: look less often (each look lists the manifest),
+		// up to maxPoll.
+		wait = min(2*wait, maxPoll)
 	}
 	bar.Finish()
 	r.st.SelfPlaySeconds += time.Since(t0).Seconds()
