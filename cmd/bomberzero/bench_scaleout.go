@@ -29,9 +29,10 @@ only collects: no teacher, the untrained default network plays), starts P
 worker processes (selfplay --run --follow --workers 1), waits until the
 first game lands, then counts the games and positions landed in --seconds,
 and stops them all. It prints games/hour in all and per worker with a 95%
-interval, each P's scaling against P=1 at the same location, and each
-location's games/hour against the first location's (give a file:// URL
-first for the local-disk baseline: 1 - ratio is the store's overhead).
+interval and positions/s, each P's positions/s per worker against P=1's at
+the same location, and each location's positions/s against the first
+location's (give a file:// URL first for the local-disk baseline: 1 - ratio
+is the store's overhead).
 Credentials for the stores come from the environment (docs/scaling.md).`
 
 // scaleoutResult is one measurement of "bench scaleout".
@@ -46,10 +47,13 @@ type scaleoutResult struct {
 	GPHHigh       float64 `json:"games_per_hour_high"`
 	PerWorker     float64 `json:"games_per_hour_per_worker"`
 	PositionsPerS float64 `json:"positions_per_s"`
-	// Scaling is PerWorker over P=1's PerWorker at the same location.
+	// Scaling is the positions/s per worker over P=1's at the same
+	// location (positions, not games: game lengths vary more than the
+	// rate of play).
 	Scaling float64 `json:"scaling_vs_one,omitempty"`
-	// VsFirst is GamesPerHour over the first location's at the same P.
-	VsFirst float64 `json:"games_per_hour_vs_first_run,omitempty"`
+	// VsFirst is PositionsPerS over the first location's at the same P:
+	// 1 - VsFirst is the store's overhead.
+	VsFirst float64 `json:"positions_per_s_vs_first_run,omitempty"`
 	Cores   int     `json:"cores"`
 }
 
@@ -99,11 +103,11 @@ func runBenchScaleout(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 			for _, prev := range results {
-				if prev.Run == loc && prev.Procs == 1 && prev.PerWorker > 0 {
-					res.Scaling = res.PerWorker / prev.PerWorker
+				if prev.Run == loc && prev.Procs == 1 && prev.PositionsPerS > 0 {
+					res.Scaling = res.PositionsPerS / float64(p) / prev.PositionsPerS
 				}
-				if li > 0 && prev.Run == locs[0] && prev.Procs == p && prev.GamesPerHour > 0 {
-					res.VsFirst = res.GamesPerHour / prev.GamesPerHour
+				if li > 0 && prev.Run == locs[0] && prev.Procs == p && prev.PositionsPerS > 0 {
+					res.VsFirst = res.PositionsPerS / prev.PositionsPerS
 				}
 			}
 			results = append(results, res)
@@ -114,10 +118,10 @@ func runBenchScaleout(args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintf(stdout, "%s, %d worker processes: %d games in %.0f s, %.0f games/h [%.0f, %.0f], %.0f per worker, %.1f positions/s",
 					res.Run, res.Procs, res.Games, res.Seconds, res.GamesPerHour, res.GPHLow, res.GPHHigh, res.PerWorker, res.PositionsPerS)
 				if res.Scaling > 0 {
-					fmt.Fprintf(stdout, ", %.2f of linear", res.Scaling)
+					fmt.Fprintf(stdout, ", positions/s per worker %.2f of one worker's", res.Scaling)
 				}
 				if res.VsFirst > 0 {
-					fmt.Fprintf(stdout, ", %.3f of %s's", res.VsFirst, locs[0])
+					fmt.Fprintf(stdout, ", positions/s %.3f of %s's", res.VsFirst, locs[0])
 				}
 				fmt.Fprintln(stdout)
 			}
