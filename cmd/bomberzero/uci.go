@@ -1,15 +1,33 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os"
 
+	"bomberzero/selfplay"
 	"bomberzero/uci"
+	"bomberzero/xboard"
 )
 
 // runUCI speaks UCI on standard input and output (docs/uci.md).
 func runUCI(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("uci", "usage: bomberzero uci [--config FILE] [--set KEY=VALUE]\n\nSpeaks UCI on standard input and output, for chess GUIs and tournament managers (docs/uci.md).\nIts searches derive from the [selfplay] search of the training config.", stderr)
+	return runEngine("uci", "usage: bomberzero uci [--config FILE] [--set KEY=VALUE]\n\nSpeaks UCI on standard input and output, for chess GUIs and tournament managers (docs/uci.md).\nIts searches derive from the [selfplay] search of the training config.",
+		uci.RunWith, args, stdout, stderr)
+}
+
+// runXBoard speaks the XBoard/WinBoard protocol on standard input and
+// output (docs/xboard.md).
+func runXBoard(args []string, stdout, stderr io.Writer) error {
+	return runEngine("xboard", "usage: bomberzero xboard [--config FILE] [--set KEY=VALUE]\n\nSpeaks the XBoard/WinBoard protocol (CECP version 2) on standard input and output; every variant but chess\nis sent to XBoard 4.9 as an engine-defined variant, so it can draw the 10x10 family (docs/xboard.md).\nIts searches derive from the [selfplay] search of the training config.",
+		xboard.RunWith, args, stdout, stderr)
+}
+
+// runEngine runs an engine protocol on standard input and output, its
+// searches derived from the training config's [selfplay] search
+// (--config, --set).
+func runEngine(name, usage string, run func(context.Context, io.Reader, io.Writer, selfplay.Search) error, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet(name, usage, stderr)
 	cf := addConfigFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -20,5 +38,5 @@ func runUCI(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := stopContext()
 	defer stop()
-	return uci.RunWith(ctx, os.Stdin, stdout, tc.SelfPlay.Search)
+	return run(ctx, os.Stdin, stdout, tc.SelfPlay.Search)
 }
