@@ -21,9 +21,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -87,8 +90,12 @@ var DefaultRetry = Retry{Attempts: 8, First: 500 * time.Millisecond, Max: 30 * t
 type Store struct {
 	url    string // the location as given, for messages
 	bucket *blob.Bucket
-	retry  Retry
-	logf   func(format string, args ...any)
+	// dir is a file:// store's folder: Create links there itself, since
+	// fileblob's IfNotExist checks and renames in two steps (two writers
+	// can both win).
+	dir   string
+	retry Retry
+	logf  func(format string, args ...any)
 }
 
 // Options configure Open.
@@ -118,6 +125,9 @@ func Open(ctx context.Context, location string, opt Options) (*Store, error) {
 		b = blob.PrefixedBucket(b, prefix)
 	}
 	s := &Store{url: redact(location), bucket: b, retry: opt.Retry, logf: opt.Logf}
+	if u, err := url.Parse(bucketURL); err == nil && u.Scheme == "file" {
+		s.dir = filepath.FromSlash(u.Path)
+	}
 	if s.retry.Attempts < 1 {
 		s.retry = DefaultRetry
 	}
@@ -239,7 +249,45 @@ func (s *Store) Write(ctx context.Context, key string, data []byte) error {
 // returns an error that errors.Is ErrExists, and the object stays as it
 // was. Of several writers creating one key at once, one succeeds.
 func (s *Store) Create(ctx context.Context, key string, data []byte) error {
+	if s.dir != "" {
+		return s.createLocal(key, data)
+	}
 	return s.write(ctx, "create", key, data, true)
+}
+
+// createLocal is Create for a file:// store: the data go to a temporary
+// file beside the target, which is then hard-linked to the target's name,
+// an atomic step that fails if the name exists.
+func (s *Store) createLocal(key string, data []byte) error {
+	if !cleanKey(key) {
+		return fmt.Errorf("%s: create %s: not a clean key", s.url, key)
+	}
+	path := filepath.Join(s.dir, filepath.FromSlash(key))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("%s: create %s: %w", s.url, key, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".create-*")
+	if err != nil {
+		return fmt.Errorf("%s: create %s: %w", s.url, key, err)
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Link(tmp.Name(), path)
+	}
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("%s: create %s: %w", s.url, key, ErrExists)
+	case err != nil:
+		return fmt.Errorf("%s: create %s: %w", s.url, key, err)
+	}
+	return nil
 }
 
 func (s *Store) write(ctx context.Context, op, key string, data []byte, ifNotExist bool) error {
