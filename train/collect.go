@@ -61,7 +61,7 @@ func (r *runner) collect(ctx context.Context) error {
 	if r.teaching() {
 		want = r.cfg.Teacher.Games
 	}
-	known, err := r.knownChunks()
+	known, err := r.knownChunks(ctx)
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func (r *runner) collect(ctx context.Context) error {
 // lists of finished generations and this generation's), restoring any
 // that the run directory lacks (a trainer restarted on a new machine)
 // from the store.
-func (r *runner) knownChunks() (map[string]bool, error) {
+func (r *runner) knownChunks(ctx context.Context) (map[string]bool, error) {
 	known := map[string]bool{}
 	entries, err := os.ReadDir(filepath.Join(r.dir, ingestedDir))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -158,7 +158,7 @@ func (r *runner) knownChunks() (map[string]bool, error) {
 		if _, err := os.Stat(filepath.Join(r.dir, dataDir, quarantineDir, n)); err == nil {
 			continue
 		}
-		if err := r.remote.store.Download(context.Background(), dataDir+"/"+n, dst, datasets.MaxChunkBytes); err != nil {
+		if err := r.remote.store.Download(ctx, dataDir+"/"+n, dst, datasets.MaxChunkBytes); err != nil {
 			return nil, fmt.Errorf("train: restoring collected chunk %s: %w", n, err)
 		}
 		restored++

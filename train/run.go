@@ -363,9 +363,12 @@ func (r *runner) create() error {
 	if err := os.MkdirAll(filepath.Join(stage, ckptDir), 0o755); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	r.dir = stage
+	// Nothing is pushed while the run's first files are staged: the
+	// store gets them after the move, state.json last.
+	rm := r.remote
+	r.dir, r.remote = stage, nil
 	err := r.createIn()
-	r.dir = final
+	r.dir, r.remote = final, rm
 	if err != nil {
 		return err
 	}
@@ -475,7 +478,7 @@ func (r *runner) save() error {
 	if err := saveState(r.dir, r.st); err != nil {
 		return err
 	}
-	if r.remote != nil && !strings.HasSuffix(r.dir, creatingDir) {
+	if r.remote != nil {
 		return r.remote.push(context.Background())
 	}
 	return nil

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"bomberzero/agent"
+	"bomberzero/atomicfile"
 	"bomberzero/datasets"
 	"bomberzero/dirlock"
 	"bomberzero/env"
@@ -268,28 +269,10 @@ func (f *follower) loadModel(ctx context.Context, cfg Config, wo WorkOrder) erro
 	}
 	rules := agent.NewRules(v, cfg.SelfPlay.MaxPlies)
 	var model *agent.Model
-	if !strings.HasPrefix(wo.Model, ckptDir+"/") {
-		model, err = agent.LoadModel(wo.Model, rules)
+	if strings.HasPrefix(wo.Model, ckptDir+"/") {
+		model, err = f.fetchNet(ctx, cfg, rules, wo)
 	} else {
-		dst := filepath.Join(f.opt.Dir, "model.safetensors")
-		if err := f.opt.Store.Download(ctx, wo.Model, dst, runstore.MaxFile); err != nil {
-			return fmt.Errorf("train: follow: %w", err)
-		}
-		data, err := readfile.Regular(dst, runstore.MaxFile)
-		if err != nil {
-			return fmt.Errorf("train: follow: %w", err)
-		}
-		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != wo.SHA256 {
-			return fmt.Errorf("train: follow: %s: the model's SHA-256 is not the work order's %s", wo.Model, wo.SHA256)
-		}
-		net, err := nn.LoadNet(dst, netConfig(rules, cfg.Net), v.Name)
-		if err != nil {
-			return fmt.Errorf("train: follow: %w", err)
-		}
-		model, err = agent.NewNetModel(genName(wo.Generation), net.Fold(), rules)
-		if err != nil {
-			return fmt.Errorf("train: follow: %w", err)
-		}
+		model, err = agent.LoadModel(wo.Model, rules)
 	}
 	if err != nil {
 		return fmt.Errorf("train: follow: %w", err)
@@ -297,6 +280,27 @@ func (f *follower) loadModel(ctx context.Context, cfg Config, wo WorkOrder) erro
 	f.model, f.modelKey, f.rules = model, wo.Model+"@"+wo.SHA256, rules
 	f.logf("follow: %s: playing generation %d with %s", f.opt.Store, wo.Generation, wo.Model)
 	return nil
+}
+
+// fetchNet reads the work order's checkpoint from the store, checks it
+// against the order's SHA-256 and loads it.
+func (f *follower) fetchNet(ctx context.Context, cfg Config, rules *agent.Rules, wo WorkOrder) (*agent.Model, error) {
+	data, err := f.opt.Store.Read(ctx, wo.Model, runstore.MaxFile)
+	if err != nil {
+		return nil, err
+	}
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != wo.SHA256 {
+		return nil, fmt.Errorf("%s: the model's SHA-256 is not the work order's %s", wo.Model, wo.SHA256)
+	}
+	dst := filepath.Join(f.opt.Dir, "model.safetensors")
+	if err := atomicfile.WriteFile(dst, data); err != nil {
+		return nil, err
+	}
+	net, err := nn.LoadNet(dst, netConfig(rules, cfg.Net), rules.Variant.Name)
+	if err != nil {
+		return nil, err
+	}
+	return agent.NewNetModel(genName(wo.Generation), net.Fold(), rules)
 }
 
 // landEvery lands the spool's chunks every second until stop closes, then
