@@ -118,9 +118,11 @@ func (m *Mirror) skipped(key string) bool {
 
 // mutable reports whether key may change in place.
 func (m *Mirror) mutable(key string) bool {
-	for _, p := range append(m.Mutable, m.Last...) {
-		if strings.HasPrefix(key, p) {
-			return true
+	for _, ps := range [][]string{m.Mutable, m.Last} {
+		for _, p := range ps {
+			if strings.HasPrefix(key, p) {
+				return true
+			}
 		}
 	}
 	return false
