@@ -39,6 +39,19 @@ type EchoConfig struct {
 	Workers  int
 	// Fit is the values pipeline (sampling, methods, bootstrap, unit).
 	Fit values.Config
+	// Rounds is how many times the pipeline plays and fits from each
+	// starting table (0 or 1: once, the plain echo test). Each later round
+	// plays with the previous round's fitted values as the player's table
+	// (those of FixedPoint, every piece the fit valued), so the rounds look
+	// for the fixed point of the map table -> fitted values: values that a
+	// player who holds them finds confirmed by its own games. If the fit
+	// echoes a share e < 1 of the table, the starting tables' difference
+	// shrinks by about e a round, and the echo test on the last round asks
+	// whether the pipeline as a whole still depends on where it started.
+	Rounds int
+	// FixedPoint is the fit whose values feed the next round ("" means
+	// values.Logistic, the fit docs/values.md prefers).
+	FixedPoint values.Method
 	// Bars receives a progress bar per table value (nil: none).
 	Bars io.Writer
 }
@@ -52,10 +65,22 @@ type EchoRun struct {
 	// Fitted is the piece's fitted value per method, in units of the unit
 	// piece (nil when the fit could not value it).
 	Fitted map[values.Method]*values.Estimate `json:"fitted"`
+	// Rounds records each round from this starting table when there is
+	// more than one (Games, Fitted and All are the last round's).
+	Rounds []EchoRound `json:"rounds,omitempty"`
 	// All holds every piece's fitted value per method (nil for a piece the
 	// fit could not value), for reading the whole table a player's games
 	// give (a falsification run with a deliberately wrong table).
 	All map[values.Method]map[string]*values.Estimate `json:"all"`
+}
+
+// EchoRound is one round of a fixed-point run: the table the player held
+// and the piece's value the round's games gave under the fixed-point fit.
+type EchoRound struct {
+	Table    string           `json:"table"` // agent.Values syntax, "B=4,F=5,..."
+	Games    int              `json:"games"`
+	Decisive int              `json:"decisive"`
+	Fitted   *values.Estimate `json:"fitted"` // nil when the fit could not value the piece
 }
 
 // EchoResult is the echo test's answer per fit method: how far the fitted
@@ -66,6 +91,7 @@ type EchoResult struct {
 	Variant string                        `json:"variant"`
 	Player  string                        `json:"player"`
 	Piece   string                        `json:"piece"`
+	Rounds  int                           `json:"rounds"` // rounds per starting table; the verdict is on the last
 	Runs    []EchoRun                     `json:"runs"`
 	Methods map[values.Method]EchoVerdict `json:"methods"`
 }
@@ -96,45 +122,34 @@ func Echo(ctx context.Context, cfg EchoConfig) (*EchoResult, error) {
 		return nil, fmt.Errorf("compare: echo test: %w", err)
 	}
 	res := &EchoResult{Variant: v.Name, Player: cfg.Player, Piece: string(cfg.Piece), Methods: map[values.Method]EchoVerdict{}}
+	rounds := max(cfg.Rounds, 1)
+	res.Rounds = rounds
+	method := cfg.FixedPoint
+	if method == "" {
+		method = values.Logistic
+	}
+	if rounds > 1 && !slices.Contains(cfg.Fit.Methods, method) {
+		return nil, fmt.Errorf("compare: echo test: the fixed-point fit %q is not among the fitted methods %v", method, cfg.Fit.Methods)
+	}
 	for i, x := range cfg.Values {
-		p, err := match.Parse(cfg.Player, v, match.Options{Values: cfg.Table.With(agent.Values{cfg.Piece: x})})
-		if err != nil {
-			return nil, fmt.Errorf("compare: echo test: %w", err)
-		}
-		start := v.NewPosition()
-		mc := match.Config{A: p, B: p, Games: cfg.Games, Start: start, Variant: v, MaxPlies: cfg.MaxPlies,
-			Seed: cfg.Seed, Workers: cfg.Workers, KeepGames: true}
-		if progress := bar(cfg.Bars, fmt.Sprintf("%s=%g games", res.Piece, x), "games"); progress != nil {
-			mc.Progress = func(r *match.Result) { progress(r.Total.Games(), cfg.Games) }
-		}
-		r, err := match.Run(ctx, mc)
-		if err != nil {
-			return nil, fmt.Errorf("compare: echo test, %s=%g: %w", res.Piece, x, err)
-		}
-		ds, err := Dataset(fmt.Sprintf("echo%d", i), start, r.Records)
-		if err != nil {
-			return nil, err
-		}
-		ds, capped := ds.WithoutCapped() // censored results, as values leaves them out
-		run := EchoRun{TableValue: x, Games: len(ds.Games), Capped: capped, Fitted: map[values.Method]*values.Estimate{},
-			All: map[values.Method]map[string]*values.Estimate{}}
-		for _, g := range ds.Games {
-			if g.Result != 0 {
-				run.Decisive++
+		table := cfg.Table.With(agent.Values{cfg.Piece: x})
+		var run EchoRun
+		for round := range rounds {
+			name := fmt.Sprintf("%s=%g", res.Piece, x)
+			if rounds > 1 {
+				name = fmt.Sprintf("%s=%g round %d/%d", res.Piece, x, round+1, rounds)
 			}
-		}
-		rep, err := values.PieceValues(ds, cfg.Fit)
-		if err != nil {
-			return nil, fmt.Errorf("compare: echo test, %s=%g: %w", res.Piece, x, err)
-		}
-		for _, f := range rep.Fits {
-			run.All[f.Method] = map[string]*values.Estimate{}
-			for _, pv := range f.Pieces {
-				run.All[f.Method][pv.Piece] = pv.Value
-				if pv.Piece == res.Piece {
-					run.Fitted[f.Method] = pv.Value
-				}
+			r, err := echoRound(ctx, cfg, v, table, fmt.Sprintf("echo%d-%d", i, round), name)
+			if err != nil {
+				return nil, err
 			}
+			r.TableValue = x
+			r.Rounds = run.Rounds
+			if rounds > 1 {
+				r.Rounds = append(r.Rounds, EchoRound{Table: table.String(), Games: r.Games, Decisive: r.Decisive, Fitted: r.All[method][res.Piece]})
+			}
+			run = r
+			table = nextTable(table, r.All[method], cfg.Fit.Unit)
 		}
 		res.Runs = append(res.Runs, run)
 	}
@@ -152,11 +167,100 @@ func Echo(ctx context.Context, cfg EchoConfig) (*EchoResult, error) {
 	return res, nil
 }
 
+// echoRound plays one set of games with the player holding table and fits
+// the values pipeline on them.
+func echoRound(ctx context.Context, cfg EchoConfig, v *env.Variant, table agent.Values, dsName, name string) (EchoRun, error) {
+	p, err := match.Parse(cfg.Player, v, match.Options{Values: table})
+	if err != nil {
+		return EchoRun{}, fmt.Errorf("compare: echo test: %w", err)
+	}
+	start := v.NewPosition()
+	mc := match.Config{A: p, B: p, Games: cfg.Games, Start: start, Variant: v, MaxPlies: cfg.MaxPlies,
+		Seed: cfg.Seed, Workers: cfg.Workers, KeepGames: true}
+	if progress := bar(cfg.Bars, name+" games", "games"); progress != nil {
+		mc.Progress = func(r *match.Result) { progress(r.Total.Games(), cfg.Games) }
+	}
+	r, err := match.Run(ctx, mc)
+	if err != nil {
+		return EchoRun{}, fmt.Errorf("compare: echo test, %s: %w", name, err)
+	}
+	ds, err := Dataset(dsName, start, r.Records)
+	if err != nil {
+		return EchoRun{}, err
+	}
+	ds, capped := ds.WithoutCapped() // censored results, as values leaves them out
+	run := EchoRun{Games: len(ds.Games), Capped: capped, Fitted: map[values.Method]*values.Estimate{},
+		All: map[values.Method]map[string]*values.Estimate{}}
+	for _, g := range ds.Games {
+		if g.Result != 0 {
+			run.Decisive++
+		}
+	}
+	rep, err := values.PieceValues(ds, cfg.Fit)
+	if err != nil {
+		return EchoRun{}, fmt.Errorf("compare: echo test, %s: %w", name, err)
+	}
+	piece := string(cfg.Piece)
+	for _, f := range rep.Fits {
+		run.All[f.Method] = map[string]*values.Estimate{}
+		for _, pv := range f.Pieces {
+			run.All[f.Method][pv.Piece] = pv.Value
+			if pv.Piece == piece {
+				run.Fitted[f.Method] = pv.Value
+			}
+		}
+	}
+	return run, nil
+}
+
+// Fixed-point tables keep every value within [minTableValue, maxTableValue]
+// pawns: a fit on few trades can give a piece a value at or below zero,
+// which no player can hold.
+const (
+	minTableValue = 0.1
+	maxTableValue = 1000
+)
+
+// nextTable returns the table of the next fixed-point round: table with
+// each piece the fit valued (all but the unit piece) set to its fitted
+// point, which is in units of the unit piece, times the unit's own table
+// value, clamped to the range a table holds and rounded to a hundredth
+// (far below any fit's resolution, and a table a person can read).
+func nextTable(table agent.Values, fitted map[string]*values.Estimate, unit string) agent.Values {
+	if unit == "" {
+		unit = values.DefaultUnit
+	}
+	scale := 1.0
+	if x, ok := table[unit[0]]; ok && x > 0 {
+		scale = x
+	}
+	out := table.With(nil)
+	for piece, e := range fitted {
+		if e == nil || len(piece) != 1 || piece == unit || math.IsNaN(e.Point) || math.IsInf(e.Point, 0) {
+			continue
+		}
+		out[piece[0]] = math.Round(min(max(e.Point*scale, minTableValue), maxTableValue)*100) / 100
+	}
+	return out
+}
+
 // WriteText prints the echo test for a person.
 func (r *EchoResult) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Echo test: %s playing itself in %s with %s at each table value\n", r.Player, r.Variant, r.Piece)
+	fmt.Fprintf(&b, "Echo test: %s playing itself in %s with %s at each table value", r.Player, r.Variant, r.Piece)
+	if r.Rounds > 1 {
+		fmt.Fprintf(&b, ", %d fixed-point rounds from each (the verdict compares the last rounds)", r.Rounds)
+	}
+	b.WriteString("\n")
 	for _, run := range r.Runs {
+		for k, rd := range run.Rounds {
+			fmt.Fprintf(&b, "%s = %g, round %d: player's table %s; %d games (%d decisive);", r.Piece, run.TableValue, k+1, rd.Table, rd.Games, rd.Decisive)
+			if rd.Fitted == nil {
+				b.WriteString(" no value\n")
+				continue
+			}
+			fmt.Fprintf(&b, " fitted %.2f [%.2f, %.2f]\n", rd.Fitted.Point, rd.Fitted.Lo, rd.Fitted.Hi)
+		}
 		fmt.Fprintf(&b, "%s = %g: %d games (%d decisive; %d stopped by the cap left out);", r.Piece, run.TableValue, run.Games, run.Decisive, run.Capped)
 		for _, m := range sortedMethods(run.Fitted) {
 			e := run.Fitted[m]

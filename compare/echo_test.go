@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/values"
 )
 
@@ -49,6 +50,77 @@ func TestEchoRefitsThePiecePerTableValueAndComparesTheShiftWithItsHalfWidth(t *t
 	} {
 		if _, err := Echo(context.Background(), bad); err == nil {
 			t.Errorf("Echo(%+v) succeeded, want an error", bad)
+		}
+	}
+}
+
+func TestEchoRoundsPlayEachLaterRoundWithThePreviousRoundsFittedValues(t *testing.T) {
+	cfg := EchoConfig{Variant: "chess", Player: "alphabeta:1", Piece: 'N', Values: []float64{1, 9}, Games: 40, MaxPlies: 150,
+		Seed: 3, Workers: 2, Rounds: 2,
+		Fit: values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh}, Seed: 3, Bootstrap: 20}}
+	res, err := Echo(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, run := range res.Runs {
+		if len(run.Rounds) != 2 {
+			t.Fatalf("start %g: %d rounds recorded, want 2", run.TableValue, len(run.Rounds))
+		}
+		first, err := agent.ParseValues(run.Rounds[0].Table)
+		if err != nil || first['N'] != run.TableValue {
+			t.Errorf("start %g: round 1 played with %q (%v), want N=%g", run.TableValue, run.Rounds[0].Table, err, run.TableValue)
+		}
+		// Round 2's table is round 1's logistic values, clamped to a table's range.
+		second, err := agent.ParseValues(run.Rounds[1].Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := run.Rounds[0].Fitted; f != nil {
+			want := math.Round(min(max(f.Point, minTableValue), maxTableValue)*100) / 100
+			checked++
+			if math.Abs(second['N']-want) > 1e-9 {
+				t.Errorf("start %g: round 2 played N=%g, want round 1's fitted %g", run.TableValue, second['N'], want)
+			}
+		}
+		// The run's own fits are the last round's.
+		if last := run.Rounds[1].Fitted; last != run.Fitted[values.Logistic] {
+			t.Errorf("start %g: the run's logistic fit %+v is not its last round's %+v", run.TableValue, run.Fitted[values.Logistic], last)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no start's first round valued N: the test checked no table")
+	}
+	bad := cfg
+	bad.FixedPoint = values.Method("value")
+	if _, err := Echo(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "fixed-point fit") {
+		t.Errorf("a fixed-point fit outside the fitted methods: %v, want an error naming it", err)
+	}
+}
+
+func TestNextTableTakesTheFittedPointsInTheTablesPawnsAndClampsThem(t *testing.T) {
+	est := func(x float64) *values.Estimate { return &values.Estimate{Point: x, Lo: x - 1, Hi: x + 1} }
+	for _, tc := range []struct {
+		name   string
+		table  agent.Values
+		fitted map[string]*values.Estimate
+		unit   string
+		want   agent.Values
+	}{
+		{"points replace the table", agent.Values{'N': 3, 'B': 4}, map[string]*values.Estimate{"N": est(2.5), "B": est(3.504)}, "",
+			agent.Values{'N': 2.5, 'B': 3.5}},
+		{"the unit and unvalued pieces keep theirs", agent.Values{'P': 1, 'N': 3, 'Q': 9}, map[string]*values.Estimate{"P": est(1), "N": est(2), "Q": nil}, "P",
+			agent.Values{'P': 1, 'N': 2, 'Q': 9}},
+		{"a value at or below zero is clamped", agent.Values{'N': 3}, map[string]*values.Estimate{"N": est(-2)}, "",
+			agent.Values{'N': minTableValue}},
+		{"a non-finite point is ignored", agent.Values{'N': 3}, map[string]*values.Estimate{"N": est(math.Inf(1))}, "",
+			agent.Values{'N': 3}},
+		{"points in units of another unit piece", agent.Values{'J': 2, 'N': 3}, map[string]*values.Estimate{"N": est(4)}, "J",
+			agent.Values{'J': 2, 'N': 8}},
+	} {
+		got := nextTable(tc.table, tc.fitted, tc.unit)
+		if got.String() != tc.want.String() {
+			t.Errorf("%s: got %s, want %s", tc.name, got, tc.want)
 		}
 	}
 }

@@ -24,6 +24,7 @@ func runEchoTest(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the games (the same for every table value) and of the bootstrap")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	boot := fs.Int("bootstrap", values.DefaultBootstrap, "bootstrap replicates per fit")
+	rounds := fs.Int("rounds", 1, "rounds per starting table: each round after the first plays with the previous round's fitted values (logistic fit) as the player's table, towards the fixed point of table -> fitted values (docs/values.md)")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
 	mf := addMatchFlags(fs, true)
 	quiet := quietFlag(fs)
@@ -49,6 +50,8 @@ func runEchoTest(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --table %q: want at least two values", errUsage, *table)
 	case *games < 2:
 		return fmt.Errorf("%w: --games %d: want at least 2", errUsage, *games)
+	case *rounds < 1 || *rounds > 100:
+		return fmt.Errorf("%w: --rounds %d: want 1 to 100", errUsage, *rounds)
 	case *boot < 1:
 		return fmt.Errorf("%w: --bootstrap %d: want at least 1", errUsage, *boot)
 	}
@@ -63,7 +66,7 @@ func runEchoTest(args []string, stdout, stderr io.Writer) error {
 	cfg := compare.EchoConfig{Variant: *variant, Player: *player, Piece: (*piece)[0], Values: xs, Table: opt.Values, Games: *games,
 		MaxPlies: tc.Eval.MaxPlies, Seed: *seed, Workers: *workers, Bars: progressTo(stderr, *quiet),
 		Fit: values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh},
-			Seed: *seed, Bootstrap: *boot}}
+			Seed: *seed, Bootstrap: *boot}, Rounds: *rounds}
 	ctx, stop := stopContext()
 	defer stop()
 	res, err := compare.Echo(ctx, cfg)
