@@ -255,6 +255,11 @@ func (s *Store) Create(ctx context.Context, key string, data []byte) error {
 	return s.write(ctx, "create", key, data, true)
 }
 
+// createTempPrefix begins the name of createLocal's temporary file, which
+// List leaves out: fileblob lists every file under the folder, and a
+// reader must never see a half-made object under a name of its own.
+const createTempPrefix = ".create-"
+
 // createLocal is Create for a file:// store: the data go to a temporary
 // file beside the target, which is then hard-linked to the target's name,
 // an atomic step that fails if the name exists.
@@ -266,7 +271,7 @@ func (s *Store) createLocal(key string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("%s: create %s: %w", s.url, key, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".create-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), createTempPrefix+"*")
 	if err != nil {
 		return fmt.Errorf("%s: create %s: %w", s.url, key, err)
 	}
@@ -344,7 +349,7 @@ func (s *Store) List(ctx context.Context, prefix string) ([]Object, error) {
 			if err != nil {
 				return err
 			}
-			if o.IsDir {
+			if o.IsDir || s.dir != "" && strings.HasPrefix(path.Base(o.Key), createTempPrefix) {
 				continue
 			}
 			out = append(out, Object{Key: o.Key, Size: o.Size, ModTime: o.ModTime})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -235,5 +236,31 @@ func TestCancelledContextStopsRetrying(t *testing.T) {
 	}
 	if d := time.Since(t0); d > 5*time.Second {
 		t.Errorf("stopped after %s, want about the context's 300ms", d)
+	}
+}
+
+// TestListNeverShowsACreateInProgress: on a file:// store Create writes a
+// temporary file beside its target before linking it, and a reader listing
+// the folder meanwhile (an evaluator counting its ratings, a collector
+// reading manifests) must not see it as an object. A CI run caught a test
+// counting one.
+func TestListNeverShowsACreateInProgress(t *testing.T) {
+	ctx := context.Background()
+	s := stores(t)["file"]
+	if err := s.Create(ctx, "eval/gen-0001.json", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	// A create caught between its temporary file and its link.
+	if err := os.WriteFile(filepath.Join(s.dir, "eval", createTempPrefix+"123"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, prefix := range []string{"eval/", ""} {
+		list, err := s.List(ctx, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list) != 1 || list[0].Key != "eval/gen-0001.json" {
+			t.Errorf("List(%q) = %+v, want only eval/gen-0001.json", prefix, list)
+		}
 	}
 }

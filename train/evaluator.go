@@ -79,13 +79,16 @@ func Evaluate(ctx context.Context, opt EvaluateOptions) (*EvaluateReport, error)
 		}
 		for _, g := range gens {
 			err := r.evaluateGen(ctx, opt.Store, g)
+			if err == nil {
+				// Stored: reported even if a stop came meanwhile.
+				rep.Rated = append(rep.Rated, g)
+			}
 			if errors.Is(err, errStop) || ctx.Err() != nil {
 				return rep, nil
 			}
 			if err != nil {
 				return rep, err
 			}
-			rep.Rated = append(rep.Rated, g)
 		}
 		if len(gens) == 0 {
 			sleep(ctx, pollEvery)
