@@ -257,8 +257,15 @@ func (s *Store) Create(ctx context.Context, key string, data []byte) error {
 
 // createTempPrefix begins the name of createLocal's temporary file, which
 // List leaves out: fileblob lists every file under the folder, and a
-// reader must never see a half-made object under a name of its own.
-const createTempPrefix = ".create-"
+// reader must never see a half-made object under a name of its own. The
+// name ends in createTempSuffix, fileblob's extension for its own
+// metadata files, which its listing skips before it even stats them (a
+// temporary file removed between the folder read and the stat would
+// otherwise fail the listing).
+const (
+	createTempPrefix = ".create-"
+	createTempSuffix = ".attrs"
+)
 
 // createLocal is Create for a file:// store: the data go to a temporary
 // file beside the target, which is then hard-linked to the target's name,
@@ -271,7 +278,7 @@ func (s *Store) createLocal(key string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("%s: create %s: %w", s.url, key, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), createTempPrefix+"*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), createTempPrefix+"*"+createTempSuffix)
 	if err != nil {
 		return fmt.Errorf("%s: create %s: %w", s.url, key, err)
 	}
@@ -345,6 +352,11 @@ func (s *Store) List(ctx context.Context, prefix string) ([]Object, error) {
 			o, err := it.Next(ctx)
 			if err == io.EOF {
 				return nil
+			}
+			if err != nil && s.dir != "" && gcerrors.Code(err) == gcerrors.NotFound {
+				// A file removed while fileblob walked the folder (an object
+				// deleted meanwhile): the listing is retried, not failed.
+				return fmt.Errorf("a file vanished while the folder was listed: %v", err)
 			}
 			if err != nil {
 				return err

@@ -264,3 +264,36 @@ func TestListNeverShowsACreateInProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestListWhileObjectsAreDeletedNeverFails: fileblob reads a folder and
+// then stats each file, so an object deleted in between made the whole
+// listing fail; List retries it instead.
+func TestListWhileObjectsAreDeletedNeverFails(t *testing.T) {
+	ctx := context.Background()
+	s := stores(t)["file"]
+	const n = 300
+	for i := range n {
+		if err := s.Write(ctx, fmt.Sprintf("manifest/chunk-%04d.json", i), []byte("{}")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range n {
+			if err := s.Delete(ctx, fmt.Sprintf("manifest/chunk-%04d.json", i)); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	for {
+		if _, err := s.List(ctx, "manifest/"); err != nil {
+			t.Fatalf("List while deleting: %v", err)
+		}
+		select {
+		case <-done:
+			return
+		default:
+		}
+	}
+}
