@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"bomberzero/env"
@@ -210,6 +211,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}()
 	}
 	wg.Wait()
+	// Games finish in whatever order the workers play them; the records
+	// are kept in game order so that what is computed from them (a values
+	// fit samples positions by game index) is the same for a seed
+	// whatever the number of workers.
+	slices.SortFunc(res.Records, func(a, b Game) int { return a.Index - b.Index })
 	if firstErr != nil {
 		return res, firstErr
 	}

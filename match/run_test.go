@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -98,6 +99,17 @@ func TestMatchIsReproducibleFromItsSeed(t *testing.T) {
 	a, b := run(1), run(3)
 	if a.Total != b.Total || a.MeanPlies != b.MeanPlies {
 		t.Fatalf("workers change the result: %+v vs %+v", a.Total, b.Total)
+	}
+	// The records too, game for game and in game order: a values fit
+	// samples positions by a game's place in them.
+	if len(a.Records) != 6 || len(b.Records) != 6 {
+		t.Fatalf("%d and %d records, want 6", len(a.Records), len(b.Records))
+	}
+	for i := range a.Records {
+		ra, rb := a.Records[i], b.Records[i]
+		if ra.Index != i || rb.Index != i || !slices.Equal(ra.Moves, rb.Moves) {
+			t.Errorf("record %d: game %d (%d moves) with 1 worker, game %d (%d moves) with 3", i, ra.Index, len(ra.Moves), rb.Index, len(rb.Moves))
+		}
 	}
 }
 
