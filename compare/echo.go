@@ -134,23 +134,22 @@ func Echo(ctx context.Context, cfg EchoConfig) (*EchoResult, error) {
 	for i, x := range cfg.Values {
 		table := cfg.Table.With(agent.Values{cfg.Piece: x})
 		var run EchoRun
+		var history []EchoRound
 		for round := range rounds {
 			name := fmt.Sprintf("%s=%g", res.Piece, x)
 			if rounds > 1 {
 				name = fmt.Sprintf("%s=%g round %d/%d", res.Piece, x, round+1, rounds)
 			}
-			r, err := echoRound(ctx, cfg, v, table, fmt.Sprintf("echo%d-%d", i, round), name)
-			if err != nil {
+			var err error
+			if run, err = echoRound(ctx, cfg, v, table, fmt.Sprintf("echo%d-%d", i, round), name); err != nil {
 				return nil, err
 			}
-			r.TableValue = x
-			r.Rounds = run.Rounds
 			if rounds > 1 {
-				r.Rounds = append(r.Rounds, EchoRound{Table: table.String(), Games: r.Games, Decisive: r.Decisive, Fitted: r.All[method][res.Piece]})
+				history = append(history, EchoRound{Table: table.String(), Games: run.Games, Decisive: run.Decisive, Fitted: run.All[method][res.Piece]})
 			}
-			run = r
-			table = nextTable(table, r.All[method], cfg.Fit.Unit)
+			table = nextTable(table, run.All[method], cfg.Fit.Unit)
 		}
+		run.TableValue, run.Rounds = x, history
 		res.Runs = append(res.Runs, run)
 	}
 	lo, hi := res.Runs[0], res.Runs[len(res.Runs)-1]

@@ -250,9 +250,12 @@ func TestListNeverShowsACreateInProgress(t *testing.T) {
 	if err := s.Create(ctx, "eval/gen-0001.json", []byte("{}")); err != nil {
 		t.Fatal(err)
 	}
-	// A create caught between its temporary file and its link.
-	if err := os.WriteFile(filepath.Join(s.dir, "eval", createTempPrefix+"123"), []byte("{"), 0o644); err != nil {
-		t.Fatal(err)
+	// Creates caught between their temporary file and its link: as
+	// Create names the file, and without the suffix fileblob skips.
+	for _, name := range []string{createTempPrefix + "123" + createTempSuffix, createTempPrefix + "456"} {
+		if err := os.WriteFile(filepath.Join(s.dir, "eval", name), []byte("{"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, prefix := range []string{"eval/", ""} {
 		list, err := s.List(ctx, prefix)
