@@ -71,12 +71,14 @@ func writeSources(w io.Writer, res *Result) {
 		switch s.Kind {
 		case "baseline":
 			what = fmt.Sprintf("%s against itself from the start position, colours alternating, games capped at %d plies (a draw)", s.Player, res.Config.MaxPlies)
+		case "model":
+			what = fmt.Sprintf("the given model %s against itself (%s), colours alternating, games capped at %d plies (a draw)", s.Model, s.Player, res.Config.MaxPlies)
 		case "trained":
 			what = fmt.Sprintf("self-play of a run trained for %s with the variant's embedded defaults: %s", res.Config.Budget, s.Dir)
 		default:
 			what = "self-play games of " + s.Dir
 		}
-		if s.Model != "" {
+		if s.Model != "" && s.Kind != "model" {
 			what += fmt.Sprintf(" (newest model %s)", s.Model)
 		}
 		if s.TeacherGames > 0 {

@@ -28,7 +28,14 @@ type Config struct {
 	// Runs, when given, are one run (or training-data) directory per
 	// variant whose games are compared.
 	Runs []string
-	// Budget, without Runs, trains each variant for this long with its
+	// Models, when given, are one trained checkpoint per variant (a
+	// shipped model, a run's generation): each plays itself Games games at
+	// Sims playouts from the shared book, and those games are compared;
+	// the models also meet the anchors, play at each of Levels and meet
+	// each other in cross-play. For the models of runs that are gone, or
+	// of runs on other machines.
+	Models []string
+	// Budget, without Runs or Models, trains each variant for this long with its
 	// embedded defaults (train.DefaultConfig) and the same Seed, in
 	// RunsDir/<variant>, and compares those runs' games.
 	Budget  time.Duration
@@ -98,13 +105,14 @@ type Config struct {
 // Source says where one variant's games came from.
 type Source struct {
 	Variant string `json:"variant"`
-	// Kind is "run", "trained" or "baseline".
+	// Kind is "run", "trained", "model" or "baseline".
 	Kind   string `json:"kind"`
 	Dir    string `json:"dir,omitempty"`    // the run or data directory
 	Player string `json:"player,omitempty"` // the baseline player
 	Seed   uint64 `json:"seed"`
 	Games  int    `json:"games"`
-	// Model is the newest checkpoint of a run ("" for none).
+	// Model is the newest checkpoint of a run, or the given model ("" for
+	// none).
 	Model    string   `json:"model,omitempty"`
 	Problems []string `json:"problems,omitempty"`
 	// TeacherGames is the number of a search teacher's games left out.
@@ -178,7 +186,19 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("compare: --runs: %q is not a directory", r)
 		}
 	}
+	if len(c.Models) > 0 && len(c.Models) != len(c.Variants) {
+		return fmt.Errorf("compare: --models has %d checkpoints for %d variants: want one per variant, in the same order", len(c.Models), len(c.Variants))
+	}
+	for _, m := range c.Models {
+		if st, err := os.Stat(m); err != nil || st.IsDir() {
+			return fmt.Errorf("compare: --models: %q is not a checkpoint file", m)
+		}
+	}
 	switch {
+	case len(c.Models) > 0 && len(c.Runs) > 0:
+		return fmt.Errorf("compare: --models and --runs both give each variant's games: choose one")
+	case len(c.Models) > 0 && c.Budget > 0:
+		return fmt.Errorf("compare: --budget trains new runs; it cannot go with --models")
 	case c.Budget < 0:
 		return fmt.Errorf("compare: --budget %v: want a positive duration", c.Budget)
 	case c.Budget > 0 && len(c.Runs) > 0:
@@ -271,6 +291,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		switch {
 		case len(cfg.Runs) > 0:
 			ds, src, err = fromRun(name, cfg.Runs[i], "run", cfg)
+		case len(cfg.Models) > 0:
+			ds, src, err = fromModel(ctx, name, i, cfg)
 		case cfg.Budget > 0:
 			ds, src, err = trainVariant(ctx, name, cfg)
 		default:
@@ -595,6 +617,33 @@ func SelfPlayDataset(ctx context.Context, v *env.Variant, p match.Maker, games, 
 		return nil, fmt.Errorf("compare: %s games of %s: %w", v.Name, p.Spec, err)
 	}
 	return Dataset(prefix, start, r.Records)
+}
+
+// fromModel plays variant name's given model (cfg.Models[i]) against
+// itself cfg.Games times at cfg.Sims playouts, from the shared book, with
+// the seed a baseline of the same place would have.
+func fromModel(ctx context.Context, name string, i int, cfg Config) (*values.Dataset, Source, error) {
+	seed := cfg.Seed + uint64(i)*1_000_003
+	src := Source{Variant: name, Kind: "model", Model: cfg.Models[i], Seed: seed}
+	v, err := env.LoadVariant(name)
+	if err != nil {
+		return nil, src, fmt.Errorf("compare: %w", err)
+	}
+	p, err := neutralPlayer(v, src.Model, cfg.Search, cfg.Sims)
+	if err != nil {
+		return nil, src, fmt.Errorf("compare: --models: %w", err)
+	}
+	src.Player = p.Spec
+	book, err := cfg.bookFor(v)
+	if err != nil {
+		return nil, src, err
+	}
+	ds, err := SelfPlayDataset(ctx, v, p, cfg.Games, cfg.MaxPlies, seed, cfg.Workers, book, filepath.Base(name), bar(cfg.Bars, name+" games", "games"))
+	if err != nil {
+		return nil, src, err
+	}
+	src.Games = len(ds.Games)
+	return ds, src, nil
 }
 
 // baseline plays cfg.Player against itself cfg.Games times in variant

@@ -2,12 +2,15 @@ package compare
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"bomberzero/datasets"
 	"bomberzero/match"
+	"bomberzero/mcts"
 	"bomberzero/teacher"
 	"bomberzero/train"
 	"bomberzero/values"
@@ -62,6 +65,49 @@ func TestRunComparesTheGamesOfGivenRuns(t *testing.T) {
 	}
 	if len(res.Cross) != 0 || !strings.Contains(res.CrossNote, "without a trained model") {
 		t.Errorf("cross-play %v, note %q; want none, saying the data have no model", res.Cross, res.CrossNote)
+	}
+}
+
+// Given models play themselves in their own variants; the models then
+// meet each other in cross-play, as a run's newest models would.
+func TestRunPlaysEachGivenModelAgainstItself(t *testing.T) {
+	dir := t.TempDir()
+	models := []string{saveNet(t, dir, "fbgc", 1), saveNet(t, dir, "fbgc-superpower", 2)}
+	res, err := Run(context.Background(), Config{Variants: []string{"fbgc", "fbgc-superpower"}, Models: models, Games: 2, Sims: 2,
+		MaxPlies: 10, Search: mcts.DefaultConfig(), Seed: 5, Bootstrap: 20, NoValues: true, Anchors: []string{}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range res.Sources {
+		if s.Kind != "model" || s.Model != models[i] || s.Games != 2 || s.Seed != 5+uint64(i)*1_000_003 || !strings.HasSuffix(s.Player, ":2") {
+			t.Errorf("source %d: %+v, want 2 games of %s at 2 playouts", i, s, models[i])
+		}
+		if got := res.Comparison.Variants[i].Games; got != 2 {
+			t.Errorf("variant %d: %d games compared, want 2", i, got)
+		}
+	}
+	if len(res.Cross) != 2 || res.CrossNote != "" {
+		t.Errorf("cross-play %d matches, note %q; want the models to meet on both rule sets", len(res.Cross), res.CrossNote)
+	}
+}
+
+func TestValidateRefusesModelsThatCannotWork(t *testing.T) {
+	dir := t.TempDir()
+	m := saveNet(t, dir, "fbgc", 1)
+	vs := []string{"fbgc", "fbgc-superpower"}
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Variants: vs, Models: []string{m}, Games: 1}, "1 checkpoints for 2 variants"},
+		{Config{Variants: vs, Models: []string{m, filepath.Join(dir, "missing.safetensors")}, Games: 1}, "missing.safetensors\" is not a checkpoint file"},
+		{Config{Variants: vs, Models: []string{m, dir}, Games: 1}, "is not a checkpoint file"},
+		{Config{Variants: vs, Models: []string{m, m}, Runs: []string{dir, dir}, Games: 1}, "choose one"},
+		{Config{Variants: vs, Models: []string{m, m}, Budget: time.Minute, Games: 1}, "cannot go with --models"},
+	} {
+		if err := c.cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want one containing %q", c.cfg, err, c.want)
+		}
 	}
 }
 

@@ -14,11 +14,12 @@ import (
 // runCompare compares two or more variants side by side and writes a
 // report folder.
 func runCompare(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("compare", "usage: bomberzero compare --variants A,B[,...] --out DIR [--runs R1,R2 | --budget D] [flags]\n\nCompares variants' games side by side (White's score, draws, lengths, endings,\nopening diversity, piece values, each with its 95% interval), says which\ndifferences are within noise and how many games would resolve them, plays\ntrained models against fixed anchors (matched strength) and each other\n(cross-play), and writes DIR/report.md with its charts.", stderr)
+	fs := newFlagSet("compare", "usage: bomberzero compare --variants A,B[,...] --out DIR [--runs R1,R2 | --models M1,M2 | --budget D] [flags]\n\nCompares variants' games side by side (White's score, draws, lengths, endings,\nopening diversity, piece values, each with its 95% interval), says which\ndifferences are within noise and how many games would resolve them, plays\ntrained models against fixed anchors (matched strength) and each other\n(cross-play), and writes DIR/report.md with its charts.", stderr)
 	variants := fs.String("variants", "", "comma-separated variants to compare, e.g. fbgc,fbgc-superpower")
 	runs := fs.String("runs", "", "comma-separated run (or training-data) directories, one per variant, whose games are compared")
-	budget := fs.Duration("budget", 0, "without --runs: train each variant this long with the same embedded defaults and seed (e.g. 30m)")
-	player := fs.String("player", compare.DefaultPlayer, "without --runs or --budget: the baseline player that plays itself in each variant")
+	models := fs.String("models", "", "comma-separated trained checkpoints, one per variant (e.g. the shipped models): each plays itself --games games at --sims playouts, and those games are compared")
+	budget := fs.Duration("budget", 0, "without --runs or --models: train each variant this long with the same embedded defaults and seed (e.g. 30m)")
+	player := fs.String("player", compare.DefaultPlayer, "without --runs, --models or --budget: the baseline player that plays itself in each variant")
 	games := fs.Int("games", 200, "baseline games per variant, and games per cross-play match")
 	seed := fs.Uint64("seed", 1, "random seed of games, training, bootstraps and cross-play")
 	boot := fs.Int("bootstrap", values.DefaultBootstrap, "bootstrap resamples behind every interval")
@@ -51,7 +52,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: --values: %v", errUsage, err)
 	}
-	cfg := compare.Config{Variants: vs, Runs: splitList(*runs), Budget: *budget, RunsDir: filepath.Join(*out, "runs"),
+	cfg := compare.Config{Variants: vs, Runs: splitList(*runs), Models: splitList(*models), Budget: *budget, RunsDir: filepath.Join(*out, "runs"),
 		Player: *player, PlayerOptions: opt, Games: *games, Sims: tc.Eval.Sims, MaxPlies: tc.Eval.MaxPlies, Search: tc.SelfPlay.Search,
 		Training: mf.load, Seed: *seed, Anchors: []string{}, Book: *book, BookPlies: *bookPlies,
 		Bootstrap: *boot, NoValues: *noValues, IncludeTeacher: *withTeacher, Workers: *workers, Log: stderr, Bars: stderr,

@@ -19,6 +19,8 @@ func TestCompareAndImbalanceRejectBadFlagsClearly(t *testing.T) {
 		{[]string{"compare", "--variants", "fbgc", "--out", dir}, "two or more"},
 		{[]string{"compare", "--variants", "fbgc,nosuch", "--out", dir}, "nosuch"},
 		{[]string{"compare", "--variants", "fbgc,chess", "--runs", dir, "--out", dir}, "--runs has 1"},
+		{[]string{"compare", "--variants", "fbgc,fbgc-superpower", "--models", "models/fbgc.safetensors", "--out", dir}, "--models has 1 checkpoints for 2 variants"},
+		{[]string{"compare", "--variants", "fbgc,fbgc-superpower", "--models", dir + "/none.safetensors,x", "--out", dir}, "none.safetensors\" is not a checkpoint file"},
 		{[]string{"compare", "--variants", "fbgc,chess", "--games", "0", "--out", dir}, "--games"},
 		{[]string{"compare", "--variants", "fbgc,chess", "--budget", "soon", "--out", dir}, "budget"},
 		{[]string{"compare", "--variants", "fbgc,chess", "--out", dir, "extra"}, "unexpected argument"},
