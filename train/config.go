@@ -50,6 +50,14 @@ type NetConfig struct {
 	PolicyFilters int `toml:"policy_filters"`
 	ValueFilters  int `toml:"value_filters"`
 	ValueHidden   int `toml:"value_hidden"`
+	// Init, when set, is a checkpoint of the run's variant and of this
+	// table's shape whose weights start the run instead of random ones (a
+	// shipped model, another run's generation); the optimizer starts
+	// afresh. It is read once, when the run is created. Generation 0 is
+	// then played by that network (selfplay.first_model and first_games
+	// are for a run from random weights), after the teacher phase if
+	// teacher.enabled.
+	Init string `toml:"init"`
 }
 
 // SelfPlayConfig is one generation's self-play: the self-play settings of
@@ -123,11 +131,20 @@ type EvalConfig struct {
 }
 
 // gamesIn returns the self-play games of generation gen.
-func (c SelfPlayConfig) gamesIn(gen int) int {
-	if gen == 0 && c.FirstGames > 0 {
-		return c.FirstGames
+func (c Config) gamesIn(gen int) int {
+	if gen == 0 && c.SelfPlay.FirstGames > 0 && c.Net.Init == "" {
+		return c.SelfPlay.FirstGames
 	}
-	return c.Games
+	return c.SelfPlay.Games
+}
+
+// firstModel is what plays generation 0's self-play: selfplay.first_model,
+// or "net" (the network) when net.init gives the network its weights.
+func (c Config) firstModel() string {
+	if c.Net.Init != "" {
+		return "net"
+	}
+	return c.SelfPlay.FirstModel
 }
 
 // baseConfig is what a config file is read over when nothing else is: the
@@ -229,6 +246,8 @@ func loadRunConfig(dir string, sets []string) (Config, bool, error) {
 	switch {
 	case c.Variant != saved.Variant:
 		return Config{}, false, fmt.Errorf("train: --set variant: a run's variant cannot change (its data and checkpoints are %s's)", saved.Variant)
+	case c.Net.Init != saved.Net.Init:
+		return Config{}, false, fmt.Errorf("train: --set net.init: a run's starting weights are read once, when it is created; to start from %q, start a new run", c.Net.Init)
 	case c.Net != saved.Net:
 		return Config{}, false, fmt.Errorf("train: --set net: a run's network shape cannot change (its checkpoints have the saved one)")
 	case c.Train.Optimizer != saved.Train.Optimizer:

@@ -86,8 +86,8 @@ func checkRunComplete(t *testing.T, dir string, cfg Config, gens int) {
 		if r.Generation != i || r.Model != genName(i+1) {
 			t.Errorf("record %d: generation %d model %q, want %d %q", i, r.Generation, r.Model, i, genName(i+1))
 		}
-		if r.SelfPlay == nil || r.SelfPlay.Games != cfg.SelfPlay.gamesIn(i) {
-			t.Errorf("generation %d: self-play %+v, want %d games", i, r.SelfPlay, cfg.SelfPlay.gamesIn(i))
+		if r.SelfPlay == nil || r.SelfPlay.Games != cfg.gamesIn(i) {
+			t.Errorf("generation %d: self-play %+v, want %d games", i, r.SelfPlay, cfg.gamesIn(i))
 		}
 		total += cfg.Train.MaxSteps
 		if r.Train == nil || r.Train.Steps != cfg.Train.MaxSteps || r.Train.TotalSteps != total {
@@ -106,8 +106,8 @@ func checkRunComplete(t *testing.T, dir string, cfg Config, gens int) {
 	}
 	games := 0
 	for g := range gens {
-		if per[g] != cfg.SelfPlay.gamesIn(g) {
-			t.Errorf("generation %d: %d games on disk, want %d", g, per[g], cfg.SelfPlay.gamesIn(g))
+		if per[g] != cfg.gamesIn(g) {
+			t.Errorf("generation %d: %d games on disk, want %d", g, per[g], cfg.gamesIn(g))
 		}
 		games += per[g]
 	}

@@ -138,8 +138,8 @@ func (r *runner) publish() error {
 	switch {
 	case r.teaching():
 		wo.Model = teacherModel
-	case r.st.Generation == 0 && r.cfg.SelfPlay.FirstModel != "net":
-		wo.Model = r.cfg.SelfPlay.FirstModel
+	case r.st.Generation == 0 && r.cfg.firstModel() != "net":
+		wo.Model = r.cfg.firstModel()
 	default:
 		wo.Model = filepath.ToSlash(filepath.Join(ckptDir, genName(r.st.Generation)+".safetensors"))
 		data, err := readfile.Regular(filepath.Join(r.dir, filepath.FromSlash(wo.Model)), runstore.MaxFile)

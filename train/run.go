@@ -401,9 +401,9 @@ func (r *runner) createIn() error {
 	if err := writeAtomic(filepath.Join(r.dir, configName), data); err != nil {
 		return err
 	}
-	net, err := nn.New(r.netCfg, mix(r.cfg.Seed, 0x6e6574))
+	net, err := r.initialNet()
 	if err != nil {
-		return fmt.Errorf("train: network: %w", err)
+		return err
 	}
 	if r.trainer, err = nn.NewTrainer(net, r.trainConfig()); err != nil {
 		return fmt.Errorf("train: trainer: %w", err)
@@ -415,6 +415,25 @@ func (r *runner) createIn() error {
 		return fmt.Errorf("train: %w", err)
 	}
 	return r.checkpoint()
+}
+
+// initialNet is generation 0's network: net.init's weights, or random ones
+// drawn from the run's seed.
+func (r *runner) initialNet() (*nn.Net, error) {
+	if r.cfg.Net.Init == "" {
+		net, err := nn.New(r.netCfg, mix(r.cfg.Seed, 0x6e6574))
+		if err != nil {
+			return nil, fmt.Errorf("train: network: %w", err)
+		}
+		return net, nil
+	}
+	net, err := nn.LoadNet(r.cfg.Net.Init, r.netCfg, r.variant.Name)
+	if err != nil {
+		return nil, fmt.Errorf("train: config: net.init = %q: want a checkpoint of variant %s with the shape of the [net] table: %w",
+			r.cfg.Net.Init, r.variant.Name, err)
+	}
+	r.logf("train: generation 0 starts from the weights of %s (net.init)", r.cfg.Net.Init)
+	return net, nil
 }
 
 // trainConfig is the trainer's optimizer settings of the run's config.

@@ -24,8 +24,8 @@ import (
 // network-free first model in generation 0 (unless it is "net"), else the
 // trainer's network.
 func (r *runner) currentModel(rules *agent.Rules) (*agent.Model, error) {
-	if r.st.Generation == 0 && r.cfg.SelfPlay.FirstModel != "net" {
-		return agent.LoadModel(r.cfg.SelfPlay.FirstModel, rules)
+	if r.st.Generation == 0 && r.cfg.firstModel() != "net" {
+		return agent.LoadModel(r.cfg.firstModel(), rules)
 	}
 	return agent.NewNetModel(genName(r.st.Generation), r.trainer.Net().Fold(), rules)
 }
@@ -129,7 +129,7 @@ func (r *runner) selfPlay(ctx context.Context) error {
 		if err := r.teacherPhase(ctx, done); err != nil {
 			return err
 		}
-	} else if remaining := r.cfg.SelfPlay.gamesIn(r.st.Generation) - done; remaining > 0 {
+	} else if remaining := r.cfg.gamesIn(r.st.Generation) - done; remaining > 0 {
 		model, err := r.currentModel(r.spRules)
 		if err != nil {
 			return fmt.Errorf("train: self-play model: %w", err)
