@@ -620,50 +620,52 @@ func SelfPlayDataset(ctx context.Context, v *env.Variant, p match.Maker, games, 
 }
 
 // fromModel plays variant name's given model (cfg.Models[i]) against
-// itself cfg.Games times at cfg.Sims playouts, from the shared book, with
-// the seed a baseline of the same place would have.
+// itself at cfg.Sims playouts, as selfPlaySource does.
 func fromModel(ctx context.Context, name string, i int, cfg Config) (*values.Dataset, Source, error) {
-	seed := cfg.Seed + uint64(i)*1_000_003
-	src := Source{Variant: name, Kind: "model", Model: cfg.Models[i], Seed: seed}
-	v, err := env.LoadVariant(name)
+	src := Source{Variant: name, Kind: "model", Model: cfg.Models[i]}
+	return selfPlaySource(ctx, src, i, cfg, func(v *env.Variant) (match.Maker, error) {
+		p, err := neutralPlayer(v, src.Model, cfg.Search, cfg.Sims)
+		if err != nil {
+			return p, fmt.Errorf("compare: --models: %w", err)
+		}
+		return p, nil
+	})
+}
+
+// baseline plays cfg.Player against itself in variant name, as
+// selfPlaySource does.
+func baseline(ctx context.Context, name string, i int, cfg Config) (*values.Dataset, Source, error) {
+	return selfPlaySource(ctx, Source{Variant: name, Kind: "baseline", Player: cfg.Player}, i, cfg, func(v *env.Variant) (match.Maker, error) {
+		p, err := match.Parse(cfg.Player, v, cfg.PlayerOptions)
+		if err != nil {
+			return p, fmt.Errorf("compare: --player: %w", err)
+		}
+		return p, nil
+	})
+}
+
+// selfPlaySource plays the player that player makes for src's variant
+// against itself cfg.Games times (from the shared book, if any), with the
+// seed of the variant's place i: S + 1000003·i.
+func selfPlaySource(ctx context.Context, src Source, i int, cfg Config, player func(*env.Variant) (match.Maker, error)) (*values.Dataset, Source, error) {
+	src.Seed = cfg.Seed + uint64(i)*1_000_003
+	v, err := env.LoadVariant(src.Variant)
 	if err != nil {
 		return nil, src, fmt.Errorf("compare: %w", err)
 	}
-	p, err := neutralPlayer(v, src.Model, cfg.Search, cfg.Sims)
+	p, err := player(v)
 	if err != nil {
-		return nil, src, fmt.Errorf("compare: --models: %w", err)
+		return nil, src, err
 	}
-	src.Player = p.Spec
+	if src.Player == "" {
+		src.Player = p.Spec
+	}
 	book, err := cfg.bookFor(v)
 	if err != nil {
 		return nil, src, err
 	}
-	ds, err := SelfPlayDataset(ctx, v, p, cfg.Games, cfg.MaxPlies, seed, cfg.Workers, book, filepath.Base(name), bar(cfg.Bars, name+" games", "games"))
-	if err != nil {
-		return nil, src, err
-	}
-	src.Games = len(ds.Games)
-	return ds, src, nil
-}
-
-// baseline plays cfg.Player against itself cfg.Games times in variant
-// name from the start position.
-func baseline(ctx context.Context, name string, i int, cfg Config) (*values.Dataset, Source, error) {
-	v, err := env.LoadVariant(name)
-	if err != nil {
-		return nil, Source{}, fmt.Errorf("compare: %w", err)
-	}
-	p, err := match.Parse(cfg.Player, v, cfg.PlayerOptions)
-	if err != nil {
-		return nil, Source{}, fmt.Errorf("compare: --player: %w", err)
-	}
-	seed := cfg.Seed + uint64(i)*1_000_003
-	src := Source{Variant: name, Kind: "baseline", Player: cfg.Player, Seed: seed}
-	book, err := cfg.bookFor(v)
-	if err != nil {
-		return nil, src, err
-	}
-	ds, err := SelfPlayDataset(ctx, v, p, cfg.Games, cfg.MaxPlies, seed, cfg.Workers, book, filepath.Base(name), bar(cfg.Bars, name+" games", "games"))
+	ds, err := SelfPlayDataset(ctx, v, p, cfg.Games, cfg.MaxPlies, src.Seed, cfg.Workers, book, filepath.Base(src.Variant),
+		bar(cfg.Bars, src.Variant+" games", "games"))
 	if err != nil {
 		return nil, src, err
 	}
