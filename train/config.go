@@ -138,11 +138,13 @@ func (c Config) gamesIn(gen int) int {
 	return c.SelfPlay.Games
 }
 
-// firstModel is what plays generation 0's self-play: selfplay.first_model,
-// or "net" (the network) when net.init gives the network its weights.
-func (c Config) firstModel() string {
-	if c.Net.Init != "" {
-		return "net"
+// networkFree returns the network-free model spec that plays generation
+// gen's self-play, or "" when the network plays it: selfplay.first_model
+// plays generation 0 unless it is "net" or net.init gives the network its
+// weights.
+func (c Config) networkFree(gen int) string {
+	if gen != 0 || c.Net.Init != "" || c.SelfPlay.FirstModel == "net" {
+		return ""
 	}
 	return c.SelfPlay.FirstModel
 }

@@ -25,8 +25,8 @@ func (r *runner) previousMaker(gen int) (match.Maker, error) {
 	name := genName(gen)
 	var model *agent.Model
 	var err error
-	if gen == 0 && r.cfg.firstModel() != "net" {
-		model, err = agent.LoadModel(r.cfg.firstModel(), r.evRules)
+	if spec := r.cfg.networkFree(gen); spec != "" {
+		model, err = agent.LoadModel(spec, r.evRules)
 	} else {
 		var net *nn.Net
 		net, err = nn.LoadNet(GenCheckpoint(r.dir, gen), r.netCfg, r.variant.Name)

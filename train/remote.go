@@ -135,11 +135,12 @@ const teacherModel = "teacher"
 // directory (the next push stores it after the model it names).
 func (r *runner) publish() error {
 	wo := WorkOrder{Version: workOrderVersion, Generation: r.st.Generation, Published: time.Now().UTC()}
+	free := r.cfg.networkFree(r.st.Generation)
 	switch {
 	case r.teaching():
 		wo.Model = teacherModel
-	case r.st.Generation == 0 && r.cfg.firstModel() != "net":
-		wo.Model = r.cfg.firstModel()
+	case free != "":
+		wo.Model = free
 	default:
 		wo.Model = filepath.ToSlash(filepath.Join(ckptDir, genName(r.st.Generation)+".safetensors"))
 		data, err := readfile.Regular(filepath.Join(r.dir, filepath.FromSlash(wo.Model)), runstore.MaxFile)

@@ -24,8 +24,8 @@ import (
 // network-free first model in generation 0 (unless it is "net"), else the
 // trainer's network.
 func (r *runner) currentModel(rules *agent.Rules) (*agent.Model, error) {
-	if r.st.Generation == 0 && r.cfg.firstModel() != "net" {
-		return agent.LoadModel(r.cfg.firstModel(), rules)
+	if spec := r.cfg.networkFree(r.st.Generation); spec != "" {
+		return agent.LoadModel(spec, rules)
 	}
 	return agent.NewNetModel(genName(r.st.Generation), r.trainer.Net().Fold(), rules)
 }
