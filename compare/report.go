@@ -148,14 +148,14 @@ func writeValueDifferences(w io.Writer, res *Result) {
 		return
 	}
 	fmt.Fprintf(w, "\n## Piece values, variant against variant\n\n")
-	fmt.Fprintf(w, "Each piece's fitted value (%s fit, in pawns) in B minus in A, with the 95%% interval from both fits' bootstrap replicates; for fbgc-superpower against fbgc, the F row is v_SP(F) − v_lim(F).\n\n", res.ValueDifferences[0].Method)
-	fmt.Fprintf(w, "| piece | B − A | value in B − value in A [95%%] | verdict |\n|---|---|---|---|\n")
+	fmt.Fprintf(w, "Each piece's fitted value (in pawns) in B minus in A, by each fit, with the 95%% interval from both fits' bootstrap replicates; for fbgc-superpower against fbgc, the F rows are v_SP(F) − v_lim(F).\n\n")
+	fmt.Fprintf(w, "| piece | fit | B − A | value in B − value in A [95%%] | verdict |\n|---|---|---|---|---|\n")
 	for _, d := range res.ValueDifferences {
 		verdict := "a real difference"
 		if d.WithinNoise {
 			verdict = "within noise"
 		}
-		fmt.Fprintf(w, "| %s | %s − %s | %s | %s |\n", d.Piece, d.B, d.A, fmtEst(d.Diff, 2), verdict)
+		fmt.Fprintf(w, "| %s | %s | %s − %s | %s | %s |\n", d.Piece, d.Method, d.B, d.A, fmtEst(d.Diff, 2), verdict)
 	}
 }
 

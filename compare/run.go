@@ -426,7 +426,7 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 	if !cfg.NoValues {
 		for i, ds := range sets {
 			ds, _ := ds.WithoutCapped() // censored results stay out of the fits, as in values
-			rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Tanh},
+			rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh},
 				Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Workers: cfg.Workers,
 				Progress: bar(cfg.Bars, "values "+cfg.Variants[i], "resamples")})
 			if err != nil {
@@ -455,26 +455,42 @@ type PieceDifference struct {
 	WithinNoise bool `json:"within_noise"`
 }
 
-// valueDifferences compares every variant's first fit with the first
-// variant's, piece by piece (nil entries of reps are variants without a fit).
+// valueDifferences compares, fit by fit (logistic, then tanh), every
+// variant's values with the first variant's, piece by piece (nil entries of
+// reps are variants without a fit; a fit that failed in either is skipped).
 func valueDifferences(names []string, reps []*values.Report) []PieceDifference {
-	if len(reps) < 2 || reps[0] == nil || len(reps[0].Fits) == 0 {
+	if len(reps) < 2 || reps[0] == nil {
 		return nil
 	}
-	a := &reps[0].Fits[0]
 	var out []PieceDifference
-	for i := 1; i < len(reps); i++ {
-		if reps[i] == nil || len(reps[i].Fits) == 0 {
-			continue
-		}
-		b := &reps[i].Fits[0]
-		for _, piece := range reps[0].Pieces {
-			if d := values.ValueDifference(a, b, piece); d != nil {
-				out = append(out, PieceDifference{Piece: piece, A: names[0], B: names[i], Method: a.Method, Diff: *d, WithinNoise: d.Contains(0)})
+	for fi := range reps[0].Fits {
+		a := &reps[0].Fits[fi]
+		for i := 1; i < len(reps); i++ {
+			b := fitOf(reps[i], a.Method)
+			if b == nil {
+				continue
+			}
+			for _, piece := range reps[0].Pieces {
+				if d := values.ValueDifference(a, b, piece); d != nil {
+					out = append(out, PieceDifference{Piece: piece, A: names[0], B: names[i], Method: a.Method, Diff: *d, WithinNoise: d.Contains(0)})
+				}
 			}
 		}
 	}
 	return out
+}
+
+// fitOf returns r's fit of method m, or nil.
+func fitOf(r *values.Report, m values.Method) *values.FitResult {
+	if r == nil {
+		return nil
+	}
+	for i := range r.Fits {
+		if r.Fits[i].Method == m {
+			return &r.Fits[i]
+		}
+	}
+	return nil
 }
 
 // DefaultBookPlies is the length of the shared book's openings.

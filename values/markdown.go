@@ -77,18 +77,29 @@ func (c *Comparison) lengthsChart() *BarChart {
 	return ch
 }
 
-// reportFit picks the fit of a values report the comparison shows: the
-// first normalised one (Tanh before Logistic when both are).
-func reportFit(r *Report) *FitResult {
+// reportFits returns the normalised fits of a values report in the order
+// the comparison shows them: Logistic (the preferred values: it leaves draws
+// out instead of reading them as equal material), Tanh, Value, Search.
+func reportFits(r *Report) []*FitResult {
 	if r == nil {
 		return nil
 	}
-	for _, m := range []Method{Tanh, Logistic, Value, Search} {
+	var out []*FitResult
+	for _, m := range []Method{Logistic, Tanh, Value, Search} {
 		for i := range r.Fits {
 			if r.Fits[i].Method == m && r.Fits[i].Normalised {
-				return &r.Fits[i]
+				out = append(out, &r.Fits[i])
 			}
 		}
+	}
+	return out
+}
+
+// reportFit picks the fit of a values report the comparison's chart shows:
+// the first of reportFits, or nil.
+func reportFit(r *Report) *FitResult {
+	if fs := reportFits(r); len(fs) > 0 {
+		return fs[0]
 	}
 	return nil
 }
@@ -248,22 +259,35 @@ func (c *Comparison) WriteMarkdown(w io.Writer, withValues bool) error {
 
 	var shown bool
 	for i, r := range c.Values {
-		f := reportFit(r)
-		if f == nil || i >= len(c.Variants) {
+		fits := reportFits(r)
+		if len(fits) == 0 || i >= len(c.Variants) {
 			continue
 		}
 		if !shown {
 			ew.printf("\n## Piece values\n\n")
 			shown = true
 		}
-		ew.printf("%s, %s fit on %d games and %d positions (seed %d, B = %d), in units of %s:\n\n",
-			c.Variants[i].Variant, f.Method, f.Games, f.Positions, r.Seed, r.Bootstrap, r.Unit)
-		ew.printf("| piece | value [95%%] |\n|---|---|\n")
-		for _, pv := range f.Pieces {
-			ew.printf("| %s | %s |\n", pv.Piece, valueCell(pv.Value))
+		var on []string
+		for _, f := range fits {
+			on = append(on, fmt.Sprintf("%s fit on %d games and %d positions", f.Method, f.Games, f.Positions))
 		}
-		for _, n := range f.Notes {
-			ew.printf("\nNote: %s\n", n)
+		ew.printf("%s, %s (seed %d, B = %d), in units of %s:\n\n", c.Variants[i].Variant, strings.Join(on, "; "), r.Seed, r.Bootstrap, r.Unit)
+		ew.printf("| piece |")
+		for _, f := range fits {
+			ew.printf(" %s [95%%] |", f.Method)
+		}
+		ew.printf("\n|---|%s\n", strings.Repeat("---|", len(fits)))
+		for _, pv := range fits[0].Pieces {
+			ew.printf("| %s |", pv.Piece)
+			for _, f := range fits {
+				ew.printf(" %s |", valueCell(pieceValueOf(f, pv.Piece)))
+			}
+			ew.printf("\n")
+		}
+		for _, f := range fits {
+			for _, n := range f.Notes {
+				ew.printf("\nNote (%s fit): %s\n", f.Method, n)
+			}
 		}
 		ew.printf("\n")
 	}

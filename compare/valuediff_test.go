@@ -1,0 +1,78 @@
+package compare
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bomberzero/values"
+)
+
+// Two rule sets whose rook is planted at 5 and 7 pawns: the comparison
+// reports the rook's difference by each fit, logistic and tanh, and each
+// interval holds the planted +2 and not 0, while the knight (the same in
+// both) is within noise. The report shows both fits side by side.
+func TestValueDifferencesByEachFitFindAPlantedRook(t *testing.T) {
+	fit := func(rook float64, seed uint64) *values.Report {
+		m := values.ChessModel(false, 1, 3, 3.3, rook, 9, 0)
+		m.Decisive = 0.6
+		rep, err := values.PieceValues(m.Games(6000, seed), values.Config{
+			Sample:  values.SampleConfig{SkipPlies: 4, QuietPlies: 2, MaxPerGame: 4},
+			Methods: []values.Method{values.Logistic, values.Tanh}, Seed: seed, Bootstrap: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	reps := []*values.Report{fit(5, 1), fit(7, 2)}
+	diffs := valueDifferences([]string{"a", "b"}, reps)
+	got := map[values.Method]map[string]PieceDifference{}
+	for _, d := range diffs {
+		if got[d.Method] == nil {
+			got[d.Method] = map[string]PieceDifference{}
+		}
+		got[d.Method][d.Piece] = d
+	}
+	for _, m := range []values.Method{values.Logistic, values.Tanh} {
+		r, ok := got[m]["R"]
+		if !ok || !r.Diff.Contains(2) || r.WithinNoise || r.A != "a" || r.B != "b" {
+			t.Errorf("%s fit, rook 7 - rook 5: %+v (found %v), want an interval holding 2 and not 0", m, r, ok)
+		}
+		if n, ok := got[m]["N"]; !ok || !n.WithinNoise {
+			t.Errorf("%s fit, the same knight: %+v (found %v), want within noise", m, n, ok)
+		}
+	}
+	// A variant without a fit, or whose fits lack a method, drops out
+	// instead of pairing different fits.
+	tanhOnly := *reps[1]
+	tanhOnly.Fits = []values.FitResult{*fitOf(reps[1], values.Tanh)}
+	for _, d := range valueDifferences([]string{"lim", "sp"}, []*values.Report{reps[0], &tanhOnly}) {
+		if d.Method != values.Tanh {
+			t.Errorf("a %s difference against a report with only a tanh fit", d.Method)
+		}
+	}
+	if d := valueDifferences([]string{"lim", "sp"}, []*values.Report{reps[0], nil}); d != nil {
+		t.Errorf("differences against a variant without values: %v", d)
+	}
+
+	cfg := Config{Variants: []string{"a", "b"}, Games: 200, Seed: 1, Bootstrap: 50, NoValues: true}
+	res, err := Analyze(cfg, nil, []*values.Dataset{synthetic("a", 200, 80, 40), synthetic("b", 200, 88, 40)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Comparison.Values, res.ValueDifferences = reps, diffs
+	dir := t.TempDir()
+	if err := Write(dir, res); err != nil {
+		t.Fatal(err)
+	}
+	body, err := os.ReadFile(filepath.Join(dir, values.ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| piece | logistic [95%] | tanh [95%] |", "| R | logistic | b − a |", "| R | tanh | b − a |"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
