@@ -51,14 +51,7 @@ func TestReportVerdictsOnSyntheticRates(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := Write(dir, res); err != nil {
-		t.Fatal(err)
-	}
-	body, err := os.ReadFile(filepath.Join(dir, values.ReportFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	report := string(body)
+	report := writeReport(t, dir, res)
 	summary, _, _ := strings.Cut(report[strings.Index(report, "## Summary"):], "\n## ")
 	significant, noise, _ := strings.Cut(summary, "Within noise")
 	if !strings.Contains(significant, "- White's score: even 0.500 vs white-heavy 0.700") {
@@ -135,4 +128,17 @@ func TestConfigValidateNamesTheBadFlag(t *testing.T) {
 			t.Errorf("%+v: error %v, want one saying %q", c.cfg, err, c.want)
 		}
 	}
+}
+
+// writeReport writes res's report folder into dir and returns report.md.
+func writeReport(t *testing.T, dir string, res *Result) string {
+	t.Helper()
+	if err := Write(dir, res); err != nil {
+		t.Fatal(err)
+	}
+	body, err := os.ReadFile(filepath.Join(dir, values.ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(body)
 }

@@ -1,8 +1,6 @@
 package compare
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,16 +60,9 @@ func TestValueDifferencesByEachFitFindAPlantedRook(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Comparison.Values, res.ValueDifferences = reps, diffs
-	dir := t.TempDir()
-	if err := Write(dir, res); err != nil {
-		t.Fatal(err)
-	}
-	body, err := os.ReadFile(filepath.Join(dir, values.ReportFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	body := writeReport(t, t.TempDir(), res)
 	for _, want := range []string{"| piece | logistic [95%] | tanh [95%] |", "| R | logistic | b − a |", "| R | tanh | b − a |"} {
-		if !strings.Contains(string(body), want) {
+		if !strings.Contains(body, want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
