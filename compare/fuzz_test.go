@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 
 	"bomberzero/env"
@@ -38,6 +40,32 @@ func FuzzResolve(f *testing.F) {
 		}
 		if q.At(s) != env.NoPiece || q.Count(side, p.Type()) != start.Count(side, p.Type())-1 {
 			t.Fatalf("without %s: the piece is still there in %s", v.Geo.Name(s), q)
+		}
+	})
+}
+
+// FuzzParseImbalancePairs feeds arbitrary lists to ParseImbalancePairs: it
+// never panics, and what it accepts has non-empty sides without the
+// separators and reads back the same from its own text.
+func FuzzParseImbalancePairs(f *testing.F) {
+	for _, s := range []string{"F:R", "F:R,F:B,F:N", " a1 : b10 ", "F", ":", "F:R:B", ",", "F:R,,F:B", "\x00:\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		pairs, err := ParseImbalancePairs(s)
+		if err != nil {
+			return
+		}
+		var parts []string
+		for _, p := range pairs {
+			if p.X == "" || p.Y == "" || strings.ContainsAny(p.X+p.Y, ":,") {
+				t.Fatalf("%q gave pair %+v", s, p)
+			}
+			parts = append(parts, p.X+":"+p.Y)
+		}
+		back, err := ParseImbalancePairs(strings.Join(parts, ","))
+		if err != nil || !reflect.DeepEqual(back, pairs) {
+			t.Fatalf("%q: %v reads back as %v, %v", s, pairs, back, err)
 		}
 	})
 }

@@ -48,6 +48,7 @@ func Write(dir string, res *Result) error {
 	writeDiversity(&b, res)
 	writeLevels(&b, res)
 	writeValueDifferences(&b, res)
+	writeImbalances(&b, res)
 	writeBook(&b, res)
 	writeAnchors(&b, res)
 	writeUtilisation(&b, res)

@@ -81,6 +81,12 @@ type Config struct {
 	// compared from the same positions.
 	Book      int
 	BookPlies int
+	// Imbalances are imbalance matches played in every variant by its
+	// trained model (the baseline player where there is none),
+	// ImbalanceGames games each (0: Games), read in each variant's own
+	// pawns and compared variant against variant (ImbalanceStudy).
+	Imbalances     []ImbalancePair
+	ImbalanceGames int
 	// Seed seeds the games, training, the bootstraps and the cross-play.
 	Seed uint64
 	// Bootstrap is the resamples behind every bootstrap interval (0:
@@ -145,6 +151,8 @@ type Result struct {
 	// ValueDifferences are each piece's fitted value in every other
 	// variant minus the first's, with intervals (the tanh fits).
 	ValueDifferences []PieceDifference `json:"value_differences,omitempty"`
+	// Imbalances are the imbalance matches of Config.Imbalances.
+	Imbalances []ImbalanceStudy `json:"imbalances,omitempty"`
 	// Samples are a few of each variant's games, move by move.
 	Samples []SampleGame `json:"samples,omitempty"`
 	// Book lists the shared opening book's openings (Config.Book), each as
@@ -215,6 +223,35 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("compare: --bootstrap %d: want a positive number (0 for the default)", c.Bootstrap)
 	case c.Sims < 0:
 		return fmt.Errorf("compare: --sims %d: want a positive number (0 for the default)", c.Sims)
+	case c.ImbalanceGames < 0 || c.ImbalanceGames == 1:
+		return fmt.Errorf("compare: --imbalance-games %d: want at least 2, one per colour arrangement (0: --games)", c.ImbalanceGames)
+	case len(c.Imbalances) > 0 && c.ImbalanceGames == 0 && c.Games < 2:
+		return fmt.Errorf("compare: --imbalance plays --games games a match (now %d): want at least 2, or set --imbalance-games", c.Games)
+	}
+	return c.checkImbalances()
+}
+
+// checkImbalances resolves every imbalance pair's pieces in every variant's
+// start position, so that a piece a variant lacks is an error before any
+// game is played.
+func (c *Config) checkImbalances() error {
+	for _, name := range c.Variants {
+		if len(c.Imbalances) == 0 {
+			break
+		}
+		v, err := env.LoadVariant(name)
+		if err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+		start := v.NewPosition()
+		for _, p := range c.Imbalances {
+			if _, err := (Removal{env.White, p.X}).Resolve(start); err != nil {
+				return fmt.Errorf("compare: --imbalance %s:%s in %s: %w", p.X, p.Y, name, err)
+			}
+			if _, err := (Removal{env.Black, p.Y}).Resolve(start); err != nil {
+				return fmt.Errorf("compare: --imbalance %s:%s in %s: %w", p.X, p.Y, name, err)
+			}
+		}
 	}
 	return nil
 }
@@ -322,6 +359,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.Cross, res.CrossNote, err = crossPlay(ctx, res.Sources, cfg)
 	if err != nil {
+		return nil, err
+	}
+	if cfg.ImbalanceGames == 0 {
+		cfg.ImbalanceGames = cfg.Games
+	}
+	if res.Imbalances, err = imbalanceStudies(ctx, res.Sources, res.Comparison.Values, cfg); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -515,7 +515,19 @@ func ValueDifference(a, b *FitResult, piece string) *Estimate {
 	if va == nil || vb == nil || len(ra) == 0 || len(rb) == 0 {
 		return nil
 	}
+	return ReplicateDifference(va.Point, vb.Point, ra, rb)
+}
+
+// ReplicateDifference is the estimate b − a of two quantities measured on
+// independent data, from their points and bootstrap replicates: replicate
+// r of one is paired with replicate r of the other, and the interval is
+// the percentile interval of the paired differences. It is nil when either
+// has no replicates.
+func ReplicateDifference(a, b float64, ra, rb []float64) *Estimate {
 	n := min(len(ra), len(rb))
+	if n == 0 {
+		return nil
+	}
 	xs := make([]float64, n)
 	for r := range n {
 		xs[r] = rb[r] - ra[r]
@@ -523,7 +535,7 @@ func ValueDifference(a, b *FitResult, piece string) *Estimate {
 			xs[r] = math.Inf(1)
 		}
 	}
-	e := Estimate{Point: vb.Point - va.Point}
+	e := Estimate{Point: b - a}
 	e.Lo, e.Hi = percentileInterval(xs)
 	return &e
 }

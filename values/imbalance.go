@@ -64,6 +64,9 @@ func ReadImbalance(wins, draws, losses int, unitCoef float64) (Imbalance, error)
 // UnitCoef returns the unit piece's fitted coefficient in the report's fit
 // of method m, and whether there is one (the fit ran and the unit varied).
 func (r *Report) UnitCoef(m Method) (float64, bool) {
+	if r == nil {
+		return 0, false
+	}
 	for i := range r.Fits {
 		f := &r.Fits[i]
 		if f.Method != m {
@@ -92,8 +95,24 @@ func ReadImbalanceJoint(wins, draws, losses int, unitCoef float64, coefReps []fl
 	if err != nil || im.Units == nil || len(coefReps) == 0 {
 		return im, err
 	}
+	im.Units.Lo, im.Units.Hi = percentileInterval(ImbalanceReplicates(wins, draws, losses, coefReps, seed))
+	im.Joint = true
+	return im, nil
+}
+
+// ImbalanceReplicates returns one bootstrap replicate of an imbalance's
+// value difference in units per coefficient replicate of coefReps: a
+// multinomial resample of side A's wins, draws and losses (drawn with
+// seed) turned into tanh units and divided by the coefficient (see
+// ReadImbalanceJoint). A replicate whose coefficient is not positive, or
+// whose resampled score is 0 or 1, is ±Inf. Pass len(coefReps) copies of
+// one coefficient to carry the games' uncertainty alone.
+func ImbalanceReplicates(wins, draws, losses int, coefReps []float64, seed uint64) []float64 {
 	rng := rand.New(rand.NewPCG(seed, 0x696d62))
-	n := im.Games
+	n := wins + draws + losses
+	if n == 0 {
+		return nil
+	}
 	pw, pd := float64(wins)/float64(n), float64(draws)/float64(n)
 	xs := make([]float64, len(coefReps))
 	for r, c := range coefReps {
@@ -116,7 +135,5 @@ func ReadImbalanceJoint(wins, draws, losses int, unitCoef float64, coefReps []fl
 			xs[r] = math.Inf(-1)
 		}
 	}
-	lo, hi := percentileInterval(xs)
-	im.Units.Lo, im.Units.Hi, im.Joint = lo, hi, true
-	return im, nil
+	return xs
 }

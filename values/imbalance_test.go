@@ -114,3 +114,38 @@ func TestJointImbalanceCarriesThePawnFitsUncertainty(t *testing.T) {
 		t.Errorf("no replicates: %+v, want the plain %+v", im.Units, plain.Units)
 	}
 }
+
+// Two imbalance matches' readings compared through their replicates: a
+// planted gap (side A scoring 0.6 in one and 0.4 in the other) gives an
+// interval that holds the readings' difference and not 0; the same results
+// twice, resampled independently, give one that holds 0. Replicates from
+// one coefficient carry the games' noise alone, and a non-positive
+// coefficient replicate is unbounded.
+func TestImbalanceReplicatesCompareTwoMatches(t *testing.T) {
+	coef := make([]float64, 400)
+	for i := range coef {
+		coef[i] = 0.1
+	}
+	reading := func(w, d, l int) float64 {
+		im, err := ReadImbalance(w, d, l, 0.1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return im.Units.Point
+	}
+	a, b := ImbalanceReplicates(540, 120, 340, coef, 1), ImbalanceReplicates(340, 120, 540, coef, 2)
+	d := ReplicateDifference(reading(540, 120, 340), reading(340, 120, 540), a, b)
+	if d == nil || d.Contains(0) || !d.Contains(d.Point) || d.Point >= 0 {
+		t.Errorf("0.4 against 0.6: %+v, want a negative difference whose interval leaves out 0", d)
+	}
+	same := ReplicateDifference(reading(540, 120, 340), reading(540, 120, 340), a, ImbalanceReplicates(540, 120, 340, coef, 3))
+	if same == nil || !same.Contains(0) || same.Point != 0 {
+		t.Errorf("the same results twice: %+v, want 0 inside the interval", same)
+	}
+	if r := ImbalanceReplicates(600, 0, 400, []float64{0.1, 0, -0.1}, 4); !math.IsInf(r[1], 1) || !math.IsInf(r[2], 1) || r[0] <= 0 {
+		t.Errorf("replicates %v: want a finite positive one, then +Inf for the non-positive coefficients", r)
+	}
+	if ImbalanceReplicates(0, 0, 0, coef, 1) != nil || ReplicateDifference(0, 1, nil, a) != nil {
+		t.Error("no games or no replicates should give nothing")
+	}
+}

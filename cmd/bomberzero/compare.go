@@ -30,6 +30,8 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	book := fs.Int("book", 100, "openings in the shared book of random openings every variant's games start from, each with both colours (0: the start position)")
 	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "plies of each book opening")
 	anchors := fs.String("anchors", strings.Join(compare.DefaultAnchors, ","), "fixed players each trained model meets (--games games) to show matched strength; \"none\" for none")
+	imbalances := fs.String("imbalance", "", "comma-separated imbalances X:Y (side A without X, side B without Y), e.g. F:R,F:B,F:N: each variant's agent plays each against itself, read in the variant's own pawns and compared between variants")
+	imbalanceGames := fs.Int("imbalance-games", 0, "games of each imbalance match, half with each colour arrangement (0: --games)")
 	vals := fs.String("values", "", "piece values for greedy and alpha-beta baselines, e.g. G=2.5,I=8")
 	out := fs.String("out", "", "report folder (report.md, PNG charts, comparison.json); required")
 	mf := addMatchFlags(fs, true) // --sims: the trained models' playouts in cross-play
@@ -56,7 +58,12 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		Player: *player, PlayerOptions: opt, Games: *games, Sims: tc.Eval.Sims, MaxPlies: tc.Eval.MaxPlies, Search: tc.SelfPlay.Search,
 		Training: mf.load, Seed: *seed, Anchors: []string{}, Book: *book, BookPlies: *bookPlies,
 		Bootstrap: *boot, NoValues: *noValues, IncludeTeacher: *withTeacher, Workers: *workers, Log: stderr, Bars: stderr,
-		Command: "bomberzero compare " + strings.Join(args, " ")}
+		ImbalanceGames: *imbalanceGames, Command: "bomberzero compare " + strings.Join(args, " ")}
+	if *imbalances != "" {
+		if cfg.Imbalances, err = compare.ParseImbalancePairs(*imbalances); err != nil {
+			return fmt.Errorf("%w: --imbalance: %v", errUsage, err)
+		}
+	}
 	for _, f := range splitList(*levels) {
 		n, err := strconv.Atoi(f)
 		if err != nil {
