@@ -153,7 +153,10 @@ func writeValueDifferences(w io.Writer, res *Result) {
 	fmt.Fprintf(w, "| piece | fit | B − A | value in B − value in A [95%%] | verdict |\n|---|---|---|---|---|\n")
 	for _, d := range res.ValueDifferences {
 		verdict := "a real difference"
-		if d.WithinNoise {
+		switch {
+		case !d.Diff.Bounded():
+			verdict = "no reading: the interval is unbounded (too few games for a fit; see its notes)"
+		case d.WithinNoise:
 			verdict = "within noise"
 		}
 		fmt.Fprintf(w, "| %s | %s | %s − %s | %s | %s |\n", d.Piece, d.Method, d.B, d.A, fmtEst(d.Diff, 2), verdict)
@@ -243,7 +246,7 @@ func writeCross(w io.Writer, res *Result) {
 }
 
 func fmtEst(e values.Estimate, digits int) string {
-	return fmt.Sprintf("%.*f [%.*f, %.*f]", digits, e.Point, digits, e.Lo, digits, e.Hi)
+	return e.Format(digits)
 }
 
 // writeAtomic replaces path with data (atomicfile.WriteFile).

@@ -67,3 +67,40 @@ func TestValueDifferencesByEachFitFindAPlantedRook(t *testing.T) {
 		}
 	}
 }
+
+// Fits of too few games (the pawn's coefficient not positive in some
+// replicates) give differences without bounds: the report says there is no
+// reading instead of calling them "within noise" with infinities printed
+// as numbers, and the pawn's own difference stays exactly 0.
+func TestValueDifferencesOfTooFewGamesGiveNoReading(t *testing.T) {
+	fit := func(seed uint64) *values.Report {
+		m := values.ChessModel(false)
+		rep, err := values.PieceValues(m.Games(8, seed), values.Config{
+			Sample:  values.SampleConfig{SkipPlies: 4, QuietPlies: 2, MaxPerGame: 4},
+			Methods: []values.Method{values.Tanh}, Seed: seed, Bootstrap: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	reps := []*values.Report{fit(1), fit(2)}
+	diffs := valueDifferences([]string{"a", "b"}, reps)
+	unbounded := 0
+	for _, d := range diffs {
+		if d.Piece == "P" && d.Diff != (values.Estimate{}) {
+			t.Errorf("pawn difference %+v, want exactly 0 [0, 0]", d.Diff)
+		}
+		if !d.Diff.Bounded() {
+			unbounded++
+		}
+	}
+	if unbounded == 0 {
+		t.Fatalf("no unbounded difference among %+v; the test needs one", diffs)
+	}
+	var b strings.Builder
+	writeValueDifferences(&b, &Result{ValueDifferences: diffs})
+	body := b.String()
+	if strings.Count(body, "no reading") != unbounded || strings.Contains(body, "Inf") {
+		t.Errorf("%d unbounded differences; report:\n%s", unbounded, body)
+	}
+}

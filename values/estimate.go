@@ -2,6 +2,7 @@ package values
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 )
@@ -21,6 +22,31 @@ func (e Estimate) Contains(x float64) bool { return e.Lo <= x && x <= e.Hi }
 
 // Width returns Hi - Lo (+Inf for an unbounded interval).
 func (e Estimate) Width() float64 { return e.Hi - e.Lo }
+
+// Bounded reports whether both ends of the interval are finite.
+func (e Estimate) Bounded() bool { return !math.IsInf(e.Lo, 0) && !math.IsInf(e.Hi, 0) }
+
+// Format writes the point and its interval with digits decimals, as
+// "4.18 [3.93, 4.42]". An interval open on one side keeps its finite end
+// ("7.9 [2.49, +inf]": at least 2.49); one open on both sides says so in
+// words instead of printing infinities as numbers.
+func (e Estimate) Format(digits int) string {
+	if math.IsInf(e.Lo, -1) && math.IsInf(e.Hi, 1) {
+		return fmt.Sprintf("%.*f (no bounded interval)", digits, e.Point)
+	}
+	return fmt.Sprintf("%.*f [%s, %s]", digits, e.Point, formatBound(e.Lo, digits), formatBound(e.Hi, digits))
+}
+
+// formatBound writes one interval end: a number, or -inf/+inf.
+func formatBound(x float64, digits int) string {
+	switch {
+	case math.IsInf(x, -1):
+		return "-inf"
+	case math.IsInf(x, 1):
+		return "+inf"
+	}
+	return fmt.Sprintf("%.*f", digits, x)
+}
 
 // MarshalJSON writes the estimate with null for an infinite bound.
 func (e Estimate) MarshalJSON() ([]byte, error) {

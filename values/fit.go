@@ -426,6 +426,9 @@ func summarize(p *problem, point []float64, reps [][]float64, names []string) Fi
 	fr.Normalised = unitOK
 	ratio := func(j int) func(b []float64) float64 {
 		return func(b []float64) float64 {
+			if j == p.unit {
+				return 1 // the unit is worth one unit in every replicate
+			}
 			u := b[p.unit]
 			if u > 0 {
 				return b[j] / u

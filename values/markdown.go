@@ -144,7 +144,7 @@ func (c *Comparison) valuesChart() *BarChart {
 }
 
 func fmtRate(e Estimate) string {
-	return fmt.Sprintf("%.3f [%s, %s]", e.Point, bound(e.Lo), bound(e.Hi))
+	return e.Format(3)
 }
 
 func fmtNum(e Estimate) string {
@@ -253,8 +253,8 @@ func (c *Comparison) WriteMarkdown(w io.Writer, withValues bool) error {
 		if d.PHolm != nil {
 			ph = strings.TrimPrefix(formatP(*d.PHolm), "= ")
 		}
-		ew.printf("| %s | %s | %s | %s | %.3f | %.3f | %.3f [%s, %s] | %s | %s | %s | %s |\n", d.Metric, kind, d.A, d.B, d.ValueA, d.ValueB,
-			d.Delta.Point, bound(d.Delta.Lo), bound(d.Delta.Hi), mde, strings.TrimPrefix(formatP(d.P), "= "), ph, d.Verdict)
+		ew.printf("| %s | %s | %s | %s | %.3f | %.3f | %s | %s | %s | %s | %s |\n", d.Metric, kind, d.A, d.B, d.ValueA, d.ValueB,
+			d.Delta.Format(3), mde, strings.TrimPrefix(formatP(d.P), "= "), ph, d.Verdict)
 	}
 
 	var shown bool
@@ -305,5 +305,5 @@ func valueCell(e *Estimate) string {
 	if e == nil {
 		return "–"
 	}
-	return fmt.Sprintf("%.2f [%s, %s]", e.Point, bound(e.Lo), bound(e.Hi))
+	return e.Format(2)
 }

@@ -48,7 +48,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			tw := tabwriter.NewWriter(ew, 2, 4, 2, ' ', 0)
 			fmt.Fprintf(tw, "material\tpositions\tpredicted\tobserved\n")
 			for _, c := range f.Calibration {
-				fmt.Fprintf(tw, "[%s, %s)\t%d\t%.3f\t%.3f\n", bound(c.Lo), bound(c.Hi), c.Positions, c.Predicted, c.Observed)
+				fmt.Fprintf(tw, "[%s, %s)\t%d\t%.3f\t%.3f\n", formatBound(c.Lo, 3), formatBound(c.Hi, 3), c.Positions, c.Predicted, c.Observed)
 			}
 			tw.Flush()
 		}
@@ -98,17 +98,10 @@ func interval(e *Estimate) string {
 	if e == nil {
 		return "-"
 	}
-	return fmt.Sprintf("[%s, %s]", bound(e.Lo), bound(e.Hi))
-}
-
-func bound(x float64) string {
-	switch {
-	case math.IsInf(x, -1):
-		return "-inf"
-	case math.IsInf(x, 1):
-		return "+inf"
+	if math.IsInf(e.Lo, -1) && math.IsInf(e.Hi, 1) {
+		return "unbounded"
 	}
-	return fmt.Sprintf("%.3f", x)
+	return fmt.Sprintf("[%s, %s]", formatBound(e.Lo, 3), formatBound(e.Hi, 3))
 }
 
 // errWriter keeps the first write error so printing code stays linear.
