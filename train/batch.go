@@ -5,7 +5,6 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/datasets"
-	"bomberzero/eval"
 	"bomberzero/nn"
 )
 
@@ -58,50 +57,17 @@ func fillBatch(r *agent.Rules, samples []datasets.Sample, valueMix float32, b *n
 // move is the search's most visited one, and the mean squared error of its
 // expected value (win - loss) against the game result.
 func quality(r *agent.Rules, f *nn.Folded, samples []datasets.Sample) (accuracy, valueErr float64, err error) {
-	if len(samples) == 0 {
-		return 0, 0, nil
+	scores, err := Assess(r, f, samples)
+	if err != nil || len(scores) == 0 {
+		return 0, 0, err
 	}
-	const chunk = 64
-	ev, err := nn.NewEvaluator(f, chunk)
-	if err != nil {
-		return 0, 0, fmt.Errorf("train: quality: %w", err)
-	}
-	s := r.Shape()
-	in, ps := s.InputSize(), s.PolicySize
-	b := eval.NewBatch(s, chunk)
 	hits := 0
-	for start := 0; start < len(samples); start += chunk {
-		part := samples[start:min(start+chunk, len(samples))]
-		b.Size = len(part)
-		for j := range part {
-			if err := r.EncodeText(part[j].Position, int(part[j].Ply), part[j].Repetitions, b.Planes[j*in:(j+1)*in], b.Legal[j*ps:(j+1)*ps]); err != nil {
-				return 0, 0, fmt.Errorf("train: quality: sample position %q: %w", part[j].Position, err)
-			}
+	for _, sc := range scores {
+		if sc.Hit {
+			hits++
 		}
-		if err := ev.Evaluate(b); err != nil {
-			return 0, 0, fmt.Errorf("train: quality: %w", err)
-		}
-		for j := range part {
-			smp := &part[j]
-			best, bestP := -1, float32(-1)
-			for k, p := range b.Policy[j*ps : (j+1)*ps] {
-				if p > bestP {
-					best, bestP = k, p
-				}
-			}
-			top, topV := int32(-1), float32(-1)
-			for k, v := range smp.Visits {
-				if v > topV {
-					top, topV = smp.PolicyIndex[k], v
-				}
-			}
-			if int32(best) == top {
-				hits++
-			}
-			d := float64(b.WDL[3*j]-b.WDL[3*j+2]) - float64(smp.Result)
-			valueErr += d * d
-		}
+		valueErr += sc.ValueError
 	}
-	n := float64(len(samples))
+	n := float64(len(scores))
 	return float64(hits) / n, valueErr / n, nil
 }

@@ -21,6 +21,7 @@ func dataCommands() []command {
 		{"verify", "read every chunk in full and name the unusable ones", runDataVerify},
 		{"chunks", "list the chunks oldest first with their counts", runDataChunks},
 		{"adjudication", "how often adjudicating by material at a ply would have named the winner", runDataAdjudication},
+		{"eval", "measure networks on a directory's positions: move agreement, policy and value losses, with intervals", runDataEval},
 	}
 }
 
