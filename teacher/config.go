@@ -42,6 +42,12 @@ type Config struct {
 	// Temperature is the softmax temperature in pawns (PolicySoftmax): a
 	// move one Temperature worse than the best gets e^-1 of its weight.
 	Temperature float64
+	// ValueScale, when above 0, makes each position's value column the
+	// teacher's own score of it, tanh(ValueScale × pawns) for the side to
+	// move (±1 for a mate the search sees); 0 keeps the game's result
+	// there. The value head's target stays the result unless the trainer's
+	// value_mix blends this search value in.
+	ValueScale float64
 	// Generation is the training generation the games belong to (recorded).
 	Generation int
 	// Out is the directory that receives the chunks; game records go to
@@ -90,6 +96,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("teacher: Policy %q, want %q or %q", c.Policy, PolicyPlayed, PolicySoftmax)
 	case !(c.Temperature > 0 && c.Temperature <= 100):
 		return fmt.Errorf("teacher: Temperature %g, want a number of pawns in (0, 100]", c.Temperature)
+	case !(c.ValueScale >= 0 && c.ValueScale <= MaxValueScale):
+		return fmt.Errorf("teacher: ValueScale %g, want 0 (the result) or a value per pawn in (0, %g]", c.ValueScale, float64(MaxValueScale))
 	case c.Generation < 0:
 		return fmt.Errorf("teacher: Generation %d, want >= 0", c.Generation)
 	case c.Out == "":
@@ -103,6 +111,10 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// MaxValueScale bounds Config.ValueScale: at 10 a pawn is already worth
+// tanh(10) of a win.
+const MaxValueScale = 10
 
 // workers is Workers, or one per core.
 func (c *Config) workers() int {

@@ -100,10 +100,11 @@ func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, s
 		}
 		rec := datasets.PositionRecord{Ply: pos.Ply(), Position: pos.String(), WhiteToMove: pos.SideToMove() == env.White,
 			Repetitions: pos.Repetitions(), FullSearch: true, Pieces: selfplay.PieceCounts(pos)}
-		m, err := p.target(ab, pos, &rec)
+		m, score, err := p.target(ab, pos, &rec)
 		if err != nil {
 			return nil, err
 		}
+		rec.Value = searchValue(score, p.cfg.ValueScale)
 		rec.Played = pos.FormatGC(m)
 		g.rec.Positions = append(g.rec.Positions, rec)
 		g.moves = append(g.moves, rec.Played)
@@ -116,9 +117,12 @@ func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, s
 	case env.BlackWins:
 		g.rec.Result = -1
 	}
-	// The value target is the game's result, side to move's view (the
-	// teacher's material score is no win probability).
+	// Without a ValueScale the value column is the game's result, side to
+	// move's view (the trainer's target in any case when value_mix is 0).
 	for i := range g.rec.Positions {
+		if p.cfg.ValueScale > 0 {
+			break
+		}
 		r := &g.rec.Positions[i]
 		r.Value = float32(g.rec.Result)
 		if !r.WhiteToMove {
@@ -128,24 +132,37 @@ func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, s
 	return g, nil
 }
 
-// target chooses the teacher's move in pos and writes the policy target
-// into rec.
-func (p *player) target(ab *match.AlphaBeta, pos *env.Position, rec *datasets.PositionRecord) (env.Move, error) {
+// searchValue is the value of a teacher score (centipawns, side to move)
+// at scale per pawn: tanh(scale × pawns), or ±1 for a mate.
+func searchValue(score int32, scale float64) float32 {
+	switch {
+	case score > match.MateBound:
+		return 1
+	case score < -match.MateBound:
+		return -1
+	}
+	return float32(math.Tanh(scale * float64(score) / 100))
+}
+
+// target chooses the teacher's move in pos, writes the policy target into
+// rec and returns the move and the teacher's score of pos (centipawns,
+// side to move).
+func (p *player) target(ab *match.AlphaBeta, pos *env.Position, rec *datasets.PositionRecord) (env.Move, int32, error) {
 	side := pos.SideToMove()
 	if p.cfg.Policy == PolicyPlayed {
-		m, _, err := ab.Best(pos)
+		m, score, err := ab.Best(pos)
 		if err != nil {
-			return env.NoMove, fmt.Errorf("teacher: %w", err)
+			return env.NoMove, 0, fmt.Errorf("teacher: %w", err)
 		}
 		rec.PolicyIndex = []int32{int32(p.index.Index(m, side))}
 		rec.MoveText = []string{pos.FormatGC(m)}
 		rec.Visits = []float32{1}
-		return m, nil
+		return m, score, nil
 	}
 	var err error
 	p.moves, p.scores, err = ab.RootScores(pos, p.margin, p.moves, p.scores)
 	if err != nil {
-		return env.NoMove, fmt.Errorf("teacher: %w", err)
+		return env.NoMove, 0, fmt.Errorf("teacher: %w", err)
 	}
 	best := 0
 	for i, s := range p.scores {
@@ -161,7 +178,7 @@ func (p *player) target(ab *match.AlphaBeta, pos *env.Position, rec *datasets.Po
 			rec.Visits = append(rec.Visits, float32(w))
 		}
 	}
-	return p.moves[best], nil
+	return p.moves[best], p.scores[best], nil
 }
 
 // softmax appends to w the policy weights of moves scored scores (best

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/env"
+	"bomberzero/match"
 )
 
 // smallConfig is a quick run: depth 1, short games, two workers.
@@ -248,6 +250,8 @@ func TestConfigValidateNamesTheBadField(t *testing.T) {
 		{"Policy", func(c *Config) { c.Policy = "visits" }},
 		{"Temperature", func(c *Config) { c.Temperature = 0 }},
 		{"Temperature", func(c *Config) { c.Temperature = math.NaN() }},
+		{"ValueScale", func(c *Config) { c.ValueScale = -0.1 }},
+		{"ValueScale", func(c *Config) { c.ValueScale = math.Inf(1) }},
 		{"Workers", func(c *Config) { c.Workers = -1 }},
 		{"FlushGames", func(c *Config) { c.FlushGames = 0 }},
 	} {
@@ -260,5 +264,72 @@ func TestConfigValidateNamesTheBadField(t *testing.T) {
 	c := DefaultConfig("fbgc")
 	if err := c.Validate(); err != nil {
 		t.Errorf("defaults: %v", err)
+	}
+}
+
+// TestValueScaleStoresTheTeachersScore checks the value column of a run
+// with ValueScale against an independent search of each recorded position
+// (replayed from the game's record, history included) by a fresh
+// alpha-beta player: its score does not depend on the seed, only the
+// choice among equal moves does. The games themselves must be the ones a
+// run without ValueScale plays.
+func TestValueScaleStoresTheTeachersScore(t *testing.T) {
+	plain := smallConfig(t, PolicyPlayed)
+	scaled := smallConfig(t, PolicyPlayed)
+	scaled.ValueScale = 0.1
+	for _, c := range []Config{plain, scaled} {
+		if _, err := Run(context.Background(), c, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	played := map[string]bool{}
+	for _, g := range readGames(t, plain.Out) {
+		played[strings.Join(recordMoves(t, filepath.Join(plain.Out, "records", g.ID+".txt")), " ")] = true
+	}
+	v, _ := env.LoadVariant("fbgc")
+	ab, err := match.NewAlphaBeta(v, scaled.Depth, agent.DefaultValues(), 99)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mates, checked := 0, 0
+	for _, g := range readGames(t, scaled.Out) {
+		moves := recordMoves(t, filepath.Join(scaled.Out, "records", g.ID+".txt"))
+		if !played[strings.Join(moves, " ")] {
+			t.Fatalf("game %s: not one of the games the run without ValueScale played", g.ID)
+		}
+		pos, next := v.NewPosition(), 0
+		for ply, text := range moves {
+			if next < len(g.Positions) && g.Positions[next].Ply == ply {
+				p := g.Positions[next]
+				_, score, err := ab.Best(pos)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want float64
+				switch {
+				case score > match.MateBound:
+					want, mates = 1, mates+1
+				case score < -match.MateBound:
+					want, mates = -1, mates+1
+				default:
+					want = math.Tanh(0.1 * float64(score) / 100)
+				}
+				if math.Abs(float64(p.Value)-want) > 1e-6 {
+					t.Fatalf("game %s ply %d: value %v, want tanh(0.1 x %d cp) = %v", g.ID, ply, p.Value, score, want)
+				}
+				checked, next = checked+1, next+1
+			}
+			m, err := pos.ParseMove(text)
+			if err != nil {
+				t.Fatalf("game %s ply %d: %v", g.ID, ply, err)
+			}
+			pos.DoMove(m)
+		}
+		if next != len(g.Positions) {
+			t.Fatalf("game %s: %d of %d positions replayed", g.ID, next, len(g.Positions))
+		}
+	}
+	if mates == 0 || checked == mates {
+		t.Errorf("%d positions, %d of them mates: want both mates (value ±1) and scored positions", checked, mates)
 	}
 }

@@ -35,6 +35,11 @@ type TeacherConfig struct {
 	Policy string `toml:"policy"`
 	// Temperature is the softmax temperature in pawns.
 	Temperature float64 `toml:"temperature"`
+	// ValueScale, above 0, stores the teacher's own score of each position
+	// in the value column as tanh(ValueScale × pawns) (±1 for a mate it
+	// sees), the search value train.value_mix blends into the value
+	// target; 0 stores the game's result there.
+	ValueScale float64 `toml:"value_scale"`
 	// TrainSteps replaces train.max_steps in generation 0 (0: keep it), so
 	// that the first network can learn the teacher's games for several
 	// passes before it plays.
@@ -63,6 +68,7 @@ func (c TeacherConfig) validate() error {
 		mcts.IntIn("teacher.games", c.Games, least, MaxTeacherGames),
 		mcts.IntIn("teacher.depth", c.Depth, least, match.MaxDepth),
 		mcts.IntIn("teacher.train_steps", c.TrainSteps, 0, MaxSteps),
+		mcts.FloatIn("teacher.value_scale", c.ValueScale, 0, teacher.MaxValueScale),
 	}
 	if c.Enabled {
 		errs = append(errs,
@@ -96,7 +102,7 @@ func (r *runner) teacherPhase(ctx context.Context, done int) error {
 		return nil
 	}
 	cfg := teacher.Config{Variant: r.cfg.Variant, Depth: tc.Depth, Games: remaining, MaxPlies: tc.MaxPlies,
-		RandomPlies: tc.RandomPlies, Policy: tc.Policy, Temperature: tc.Temperature, Generation: r.st.Generation,
+		RandomPlies: tc.RandomPlies, Policy: tc.Policy, Temperature: tc.Temperature, ValueScale: tc.ValueScale, Generation: r.st.Generation,
 		Out: filepath.Join(r.dir, dataDir), Workers: r.cfg.SelfPlay.WorkerCount(), FlushGames: 16, Writer: r.st.GenWriter,
 		FlushEvery: 10 * time.Second, Seed: mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)|0x7e<<56)}
 	if r.opt.Out != nil && done == 0 {

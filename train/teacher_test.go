@@ -60,6 +60,8 @@ func TestTeacherConfigRefusesBadSettingsNamingTheKey(t *testing.T) {
 		{"teacher.policy", func(c *TeacherConfig) { c.Policy = "visits" }},
 		{"teacher.temperature", func(c *TeacherConfig) { c.Temperature = 0 }},
 		{"teacher.train_steps", func(c *TeacherConfig) { c.TrainSteps = -1 }},
+		{"teacher.value_scale", func(c *TeacherConfig) { c.ValueScale = -0.1 }},
+		{"teacher.value_scale", func(c *TeacherConfig) { c.ValueScale = 11 }},
 	} {
 		c := teacherConfig(t)
 		tc.edit(&c.Teacher)

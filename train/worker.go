@@ -223,7 +223,7 @@ func (f *follower) play(ctx context.Context, cfg Config, wo WorkOrder) error {
 		games = min(games*8, tc.Games) // teacher games are fast
 		var sum *teacher.Summary
 		sum, err = teacher.Run(ctx, teacher.Config{Variant: cfg.Variant, Depth: tc.Depth, Games: games, MaxPlies: tc.MaxPlies,
-			RandomPlies: tc.RandomPlies, Policy: tc.Policy, Temperature: tc.Temperature, Generation: wo.Generation,
+			RandomPlies: tc.RandomPlies, Policy: tc.Policy, Temperature: tc.Temperature, ValueScale: tc.ValueScale, Generation: wo.Generation,
 			Out: f.spool, Workers: workers, FlushGames: 1, Writer: writer, Seed: s}, nil)
 		if sum != nil {
 			n = sum.Games
