@@ -8,8 +8,9 @@
 // The targets: the value is the game's result (side to move's view), and
 // the value column holds either that result or, with Config.ValueScale,
 // the teacher's own score squashed into [-1, 1] (a search value the
-// trainer's value_mix can blend in); the policy is either the move the teacher played or a softmax over the
-// teacher's scores of every root move (match.AlphaBeta.RootScores). The
+// trainer's value_mix can blend in); the policy is either the move the
+// teacher played or a softmax over the teacher's scores of every root
+// move (match.AlphaBeta.RootScores). The
 // model column of every teacher game starts with datasets.TeacherPrefix
 // ("teacher:alphabeta:2"), so that piece-value fits and variant
 // comparisons can leave out games that carry the teacher's piece table.

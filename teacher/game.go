@@ -104,7 +104,9 @@ func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, s
 		if err != nil {
 			return nil, err
 		}
-		rec.Value = searchValue(score, p.cfg.ValueScale)
+		if p.cfg.ValueScale > 0 {
+			rec.Value = searchValue(score, p.cfg.ValueScale)
+		}
 		rec.Played = pos.FormatGC(m)
 		g.rec.Positions = append(g.rec.Positions, rec)
 		g.moves = append(g.moves, rec.Played)
@@ -119,14 +121,13 @@ func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, s
 	}
 	// Without a ValueScale the value column is the game's result, side to
 	// move's view (the trainer's target in any case when value_mix is 0).
-	for i := range g.rec.Positions {
-		if p.cfg.ValueScale > 0 {
-			break
-		}
-		r := &g.rec.Positions[i]
-		r.Value = float32(g.rec.Result)
-		if !r.WhiteToMove {
-			r.Value = -r.Value
+	if p.cfg.ValueScale == 0 {
+		for i := range g.rec.Positions {
+			r := &g.rec.Positions[i]
+			r.Value = float32(g.rec.Result)
+			if !r.WhiteToMove {
+				r.Value = -r.Value
+			}
 		}
 	}
 	return g, nil

@@ -92,6 +92,14 @@ func (c TeacherConfig) validate() error {
 	return nil
 }
 
+// games returns the package teacher settings of n games of generation
+// gen in variant that this table describes; the caller sets where they
+// go, how they are written and their seed.
+func (c TeacherConfig) games(variant string, gen, n int) teacher.Config {
+	return teacher.Config{Variant: variant, Depth: c.Depth, Games: n, MaxPlies: c.MaxPlies, RandomPlies: c.RandomPlies,
+		Policy: c.Policy, Temperature: c.Temperature, ValueScale: c.ValueScale, Generation: gen}
+}
+
 // teacherPhase plays generation 0's remaining teacher games: like
 // self-play, every written game is in a chunk at once, and a resume plays
 // the games still missing (counted from the generation's chunks).
@@ -101,10 +109,12 @@ func (r *runner) teacherPhase(ctx context.Context, done int) error {
 	if remaining <= 0 {
 		return nil
 	}
-	cfg := teacher.Config{Variant: r.cfg.Variant, Depth: tc.Depth, Games: remaining, MaxPlies: tc.MaxPlies,
-		RandomPlies: tc.RandomPlies, Policy: tc.Policy, Temperature: tc.Temperature, ValueScale: tc.ValueScale, Generation: r.st.Generation,
-		Out: filepath.Join(r.dir, dataDir), Workers: r.cfg.SelfPlay.WorkerCount(), FlushGames: 16, Writer: r.st.GenWriter,
-		FlushEvery: 10 * time.Second, Seed: mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)|0x7e<<56)}
+	cfg := tc.games(r.cfg.Variant, r.st.Generation, remaining)
+	cfg.Out = filepath.Join(r.dir, dataDir)
+	cfg.Workers = r.cfg.SelfPlay.WorkerCount()
+	cfg.FlushGames, cfg.FlushEvery = 16, 10*time.Second
+	cfg.Writer = r.st.GenWriter
+	cfg.Seed = mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)|0x7e<<56)
 	if r.opt.Out != nil && done == 0 {
 		fmt.Fprintf(r.opt.Out, "gen %d: teacher alphabeta:%d plays %d games (cap %d plies, %d random plies, policy %s)\n",
 			r.st.Generation, tc.Depth, tc.Games, tc.MaxPlies, tc.RandomPlies, tc.Policy)

@@ -222,9 +222,10 @@ func (f *follower) play(ctx context.Context, cfg Config, wo WorkOrder) error {
 		tc := cfg.Teacher
 		games = min(games*8, tc.Games) // teacher games are fast
 		var sum *teacher.Summary
-		sum, err = teacher.Run(ctx, teacher.Config{Variant: cfg.Variant, Depth: tc.Depth, Games: games, MaxPlies: tc.MaxPlies,
-			RandomPlies: tc.RandomPlies, Policy: tc.Policy, Temperature: tc.Temperature, ValueScale: tc.ValueScale, Generation: wo.Generation,
-			Out: f.spool, Workers: workers, FlushGames: 1, Writer: writer, Seed: s}, nil)
+		tcfg := tc.games(cfg.Variant, wo.Generation, games)
+		tcfg.Out, tcfg.Workers, tcfg.FlushGames = f.spool, workers, 1
+		tcfg.Writer, tcfg.Seed = writer, s
+		sum, err = teacher.Run(ctx, tcfg, nil)
 		if sum != nil {
 			n = sum.Games
 		}
