@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"math"
 
 	"bomberzero/env"
 	"bomberzero/eval"
@@ -19,6 +20,7 @@ type Rules struct {
 	// played (0: no cap).
 	MaxPlies int
 	values   []float64 // pawns per piece type, for Material
+	table    []int32   // the same values in centipawns, for Quiescence
 }
 
 // NewRules returns the rules of v with games capped at maxPlies plies (0: no
@@ -29,6 +31,10 @@ func NewRules(v *env.Variant, maxPlies int) *Rules {
 	r.values = make([]float64, len(v.Pieces))
 	for t := 1; t < len(v.Pieces); t++ {
 		r.values[t] = vals.of(v.Pieces[t])
+	}
+	r.table = make([]int32, len(v.Pieces))
+	for t, x := range r.values {
+		r.table[t] = int32(math.Round(x * 100))
 	}
 	return r
 }
@@ -48,13 +54,15 @@ func (r *Rules) NewGame(p *env.Position) *Game {
 }
 
 // Game is one position of a game as the search sees it: it implements
-// mcts.Game (moves named by their policy index) and mcts.Materialer.
+// mcts.Game (moves named by their policy index), mcts.Materialer and
+// mcts.Quiescer.
 type Game struct {
 	r     *Rules
 	p     *env.Position
 	moves []env.Move // p's legal moves when valid
 	idx   []int      // their policy indices
 	valid bool
+	q     *quiescence // Quiescence's scratch space, made on first use
 }
 
 var (

@@ -80,6 +80,17 @@ type Config struct {
 	// the root is played at once and a proven loss is never chosen while
 	// another move is not proven lost (docs/search.md).
 	Solver bool `toml:"solver"`
+
+	// LeafMaterialMix is the weight of the material in the value of a
+	// leaf: the search backs up (1-w)*v + w*tanh(q/LeafMaterialScale),
+	// where v is the evaluator's value and q the leaf's material balance
+	// once its captures are played out (a Quiescer game's Quiescence), as
+	// AlphaGo mixed its value network with rollouts. 0 (the default) backs
+	// up the evaluator's value alone.
+	LeafMaterialMix float64 `toml:"leaf_material_mix"`
+	// LeafMaterialScale is the material balance, in pawns, that the mix
+	// reads as a value of tanh(1) = 0.76.
+	LeafMaterialScale float64 `toml:"leaf_material_scale"`
 }
 
 // DefaultConfig returns the default search parameters.
@@ -108,6 +119,9 @@ func DefaultConfig() Config {
 		CacheMoves:       128,
 		Seed:             1,
 		Solver:           true,
+
+		LeafMaterialMix:   0,
+		LeafMaterialScale: 3,
 	}
 }
 
@@ -146,6 +160,8 @@ func (c Config) Validate() error {
 		IntIn("virtual_loss", c.VirtualLoss, 0, 1000),
 		IntIn("cache_entries", c.CacheEntries, 0, MaxCacheEntries),
 		IntIn("cache_moves", c.CacheMoves, 1, MaxCacheMoves),
+		FloatIn("leaf_material_mix", c.LeafMaterialMix, 0, 1),
+		FloatAbove("leaf_material_scale", c.LeafMaterialScale, 0, 1000),
 	}
 	for _, err := range checks {
 		if err != nil {

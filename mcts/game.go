@@ -38,6 +38,16 @@ type Materialer interface {
 	Material() float64
 }
 
+// Quiescer is a Game that can report its material balance once the
+// captures in the position are played out, for the search's
+// leaf_material_mix.
+type Quiescer interface {
+	// Quiescence returns the material balance for the side to move, in
+	// pawns, after a capture-only search from the position (positive: the
+	// side to move is ahead), leaving the game as it was.
+	Quiescence() float64
+}
+
 // Lookahead is a Game that can tell what Status would say after one of its
 // legal moves without making it, faster than a copy, Play and Status. The
 // MCTS-solver asks it for every child of every node it expands; a Game

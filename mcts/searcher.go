@@ -459,6 +459,13 @@ func (s *Searcher) evaluate(n int) error {
 		if math.IsNaN(float64(v)) || v < -1.001 || v > 1.001 {
 			return fmt.Errorf("mcts: evaluator gave batch entry %d the value %g (WDL %v), want a number in [-1, 1]", j, v, wdl)
 		}
+		if w := s.cfg.LeafMaterialMix; w > 0 {
+			q, ok := s.leafGames[j].(Quiescer)
+			if !ok {
+				return fmt.Errorf("mcts: leaf_material_mix = %g needs games that report their quiescent material (mcts.Quiescer); %T does not", w, s.leafGames[j])
+			}
+			v = float32((1-w)*float64(v) + w*math.Tanh(q.Quiescence()/s.cfg.LeafMaterialScale))
+		}
 		pri := s.priorsOf(b.Policy[j*ps:(j+1)*ps], lf.moves)
 		t.expand(lf.node, lf.moves, pri, v)
 		if s.cache != nil {
