@@ -282,7 +282,7 @@ func (c *Config) fillMatchKnobs() error {
 		c.MaxPlies = tc.Eval.MaxPlies
 	}
 	if c.Search == (mcts.Config{}) {
-		c.Search = tc.SelfPlay.Search
+		c.Search = tc.PlayerSearch()
 	}
 	return nil
 }

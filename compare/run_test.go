@@ -167,9 +167,9 @@ func TestMatchKnobsLeftZeroComeFromTheTrainingConfig(t *testing.T) {
 	if err := cfg.fillMatchKnobs(); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Sims != def.Eval.Sims || cfg.MaxPlies != def.Eval.MaxPlies || cfg.Search != def.SelfPlay.Search {
+	if cfg.Sims != def.Eval.Sims || cfg.MaxPlies != def.Eval.MaxPlies || cfg.Search != def.PlayerSearch() {
 		t.Errorf("embedded defaults: sims %d, max plies %d, search %+v; want %d, %d, %+v",
-			cfg.Sims, cfg.MaxPlies, cfg.Search, def.Eval.Sims, def.Eval.MaxPlies, def.SelfPlay.Search)
+			cfg.Sims, cfg.MaxPlies, cfg.Search, def.Eval.Sims, def.Eval.MaxPlies, def.PlayerSearch())
 	}
 	var asked string
 	cfg = Config{Variants: []string{"fbgc", "chess"}, MaxPlies: 33, Training: func(v string) (train.Config, error) {

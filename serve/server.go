@@ -69,13 +69,14 @@ type Config struct {
 
 // DefaultConfig returns the default limits: one search per core, 20000
 // playouts, 10 s, 64 KiB bodies, 2000 moves, alpha-beta depth 3; and the
-// search knobs of the embedded training defaults (train.DefaultConfig).
+// match player's search of the embedded training defaults
+// (train.Config.PlayerSearch).
 func DefaultConfig() Config {
 	c := Config{MaxSearches: runtime.GOMAXPROCS(0), MaxSims: 20000, MaxTime: 10 * time.Second, MaxBody: 64 << 10, MaxMoves: 2000, MaxDepth: 3}
 	// The embedded file always reads (a train test checks it); were it
 	// broken, the zero search would be refused at the first search.
 	if tc, err := train.DefaultConfig("fbgc"); err == nil {
-		c.Search, c.Sims = tc.SelfPlay.Search, tc.Eval.Sims
+		c.Search, c.Sims = tc.PlayerSearch(), tc.Eval.Sims
 	}
 	return c
 }

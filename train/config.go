@@ -122,6 +122,13 @@ type EvalConfig struct {
 	Games int `toml:"games"`
 	// Sims is the new model's playouts per move.
 	Sims int `toml:"sims"`
+	// LeafMaterialMix is the leaf_material_mix of every searching player
+	// of a match (the run's evaluations, and the match, ladder, play,
+	// analyse, serve, uci, xboard and compare commands): the weight of a
+	// leaf's material after a capture-only search in the value the search
+	// backs up (docs/search.md); self-play has its own,
+	// selfplay.leaf_material_mix. See PlayerSearch.
+	LeafMaterialMix float64 `toml:"leaf_material_mix"`
 	// Previous plays the previous generation's model too.
 	Previous bool `toml:"previous"`
 	// Baselines are match player specs ("random", "greedy", "alphabeta:1").
@@ -147,6 +154,15 @@ func (c Config) networkFree(gen int) string {
 		return ""
 	}
 	return c.SelfPlay.FirstModel
+}
+
+// PlayerSearch returns the search settings a searching player of a match
+// derives its own from (agent.MatchSearch): self-play's [selfplay] search
+// with eval.leaf_material_mix in place of self-play's mix.
+func (c Config) PlayerSearch() mcts.Config {
+	s := c.SelfPlay.Search
+	s.LeafMaterialMix = c.Eval.LeafMaterialMix
+	return s
 }
 
 // baseConfig is what a config file is read over when nothing else is: the
@@ -393,6 +409,7 @@ func (c Config) Validate() error {
 		mcts.IntIn("eval.every", c.Eval.Every, 1, MaxGenerations),
 		mcts.IntIn("eval.games", c.Eval.Games, 0, MaxEvalGames),
 		mcts.IntIn("eval.sims", c.Eval.Sims, 1, mcts.MaxSims),
+		mcts.FloatIn("eval.leaf_material_mix", c.Eval.LeafMaterialMix, 0, 1),
 		mcts.IntIn("eval.max_plies", c.Eval.MaxPlies, 1, selfplay.MaxMaxPlies),
 		mcts.IntIn("eval.workers", c.Eval.Workers, 0, selfplay.MaxWorkers),
 	}

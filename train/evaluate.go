@@ -37,7 +37,7 @@ func (r *runner) previousMaker(gen int) (match.Maker, error) {
 	if err != nil {
 		return match.Maker{}, fmt.Errorf("train: previous model %s: %w", name, err)
 	}
-	return match.NewSearchMaker(name, r.evRules, model, agent.MatchSearch(r.cfg.SelfPlay.Search, r.cfg.Eval.Sims))
+	return match.NewSearchMaker(name, r.evRules, model, agent.MatchSearch(r.cfg.PlayerSearch(), r.cfg.Eval.Sims))
 }
 
 // evalPhase rates the newly trained model against the previous one and the
@@ -111,7 +111,7 @@ func (r *runner) rate(ctx context.Context, gen int, model *agent.Model) ([]metri
 	if ec.Games == 0 {
 		return nil, nil, nil
 	}
-	me, err := match.NewSearchMaker(model.Name, r.evRules, model, agent.MatchSearch(r.cfg.SelfPlay.Search, ec.Sims))
+	me, err := match.NewSearchMaker(model.Name, r.evRules, model, agent.MatchSearch(r.cfg.PlayerSearch(), ec.Sims))
 	if err != nil {
 		return nil, nil, fmt.Errorf("train: %w", err)
 	}
@@ -168,7 +168,7 @@ func (r *runner) heldoutScore(ctx context.Context, model *agent.Model) (*metrics
 	if err != nil {
 		return nil, fmt.Errorf("train: held-out set: %w", err)
 	}
-	mk, err := match.NewSearchMaker(model.Name, r.evRules, model, agent.MatchSearch(r.cfg.SelfPlay.Search, heldoutSims))
+	mk, err := match.NewSearchMaker(model.Name, r.evRules, model, agent.MatchSearch(r.cfg.PlayerSearch(), heldoutSims))
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}

@@ -51,13 +51,14 @@ func (e *engine) send(format string, args ...any) {
 // Run reads UCI commands from in and answers on out until "quit", the end
 // of in, or ctx ends. Unknown or malformed commands are answered with an
 // "info string" line and otherwise ignored, as UCI asks. Its searches
-// derive from the [selfplay] search of the embedded training defaults.
+// derive from the match player's search of the embedded training defaults
+// (train.Config.PlayerSearch).
 func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	tc, err := train.DefaultConfig("chess")
 	if err != nil {
 		return err
 	}
-	return RunWith(ctx, in, out, tc.SelfPlay.Search)
+	return RunWith(ctx, in, out, tc.PlayerSearch())
 }
 
 // RunWith is Run with its searches derived from search (a training

@@ -52,7 +52,7 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
-	cfg := analysis.SearchConfig(tc.SelfPlay.Search, sims)
+	cfg := analysis.SearchConfig(tc.PlayerSearch(), sims)
 	if set(fs, "gumbel") {
 		cfg.Gumbel = *gumbel
 	}

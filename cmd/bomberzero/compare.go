@@ -55,7 +55,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --values: %v", errUsage, err)
 	}
 	cfg := compare.Config{Variants: vs, Runs: splitList(*runs), Models: splitList(*models), Budget: *budget, RunsDir: filepath.Join(*out, "runs"),
-		Player: *player, PlayerOptions: opt, Games: *games, Sims: tc.Eval.Sims, MaxPlies: tc.Eval.MaxPlies, Search: tc.SelfPlay.Search,
+		Player: *player, PlayerOptions: opt, Games: *games, Sims: tc.Eval.Sims, MaxPlies: tc.Eval.MaxPlies, Search: tc.PlayerSearch(),
 		Training: mf.load, Seed: *seed, Anchors: []string{}, Book: *book, BookPlies: *bookPlies,
 		Bootstrap: *boot, NoValues: *noValues, IncludeTeacher: *withTeacher, Workers: *workers, Log: stderr, Bars: stderr,
 		ImbalanceGames: *imbalanceGames, Command: "bomberzero compare " + strings.Join(args, " ")}

@@ -146,7 +146,7 @@ func (m *matchFlags) setup(variant, fen, moves, values string) (train.Config, *e
 // piece values (text as "G=2.5,I=8", or empty) and the loader of searching
 // players (eval.sims playouts over the [selfplay] search).
 func playerOptions(cfg train.Config, values string) (match.Options, error) {
-	opt := match.Options{Models: match.SearchLoader(cfg.SelfPlay.Search, cfg.Eval.Sims)}
+	opt := match.Options{Models: match.SearchLoader(cfg.PlayerSearch(), cfg.Eval.Sims)}
 	if values != "" {
 		v, err := agent.ParseValues(values)
 		if err != nil {

@@ -38,5 +38,5 @@ func runEngine(name, usage string, run func(context.Context, io.Reader, io.Write
 	}
 	ctx, stop := stopContext()
 	defer stop()
-	return run(ctx, os.Stdin, stdout, tc.SelfPlay.Search)
+	return run(ctx, os.Stdin, stdout, tc.PlayerSearch())
 }
