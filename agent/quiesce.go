@@ -89,16 +89,8 @@ func (q *quiescence) search(p *env.Position, table []int32, ply int, alpha, beta
 		keys = append(keys, gain)
 	}
 	q.keys[ply] = keys
-	order := captures
-	for i := 1; i < len(order); i++ { // insertion sort by gain, largest first: short, stable, no allocation
-		m, k := order[i], keys[i]
-		j := i
-		for ; j > 0 && keys[j-1] < k; j-- {
-			order[j], keys[j] = order[j-1], keys[j-1]
-		}
-		order[j], keys[j] = m, k
-	}
-	for _, m := range order {
+	SortByKey(captures, keys)
+	for _, m := range captures {
 		u := p.DoMove(m)
 		s := -q.search(p, table, ply+1, -beta, -alpha)
 		p.UndoMove(u)

@@ -207,15 +207,7 @@ func (a *AlphaBeta) sortByGain(pos *env.Position, ply int, moves []env.Move) {
 		pos.UndoMove(u)
 	}
 	a.keys[ply] = keys
-	// Insertion sort: stable, allocation-free, and the lists are short.
-	for i := 1; i < len(moves); i++ {
-		m, k := moves[i], keys[i]
-		j := i
-		for ; j > 0 && keys[j-1] < k; j-- {
-			moves[j], keys[j] = moves[j-1], keys[j-1]
-		}
-		moves[j], keys[j] = m, k
-	}
+	agent.SortByKey(moves, keys)
 }
 
 // search returns the negamax score of pos for the side to move, searched
