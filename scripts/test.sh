@@ -36,6 +36,11 @@ if [ -n "$missing" ]; then
     sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
   fi
 fi
+# Start Chromium once before the tests: its first start on a fresh machine
+# builds the font cache and profile, which can take longer than a test allows.
+if command -v chromium >/dev/null; then
+  timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom about:blank >/dev/null 2>&1 || echo "warning: chromium did not start in 120 s" >&2
+fi
 STATICCHECK_VERSION=v0.8.2
 if ! command -v staticcheck >/dev/null; then
   GOFLAGS= go install "honnef.co/go/tools/cmd/staticcheck@${STATICCHECK_VERSION}"

@@ -35,15 +35,26 @@ func browser(t *testing.T) context.Context {
 	if path == "" {
 		t.Skip("no chromium on PATH (scripts/test.sh installs it)")
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1360, 900))
+	// A first start of Chromium on a fresh machine (font cache, profile)
+	// can take longer than chromedp's default 20 s to print its DevTools
+	// address, which failed CI once; the browser gets two minutes to start,
+	// and the test's own minute begins once it is up.
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.WindowSize(1360, 900), chromedp.WSURLReadTimeout(browserStartTimeout))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
 	ctx, cancel2 := chromedp.NewContext(actx)
 	t.Cleanup(cancel2)
+	if err := chromedp.Run(ctx); err != nil { // starts the browser
+		t.Fatalf("starting %s: %v", path, err)
+	}
 	ctx, cancel3 := context.WithTimeout(ctx, 60*time.Second)
 	t.Cleanup(cancel3)
 	return ctx
 }
+
+// browserStartTimeout bounds how long Chromium may take to start.
+const browserStartTimeout = 2 * time.Minute
 
 func run(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 	t.Helper()
