@@ -76,16 +76,24 @@ func writeLevels(w io.Writer, res *Result) {
 			if !d.Primary {
 				continue
 			}
-			ph := "-"
-			if d.PHolm != nil {
-				ph = fmt.Sprintf("%.2g", *d.PHolm)
-			}
-			verdict := "within noise"
-			if !d.WithinNoise {
-				verdict = "**a real difference**"
-			}
 			fmt.Fprintf(w, "| %d | %d | %s | %s | %s | %.3f | %.3f | %s | %s | %s |\n", l.Sims, l.Games, d.Metric, d.A, d.B, d.ValueA, d.ValueB,
-				fmtEst(d.Delta, 3), ph, verdict)
+				fmtEst(d.Delta, 3), holmText(d), verdictText(d))
 		}
 	}
+}
+
+// holmText is d's Holm-corrected p-value for a table ("-" without one).
+func holmText(d values.Difference) string {
+	if d.PHolm == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.2g", *d.PHolm)
+}
+
+// verdictText says whether d is within noise, for a table.
+func verdictText(d values.Difference) string {
+	if d.WithinNoise {
+		return "within noise"
+	}
+	return "**a real difference**"
 }

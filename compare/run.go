@@ -73,6 +73,12 @@ type Config struct {
 	// (e.g. 64 and 512: does the verdict hold at two strengths?); empty:
 	// none. Baseline games have no model and play no levels.
 	Levels []int
+	// RuleEffects, with trained models, also plays each variant's model
+	// against itself on every other variant's rules (Games games at Sims
+	// playouts, its own seed and the shared book), so that each rule-set
+	// difference is also measured with the network held fixed
+	// (RuleEffect).
+	RuleEffects bool
 	// Book, when positive, is the number of random openings of BookPlies
 	// plies (DefaultBookPlies when 0) in one opening book shared by every
 	// variant (match.RandomBook: each opening legal in all of them); the
@@ -148,6 +154,11 @@ type Result struct {
 	// Levels are the comparisons of the models' own games at each of
 	// Config.Levels' playout counts.
 	Levels []Level `json:"levels,omitempty"`
+	// RuleEffects are each trained model's games compared across the rule
+	// sets (Config.RuleEffects); RuleEffectsNote says why there are none
+	// although they were asked for.
+	RuleEffects     []RuleEffect `json:"rule_effects,omitempty"`
+	RuleEffectsNote string       `json:"rule_effects_note,omitempty"`
 	// ValueDifferences are each piece's fitted value in every other
 	// variant minus the first's, with intervals (the tanh fits).
 	ValueDifferences []PieceDifference `json:"value_differences,omitempty"`
@@ -355,6 +366,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	if res.Levels, err = levels(ctx, res.Sources, cfg); err != nil {
+		return nil, err
+	}
+	if res.RuleEffects, res.RuleEffectsNote, err = ruleEffects(ctx, res.Sources, sets, cfg); err != nil {
 		return nil, err
 	}
 	res.Cross, res.CrossNote, err = crossPlay(ctx, res.Sources, cfg)

@@ -27,6 +27,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	withTeacher := fs.Bool("include-teacher", false, "keep the games of a search teacher found in --runs (left out by default: they carry the teacher's piece table)")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	levels := fs.String("levels", "", "comma-separated playout counts at which each trained model also plays --games games against itself, e.g. 64,512: the comparison at each level")
+	ruleEffects := fs.Bool("rule-effects", false, "with trained models: each model also plays itself --games games on every other variant's rules, so each difference between the rule sets is also measured with the network held fixed")
 	book := fs.Int("book", 100, "openings in the shared book of random openings every variant's games start from, each with both colours (0: the start position)")
 	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "plies of each book opening")
 	anchors := fs.String("anchors", strings.Join(compare.DefaultAnchors, ","), "fixed players each trained model meets (--games games) to show matched strength; \"none\" for none")
@@ -58,7 +59,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		Player: *player, PlayerOptions: opt, Games: *games, Sims: tc.Eval.Sims, MaxPlies: tc.Eval.MaxPlies, Search: tc.PlayerSearch(),
 		Training: mf.load, Seed: *seed, Anchors: []string{}, Book: *book, BookPlies: *bookPlies,
 		Bootstrap: *boot, NoValues: *noValues, IncludeTeacher: *withTeacher, Workers: *workers, Log: stderr, Bars: stderr,
-		ImbalanceGames: *imbalanceGames, Command: "bomberzero compare " + strings.Join(args, " ")}
+		ImbalanceGames: *imbalanceGames, RuleEffects: *ruleEffects, Command: "bomberzero compare " + strings.Join(args, " ")}
 	if *imbalances != "" {
 		if cfg.Imbalances, err = compare.ParseImbalancePairs(*imbalances); err != nil {
 			return fmt.Errorf("%w: --imbalance: %v", errUsage, err)
