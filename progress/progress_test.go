@@ -9,6 +9,8 @@ import (
 	"time"
 )
 
+// A writer that is neither a terminal nor a file gets nothing; a file (a
+// log) gets no bar, and no line for work shorter than LogInterval.
 func TestNoBarWhenTheWriterIsNotATerminal(t *testing.T) {
 	f, err := os.Create(filepath.Join(t.TempDir(), "log"))
 	if err != nil {
@@ -17,20 +19,21 @@ func TestNoBarWhenTheWriterIsNotATerminal(t *testing.T) {
 	defer f.Close()
 	var buf bytes.Buffer
 	for _, tc := range []struct {
-		name string
-		w    interface{ Write([]byte) (int, error) }
+		name  string
+		w     interface{ Write([]byte) (int, error) }
+		isLog bool
 	}{
-		{"buffer", &buf},
-		{"regular file", f},
-		{"nil file", (*os.File)(nil)},
+		{"buffer", &buf, false},
+		{"regular file", f, true},
+		{"nil file", (*os.File)(nil), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if IsTerminal(tc.w) {
 				t.Fatalf("IsTerminal(%s) = true", tc.name)
 			}
 			b := New(tc.w, 10, "games", "games")
-			if b != nil {
-				t.Fatalf("New on a %s = %v; want no bar", tc.name, b)
+			if (b != nil) != tc.isLog || (b != nil && b.pb != nil) {
+				t.Fatalf("New on a %s = %+v; want log lines %v and never a drawn bar", tc.name, b, tc.isLog)
 			}
 			// A nil bar takes every call and draws nothing.
 			b.Describe("x")
@@ -38,8 +41,11 @@ func TestNoBarWhenTheWriterIsNotATerminal(t *testing.T) {
 			b.Finish()
 			b.Stop()
 			b.Clear()
-			if p := Func(tc.w, "chunks", "chunks", 0); p != nil {
-				t.Errorf("Func on a %s returned a callback; want nil", tc.name)
+			if p := Func(tc.w, "chunks", "chunks", 0); (p != nil) != tc.isLog {
+				t.Errorf("Func on a %s returned a callback %v; want one only on a log", tc.name, p != nil)
+			} else if p != nil {
+				p(1, 2)
+				p(2, 2)
 			}
 		})
 	}
@@ -47,7 +53,49 @@ func TestNoBarWhenTheWriterIsNotATerminal(t *testing.T) {
 		t.Errorf("the buffer received %q; want nothing", buf.String())
 	}
 	if info, _ := f.Stat(); info.Size() != 0 {
-		t.Errorf("the log file received %d bytes; want none", info.Size())
+		t.Errorf("the log file received %d bytes within a second; want none before LogInterval", info.Size())
+	}
+}
+
+// On a log, a line at most once an interval, with count, share, rate and
+// time left, and a closing line once any was written.
+func TestLogGetsAPlainLineAtMostOnceAnInterval(t *testing.T) {
+	var buf bytes.Buffer
+	const every = 50 * time.Millisecond
+	b := newLogBar(&buf, 10, "self-play", "games", every)
+	b.Set(1)
+	b.Set(2) // within the interval: no line
+	if buf.Len() != 0 {
+		t.Fatalf("a line before the interval: %q", buf.String())
+	}
+	time.Sleep(every + 10*time.Millisecond)
+	b.Set(4)
+	b.Set(5) // the interval starts again
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("lines %q; want exactly one", lines)
+	}
+	for _, want := range []string{"self-play: 4/10 games (40%)", "elapsed", "games/s", "left"} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("line %q lacks %q", lines[0], want)
+		}
+	}
+	if strings.ContainsAny(buf.String(), "\r\x1b") {
+		t.Errorf("log line %q carries terminal control characters", buf.String())
+	}
+	b.Describe("gen 2 self-play")
+	b.Finish()
+	if last := buf.String()[strings.LastIndex(strings.TrimSuffix(buf.String(), "\n"), "\n")+1:]; !strings.HasPrefix(last, "gen 2 self-play: done at 10/10 games after") {
+		t.Errorf("closing line %q", last)
+	}
+	// Work short enough to write no line writes no closing line either.
+	var quiet bytes.Buffer
+	s := newLogBar(&quiet, 3, "x", "", time.Hour)
+	s.Set(3)
+	s.Stop()
+	s.Clear()
+	if quiet.Len() != 0 {
+		t.Errorf("short work wrote %q", quiet.String())
 	}
 }
 
@@ -71,7 +119,7 @@ func TestBarShowsCountRateAndTimeLeft(t *testing.T) {
 
 func TestFuncWaitsForTheMinimumAndClearsWhenDone(t *testing.T) {
 	var buf bytes.Buffer
-	p := newFunc(&buf, "reading chunks", "chunks", 20)
+	p := newFunc(&buf, "reading chunks", "chunks", 20, newBar)
 	for done := 1; done <= 5; done++ {
 		p(done, 5) // under the minimum: no bar
 	}
