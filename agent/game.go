@@ -116,15 +116,7 @@ func (g *Game) Outcome() (env.Result, env.Termination) {
 // move: +1 won, 0 drawn, -1 lost.
 func (g *Game) Status() (bool, float32) {
 	res, _ := g.Outcome()
-	switch {
-	case res == env.Ongoing:
-		return false, 0
-	case res == env.Draw:
-		return true, 0
-	case (res == env.WhiteWins) == (g.p.SideToMove() == env.White):
-		return true, 1
-	}
-	return true, -1
+	return res != env.Ongoing, float32(res.For(g.p.SideToMove()))
 }
 
 // LegalMoves appends the policy indices of the legal moves to buf[:0].

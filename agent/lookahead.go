@@ -41,13 +41,5 @@ func (g *Game) StatusAfter(move int) (bool, float32) {
 	}
 	side := g.p.SideToMove()
 	g.p.UndoMove(u)
-	switch {
-	case res == env.Ongoing:
-		return false, 0
-	case res == env.Draw:
-		return true, 0
-	case (res == env.WhiteWins) == (side == env.White):
-		return true, 1
-	}
-	return true, -1
+	return res != env.Ongoing, float32(res.For(side))
 }

@@ -58,14 +58,8 @@ func (q *quiescence) search(p *env.Position, table []int32, ply int, alpha, beta
 	q.nodes++
 	moves := p.LegalMoves(q.moves[ply][:0])
 	q.moves[ply] = moves
-	switch res, _ := p.StatusOf(len(moves)); {
-	case res == env.Ongoing:
-	case res == env.Draw:
-		return 0
-	case (res == env.WhiteWins) == (p.SideToMove() == env.White):
-		return quiescenceMate
-	default:
-		return -quiescenceMate
+	if res, _ := p.StatusOf(len(moves)); res != env.Ongoing {
+		return int32(res.For(p.SideToMove())) * quiescenceMate
 	}
 	best := Centipawns(p, table) // standing pat
 	if best >= beta || ply == QuiescencePlies || q.nodes >= QuiescenceNodes {

@@ -14,6 +14,19 @@ const (
 // String returns "1-0", "0-1", "1/2-1/2" or "*".
 func (r Result) String() string { return [...]string{"*", "1-0", "0-1", "1/2-1/2"}[r] }
 
+// For returns the result's value for side c: +1 a win for c, -1 a loss,
+// 0 a draw or a game not over.
+func (r Result) For(c Color) int {
+	switch r {
+	case WhiteWins, BlackWins:
+		if (r == WhiteWins) == (c == White) {
+			return 1
+		}
+		return -1
+	}
+	return 0
+}
+
 // winFor returns the result of a win by c.
 func winFor(c Color) Result {
 	if c == White {

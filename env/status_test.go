@@ -110,3 +110,22 @@ func FuzzReplay(f *testing.F) {
 		}
 	})
 }
+
+func TestResultForEachSide(t *testing.T) {
+	for _, tc := range []struct {
+		r            Result
+		white, black int
+	}{
+		{WhiteWins, 1, -1},
+		{BlackWins, -1, 1},
+		{Draw, 0, 0},
+		{Ongoing, 0, 0},
+	} {
+		if got := tc.r.For(White); got != tc.white {
+			t.Errorf("%v for White = %d, want %d", tc.r, got, tc.white)
+		}
+		if got := tc.r.For(Black); got != tc.black {
+			t.Errorf("%v for Black = %d, want %d", tc.r, got, tc.black)
+		}
+	}
+}

@@ -227,15 +227,8 @@ func (a *AlphaBeta) search(pos *env.Position, depth, ply int, alpha, beta int32)
 	a.pv[ply][0] = env.NoMove
 	moves := pos.LegalMoves(a.moves[ply][:0]) // generated once: for the game end and the search
 	a.moves[ply] = moves
-	switch res, _ := pos.StatusOf(len(moves)); res {
-	case env.Ongoing:
-	case env.Draw:
-		return 0
-	default:
-		if (res == env.WhiteWins) == (pos.SideToMove() == env.White) {
-			return Mate - int32(ply)
-		}
-		return -Mate + int32(ply)
+	if res, _ := pos.StatusOf(len(moves)); res != env.Ongoing {
+		return int32(res.For(pos.SideToMove())) * (Mate - int32(ply)) // 0 for a draw
 	}
 	if depth == 0 {
 		return agent.Centipawns(pos, a.table)

@@ -68,13 +68,17 @@ type Result struct {
 
 func (r *Result) add(g Game, aWhite bool) {
 	var w stats.WDL
-	switch {
-	case g.Result == env.Draw:
-		w.Draws = 1
-	case (g.Result == env.WhiteWins) == aWhite:
+	a := env.Black
+	if aWhite {
+		a = env.White
+	}
+	switch g.Result.For(a) {
+	case 1:
 		w.Wins = 1
-	default:
+	case -1:
 		w.Losses = 1
+	default:
+		w.Draws = 1
 	}
 	if aWhite {
 		r.AWhite = r.AWhite.Add(w)
