@@ -48,6 +48,7 @@ func Write(dir string, res *Result) error {
 	writeDiversity(&b, res)
 	writeLevels(&b, res)
 	writeRuleEffects(&b, res)
+	writeNetworkEffects(&b, res)
 	writeValueDifferences(&b, res)
 	writeImbalances(&b, res)
 	writeBook(&b, res)

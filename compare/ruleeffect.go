@@ -30,6 +30,38 @@ type RuleEffect struct {
 	games []*values.Dataset // the compared games, one set a rule set
 }
 
+// NetworkEffect is the other half of RuleEffect: on one variant's rules,
+// every compared model's games against itself side by side (the rules
+// held fixed, the network changed).
+type NetworkEffect struct {
+	Rules string `json:"rules"`
+	// Comparison compares the models' games on Rules, labelled "<variant>
+	// model" in Config.Variants' order.
+	Comparison *values.Comparison `json:"comparison"`
+}
+
+// networkEffects compares, on each rule set, the models of effects (one
+// per variant, each with its games on every rule set) with each other.
+func networkEffects(names []string, effects []RuleEffect, cfg Config) ([]NetworkEffect, error) {
+	labels := make([]string, len(effects))
+	for i, e := range effects {
+		labels[i] = e.TrainedOn + " model"
+	}
+	var out []NetworkEffect
+	for j, rules := range names {
+		sets := make([]*values.Dataset, len(effects))
+		for i, e := range effects {
+			sets[i] = e.games[j]
+		}
+		c, err := values.Compare(labels, sets, values.CompareConfig{Bootstrap: cfg.Bootstrap, Seed: cfg.Seed})
+		if err != nil {
+			return nil, fmt.Errorf("compare: the models on %s: %w", rules, err)
+		}
+		out = append(out, NetworkEffect{Rules: rules, Comparison: c})
+	}
+	return out, nil
+}
+
 // ruleEffects plays, when cfg.RuleEffects is set and every variant has a
 // trained model, each model against itself on every other variant's rules
 // and compares its games across the rule sets. A model given by --models
@@ -70,6 +102,24 @@ func ruleEffects(ctx context.Context, srcs []Source, home []*values.Dataset, cfg
 		out = append(out, RuleEffect{Model: s.Model, TrainedOn: s.Variant, Sims: cfg.Sims, Games: cfg.Games, Comparison: c, games: sets})
 	}
 	return out, "", nil
+}
+
+// writeNetworkEffects adds the models' primary endpoints side by side on
+// each rule set to the report.
+func writeNetworkEffects(w io.Writer, res *Result) {
+	if len(res.NetworkEffects) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nThe same games, the rules held fixed and the network changed (Holm-corrected within each rule set):\n\n")
+	fmt.Fprintf(w, "| rules | figure | A | B | value in A | value in B | B − A [95%%] | Holm p | verdict |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, e := range res.NetworkEffects {
+		for _, d := range e.Comparison.Differences {
+			if d.Primary {
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %.3f | %.3f | %s | %s | %s |\n", e.Rules, d.Metric, d.A, d.B, d.ValueA, d.ValueB,
+					fmtEst(d.Delta, 3), holmText(d), verdictText(d))
+			}
+		}
+	}
 }
 
 // errShape marks a model that cannot play a variant's rules.

@@ -63,6 +63,23 @@ func TestRuleEffectsHoldTheNetworkFixed(t *testing.T) {
 		}
 	}
 
+	// The network effects are the same games regrouped: on rules j, model
+	// i's games are its rule effect's games on j.
+	if len(res.NetworkEffects) != 2 {
+		t.Fatalf("%d network effects, want one a rule set", len(res.NetworkEffects))
+	}
+	for j, n := range res.NetworkEffects {
+		if n.Rules != cfg.Variants[j] {
+			t.Errorf("network effect %d on %s, want %s", j, n.Rules, cfg.Variants[j])
+		}
+		for i, got := range n.Comparison.Variants {
+			want := *res.RuleEffects[i].Comparison.Variants[j]
+			want.Variant = cfg.Variants[i] + " model"
+			if !reflect.DeepEqual(*got, want) {
+				t.Errorf("on %s, model %d: %+v, want %+v", n.Rules, i, *got, want)
+			}
+		}
+	}
 	out := t.TempDir()
 	if err := Write(out, res); err != nil {
 		t.Fatal(err)
@@ -72,7 +89,8 @@ func TestRuleEffectsHoldTheNetworkFixed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## The rules with the network held fixed", "| fbgc.safetensors (fbgc) | 2 | 2 | White's score | fbgc | fbgc-superpower |",
-		"| fbgc-superpower.safetensors (fbgc-superpower) | 2 | 2 | mean length"} {
+		"| fbgc-superpower.safetensors (fbgc-superpower) | 2 | 2 | mean length",
+		"the rules held fixed and the network changed", "| fbgc-superpower | White's score | fbgc model | fbgc-superpower model |"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q", want)
 		}

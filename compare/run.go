@@ -159,6 +159,9 @@ type Result struct {
 	// although they were asked for.
 	RuleEffects     []RuleEffect `json:"rule_effects,omitempty"`
 	RuleEffectsNote string       `json:"rule_effects_note,omitempty"`
+	// NetworkEffects compare, on each rule set, the models' games of
+	// RuleEffects with each other (the rules held fixed).
+	NetworkEffects []NetworkEffect `json:"network_effects,omitempty"`
 	// ValueDifferences are each piece's fitted value in every other
 	// variant minus the first's, with intervals (the tanh fits).
 	ValueDifferences []PieceDifference `json:"value_differences,omitempty"`
@@ -370,6 +373,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if res.RuleEffects, res.RuleEffectsNote, err = ruleEffects(ctx, res.Sources, sets, cfg); err != nil {
 		return nil, err
+	}
+	if len(res.RuleEffects) == len(cfg.Variants) {
+		if res.NetworkEffects, err = networkEffects(cfg.Variants, res.RuleEffects, cfg); err != nil {
+			return nil, err
+		}
 	}
 	res.Cross, res.CrossNote, err = crossPlay(ctx, res.Sources, cfg)
 	if err != nil {
