@@ -49,6 +49,7 @@ func Write(dir string, res *Result) error {
 	writeLevels(&b, res)
 	writeRuleEffects(&b, res)
 	writeNetworkEffects(&b, res)
+	writeDecomposition(&b, res)
 	writeValueDifferences(&b, res)
 	writeImbalances(&b, res)
 	writeBook(&b, res)

@@ -80,6 +80,9 @@ func TestRuleEffectsHoldTheNetworkFixed(t *testing.T) {
 			}
 		}
 	}
+	if len(res.Decomposition) != 3 {
+		t.Errorf("%d figures decomposed, want the 3 primary endpoints", len(res.Decomposition))
+	}
 	out := t.TempDir()
 	if err := Write(out, res); err != nil {
 		t.Fatal(err)
@@ -90,7 +93,9 @@ func TestRuleEffectsHoldTheNetworkFixed(t *testing.T) {
 	}
 	for _, want := range []string{"## The rules with the network held fixed", "| fbgc.safetensors (fbgc) | 2 | 2 | White's score | fbgc | fbgc-superpower |",
 		"| fbgc-superpower.safetensors (fbgc-superpower) | 2 | 2 | mean length",
-		"the rules held fixed and the network changed", "| fbgc-superpower | White's score | fbgc model | fbgc-superpower model |"} {
+		"the rules held fixed and the network changed", "| fbgc-superpower | White's score | fbgc model | fbgc-superpower model |",
+		"| White's score | on fbgc | on fbgc-superpower |", "- the rules' effect, fbgc-superpower − fbgc, mean over the models:",
+		"- the networks' effect, fbgc-superpower model − fbgc model, mean over the rule sets:"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -162,6 +162,9 @@ type Result struct {
 	// NetworkEffects compare, on each rule set, the models' games of
 	// RuleEffects with each other (the rules held fixed).
 	NetworkEffects []NetworkEffect `json:"network_effects,omitempty"`
+	// Decomposition is the model × rules grid of those games on each
+	// primary figure, with each factor's effect averaged over the other.
+	Decomposition []Decomposition `json:"decomposition,omitempty"`
 	// ValueDifferences are each piece's fitted value in every other
 	// variant minus the first's, with intervals (the tanh fits).
 	ValueDifferences []PieceDifference `json:"value_differences,omitempty"`
@@ -378,6 +381,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if res.NetworkEffects, err = networkEffects(cfg.Variants, res.RuleEffects, cfg); err != nil {
 			return nil, err
 		}
+		res.Decomposition = decompose(cfg.Variants, res.RuleEffects)
 	}
 	res.Cross, res.CrossNote, err = crossPlay(ctx, res.Sources, cfg)
 	if err != nil {
