@@ -96,10 +96,7 @@ func decompose(rules []string, effects []RuleEffect) []Decomposition {
 	if len(effects) < 2 || len(effects) != len(rules) {
 		return nil
 	}
-	models := make([]string, len(effects))
-	for m, e := range effects {
-		models[m] = e.TrainedOn + " model"
-	}
+	models := modelLabels(effects)
 	var out []Decomposition
 	for _, f := range decompositionFigures {
 		grid := make([][]moments, len(models))

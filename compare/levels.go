@@ -76,24 +76,22 @@ func writeLevels(w io.Writer, res *Result) {
 			if !d.Primary {
 				continue
 			}
-			fmt.Fprintf(w, "| %d | %d | %s | %s | %s | %.3f | %.3f | %s | %s | %s |\n", l.Sims, l.Games, d.Metric, d.A, d.B, d.ValueA, d.ValueB,
-				fmtEst(d.Delta, 3), holmText(d), verdictText(d))
+			fmt.Fprintf(w, "| %d | %d | %s\n", l.Sims, l.Games, differenceCells(d))
 		}
 	}
 }
 
-// holmText is d's Holm-corrected p-value for a table ("-" without one).
-func holmText(d values.Difference) string {
-	if d.PHolm == nil {
-		return "-"
+// differenceCells is the end of a table row of d, the columns figure, A,
+// B, value in A, value in B, B − A [95%], Holm p and verdict, each cell
+// closed by "|".
+func differenceCells(d values.Difference) string {
+	holm := "-"
+	if d.PHolm != nil {
+		holm = fmt.Sprintf("%.2g", *d.PHolm)
 	}
-	return fmt.Sprintf("%.2g", *d.PHolm)
-}
-
-// verdictText says whether d is within noise, for a table.
-func verdictText(d values.Difference) string {
-	if d.WithinNoise {
-		return "within noise"
+	verdict := "within noise"
+	if !d.WithinNoise {
+		verdict = "**a real difference**"
 	}
-	return "**a real difference**"
+	return fmt.Sprintf("%s | %s | %s | %.3f | %.3f | %s | %s | %s |", d.Metric, d.A, d.B, d.ValueA, d.ValueB, fmtEst(d.Delta, 3), holm, verdict)
 }

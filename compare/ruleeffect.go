@@ -40,13 +40,19 @@ type NetworkEffect struct {
 	Comparison *values.Comparison `json:"comparison"`
 }
 
-// networkEffects compares, on each rule set, the models of effects (one
-// per variant, each with its games on every rule set) with each other.
-func networkEffects(names []string, effects []RuleEffect, cfg Config) ([]NetworkEffect, error) {
+// modelLabels names each effect's model "<variant> model", in order.
+func modelLabels(effects []RuleEffect) []string {
 	labels := make([]string, len(effects))
 	for i, e := range effects {
 		labels[i] = e.TrainedOn + " model"
 	}
+	return labels
+}
+
+// networkEffects compares, on each rule set, the models of effects (one
+// per variant, each with its games on every rule set) with each other.
+func networkEffects(names []string, effects []RuleEffect, cfg Config) ([]NetworkEffect, error) {
+	labels := modelLabels(effects)
 	var out []NetworkEffect
 	for j, rules := range names {
 		sets := make([]*values.Dataset, len(effects))
@@ -115,8 +121,7 @@ func writeNetworkEffects(w io.Writer, res *Result) {
 	for _, e := range res.NetworkEffects {
 		for _, d := range e.Comparison.Differences {
 			if d.Primary {
-				fmt.Fprintf(w, "| %s | %s | %s | %s | %.3f | %.3f | %s | %s | %s |\n", e.Rules, d.Metric, d.A, d.B, d.ValueA, d.ValueB,
-					fmtEst(d.Delta, 3), holmText(d), verdictText(d))
+				fmt.Fprintf(w, "| %s | %s\n", e.Rules, differenceCells(d))
 			}
 		}
 	}
@@ -168,8 +173,7 @@ func writeRuleEffects(w io.Writer, res *Result) {
 			if !d.Primary {
 				continue
 			}
-			fmt.Fprintf(w, "| %s (%s) | %d | %d | %s | %s | %s | %.3f | %.3f | %s | %s | %s |\n", filepath.Base(e.Model), e.TrainedOn, e.Sims, e.Games,
-				d.Metric, d.A, d.B, d.ValueA, d.ValueB, fmtEst(d.Delta, 3), holmText(d), verdictText(d))
+			fmt.Fprintf(w, "| %s (%s) | %d | %d | %s\n", filepath.Base(e.Model), e.TrainedOn, e.Sims, e.Games, differenceCells(d))
 		}
 	}
 }
