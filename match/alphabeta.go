@@ -190,10 +190,36 @@ func (a *AlphaBeta) ordered(pos *env.Position, ply int, shuffle bool) []env.Move
 	moves := pos.LegalMoves(a.moves[ply][:0])
 	a.moves[ply] = moves
 	if shuffle {
-		a.rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
+		a.tieOrder(moves, ply)
 	}
 	a.sortByGain(pos, ply, moves)
 	return moves
+}
+
+// tieOrder puts moves in a random order that depends on the moves
+// themselves, not on the list: one draw of the player's generator keys a
+// hash of each move, and the moves are sorted by it. The same player seed
+// therefore orders the moves two rule sets share alike, whatever moves
+// only one of them has, so the same seed plays the same game in both
+// until their rules make a difference (a shuffle of the whole list would
+// part them at the first position where one rule set has an extra move).
+// It draws once per call whatever the number of moves.
+func (a *AlphaBeta) tieOrder(moves []env.Move, ply int) {
+	key := a.rng.Uint64()
+	keys := a.keys[ply][:0]
+	for _, m := range moves {
+		keys = append(keys, int32(mix64(key^uint64(m))>>33))
+	}
+	a.keys[ply] = keys
+	agent.SortByKey(moves, keys)
+}
+
+// mix64 is splitmix64's finaliser: a bijection of uint64 whose outputs
+// look independent for inputs that differ in a single bit.
+func mix64(z uint64) uint64 {
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
 }
 
 // sortByGain sorts moves (of pos, at ply) by immediate material gain,
