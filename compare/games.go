@@ -54,7 +54,8 @@ func Record(id string, start *env.Position, g *match.Game) (datasets.GameRecord,
 }
 
 // Dataset turns the records of a match played from start into the games
-// the statistics read. Game IDs are prefix-<index>.
+// the statistics read. Game IDs are prefix-<index>, and each game's Index
+// is its index in the match (its pair in a paired design).
 func Dataset(prefix string, start *env.Position, games []match.Game) (*values.Dataset, error) {
 	recs := make([]datasets.GameRecord, 0, len(games))
 	for i := range games {
@@ -64,5 +65,12 @@ func Dataset(prefix string, start *env.Position, games []match.Game) (*values.Da
 		}
 		recs = append(recs, r)
 	}
-	return values.FromRecords(recs)
+	ds, err := values.FromRecords(recs)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ds.Games { // one game per record: the IDs differ
+		ds.Games[i].Index = games[i].Index
+	}
+	return ds, nil
 }

@@ -46,7 +46,7 @@ func levels(ctx context.Context, srcs []Source, cfg Config) ([]Level, error) {
 			if err != nil {
 				return nil, fmt.Errorf("compare: levels: %w", err)
 			}
-			seed := cfg.Seed + 15485863*uint64(sims) // the same seeds for every variant
+			seed := cfg.Seed + 15485863*uint64(sims) // the same seeds for every variant: paired games
 			ds, err := SelfPlayDataset(ctx, v, p, cfg.Games, cfg.MaxPlies, seed, cfg.Workers, book,
 				fmt.Sprintf("%s-%d", s.Variant, sims), bar(cfg.Bars, fmt.Sprintf("%s at %d playouts", s.Variant, sims), "games"))
 			if err != nil {
@@ -54,7 +54,7 @@ func levels(ctx context.Context, srcs []Source, cfg Config) ([]Level, error) {
 			}
 			sets[i] = ds
 		}
-		c, err := values.Compare(cfg.Variants, sets, values.CompareConfig{Bootstrap: cfg.Bootstrap, Seed: cfg.Seed})
+		c, err := values.Compare(cfg.Variants, sets, values.CompareConfig{Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Pairs: cfg.Games})
 		if err != nil {
 			return nil, fmt.Errorf("compare: at %d playouts: %w", sims, err)
 		}

@@ -93,6 +93,11 @@ func writeSources(w io.Writer, res *Result) {
 			fmt.Fprintf(w, "\nSkipped data of %s: %s\n", s.Variant, p)
 		}
 	}
+	if res.PairedGames > 0 {
+		fmt.Fprintf(w, "\nThe variants' games are %d pairs: game i of each was played from the same opening by players with the same seeds. "+
+			"White's score, the draw rate, the endings and the length are tested on the differences within pairs, and the piece values' bootstrap resamples pairs, "+
+			"so what a pair's two games share (an opening, a line both rule sets allow) drops out of every difference.\n", res.PairedGames)
+	}
 	fmt.Fprintf(w, "\nBootstrap intervals use B = %d resamples with seed %d.", res.Config.Bootstrap, res.Config.Seed)
 	if res.Config.Command != "" {
 		fmt.Fprintf(w, " Reproduce with:\n\n    %s\n", res.Config.Command)
@@ -152,7 +157,7 @@ func writeValueDifferences(w io.Writer, res *Result) {
 		return
 	}
 	fmt.Fprintf(w, "\n## Piece values, variant against variant\n\n")
-	fmt.Fprintf(w, "Each piece's fitted value (in pawns) in B minus in A, by each fit, with the 95%% interval from both fits' bootstrap replicates; for fbgc-superpower against fbgc, the F rows are v_SP(F) − v_lim(F).\n\n")
+	fmt.Fprintf(w, "Each piece's fitted value (in pawns) in B minus in A, by each fit, with the 95%% interval from both fits' bootstrap replicates (paired ones where the games are paired); for fbgc-superpower against fbgc, the F rows are v_SP(F) − v_lim(F).\n\n")
 	fmt.Fprintf(w, "| piece | fit | B − A | value in B − value in A [95%%] | verdict |\n|---|---|---|---|---|\n")
 	for _, d := range res.ValueDifferences {
 		verdict := "a real difference"

@@ -59,7 +59,7 @@ func networkEffects(names []string, effects []RuleEffect, cfg Config) ([]Network
 		for i, e := range effects {
 			sets[i] = e.games[j]
 		}
-		c, err := values.Compare(labels, sets, values.CompareConfig{Bootstrap: cfg.Bootstrap, Seed: cfg.Seed})
+		c, err := values.Compare(labels, sets, values.CompareConfig{Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Pairs: cfg.Games})
 		if err != nil {
 			return nil, fmt.Errorf("compare: the models on %s: %w", rules, err)
 		}
@@ -101,7 +101,7 @@ func ruleEffects(ctx context.Context, srcs []Source, home []*values.Dataset, cfg
 			}
 			sets[j] = ds
 		}
-		c, err := values.Compare(cfg.Variants, sets, values.CompareConfig{Bootstrap: cfg.Bootstrap, Seed: cfg.Seed})
+		c, err := values.Compare(cfg.Variants, sets, values.CompareConfig{Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Pairs: cfg.Games})
 		if err != nil {
 			return nil, "", fmt.Errorf("compare: rule effects of %s's model: %w", s.Variant, err)
 		}

@@ -165,6 +165,11 @@ type Result struct {
 	// Decomposition is the model × rules grid of those games on each
 	// primary figure, with each factor's effect averaged over the other.
 	Decomposition []Decomposition `json:"decomposition,omitempty"`
+	// PairedGames is the number of games a side of the paired design the
+	// variants' games form (pairedGames), 0 when they are independent
+	// samples: the differences and the values' bootstrap are then taken
+	// within pairs (values.CompareConfig.Pairs, values.Config.Pairs).
+	PairedGames int `json:"paired_games,omitempty"`
 	// ValueDifferences are each piece's fitted value in every other
 	// variant minus the first's, with intervals (the tanh fits).
 	ValueDifferences []PieceDifference `json:"value_differences,omitempty"`
@@ -350,7 +355,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		case cfg.Budget > 0:
 			ds, src, err = trainVariant(ctx, name, cfg)
 		default:
-			ds, src, err = baseline(ctx, name, i, cfg)
+			ds, src, err = baseline(ctx, name, cfg)
 		}
 		if err != nil {
 			return nil, err
@@ -483,7 +488,8 @@ func sampleOf(variant string, g *values.Game) (SampleGame, bool) {
 
 func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 	res.Samples = sampleGames(cfg.Variants, sets)
-	cc := values.CompareConfig{Bootstrap: cfg.Bootstrap, Seed: cfg.Seed}
+	res.PairedGames = pairedGames(res.Sources)
+	cc := values.CompareConfig{Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Pairs: res.PairedGames}
 	c, err := values.Compare(cfg.Variants, sets, cc)
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
@@ -496,7 +502,7 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 		for i, ds := range sets {
 			ds, _ := ds.WithoutCapped() // censored results stay out of the fits, as in values
 			rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh},
-				Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Workers: cfg.Workers,
+				Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Workers: cfg.Workers, Pairs: res.PairedGames,
 				Progress: bar(cfg.Bars, "values "+cfg.Variants[i], "resamples")})
 			if err != nil {
 				res.ValueNotes = append(res.ValueNotes, fmt.Sprintf("%s: no piece values: %v", cfg.Variants[i], err))
@@ -708,7 +714,7 @@ func SelfPlayDataset(ctx context.Context, v *env.Variant, p match.Maker, games, 
 // itself at cfg.Sims playouts, as selfPlaySource does.
 func fromModel(ctx context.Context, name string, i int, cfg Config) (*values.Dataset, Source, error) {
 	src := Source{Variant: name, Kind: "model", Model: cfg.Models[i]}
-	return selfPlaySource(ctx, src, i, cfg, func(v *env.Variant) (match.Maker, error) {
+	return selfPlaySource(ctx, src, cfg, func(v *env.Variant) (match.Maker, error) {
 		p, err := neutralPlayer(v, src.Model, cfg.Search, cfg.Sims)
 		if err != nil {
 			return p, fmt.Errorf("compare: --models: %w", err)
@@ -719,8 +725,8 @@ func fromModel(ctx context.Context, name string, i int, cfg Config) (*values.Dat
 
 // baseline plays cfg.Player against itself in variant name, as
 // selfPlaySource does.
-func baseline(ctx context.Context, name string, i int, cfg Config) (*values.Dataset, Source, error) {
-	return selfPlaySource(ctx, Source{Variant: name, Kind: "baseline", Player: cfg.Player}, i, cfg, func(v *env.Variant) (match.Maker, error) {
+func baseline(ctx context.Context, name string, cfg Config) (*values.Dataset, Source, error) {
+	return selfPlaySource(ctx, Source{Variant: name, Kind: "baseline", Player: cfg.Player}, cfg, func(v *env.Variant) (match.Maker, error) {
 		p, err := match.Parse(cfg.Player, v, cfg.PlayerOptions)
 		if err != nil {
 			return p, fmt.Errorf("compare: --player: %w", err)
@@ -730,10 +736,14 @@ func baseline(ctx context.Context, name string, i int, cfg Config) (*values.Data
 }
 
 // selfPlaySource plays the player that player makes for src's variant
-// against itself cfg.Games times (from the shared book, if any), with the
-// seed of the variant's place i: S + 1000003·i.
-func selfPlaySource(ctx context.Context, src Source, i int, cfg Config, player func(*env.Variant) (match.Maker, error)) (*values.Dataset, Source, error) {
-	src.Seed = cfg.Seed + uint64(i)*1_000_003
+// against itself cfg.Games times (from the shared book, if any) with
+// cfg.Seed, the same seed for every variant: game i of each variant starts
+// from the same opening with the same player seeds, so the variants' games
+// form a paired design (pairedGames) and a player whose choices do not
+// depend on the rest of the move list (alphabeta's) plays the same game
+// in both until their rules part them.
+func selfPlaySource(ctx context.Context, src Source, cfg Config, player func(*env.Variant) (match.Maker, error)) (*values.Dataset, Source, error) {
+	src.Seed = cfg.Seed
 	v, err := env.LoadVariant(src.Variant)
 	if err != nil {
 		return nil, src, fmt.Errorf("compare: %w", err)
@@ -756,6 +766,23 @@ func selfPlaySource(ctx context.Context, src Source, i int, cfg Config, player f
 	}
 	src.Games = len(ds.Games)
 	return ds, src, nil
+}
+
+// pairedGames returns the number of games a side of the paired design
+// that srcs' games form, or 0 when they form none: compare plays every
+// baseline's and model's games itself, game i of each variant from the
+// same opening with the same seeds (selfPlaySource), while a run's
+// self-play games pair with nothing.
+func pairedGames(srcs []Source) int {
+	if len(srcs) < 2 {
+		return 0
+	}
+	for _, s := range srcs {
+		if s.Kind != "baseline" && s.Kind != "model" || s.Games != srcs[0].Games || s.Seed != srcs[0].Seed {
+			return 0
+		}
+	}
+	return srcs[0].Games
 }
 
 func logf(w io.Writer, format string, a ...any) {

@@ -79,7 +79,7 @@ func TestRunPlaysEachGivenModelAgainstItself(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, s := range res.Sources {
-		if s.Kind != "model" || s.Model != models[i] || s.Games != 2 || s.Seed != 5+uint64(i)*1_000_003 || !strings.HasSuffix(s.Player, ":2") {
+		if s.Kind != "model" || s.Model != models[i] || s.Games != 2 || s.Seed != 5 || !strings.HasSuffix(s.Player, ":2") {
 			t.Errorf("source %d: %+v, want 2 games of %s at 2 playouts", i, s, models[i])
 		}
 		if got := res.Comparison.Variants[i].Games; got != 2 {
@@ -126,12 +126,39 @@ func TestRunPlaysTheBaselineInEachVariant(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, s := range res.Sources {
-		if s.Kind != "baseline" || s.Player != "greedy" || s.Games != 4 || s.Seed != 3+uint64(i)*1_000_003 {
+		if s.Kind != "baseline" || s.Player != "greedy" || s.Games != 4 || s.Seed != 3 {
 			t.Errorf("source %d: %+v", i, s)
 		}
 	}
 	if res.Comparison.Variants[1].Length.Max > 30 {
 		t.Errorf("a chess game ran past the 30-ply cap: %+v", res.Comparison.Variants[1].Length)
+	}
+}
+
+// A baseline's games are played with one seed in every variant, so they
+// pair game by game and are compared within pairs; a run's self-play games
+// pair with nothing.
+func TestBaselineGamesArePaired(t *testing.T) {
+	res, err := Run(context.Background(), Config{Variants: []string{"fbgc", "fbgc-superpower"}, Player: "alphabeta:1", Games: 6, MaxPlies: 30,
+		Seed: 4, Bootstrap: 20, NoValues: true, Anchors: []string{}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.PairedGames != 6 {
+		t.Errorf("%d paired games, want 6", res.PairedGames)
+	}
+	var b strings.Builder
+	writeSources(&b, res)
+	if !strings.Contains(b.String(), "The variants' games are 6 pairs") {
+		t.Errorf("the report does not say the games are paired:\n%s", b.String())
+	}
+	runs := []Source{{Kind: "run", Games: 6, Seed: 4}, {Kind: "run", Games: 6, Seed: 4}}
+	if n := pairedGames(runs); n != 0 {
+		t.Errorf("runs' self-play games paired as %d; want none", n)
+	}
+	mixed := []Source{{Kind: "model", Games: 6, Seed: 4}, {Kind: "model", Games: 6, Seed: 5}}
+	if n := pairedGames(mixed); n != 0 {
+		t.Errorf("games of two seeds paired as %d; want none", n)
 	}
 }
 

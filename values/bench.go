@@ -32,7 +32,7 @@ func BenchRefit(games int, d time.Duration) (BenchResult, error) {
 	if err != nil {
 		return BenchResult{}, err
 	}
-	rows := cfg.Sample.sample(ds)
+	rows := cfg.Sample.sample(ds, false)
 	p, err := buildProblem(ds, rows, Tanh, cfg, 0)
 	if err != nil {
 		return BenchResult{}, fmt.Errorf("values: bench: %w", err)

@@ -16,7 +16,7 @@ func BenchmarkRefit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rows := cfg.Sample.sample(ds)
+	rows := cfg.Sample.sample(ds, false)
 	p, err := buildProblem(ds, rows, Tanh, cfg, 0)
 	if err != nil {
 		b.Fatal(err)
@@ -53,7 +53,7 @@ func TestBootstrapRefitAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := buildProblem(ds, cfg.Sample.sample(ds), Tanh, cfg, 0)
+	p, err := buildProblem(ds, cfg.Sample.sample(ds, false), Tanh, cfg, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -147,6 +147,9 @@ func Differences(a, b *VariantStats, cfg CompareConfig) ([]Difference, error) {
 	if len(a.lengths) != a.Games || len(b.lengths) != b.Games || a.Games == 0 || b.Games == 0 {
 		return nil, fmt.Errorf("values: differences need variants described by Describe (per-game figures missing for %s or %s)", a.Variant, b.Variant)
 	}
+	if cfg.Pairs > 0 {
+		return pairedDifferences(a, b, cfg)
+	}
 	na, nb := float64(a.Games), float64(b.Games)
 	var out []Difference
 
@@ -158,16 +161,7 @@ func Differences(a, b *VariantStats, cfg CompareConfig) ([]Difference, error) {
 	out = append(out, proportionDifference("draw rate", a, b, float64(a.Draws), float64(b.Draws)))
 
 	// Ways of ending, over the union of reasons.
-	var reasons []string
-	for _, s := range []*VariantStats{a, b} {
-		for _, t := range s.Terminations {
-			if !slices.Contains(reasons, t.Reason) {
-				reasons = append(reasons, t.Reason)
-			}
-		}
-	}
-	slices.Sort(reasons)
-	for _, r := range reasons {
+	for _, r := range endings(a, b) {
 		out = append(out, proportionDifference("ending by "+r, a, b, float64(count(a.reasons, r)), float64(count(b.reasons, r))))
 	}
 
@@ -180,6 +174,20 @@ func Differences(a, b *VariantStats, cfg CompareConfig) ([]Difference, error) {
 		out = append(out, bootstrapDifference("opening entropy (bits)", a, b, cfg))
 	}
 	return out, nil
+}
+
+// endings lists the ways of ending a's or b's games, sorted.
+func endings(a, b *VariantStats) []string {
+	var reasons []string
+	for _, s := range []*VariantStats{a, b} {
+		for _, t := range s.Terminations {
+			if !slices.Contains(reasons, t.Reason) {
+				reasons = append(reasons, t.Reason)
+			}
+		}
+	}
+	slices.Sort(reasons)
+	return reasons
 }
 
 func count(xs []string, x string) int {

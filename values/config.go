@@ -64,6 +64,20 @@ type Config struct {
 	// Workers is the number of goroutines refitting bootstrap replicates
 	// (GOMAXPROCS when zero). The report does not depend on it.
 	Workers int
+	// Pairs, when positive, says the data set is one side of a paired
+	// design of Pairs games a side (two rule sets played from the same
+	// openings with the same seeds, game i against game i), each game's
+	// Index naming its pair: every Index is below Pairs and no two games
+	// share one. The bootstrap then resamples pairs, not games (replicate
+	// r draws Pairs indices, and a game counts as often as its Index was
+	// drawn; a pair whose game this side left out, a capped one, adds
+	// nothing), and the position sample is seeded by Index. Two fits with
+	// the same Seed and Pairs therefore resample the same pairs and sample
+	// identical games alike, and the difference of their replicates
+	// (ValueDifference) is the paired bootstrap's: narrower than two
+	// independent samples would give, by as much as the two sides' games
+	// agree. Zero resamples the data set's own games.
+	Pairs int
 	// Progress, if not nil, is called after each bootstrap replicate with
 	// the number done and B. It may be called from several goroutines, one
 	// at a time.
@@ -83,6 +97,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("values: Bootstrap %d, want >= 0", c.Bootstrap)
 	case c.Workers < 0:
 		return c, fmt.Errorf("values: Workers %d, want >= 0", c.Workers)
+	case c.Pairs < 0:
+		return c, fmt.Errorf("values: Pairs %d, want >= 0", c.Pairs)
 	}
 	if c.Ridge == 0 {
 		c.Ridge = DefaultRidge

@@ -28,6 +28,12 @@ type Game struct {
 	Length      int             // plies played
 	// Positions are the recorded positions in increasing ply order.
 	Positions []Position
+	// Index is the game's place in the match that played it. It names the
+	// game's pair where the data set is one side of a paired design
+	// (Config.Pairs): two rule sets' games with the same Index were played
+	// from the same opening by players with the same seeds. Other fits
+	// do not read it.
+	Index int
 }
 
 // Position is one recorded position of a game.
@@ -96,7 +102,7 @@ func (b *builder) add(r *datasets.GameRecord) error {
 	}
 	b.seen[r.ID] = true
 	g := Game{ID: r.ID, Variant: r.Variant, Result: r.Result, Termination: r.Termination, Length: r.Length,
-		Positions: make([]Position, len(r.Positions))}
+		Positions: make([]Position, len(r.Positions)), Index: len(b.ds.Games)}
 	for i := range r.Positions {
 		p := &r.Positions[i]
 		q := Position{Ply: p.Ply, WhiteToMove: p.WhiteToMove, Text: p.Position, Value: float64(p.Value), Played: p.Played}

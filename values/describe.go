@@ -18,6 +18,14 @@ type CompareConfig struct {
 	Bootstrap int
 	// Seed seeds those resamples.
 	Seed uint64
+	// Pairs, when positive, says the variants' games form a paired design
+	// of Pairs games a side (Config.Pairs): game i of every variant was
+	// played from the same opening by players with the same seeds, and
+	// each game's Index names its pair. White's score, the draw rate, the
+	// ways of ending and the length are then tested on the differences
+	// within pairs, whose variance leaves out what the two sides' games
+	// share. Every variant must hold one game of every pair.
+	Pairs int
 }
 
 // DefaultOpeningPlies is the opening length diversity is measured over.
@@ -29,6 +37,8 @@ func (c CompareConfig) withDefaults() (CompareConfig, error) {
 		return c, fmt.Errorf("values: OpeningPlies %d, want >= 0", c.OpeningPlies)
 	case c.Bootstrap < 0:
 		return c, fmt.Errorf("values: Bootstrap %d, want >= 0", c.Bootstrap)
+	case c.Pairs < 0:
+		return c, fmt.Errorf("values: Pairs %d, want >= 0", c.Pairs)
 	}
 	if c.OpeningPlies == 0 {
 		c.OpeningPlies = DefaultOpeningPlies
@@ -68,6 +78,7 @@ type VariantStats struct {
 	openings []string  // per game with a known opening
 	results  []int     // per game, White's view
 	reasons  []string  // per game
+	index    []int     // per game, its pair (Game.Index)
 }
 
 // LengthStats is the distribution of game lengths in plies, each figure
@@ -138,6 +149,7 @@ func Describe(name string, ds *Dataset, cfg CompareConfig) (*VariantStats, error
 		s.results = append(s.results, g.Result)
 		s.lengths = append(s.lengths, float64(g.Length))
 		s.reasons = append(s.reasons, g.Termination.String())
+		s.index = append(s.index, g.Index)
 		counts[g.Termination.String()]++
 		if key, first, ok := openingOf(g, cfg.OpeningPlies); ok {
 			s.openings = append(s.openings, key)

@@ -132,7 +132,10 @@ func PieceValues(ds *Dataset, cfg Config) (*Report, error) {
 	for i := range ds.Games {
 		rep.Positions += len(ds.Games[i].Positions)
 	}
-	rows := cfg.Sample.sample(ds)
+	if err := checkPairs(ds, cfg.Pairs); err != nil {
+		return nil, err
+	}
+	rows := cfg.Sample.sample(ds, cfg.Pairs > 0)
 	rep.Sampled = len(rows)
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("values: no position left after sampling %d games (skip %d plies, %d quiet plies after captures, positions with a capture left out: %v)",
@@ -341,6 +344,10 @@ func bootstrap(ds *Dataset, probs []*problem, points [][]float64, cfg Config) []
 		go func() {
 			defer wg.Done()
 			gw := make([]float64, len(ds.Games))
+			var pw []float64 // the pairs' multiplicities (Config.Pairs)
+			if cfg.Pairs > 0 {
+				pw = make([]float64, cfg.Pairs)
+			}
 			src := rand.NewPCG(0, 0)
 			rng := rand.New(src)
 			works := make([]*glmWork, len(probs))
@@ -348,7 +355,14 @@ func bootstrap(ds *Dataset, probs []*problem, points [][]float64, cfg Config) []
 				works[i] = newGLMWork(p.d.k)
 			}
 			for r := range next {
-				resample(gw, src, rng, cfg.Seed, r)
+				if pw == nil {
+					resample(gw, src, rng, cfg.Seed, r)
+				} else {
+					resample(pw, src, rng, cfg.Seed, r)
+					for g := range gw {
+						gw[g] = pw[ds.Games[g].Index]
+					}
+				}
 				for i, p := range probs {
 					beta := make([]float64, p.d.k) // kept as the replicate's result
 					copy(beta, points[i])          // warm start at the plain fit
@@ -371,6 +385,26 @@ func bootstrap(ds *Dataset, probs []*problem, points [][]float64, cfg Config) []
 	close(next)
 	wg.Wait()
 	return out
+}
+
+// checkPairs checks that ds can be one side of a paired design of pairs
+// games a side (Config.Pairs): every game's Index below pairs, none twice.
+func checkPairs(ds *Dataset, pairs int) error {
+	if pairs == 0 {
+		return nil
+	}
+	seen := make([]bool, pairs)
+	for i := range ds.Games {
+		g := &ds.Games[i]
+		switch {
+		case g.Index < 0 || g.Index >= pairs:
+			return fmt.Errorf("values: paired design of %d games a side: game %s has index %d, want 0 to %d", pairs, g.ID, g.Index, pairs-1)
+		case seen[g.Index]:
+			return fmt.Errorf("values: paired design: game %s has index %d, which another game has too; want one game a pair", g.ID, g.Index)
+		}
+		seen[g.Index] = true
+	}
+	return nil
 }
 
 // resample fills gw with the multiplicities of a draw of len(gw) games
@@ -509,9 +543,12 @@ func differences(a, b *problem, pa, pb []float64, ra, rb [][]float64, names []st
 
 // ValueDifference is one piece's value in fit b minus its value in fit a,
 // where the two fits are of different games (two variants' data): the
-// interval pairs their bootstrap replicates, drawn independently, so it
-// carries both fits' uncertainty. It is nil when either fit does not value
-// the piece.
+// interval is that of the differences of their bootstrap replicates taken
+// replicate by replicate, so it carries both fits' uncertainty. Where the
+// two fits resampled the same pairs of a paired design (Config.Pairs, the
+// same Seed) it is the paired bootstrap's interval; otherwise their
+// replicates are independent draws. It is nil when either fit does not
+// value the piece.
 func ValueDifference(a, b *FitResult, piece string) *Estimate {
 	va, vb := pieceValueOf(a, piece), pieceValueOf(b, piece)
 	ra, rb := a.ValueReplicates[piece], b.ValueReplicates[piece]

@@ -90,15 +90,21 @@ type sampled struct {
 }
 
 // sample applies c to every game of ds. The MaxPerGame draw uses a
-// generator seeded by (Seed, game index), so it does not depend on the order
-// games are visited in.
-func (c SampleConfig) sample(ds *Dataset) []sampled {
+// generator seeded by (Seed, the game's place in ds), so it does not depend
+// on the order games are visited in; byIndex seeds it by the game's Index
+// instead, so that the two sides of a paired design (Config.Pairs) sample
+// a game they played alike at the same plies.
+func (c SampleConfig) sample(ds *Dataset, byIndex bool) []sampled {
 	var out []sampled
 	for gi := range ds.Games {
 		g := &ds.Games[gi]
 		keep := c.Eligible(g)
 		if c.MaxPerGame > 0 && len(keep) > c.MaxPerGame {
-			rng := rand.New(rand.NewPCG(c.Seed, uint64(gi)))
+			key := uint64(gi)
+			if byIndex {
+				key = uint64(g.Index)
+			}
+			rng := rand.New(rand.NewPCG(c.Seed, key))
 			rng.Shuffle(len(keep), func(i, j int) { keep[i], keep[j] = keep[j], keep[i] })
 			keep = keep[:c.MaxPerGame]
 			slices.Sort(keep)

@@ -56,7 +56,7 @@ func TestSamplerCapsPositionsPerGameReproducibly(t *testing.T) {
 		ds.Games = append(ds.Games, *pawnGame(8, 8, 8, 8, 8, 8, 8, 8, 8, 8))
 	}
 	c := SampleConfig{MaxPerGame: 3, Seed: 5}
-	a, b := c.sample(ds), c.sample(ds)
+	a, b := c.sample(ds, false), c.sample(ds, false)
 	if len(a) != 15 {
 		t.Fatalf("sampled %d positions, want 5 games x 3", len(a))
 	}
@@ -73,7 +73,7 @@ func TestSamplerCapsPositionsPerGameReproducibly(t *testing.T) {
 		t.Errorf("every game kept the same plies: the draw is not per game")
 	}
 	c.Seed = 6
-	if d := c.sample(ds); slices.Equal(plies(d), plies(a)) {
+	if d := c.sample(ds, false); slices.Equal(plies(d), plies(a)) {
 		t.Errorf("another seed drew the same plies %v", plies(d))
 	}
 }

@@ -97,7 +97,7 @@ func (m *SyntheticModel) Games(n int, seed uint64) *Dataset {
 			}
 		}
 		length := 8 + rng.IntN(20)
-		g := Game{ID: fmt.Sprintf("g%06d", gi), Variant: "synthetic", Result: result, Length: length, Termination: env.Checkmate}
+		g := Game{ID: fmt.Sprintf("g%06d", gi), Variant: "synthetic", Result: result, Length: length, Termination: env.Checkmate, Index: gi}
 		if result == 0 {
 			g.Termination = env.Repetition
 		}
