@@ -80,6 +80,12 @@ type ImbalanceResult struct {
 	PawnCoef     float64         `json:"pawn_coef"`
 	PawnSource   string          `json:"pawn_source"`
 	Arrangements [2]Arrangement  `json:"arrangements"`
+
+	// scores is side A's score (1, ½, 0) in every game, the first
+	// arrangement's games then the second's, each in game order: game j
+	// of two variants' matches shares its start and seeds, so the lists
+	// pair up (values.PairedImbalanceReplicates).
+	scores []float64
 }
 
 // PlayImbalance plays the imbalance match of cfg.
@@ -138,7 +144,7 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	for k := range 2 {
 		seed := cfg.Seed + uint64(k)
 		mc := match.Config{A: cfg.Player, B: cfg.Player, Games: halves[k], Start: starts[k], Variant: v,
-			MaxPlies: cfg.MaxPlies, Seed: seed, Workers: cfg.Workers}
+			MaxPlies: cfg.MaxPlies, Seed: seed, Workers: cfg.Workers, KeepGames: true}
 		base := done
 		if cfg.Progress != nil {
 			mc.Progress = func(r *match.Result) { cfg.Progress(base+r.Total.Games(), cfg.Games) }
@@ -160,6 +166,13 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 		}
 		res.Arrangements[k] = a
 		total = total.Add(a.A)
+		for _, g := range r.Records {
+			s := (float64(g.Result.For(env.White)) + 1) / 2 // White's score
+			if k == 1 {
+				s = 1 - s
+			}
+			res.scores = append(res.scores, s)
+		}
 	}
 	res.Reading, err = values.ReadImbalanceJoint(total.Wins, total.Draws, total.Losses, cfg.PawnCoef, cfg.PawnReplicates, cfg.Seed)
 	if err != nil {

@@ -48,6 +48,20 @@ func TestImbalanceQueenAgainstPawnFavoursTheQueenSide(t *testing.T) {
 	if a1.A.Wins >= a1.A.Losses || a2.A.Wins >= a2.A.Losses {
 		t.Errorf("the queenless side won as often as it lost in an arrangement: %+v, %+v", a1.A, a2.A)
 	}
+	// The per-game scores a paired comparison resamples are the tally's,
+	// arrangement by arrangement.
+	if len(r.scores) != 20 {
+		t.Fatalf("%d per-game scores, want 20", len(r.scores))
+	}
+	for k, a := range r.Arrangements {
+		sum := 0.0
+		for _, s := range r.scores[10*k : 10*k+10] {
+			sum += s
+		}
+		if want := float64(a.A.Wins) + float64(a.A.Draws)/2; sum != want {
+			t.Errorf("arrangement %d: per-game scores sum to %v, the tally %+v to %v", k+1, sum, a.A, want)
+		}
+	}
 }
 
 // The same piece taken from both sides leaves a symmetric position: the

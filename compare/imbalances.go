@@ -48,8 +48,10 @@ type ImbalanceStudy struct {
 
 // ImbalanceDifference is (v_B(Y) − v_B(X)) − (v_A(Y) − v_A(X)), each term
 // in its variant's own pawns (the pawn of its tanh fit), with a 95%
-// interval from a joint bootstrap: each replicate pairs a resample of
-// both variants' imbalance games with a replicate of each pawn fit. Where
+// interval from a joint bootstrap: replicate r resamples the same games of
+// both variants' imbalance matches (game j of each starts alike with the
+// same seeds: a paired design) and divides each by replicate r of its
+// variant's pawn fit. Where
 // the rules change X and leave Y alone, its negative is v_B(X) − v_A(X):
 // for F:R between fbgc and fbgc-superpower, v_SP(F) − v_lim(F).
 type ImbalanceDifference struct {
@@ -75,7 +77,7 @@ func imbalanceStudies(ctx context.Context, srcs []Source, reps []*values.Report,
 			if i < len(reps) {
 				rep = reps[i]
 			}
-			r, rr, err := playImbalance(ctx, s, i, rep, pair, cfg)
+			r, rr, err := playImbalance(ctx, s, rep, pair, cfg)
 			if err != nil {
 				return nil, err
 			}
@@ -97,9 +99,10 @@ func imbalanceStudies(ctx context.Context, srcs []Source, reps []*values.Report,
 }
 
 // playImbalance plays one pair in one variant and returns the match with
-// the bootstrap replicates of its pawns reading (drawn with a seed of the
-// variant's own, so two variants' resamples are independent).
-func playImbalance(ctx context.Context, s Source, i int, rep *values.Report, pair ImbalancePair, cfg Config) (*ImbalanceResult, []float64, error) {
+// the bootstrap replicates of its pawns reading: every variant's games are
+// resampled by index with the same seed, so replicate r draws the same
+// pairs of games in each.
+func playImbalance(ctx context.Context, s Source, rep *values.Report, pair ImbalancePair, cfg Config) (*ImbalanceResult, []float64, error) {
 	v, err := env.LoadVariant(s.Variant)
 	if err != nil {
 		return nil, nil, fmt.Errorf("compare: imbalance: %w", err)
@@ -132,8 +135,7 @@ func playImbalance(ctx context.Context, s Source, i int, rep *values.Report, pai
 			coefReps[k] = r.PawnCoef
 		}
 	}
-	a := r.Reading
-	return r, values.ImbalanceReplicates(a.Wins, a.Draws, a.Losses, coefReps, cfg.Seed+7919*uint64(i+1)), nil
+	return r, values.PairedImbalanceReplicates(r.scores, coefReps, cfg.Seed), nil
 }
 
 // writeImbalances adds the imbalance matches to the report.

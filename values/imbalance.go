@@ -125,15 +125,48 @@ func ImbalanceReplicates(wins, draws, losses int, coefReps []float64, seed uint6
 				score += 0.5
 			}
 		}
-		t := math.Atanh(2*score/float64(n) - 1)
-		switch {
-		case c > 0:
-			xs[r] = t / c
-		case t >= 0:
-			xs[r] = math.Inf(1)
-		default:
-			xs[r] = math.Inf(-1)
-		}
+		xs[r] = scoreUnits(score/float64(n), c)
 	}
 	return xs
+}
+
+// PairedImbalanceReplicates is ImbalanceReplicates for one side of a
+// paired design: scores holds side A's score (1, ½ or 0) in each game, in
+// the order of the pairs, and replicate r resamples games by index with a
+// generator seeded by (seed, r) alone. Two sides with as many games and
+// the same seed therefore resample the same pairs, and the differences of
+// their replicates, r by r, are the paired bootstrap's: what a pair's games
+// share drops out. Replicate r is divided by coefReps[r].
+func PairedImbalanceReplicates(scores, coefReps []float64, seed uint64) []float64 {
+	n := len(scores)
+	if n == 0 {
+		return nil
+	}
+	src := rand.NewPCG(0, 0)
+	rng := rand.New(src)
+	xs := make([]float64, len(coefReps))
+	for r, c := range coefReps {
+		src.Seed(seed, 0x696d62^uint64(r))
+		sum := 0.0
+		for range n {
+			sum += scores[rng.IntN(n)]
+		}
+		xs[r] = scoreUnits(sum/float64(n), c)
+	}
+	return xs
+}
+
+// scoreUnits turns side A's score into the value difference in units of
+// the unit coefficient c: atanh(2·score − 1)/c, ±Inf where c is not
+// positive or the score is 0 or 1.
+func scoreUnits(score, c float64) float64 {
+	t := math.Atanh(2*score - 1)
+	switch {
+	case c > 0:
+		return t / c
+	case t >= 0:
+		return math.Inf(1)
+	default:
+		return math.Inf(-1)
+	}
 }

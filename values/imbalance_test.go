@@ -149,3 +149,72 @@ func TestImbalanceReplicatesCompareTwoMatches(t *testing.T) {
 		t.Error("no games or no replicates should give nothing")
 	}
 }
+
+// Replicates of a paired design resample the same games on both sides:
+// the same scores give a difference of exactly 0 in every replicate, and
+// scores that differ in a tenth of the pairs give an interval far
+// narrower than resampling the two matches independently; the replicates
+// scatter around the reading of the whole sample.
+func TestPairedImbalanceReplicatesResampleTheSamePairs(t *testing.T) {
+	coef := make([]float64, 400)
+	for i := range coef {
+		coef[i] = 0.1
+	}
+	const n = 2000
+	rng := rand.New(rand.NewPCG(5, 6))
+	a := make([]float64, n)
+	for i := range a {
+		a[i] = []float64{0, 0.5, 1}[rng.IntN(3)]
+	}
+	if d := ReplicateDifference(0, 0, PairedImbalanceReplicates(a, coef, 9), PairedImbalanceReplicates(slices.Clone(a), coef, 9)); d == nil || d.Lo != 0 || d.Hi != 0 {
+		t.Errorf("the same games paired: %+v, want exactly [0, 0]", d)
+	}
+	b := slices.Clone(a)
+	for i := 0; i < n; i += 10 {
+		b[i] = 1 // A wins a tenth of the pairs it did not always win
+	}
+	units := func(xs []float64) float64 {
+		s := 0.0
+		for _, x := range xs {
+			s += x
+		}
+		return math.Atanh(2*s/float64(len(xs))-1) / 0.1
+	}
+	ra, rb := PairedImbalanceReplicates(a, coef, 9), PairedImbalanceReplicates(b, coef, 9)
+	paired := ReplicateDifference(units(a), units(b), ra, rb)
+	wdl := func(xs []float64) (w, d, l int) {
+		for _, x := range xs {
+			switch x {
+			case 1:
+				w++
+			case 0.5:
+				d++
+			default:
+				l++
+			}
+		}
+		return
+	}
+	wa, da, la := wdl(a)
+	wb, db, lb := wdl(b)
+	independent := ReplicateDifference(units(a), units(b), ImbalanceReplicates(wa, da, la, coef, 1), ImbalanceReplicates(wb, db, lb, coef, 2))
+	if paired == nil || independent == nil || paired.Contains(0) || paired.Width() > independent.Width()/2 {
+		t.Errorf("a tenth of the pairs changed: paired %+v (width %.3f), independent %+v (width %.3f); want the paired interval off 0 and under half as wide",
+			paired, paired.Width(), independent, independent.Width())
+	}
+	mean := 0.0
+	for _, x := range ra {
+		mean += x / float64(len(ra))
+	}
+	if math.Abs(mean-units(a)) > 0.1*math.Abs(units(a))+0.05 {
+		t.Errorf("replicates' mean %.3f, the whole sample reads %.3f", mean, units(a))
+	}
+	for _, r := range PairedImbalanceReplicates([]float64{1, 1, 0, 0.5}, []float64{0, -0.1}, 4) {
+		if !math.IsInf(r, 0) {
+			t.Errorf("replicate %v for a non-positive coefficient: want it unbounded", r)
+		}
+	}
+	if PairedImbalanceReplicates(nil, coef, 1) != nil {
+		t.Error("no games should give no replicates")
+	}
+}
