@@ -96,7 +96,11 @@ func writeSources(w io.Writer, res *Result) {
 	if res.PairedGames > 0 {
 		fmt.Fprintf(w, "\nThe variants' games are %d pairs: game i of each was played from the same opening by players with the same seeds. "+
 			"White's score, the draw rate, the endings and the length are tested on the differences within pairs, and the piece values' bootstrap resamples pairs, "+
-			"so what a pair's two games share (an opening, a line both rule sets allow) drops out of every difference.\n", res.PairedGames)
+			"so what a pair's two games share (an opening, a line both rule sets allow) drops out of every difference.", res.PairedGames)
+		for _, pa := range res.PairAgreement {
+			fmt.Fprintf(w, " Of the %d pairs of %s and %s, %d are the same game move for move and %d end with the same result.", pa.Pairs, pa.A, pa.B, pa.SameGame, pa.SameResult)
+		}
+		fmt.Fprintf(w, "\n")
 	}
 	fmt.Fprintf(w, "\nBootstrap intervals use B = %d resamples with seed %d.", res.Config.Bootstrap, res.Config.Seed)
 	if res.Config.Command != "" {

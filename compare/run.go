@@ -170,6 +170,10 @@ type Result struct {
 	// samples: the differences and the values' bootstrap are then taken
 	// within pairs (values.CompareConfig.Pairs, values.Config.Pairs).
 	PairedGames int `json:"paired_games,omitempty"`
+	// PairAgreement says, for each later variant against the first, how
+	// many of the pairs are one game move for move and how many end alike:
+	// what the pairing takes out of the differences.
+	PairAgreement []PairAgreement `json:"pair_agreement,omitempty"`
 	// ValueDifferences are each piece's fitted value in every other
 	// variant minus the first's, with intervals (the tanh fits).
 	ValueDifferences []PieceDifference `json:"value_differences,omitempty"`
@@ -489,6 +493,9 @@ func sampleOf(variant string, g *values.Game) (SampleGame, bool) {
 func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 	res.Samples = sampleGames(cfg.Variants, sets)
 	res.PairedGames = pairedGames(res.Sources)
+	if res.PairedGames > 0 {
+		res.PairAgreement = pairAgreement(cfg.Variants, sets)
+	}
 	cc := values.CompareConfig{Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Pairs: res.PairedGames}
 	c, err := values.Compare(cfg.Variants, sets, cc)
 	if err != nil {
@@ -783,6 +790,60 @@ func pairedGames(srcs []Source) int {
 		}
 	}
 	return srcs[0].Games
+}
+
+// PairAgreement counts the pairs of a paired design whose two games, of
+// variants A and B, are the same game move for move, and those that end
+// with the same result.
+type PairAgreement struct {
+	A          string `json:"a"`
+	B          string `json:"b"`
+	Pairs      int    `json:"pairs"`
+	SameGame   int    `json:"same_game"`
+	SameResult int    `json:"same_result"`
+}
+
+// pairAgreement compares every later variant's games with the first's,
+// pair by pair (Game.Index).
+func pairAgreement(names []string, sets []*values.Dataset) []PairAgreement {
+	first := map[int]*values.Game{}
+	for i := range sets[0].Games {
+		first[sets[0].Games[i].Index] = &sets[0].Games[i]
+	}
+	var out []PairAgreement
+	for k := 1; k < len(sets); k++ {
+		pa := PairAgreement{A: names[0], B: names[k]}
+		for i := range sets[k].Games {
+			b := &sets[k].Games[i]
+			a, ok := first[b.Index]
+			if !ok {
+				continue
+			}
+			pa.Pairs++
+			if a.Result == b.Result {
+				pa.SameResult++
+			}
+			if sameMoves(a, b) {
+				pa.SameGame++
+			}
+		}
+		out = append(out, pa)
+	}
+	return out
+}
+
+// sameMoves reports whether two recorded games are the same moves from
+// the same start.
+func sameMoves(a, b *values.Game) bool {
+	if len(a.Positions) != len(b.Positions) || len(a.Positions) == 0 || a.Positions[0].Text != b.Positions[0].Text {
+		return false
+	}
+	for i := range a.Positions {
+		if a.Positions[i].Played != b.Positions[i].Played {
+			return false
+		}
+	}
+	return true
 }
 
 func logf(w io.Writer, format string, a ...any) {

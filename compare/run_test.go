@@ -147,6 +147,16 @@ func TestBaselineGamesArePaired(t *testing.T) {
 	if res.PairedGames != 6 {
 		t.Errorf("%d paired games, want 6", res.PairedGames)
 	}
+	// Within 30 plies alphabeta mostly plays the same game in both rule
+	// sets (its ties follow the moves, not the list): the agreement counts
+	// say so, and they are counts of pairs.
+	if len(res.PairAgreement) != 1 {
+		t.Fatalf("pair agreement %+v, want one row", res.PairAgreement)
+	}
+	pa := res.PairAgreement[0]
+	if pa.A != "fbgc" || pa.B != "fbgc-superpower" || pa.Pairs != 6 || pa.SameGame < 1 || pa.SameGame > pa.SameResult || pa.SameResult > 6 {
+		t.Errorf("pair agreement %+v: want 6 pairs, some the same game, each of those with the same result", pa)
+	}
 	var b strings.Builder
 	writeSources(&b, res)
 	if !strings.Contains(b.String(), "The variants' games are 6 pairs") {
@@ -265,5 +275,32 @@ func TestSampleGamesShowADecisiveAndADrawnGameOfEachVariant(t *testing.T) {
 	}
 	if got[0].Moves[1] != "e7-e5" || got[0].Start != "pos4" {
 		t.Errorf("sample %+v", got[0])
+	}
+}
+
+func TestPairAgreementCountsTheSameGameAndTheSameResult(t *testing.T) {
+	game := func(index, result int, start string, moves ...string) values.Game {
+		g := values.Game{Index: index, Result: result}
+		for _, m := range moves {
+			g.Positions = append(g.Positions, values.Position{Text: start, Played: m})
+		}
+		return g
+	}
+	a := &values.Dataset{Games: []values.Game{
+		game(0, 1, "s", "e2-e4", "e7-e5"),
+		game(1, 0, "s", "d2-d4", "d7-d5"),
+		game(2, -1, "s", "c2-c4"),
+		game(3, 1, "s", "f2-f3"),
+	}}
+	b := &values.Dataset{Games: []values.Game{
+		game(3, 1, "t", "f2-f3"), // another start: not the same game
+		game(2, -1, "s", "c2-c4"),
+		game(1, 0, "s", "d2-d4", "d7-d6"),
+		game(0, -1, "s", "e2-e4", "e7-e5"), // same moves, another result (a rule ended it otherwise)
+	}}
+	got := pairAgreement([]string{"A", "B"}, []*values.Dataset{a, b})
+	want := PairAgreement{A: "A", B: "B", Pairs: 4, SameGame: 2, SameResult: 3}
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("pair agreement %+v, want %+v", got, want)
 	}
 }
