@@ -12,10 +12,12 @@ import (
 // rule-effect games: each cell's value, each pair of rule sets' difference
 // averaged over the models (the rules' effect with the network held
 // fixed) and each pair of models' difference averaged over the rule sets
-// (the networks' effect with the rules held fixed). Intervals are normal,
-// from each cell's per-game variance, the cells taken as independent:
-// a model's cells share seeds and openings, so the rule effects' intervals
-// are if anything too wide.
+// (the networks' effect with the rules held fixed). Intervals are normal.
+// Every cell's games are played with the same seeds from the same
+// openings, game i of each alike, so an averaged effect is taken pair by
+// pair: its variance is that of the per-pair contrast, which leaves out
+// what a pair's games share. Cells whose games do not pair (one missing)
+// are taken as independent samples, from each cell's own variance.
 type Decomposition struct {
 	Figure string   `json:"figure"`
 	Models []string `json:"models"` // "<variant> model"
@@ -54,6 +56,31 @@ var decompositionFigures = []struct {
 // moments is a cell's mean and the variance of that mean.
 type moments struct{ mean, varMean float64 }
 
+// cell is one cell of the grid: its moments and, where its games are one
+// of each pair 0 to n-1, each pair's value in pair order.
+type cell struct {
+	moments
+	byPair []float64
+}
+
+// cellOf measures a figure over ds's games.
+func cellOf(ds *values.Dataset, value func(*values.Game) float64) cell {
+	c := cell{moments: momentsOf(ds, value)}
+	n := len(ds.Games)
+	byPair := make([]float64, n)
+	seen := make([]bool, n)
+	for i := range ds.Games {
+		g := &ds.Games[i]
+		if g.Index < 0 || g.Index >= n || seen[g.Index] {
+			return c
+		}
+		seen[g.Index] = true
+		byPair[g.Index] = value(g)
+	}
+	c.byPair = byPair
+	return c
+}
+
 func momentsOf(ds *values.Dataset, value func(*values.Game) float64) moments {
 	n := float64(len(ds.Games))
 	if n == 0 {
@@ -79,8 +106,25 @@ func (m moments) estimate() values.Estimate {
 	return values.Estimate{Point: m.mean, Lo: m.mean - h, Hi: m.mean + h}
 }
 
-// pooled is the mean of the differences b[k] − a[k] with its 95% interval.
-func pooled(a, b []moments) values.Estimate {
+// pooled is the mean over k of the differences b[k] − a[k] with its 95%
+// interval: from the per-pair contrasts (1/K)·Σ_k (b_k − a_k) when every
+// cell pairs with the others, otherwise from the cells' own variances as
+// independent samples.
+func pooled(a, b []cell) values.Estimate {
+	if contrast := pairContrast(a, b); contrast != nil {
+		var sum, sq float64
+		for _, x := range contrast {
+			sum += x
+			sq += x * x
+		}
+		n := float64(len(contrast))
+		mean := sum / n
+		v := max(sq/n-mean*mean, 0)
+		if n > 1 {
+			v *= n / (n - 1)
+		}
+		return moments{mean, v / n}.estimate()
+	}
 	var d, v float64
 	for k := range a {
 		d += b[k].mean - a[k].mean
@@ -88,6 +132,31 @@ func pooled(a, b []moments) values.Estimate {
 	}
 	n := float64(len(a))
 	return moments{d / n, v / (n * n)}.estimate()
+}
+
+// pairContrast returns, pair by pair, the mean over k of b[k] − a[k], or
+// nil when some cell does not hold one game of every pair of the same
+// number of pairs.
+func pairContrast(a, b []cell) []float64 {
+	if len(a) == 0 || a[0].byPair == nil {
+		return nil
+	}
+	n := len(a[0].byPair)
+	for _, cs := range [][]cell{a, b} {
+		for _, c := range cs {
+			if c.byPair == nil || len(c.byPair) != n {
+				return nil
+			}
+		}
+	}
+	out := make([]float64, n)
+	for j := range out {
+		for k := range a {
+			out[j] += b[k].byPair[j] - a[k].byPair[j]
+		}
+		out[j] /= float64(len(a))
+	}
+	return out
 }
 
 // decompose builds the decomposition of every primary figure from the rule
@@ -99,16 +168,16 @@ func decompose(rules []string, effects []RuleEffect) []Decomposition {
 	models := modelLabels(effects)
 	var out []Decomposition
 	for _, f := range decompositionFigures {
-		grid := make([][]moments, len(models))
+		grid := make([][]cell, len(models))
 		d := Decomposition{Figure: f.name, Models: models, Rules: rules, Cells: make([][]values.Estimate, len(models))}
 		for m, e := range effects {
 			for r := range rules {
-				grid[m] = append(grid[m], momentsOf(e.games[r], f.value))
+				grid[m] = append(grid[m], cellOf(e.games[r], f.value))
 				d.Cells[m] = append(d.Cells[m], grid[m][r].estimate())
 			}
 		}
-		column := func(r int) []moments {
-			var c []moments
+		column := func(r int) []cell {
+			var c []cell
 			for m := range grid {
 				c = append(c, grid[m][r])
 			}
@@ -137,7 +206,7 @@ func writeDecomposition(w io.Writer, res *Result) {
 	if len(res.Decomposition) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nThe grid of model × rules, and each effect averaged over the other factor (normal 95%% intervals, the cells taken as independent, no correction for the several figures):\n\n")
+	fmt.Fprintf(w, "\nThe grid of model × rules, and each effect averaged over the other factor (normal 95%% intervals, taken pair by pair where the cells' games pair, no correction for the several figures):\n\n")
 	for _, d := range res.Decomposition {
 		digits := 3
 		if d.Figure == "mean length (plies)" {

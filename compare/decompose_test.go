@@ -76,3 +76,40 @@ func TestDecompositionNeedsTheWholeGrid(t *testing.T) {
 		t.Errorf("one model of two: %+v, want no decomposition", ds)
 	}
 }
+
+// Where the cells' games pair (one game of each pair index in every cell,
+// as compare plays them), an averaged effect is taken pair by pair: rules
+// B lengthen every game by exactly 20 plies whatever its length, so the
+// rules' effect is +20 with no variance, while the cells' own spread of
+// lengths would give a wide interval.
+func TestDecompositionTakesPairedCellsPairByPair(t *testing.T) {
+	cellGames := func(shift int, paired bool) *values.Dataset {
+		ds := &values.Dataset{}
+		for i := range 50 {
+			g := values.Game{Result: []int{1, 0, -1}[i%3], Length: 40 + 7*i + shift}
+			if paired {
+				g.Index = 49 - i // any order: pairs go by Index
+			}
+			ds.Games = append(ds.Games, g)
+		}
+		return ds
+	}
+	grid := func(paired bool) []Decomposition {
+		effects := []RuleEffect{
+			{TrainedOn: "a", games: []*values.Dataset{cellGames(0, paired), cellGames(20, paired)}},
+			{TrainedOn: "b", games: []*values.Dataset{cellGames(5, paired), cellGames(25, paired)}},
+		}
+		return decompose([]string{"a", "b"}, effects)
+	}
+	length := grid(true)[2]
+	if e := length.RuleEffects[0].Diff; math.Abs(e.Point-20) > 1e-9 || math.Abs(e.Lo-20) > 1e-9 || math.Abs(e.Hi-20) > 1e-9 {
+		t.Errorf("paired rules effect on length %+v, want exactly 20 [20, 20]", e)
+	}
+	if e := length.NetworkEffects[0].Diff; math.Abs(e.Point-5) > 1e-9 || e.Width() > 1e-9 {
+		t.Errorf("paired network effect on length %+v, want exactly 5", e)
+	}
+	unpaired := grid(false)[2].RuleEffects[0].Diff
+	if math.Abs(unpaired.Point-20) > 1e-9 || unpaired.Width() < 10 {
+		t.Errorf("unpaired rules effect on length %+v, want 20 with the cells' spread in its interval", unpaired)
+	}
+}
