@@ -82,13 +82,22 @@ func cellOf(ds *values.Dataset, value func(*values.Game) float64) cell {
 }
 
 func momentsOf(ds *values.Dataset, value func(*values.Game) float64) moments {
-	n := float64(len(ds.Games))
+	xs := make([]float64, len(ds.Games))
+	for i := range ds.Games {
+		xs[i] = value(&ds.Games[i])
+	}
+	return sampleMoments(xs)
+}
+
+// sampleMoments is the mean of xs and the variance of that mean (from the
+// sample variance).
+func sampleMoments(xs []float64) moments {
+	n := float64(len(xs))
 	if n == 0 {
 		return moments{math.NaN(), math.NaN()}
 	}
 	var sum, sq float64
-	for i := range ds.Games {
-		x := value(&ds.Games[i])
+	for _, x := range xs {
 		sum += x
 		sq += x * x
 	}
@@ -112,18 +121,7 @@ func (m moments) estimate() values.Estimate {
 // independent samples.
 func pooled(a, b []cell) values.Estimate {
 	if contrast := pairContrast(a, b); contrast != nil {
-		var sum, sq float64
-		for _, x := range contrast {
-			sum += x
-			sq += x * x
-		}
-		n := float64(len(contrast))
-		mean := sum / n
-		v := max(sq/n-mean*mean, 0)
-		if n > 1 {
-			v *= n / (n - 1)
-		}
-		return moments{mean, v / n}.estimate()
+		return sampleMoments(contrast).estimate()
 	}
 	var d, v float64
 	for k := range a {
