@@ -225,6 +225,14 @@ func writeUtilisation(w io.Writer, res *Result) {
 		fmt.Fprintf(w, "| %s | %s | %d | %d (%.1f%%) | %d (%.2f%%) | %d of %d | %d | +%d =%d -%d |\n", u.Variant, u.Base, u.Positions,
 			u.Available, pct(u.Available, u.Positions), u.Played, pct(u.Played, u.Positions), u.GamesAvailable, u.Games, u.GamesUsed, a.Wins, a.Draws, a.Losses)
 	}
+	for _, u := range res.Utilisation {
+		if ab := u.AgainstBase; ab != nil {
+			fmt.Fprintf(w, "\nThe games are paired, so a first use has a counterfactual: in %d pairs the %s game and the %s game were one game, move for move, up to the %s game's first extra move, and from there the %s game went on without it. "+
+				"The side that played it scored %.3f (+%d =%d -%d) in %s and %.3f (+%d =%d -%d) from the same position in %s: the extra move changed its score by %s (paired 95%% interval).\n",
+				ab.Pairs, u.Variant, u.Base, u.Variant, u.Base, stats.Score(ab.With.Wins, ab.With.Draws, ab.With.Losses), ab.With.Wins, ab.With.Draws, ab.With.Losses, u.Variant,
+				stats.Score(ab.Base.Wins, ab.Base.Draws, ab.Base.Losses), ab.Base.Wins, ab.Base.Draws, ab.Base.Losses, u.Base, fmtEst(ab.Score, 3))
+		}
+	}
 }
 
 // pct is 100 n / of (0 when of is 0).

@@ -502,7 +502,7 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 		return fmt.Errorf("compare: %w", err)
 	}
 	res.Comparison = c
-	if err := measureUtilisation(res, cfg.Variants, sets); err != nil {
+	if err := utilisations(res, cfg.Variants, sets); err != nil {
 		return err
 	}
 	if !cfg.NoValues {
@@ -613,10 +613,10 @@ func (c *Config) bookFor(v *env.Variant) ([]*env.Position, error) {
 	return match.BookPositions(v, c.openings)
 }
 
-// measureUtilisation adds, for every ordered pair of compared variants
+// utilisations adds, for every ordered pair of compared variants
 // (all of them variants the rules engine knows) whose positions both can read, how the first's games used the moves the
 // second's rules do not allow (pairs without any such move are left out).
-func measureUtilisation(res *Result, names []string, sets []*values.Dataset) error {
+func utilisations(res *Result, names []string, sets []*values.Dataset) error {
 	vs := make([]*env.Variant, len(names))
 	for i, name := range names {
 		v, err := env.LoadVariant(name)
@@ -630,9 +630,12 @@ func measureUtilisation(res *Result, names []string, sets []*values.Dataset) err
 			if i == j {
 				continue
 			}
-			u, err := MeasureUtilisation(sets[i], vs[i], vs[j])
+			u, uses, err := measureUtilisation(sets[i], vs[i], vs[j])
 			if err != nil {
 				return err
+			}
+			if res.PairedGames > 0 {
+				u.measureAgainstBase(uses, sets[j], sets[i])
 			}
 			if u.Available > 0 {
 				res.Utilisation = append(res.Utilisation, u)

@@ -31,13 +31,100 @@ type Utilisation struct {
 	// Skipped counts positions one of the two rule sets could not read
 	// (different boards or pieces): nothing is measured there.
 	Skipped int `json:"skipped"`
+	// AgainstBase, in a paired design, sets the games that used an extra
+	// move beside the base rule set's games of the same pairs.
+	AgainstBase *UseAgainstBase `json:"against_base,omitempty"`
+}
+
+// firstUse is where a game first played an extra move: the index of the
+// position in Game.Positions and the side that played it (+1 White, -1
+// Black).
+type firstUse struct{ pos, side int }
+
+// UseAgainstBase is, in a paired design, what playing an extra move
+// changed: the pairs whose two games were one game, move for move, up to
+// the position where the game with the extra moves first played one.
+// From that position the base game went on without the move, with the same
+// player seeds, so the two results, each from the view of the side that
+// played the extra move, differ by what the move (and the rules that
+// allowed it) did for that player there.
+type UseAgainstBase struct {
+	Pairs int       `json:"pairs"` // pairs alike up to the first use
+	With  stats.WDL `json:"with"`  // the user's results with the extra moves
+	Base  stats.WDL `json:"base"`  // the same side's results in the base games
+	// Score is the user's score with the extra moves minus in the base
+	// games, over those pairs, with its paired 95% normal interval.
+	Score values.Estimate `json:"score_difference"`
+}
+
+// measureAgainstBase fills u.AgainstBase from base's games of the same
+// pairs (Game.Index) as the games u measured, whose first uses are
+// uses.
+func (u *Utilisation) measureAgainstBase(uses map[int]firstUse, base *values.Dataset, with *values.Dataset) {
+	baseOf := map[int]*values.Game{}
+	for i := range base.Games {
+		baseOf[base.Games[i].Index] = &base.Games[i]
+	}
+	ab := &UseAgainstBase{}
+	var diffs []float64
+	for i := range with.Games {
+		g := &with.Games[i]
+		fu, used := uses[g.Index]
+		b := baseOf[g.Index]
+		if !used || b == nil || !alikeUpTo(g, b, fu.pos) {
+			continue
+		}
+		rw, rb := g.Result*fu.side, b.Result*fu.side
+		ab.Pairs++
+		ab.With = ab.With.Add(wdlOf(rw))
+		ab.Base = ab.Base.Add(wdlOf(rb))
+		diffs = append(diffs, float64(rw-rb)/2)
+	}
+	if ab.Pairs == 0 {
+		return
+	}
+	ab.Score = sampleMoments(diffs).estimate()
+	u.AgainstBase = ab
+}
+
+// alikeUpTo reports whether games a and b start alike and play the same
+// moves before position pos, and b goes on from there.
+func alikeUpTo(a, b *values.Game, pos int) bool {
+	if len(b.Positions) <= pos || len(a.Positions) <= pos || a.Positions[0].Text != b.Positions[0].Text {
+		return false
+	}
+	for i := range pos {
+		if a.Positions[i].Played == "" || a.Positions[i].Played != b.Positions[i].Played {
+			return false
+		}
+	}
+	return true
+}
+
+// wdlOf is one game's result, +1, 0 or -1 from a side's view, as a tally.
+func wdlOf(r int) stats.WDL {
+	switch {
+	case r > 0:
+		return stats.WDL{Wins: 1}
+	case r < 0:
+		return stats.WDL{Losses: 1}
+	}
+	return stats.WDL{Draws: 1}
 }
 
 // MeasureUtilisation reads every recorded position of ds (games of rule set
 // with) under both rule sets, and counts the legal moves of with that base
 // does not allow, and the times such a move was played.
 func MeasureUtilisation(ds *values.Dataset, with, base *env.Variant) (*Utilisation, error) {
+	u, _, err := measureUtilisation(ds, with, base)
+	return u, err
+}
+
+// measureUtilisation is MeasureUtilisation that also returns where each
+// game that used an extra move first did, by Game.Index.
+func measureUtilisation(ds *values.Dataset, with, base *env.Variant) (*Utilisation, map[int]firstUse, error) {
 	u := &Utilisation{Variant: with.Name, Base: base.Name}
+	uses := map[int]firstUse{}
 	buf := make([]env.Move, 0, env.MaxMoves)
 	baseMoves := map[string]bool{}
 	for gi := range ds.Games {
@@ -46,7 +133,7 @@ func MeasureUtilisation(ds *values.Dataset, with, base *env.Variant) (*Utilisati
 			continue
 		}
 		u.Games++
-		available, firstSide := false, 0 // firstSide: +1 White, -1 Black played the first extra move
+		available, firstSide, firstPos := false, 0, 0 // firstSide: +1 White, -1 Black played the first extra move
 		for pi := range g.Positions {
 			p := &g.Positions[pi]
 			if p.Played == "" {
@@ -80,12 +167,12 @@ func MeasureUtilisation(ds *values.Dataset, with, base *env.Variant) (*Utilisati
 			available = true
 			played, err := wp.ParseMove(p.Played)
 			if err != nil {
-				return nil, fmt.Errorf("compare: utilisation: game %s ply %d: move %q: %w", g.ID, p.Ply, p.Played, err)
+				return nil, nil, fmt.Errorf("compare: utilisation: game %s ply %d: move %q: %w", g.ID, p.Ply, p.Played, err)
 			}
 			if extra[wp.FormatGC(played)] {
 				u.Played++
 				if firstSide == 0 {
-					firstSide = 1
+					firstSide, firstPos = 1, pi
 					if !p.WhiteToMove {
 						firstSide = -1
 					}
@@ -97,15 +184,9 @@ func MeasureUtilisation(ds *values.Dataset, with, base *env.Variant) (*Utilisati
 		}
 		if firstSide != 0 {
 			u.GamesUsed++
-			switch r := g.Result * firstSide; {
-			case r > 0:
-				u.AfterFirstUse.Wins++
-			case r < 0:
-				u.AfterFirstUse.Losses++
-			default:
-				u.AfterFirstUse.Draws++
-			}
+			u.AfterFirstUse = u.AfterFirstUse.Add(wdlOf(g.Result * firstSide))
+			uses[g.Index] = firstUse{pos: firstPos, side: firstSide}
 		}
 	}
-	return u, nil
+	return u, uses, nil
 }
