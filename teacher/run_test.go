@@ -275,7 +275,11 @@ func TestConfigValidateNamesTheBadField(t *testing.T) {
 // run without ValueScale plays.
 func TestValueScaleStoresTheTeachersScore(t *testing.T) {
 	plain := smallConfig(t, PolicyPlayed)
-	scaled := smallConfig(t, PolicyPlayed)
+	// Games long enough that a depth-1 search meets mates in one (both
+	// kinds of value are checked), whatever its choices among equal moves.
+	plain.Games, plain.MaxPlies = 24, 400
+	scaled := plain
+	scaled.Out = t.TempDir()
 	scaled.ValueScale = 0.1
 	for _, c := range []Config{plain, scaled} {
 		if _, err := Run(context.Background(), c, nil); err != nil {
@@ -329,6 +333,7 @@ func TestValueScaleStoresTheTeachersScore(t *testing.T) {
 			t.Fatalf("game %s: %d of %d positions replayed", g.ID, next, len(g.Positions))
 		}
 	}
+	t.Logf("%d positions checked, %d of them mates", checked, mates)
 	if mates == 0 || checked == mates {
 		t.Errorf("%d positions, %d of them mates: want both mates (value ±1) and scored positions", checked, mates)
 	}

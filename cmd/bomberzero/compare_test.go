@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -42,15 +43,20 @@ func TestCompareAndImbalanceRejectBadFlagsClearly(t *testing.T) {
 }
 
 func TestImbalanceCommandReportsScoreIntervalAndPawns(t *testing.T) {
+	// A bishop off each side: the colour swap of the second arrangement
+	// keeps side A's score off 0 and 1, so every reading is finite.
 	var out, errb bytes.Buffer
-	code := run([]string{"imbalance", "--player", "alphabeta:2", "--white-without", "Q", "--black-without", "P", "--games", "8", "--seed", "4"}, &out, &errb)
+	code := run([]string{"imbalance", "--player", "alphabeta:2", "--white-without", "B", "--black-without", "B", "--games", "16", "--seed", "4"}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"8 games, seed 4", "side A lacks Q, side B lacks P", "arrangement 2 (seed 5): A is black without e10", "score 0.", "Elo", "in pawns: -"} {
+	for _, want := range []string{"16 games, seed 4", "side A lacks B, side B lacks B", "arrangement 2 (seed 5): A is black without d10", "score 0.", "Elo"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+	if !regexp.MustCompile(`in pawns: [+-][0-9]+\.[0-9]+ \[[+-][0-9]+\.[0-9]+, [+-][0-9]+\.[0-9]+\]`).MatchString(out.String()) {
+		t.Errorf("output lacks the reading in pawns with its interval:\n%s", out.String())
 	}
 }
 
