@@ -58,7 +58,12 @@ type ImbalanceDifference struct {
 	A     string          `json:"a"`
 	B     string          `json:"b"`
 	Delta values.Estimate `json:"delta"`
-	// WithinNoise is true when Delta's interval holds 0.
+	// P is the two-sided p-value of "no difference" and PHolm it adjusted
+	// over every figure the report tests (correctFamily).
+	P     float64  `json:"p"`
+	PHolm *float64 `json:"p_holm,omitempty"`
+	// WithinNoise is true when the difference is not significant at 5%
+	// after that correction, or its interval is unbounded.
 	WithinNoise bool `json:"within_noise"`
 }
 
@@ -90,7 +95,7 @@ func imbalanceStudies(ctx context.Context, srcs []Source, reps []*values.Report,
 			}
 			if d := values.ReplicateDifference(a.Point, b.Point, repl[0], repl[i]); d != nil {
 				st.Differences = append(st.Differences, ImbalanceDifference{A: srcs[0].Variant, B: srcs[i].Variant, Delta: *d,
-					WithinNoise: d.Contains(0) || math.IsInf(d.Lo, 0) || math.IsInf(d.Hi, 0)})
+					P: intervalP(*d), WithinNoise: d.Contains(0) || math.IsInf(d.Lo, 0) || math.IsInf(d.Hi, 0)})
 			}
 		}
 		out = append(out, st)
@@ -164,7 +169,7 @@ func writeImbalances(w io.Writer, res *Result) {
 		for _, d := range st.Differences {
 			if !any {
 				fmt.Fprintf(w, "\nBetween the variants: (v_B(Y) − v_B(X)) − (v_A(Y) − v_A(X)) in pawns; where the rules change X and not Y, its negative is v_B(X) − v_A(X).\n\n")
-				fmt.Fprintf(w, "| X : Y | B − A | difference [95%%] | v_B(X) − v_A(X) if Y is unchanged | verdict |\n|---|---|---|---|---|\n")
+				fmt.Fprintf(w, "| X : Y | B − A | difference [95%%] | v_B(X) − v_A(X) if Y is unchanged | Holm p | verdict |\n|---|---|---|---|---|---|\n")
 				any = true
 			}
 			verdict := "a real difference"
@@ -172,7 +177,7 @@ func writeImbalances(w io.Writer, res *Result) {
 				verdict = "within noise"
 			}
 			neg := values.Estimate{Point: -d.Delta.Point, Lo: -d.Delta.Hi, Hi: -d.Delta.Lo}
-			fmt.Fprintf(w, "| %s : %s | %s − %s | %s | %s | %s |\n", st.Pair.X, st.Pair.Y, d.B, d.A, fmtEst(d.Delta, 2), fmtEst(neg, 2), verdict)
+			fmt.Fprintf(w, "| %s : %s | %s − %s | %s | %s | %s | %s |\n", st.Pair.X, st.Pair.Y, d.B, d.A, fmtEst(d.Delta, 2), fmtEst(neg, 2), holmCell(d.PHolm), verdict)
 		}
 	}
 }

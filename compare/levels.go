@@ -85,10 +85,7 @@ func writeLevels(w io.Writer, res *Result) {
 // B, value in A, value in B, B − A [95%], Holm p and verdict, each cell
 // closed by "|".
 func differenceCells(d values.Difference) string {
-	holm := "-"
-	if d.PHolm != nil {
-		holm = fmt.Sprintf("%.2g", *d.PHolm)
-	}
+	holm := holmCell(d.PHolm)
 	verdict := "within noise"
 	if !d.WithinNoise {
 		verdict = "**a real difference**"

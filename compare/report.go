@@ -137,7 +137,12 @@ func writeSummary(w io.Writer, res *Result) {
 		}
 		fmt.Fprintf(w, "\n")
 	}
-	fmt.Fprintf(w, "Significance is by Holm's correction over all %d figures tested, so the chance of any false \"real difference\" in this report is at most 5%%; the primary endpoints are White's score, the draw rate and the mean length.\n\n", len(res.Comparison.Differences))
+	family := "figures tested"
+	n := len(res.Comparison.Differences)
+	if res.TestedFigures > n {
+		family, n = "figures tested: these, the piece values variant against variant and the imbalance readings", res.TestedFigures
+	}
+	fmt.Fprintf(w, "Significance is by Holm's correction over all %d %s, so the chance of any false \"real difference\" among them is at most 5%%; the primary endpoints are White's score, the draw rate and the mean length.\n\n", n, family)
 }
 
 func writeBook(w io.Writer, res *Result) {
@@ -162,7 +167,7 @@ func writeValueDifferences(w io.Writer, res *Result) {
 	}
 	fmt.Fprintf(w, "\n## Piece values, variant against variant\n\n")
 	fmt.Fprintf(w, "Each piece's fitted value (in pawns) in B minus in A, by each fit, with the 95%% interval from both fits' bootstrap replicates (paired ones where the games are paired); for fbgc-superpower against fbgc, the F rows are v_SP(F) − v_lim(F).\n\n")
-	fmt.Fprintf(w, "| piece | fit | B − A | value in B − value in A [95%%] | verdict |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "| piece | fit | B − A | value in B − value in A [95%%] | Holm p | verdict |\n|---|---|---|---|---|---|\n")
 	for _, d := range res.ValueDifferences {
 		verdict := "a real difference"
 		switch {
@@ -171,8 +176,9 @@ func writeValueDifferences(w io.Writer, res *Result) {
 		case d.WithinNoise:
 			verdict = "within noise"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s − %s | %s | %s |\n", d.Piece, d.Method, d.B, d.A, fmtEst(d.Diff, 2), verdict)
+		fmt.Fprintf(w, "| %s | %s | %s − %s | %s | %s | %s |\n", d.Piece, d.Method, d.B, d.A, fmtEst(d.Diff, 2), holmCell(d.PHolm), verdict)
 	}
+	fmt.Fprintf(w, "\nHolm p: the p-value of \"no difference\" (z from the bootstrap standard error the interval implies), adjusted over every figure the report tests (the summary says how many); the unit piece is not a test.\n")
 }
 
 func writeSamples(w io.Writer, res *Result) {

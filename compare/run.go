@@ -170,6 +170,10 @@ type Result struct {
 	// samples: the differences and the values' bootstrap are then taken
 	// within pairs (values.CompareConfig.Pairs, values.Config.Pairs).
 	PairedGames int `json:"paired_games,omitempty"`
+	// TestedFigures is the size of the family Holm's correction runs over
+	// (correctFamily): the game-level figures, the piece values variant
+	// against variant and the imbalance readings.
+	TestedFigures int `json:"tested_figures,omitempty"`
 	// PairAgreement says, for each later variant against the first, how
 	// many of the pairs are one game move for move and how many end alike:
 	// what the pairing takes out of the differences.
@@ -402,6 +406,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if res.Imbalances, err = imbalanceStudies(ctx, res.Sources, res.Comparison.Values, cfg); err != nil {
 		return nil, err
 	}
+	res.TestedFigures = correctFamily(res)
 	return res, nil
 }
 
@@ -422,6 +427,7 @@ func Analyze(cfg Config, srcs []Source, sets []*values.Dataset) (*Result, error)
 	if err := analyze(res, cfg, sets); err != nil {
 		return nil, err
 	}
+	res.TestedFigures = correctFamily(res)
 	return res, nil
 }
 
@@ -533,7 +539,12 @@ type PieceDifference struct {
 	B      string          `json:"b"`
 	Method values.Method   `json:"method"`
 	Diff   values.Estimate `json:"diff"`
-	// WithinNoise is true when the interval holds 0.
+	// P is the two-sided p-value of "no difference" and PHolm it adjusted
+	// over every figure the report tests (correctFamily).
+	P     float64  `json:"p"`
+	PHolm *float64 `json:"p_holm,omitempty"`
+	// WithinNoise is true when the difference is not significant at 5%
+	// after that correction, or its interval is unbounded.
 	WithinNoise bool `json:"within_noise"`
 }
 
@@ -554,7 +565,8 @@ func valueDifferences(names []string, reps []*values.Report) []PieceDifference {
 			}
 			for _, piece := range reps[0].Pieces {
 				if d := values.ValueDifference(a, b, piece); d != nil {
-					out = append(out, PieceDifference{Piece: piece, A: names[0], B: names[i], Method: a.Method, Diff: *d, WithinNoise: d.Contains(0)})
+					out = append(out, PieceDifference{Piece: piece, A: names[0], B: names[i], Method: a.Method, Diff: *d,
+						P: intervalP(*d), WithinNoise: d.Contains(0)})
 				}
 			}
 		}

@@ -105,35 +105,53 @@ func Compare(names []string, sets []*Dataset, cfg CompareConfig) (*Comparison, e
 // primaryMetrics are the endpoints a comparison names before its games.
 var primaryMetrics = []string{"White's score", "draw rate", "mean length (plies)"}
 
-// holm sets every difference's Holm-adjusted p-value (step-down over the
-// whole family, sorted by P) and decides significance by it; the verdicts
-// are rewritten to match.
+// holm sets every difference's Holm-adjusted p-value over the family ds
+// and decides significance by it (Decide).
 func holm(ds []Difference) {
-	m := len(ds)
+	ps := make([]float64, len(ds))
+	for i := range ds {
+		ps[i] = ds[i].P
+	}
+	for i, p := range HolmAdjust(ps) {
+		ds[i].Decide(p)
+	}
+}
+
+// HolmAdjust returns Holm's step-down adjusted p-values of the family ps
+// (Holm 1979), in the order given: sorted by p, the k-th smallest of m
+// becomes the largest of min(1, (m − j + 1)·p_(j)) over j ≤ k. Declaring
+// "real" every figure whose adjusted p is under 5% keeps the chance of any
+// false one in the family at 5%, whatever the dependence between them.
+func HolmAdjust(ps []float64) []float64 {
+	m := len(ps)
 	order := make([]int, m)
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ds[a].P, ds[b].P) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ps[a], ps[b]) })
+	out := make([]float64, m)
 	running := 0.0
 	for k, i := range order {
-		running = math.Max(running, math.Min(1, float64(m-k)*ds[i].P))
-		p := running
-		ds[i].PHolm = &p
+		running = math.Max(running, math.Min(1, float64(m-k)*ps[i]))
+		out[i] = running
 	}
-	for i := range ds {
-		d := &ds[i]
-		d.Primary = slices.Contains(primaryMetrics, d.Metric)
-		d.WithinNoise = *d.PHolm >= 0.05 || d.Delta.Contains(0) && strings.HasPrefix(d.Metric, "opening entropy")
-		if d.GamesNeeded != nil && d.MoreGames != nil {
-			more := 0
-			if d.WithinNoise {
-				more = max(0, *d.GamesNeeded-d.have)
-			}
-			*d.MoreGames = more
+	return out
+}
+
+// Decide sets d's Holm-adjusted p-value, and from it whether d is within
+// noise, how many more games it needs and its verdict.
+func (d *Difference) Decide(pHolm float64) {
+	d.PHolm = &pHolm
+	d.Primary = slices.Contains(primaryMetrics, d.Metric)
+	d.WithinNoise = pHolm >= 0.05 || d.Delta.Contains(0) && strings.HasPrefix(d.Metric, "opening entropy")
+	if d.GamesNeeded != nil && d.MoreGames != nil {
+		more := 0
+		if d.WithinNoise {
+			more = max(0, *d.GamesNeeded-d.have)
 		}
-		d.Verdict = verdict(d)
+		*d.MoreGames = more
 	}
+	d.Verdict = verdict(d)
 }
 
 // Differences tests every compared figure between two variants described

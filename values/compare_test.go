@@ -329,3 +329,19 @@ func TestHolmCorrectsTheWholeFamilyStepDown(t *testing.T) {
 		t.Error("draw rate still significant after the correction")
 	}
 }
+
+func TestHolmAdjustStepsDownOverTheFamily(t *testing.T) {
+	// Sorted: 0.005 x 4 = 0.02; 0.01 x 3 = 0.03; 0.03 x 2 = 0.06; 0.04 x 1
+	// = 0.04, raised to the running 0.06.
+	got := HolmAdjust([]float64{0.01, 0.04, 0.03, 0.005})
+	want := []float64{0.03, 0.06, 0.06, 0.02}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-12 {
+			t.Errorf("adjusted %v, want %v", got, want)
+			break
+		}
+	}
+	if got := HolmAdjust([]float64{0.6, 0.9}); got[0] != 1 || got[1] != 1 {
+		t.Errorf("adjusted %v, want both capped at 1", got)
+	}
+}
