@@ -67,17 +67,14 @@ type cell struct {
 func cellOf(ds *values.Dataset, value func(*values.Game) float64) cell {
 	c := cell{moments: momentsOf(ds, value)}
 	n := len(ds.Games)
-	byPair := make([]float64, n)
-	seen := make([]bool, n)
-	for i := range ds.Games {
-		g := &ds.Games[i]
-		if g.Index < 0 || g.Index >= n || seen[g.Index] {
-			return c
-		}
-		seen[g.Index] = true
-		byPair[g.Index] = value(g)
+	places, err := values.PairPlaces(n, n, func(k int) int { return ds.Games[k].Index }, func(int) string { return "" })
+	if err != nil {
+		return c // not one game of each pair: an independent sample
 	}
-	c.byPair = byPair
+	c.byPair = make([]float64, n)
+	for i, k := range places { // n games in n pairs, none twice: every pair has its game
+		c.byPair[i] = value(&ds.Games[k])
+	}
 	return c
 }
 

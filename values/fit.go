@@ -393,18 +393,9 @@ func checkPairs(ds *Dataset, pairs int) error {
 	if pairs == 0 {
 		return nil
 	}
-	seen := make([]bool, pairs)
-	for i := range ds.Games {
-		g := &ds.Games[i]
-		switch {
-		case g.Index < 0 || g.Index >= pairs:
-			return fmt.Errorf("values: paired design of %d games a side: game %s has index %d, want 0 to %d", pairs, g.ID, g.Index, pairs-1)
-		case seen[g.Index]:
-			return fmt.Errorf("values: paired design: game %s has index %d, which another game has too; want one game a pair", g.ID, g.Index)
-		}
-		seen[g.Index] = true
-	}
-	return nil
+	_, err := PairPlaces(len(ds.Games), pairs, func(k int) int { return ds.Games[k].Index },
+		func(k int) string { return "game " + ds.Games[k].ID })
+	return err
 }
 
 // resample fills gw with the multiplicities of a draw of len(gw) games

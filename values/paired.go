@@ -40,23 +40,38 @@ func pairedDifferences(a, b *VariantStats, cfg CompareConfig) ([]Difference, err
 	return out, nil
 }
 
+// PairPlaces places the n games of one side of a paired design of pairs
+// games a side by their pair (indexOf(k) is the Index of the game at place
+// k): places[i] is the place of pair i's game, -1 where the side has none.
+// A game whose index is out of range, or whose pair another game has
+// taken, is an error that names it (name(k)).
+func PairPlaces(n, pairs int, indexOf func(k int) int, name func(k int) string) ([]int, error) {
+	places := make([]int, pairs)
+	for i := range places {
+		places[i] = -1
+	}
+	for k := range n {
+		switch idx := indexOf(k); {
+		case idx < 0 || idx >= pairs:
+			return nil, fmt.Errorf("values: paired design of %d games a side: %s has index %d, want 0 to %d", pairs, name(k), idx, pairs-1)
+		case places[idx] >= 0:
+			return nil, fmt.Errorf("values: paired design: %s has index %d, which another game has too; want one game a pair", name(k), idx)
+		default:
+			places[idx] = k
+		}
+	}
+	return places, nil
+}
+
 // pairUp returns, pair by pair (Index 0 to pairs-1), the place of the
 // pair's game among a's games and among b's: each side must hold exactly
 // one game of every pair.
 func pairUp(a, b *VariantStats, pairs int) ([]int, []int, error) {
 	places := func(s *VariantStats) ([]int, error) {
-		at := make([]int, pairs)
-		for i := range at {
-			at[i] = -1
-		}
-		for g, idx := range s.index {
-			switch {
-			case idx < 0 || idx >= pairs:
-				return nil, fmt.Errorf("values: paired design of %d games a side: a game of %s has index %d, want 0 to %d", pairs, s.Variant, idx, pairs-1)
-			case at[idx] >= 0:
-				return nil, fmt.Errorf("values: paired design: %s has two games of pair %d; want one", s.Variant, idx)
-			}
-			at[idx] = g
+		at, err := PairPlaces(len(s.index), pairs, func(k int) int { return s.index[k] },
+			func(int) string { return "a game of " + s.Variant })
+		if err != nil {
+			return nil, err
 		}
 		for idx, g := range at {
 			if g < 0 {
