@@ -850,11 +850,18 @@ func pairAgreement(names []string, sets []*values.Dataset) []PairAgreement {
 // sameMoves reports whether two recorded games are the same moves from
 // the same start.
 func sameMoves(a, b *values.Game) bool {
-	if len(a.Positions) != len(b.Positions) || len(a.Positions) == 0 || a.Positions[0].Text != b.Positions[0].Text {
+	return len(a.Positions) == len(b.Positions) && len(a.Positions) > 0 && playedAlike(a, b, len(a.Positions))
+}
+
+// playedAlike reports whether games a and b, each with a recorded position
+// and at least n, start from the same position and play the same recorded
+// moves from their first n positions.
+func playedAlike(a, b *values.Game, n int) bool {
+	if len(a.Positions) < max(n, 1) || len(b.Positions) < max(n, 1) || a.Positions[0].Text != b.Positions[0].Text {
 		return false
 	}
-	for i := range a.Positions {
-		if a.Positions[i].Played != b.Positions[i].Played {
+	for i := range n {
+		if a.Positions[i].Played == "" || a.Positions[i].Played != b.Positions[i].Played {
 			return false
 		}
 	}

@@ -88,17 +88,9 @@ func (u *Utilisation) measureAgainstBase(uses map[int]firstUse, base *values.Dat
 }
 
 // alikeUpTo reports whether games a and b start alike and play the same
-// moves before position pos, and b goes on from there.
+// moves before position pos, and both go on from there.
 func alikeUpTo(a, b *values.Game, pos int) bool {
-	if len(b.Positions) <= pos || len(a.Positions) <= pos || a.Positions[0].Text != b.Positions[0].Text {
-		return false
-	}
-	for i := range pos {
-		if a.Positions[i].Played == "" || a.Positions[i].Played != b.Positions[i].Played {
-			return false
-		}
-	}
-	return true
+	return len(a.Positions) > pos && len(b.Positions) > pos && playedAlike(a, b, pos)
 }
 
 // wdlOf is one game's result, +1, 0 or -1 from a side's view, as a tally.
