@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"bomberzero/atomicfile"
+	"bomberzero/internal/atomicfile"
 )
 
 // RemoveStaleTemps deletes the temporary files that writers killed

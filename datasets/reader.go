@@ -16,7 +16,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"bomberzero/env"
-	"bomberzero/readfile"
+	"bomberzero/internal/readfile"
 )
 
 // ChunkError says why one chunk file cannot be used. Readers skip such a

@@ -3,7 +3,7 @@ package datasets
 import (
 	"path/filepath"
 
-	"bomberzero/readfile"
+	"bomberzero/internal/readfile"
 )
 
 // trainRow is the part of Row a Window keeps. Reading only these columns

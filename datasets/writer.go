@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"bomberzero/atomicfile"
+	"bomberzero/internal/atomicfile"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"

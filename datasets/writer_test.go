@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"bomberzero/atomicfile"
+	"bomberzero/internal/atomicfile"
 )
 
 // fullDisk is a file whose disk fills up after room bytes.

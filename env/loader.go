@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"bomberzero/configs"
-	"bomberzero/readfile"
+	"bomberzero/internal/readfile"
 
 	"github.com/BurntSushi/toml"
 )

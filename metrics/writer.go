@@ -1,7 +1,7 @@
 package metrics
 
 import (
-	"bomberzero/atomicfile"
+	"bomberzero/internal/atomicfile"
 	"bytes"
 	"encoding/json"
 	"fmt"

@@ -16,7 +16,7 @@ import (
 	"strconv"
 	"strings"
 
-	"bomberzero/atomicfile"
+	"bomberzero/internal/atomicfile"
 )
 
 // Checkpoints are safetensors files (https://huggingface.co/docs/safetensors):

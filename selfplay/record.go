@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"bomberzero/atomicfile"
+	"bomberzero/internal/atomicfile"
 )
 
 // RecordVersion is the version of the game-record text layout.

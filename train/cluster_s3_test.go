@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"bomberzero/internal/runstore"
 	"bomberzero/internal/s3test"
-	"bomberzero/runstore"
 )
 
 // TestTrainerAndWorkersOverS3SurviveKills is issue 14's proof, with the

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"bomberzero/datasets"
-	"bomberzero/progress"
-	"bomberzero/readfile"
+	"bomberzero/internal/progress"
+	"bomberzero/internal/readfile"
 )
 
 // ManifestEntry is manifest/NAME.json: a worker's word that the chunk

@@ -9,8 +9,8 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/env"
-	"bomberzero/heldout"
 	"bomberzero/match"
+	"bomberzero/match/heldout"
 	"bomberzero/metrics"
 	"bomberzero/nn"
 )

@@ -15,10 +15,10 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/env"
+	"bomberzero/internal/runstore"
 	"bomberzero/match"
 	"bomberzero/metrics"
 	"bomberzero/nn"
-	"bomberzero/runstore"
 	"bomberzero/stats"
 )
 

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"bomberzero/datasets"
+	"bomberzero/internal/progress"
 	"bomberzero/nn"
-	"bomberzero/progress"
 )
 
 // trainSteps is how many steps the generation may still take: no more than

@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"bomberzero/internal/readfile"
+	"bomberzero/internal/runstore"
 	"bomberzero/metrics"
-	"bomberzero/readfile"
-	"bomberzero/runstore"
 )
 
 // The roles of Options.Role.

@@ -14,8 +14,8 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/datasets"
+	"bomberzero/internal/runstore"
 	"bomberzero/metrics"
-	"bomberzero/runstore"
 	"bomberzero/selfplay"
 )
 

@@ -13,14 +13,14 @@ import (
 	"time"
 
 	"bomberzero/agent"
-	"bomberzero/atomicfile"
 	"bomberzero/datasets"
-	"bomberzero/dirlock"
 	"bomberzero/env"
+	"bomberzero/internal/atomicfile"
+	"bomberzero/internal/dirlock"
+	"bomberzero/internal/runstore"
 	"bomberzero/metrics"
+	"bomberzero/metrics/plot"
 	"bomberzero/nn"
-	"bomberzero/plot"
-	"bomberzero/runstore"
 )
 
 // Options say where a run lives, what it is and how long it may go.

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"bomberzero/datasets"
-	"bomberzero/dirlock"
+	"bomberzero/internal/dirlock"
 )
 
 // TestRunWithoutStateIsRefusedNotRestarted is finding 4 of issue 16: a run

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"bomberzero/agent"
-	"bomberzero/atomicfile"
 	"bomberzero/datasets"
+	"bomberzero/internal/atomicfile"
+	"bomberzero/internal/progress"
 	"bomberzero/metrics"
-	"bomberzero/progress"
 	"bomberzero/selfplay"
 )
 

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"bomberzero/atomicfile"
+	"bomberzero/internal/atomicfile"
 )
 
 // stateVersion is the version of state.json's layout.

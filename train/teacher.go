@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"bomberzero/internal/progress"
 	"bomberzero/match"
 	"bomberzero/mcts"
-	"bomberzero/progress"
 	"bomberzero/selfplay"
-	"bomberzero/teacher"
+	"bomberzero/selfplay/teacher"
 )
 
 // TeacherConfig is the search-teacher warm start: when Enabled,

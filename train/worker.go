@@ -17,15 +17,15 @@ import (
 	"time"
 
 	"bomberzero/agent"
-	"bomberzero/atomicfile"
 	"bomberzero/datasets"
-	"bomberzero/dirlock"
 	"bomberzero/env"
+	"bomberzero/internal/atomicfile"
+	"bomberzero/internal/dirlock"
+	"bomberzero/internal/readfile"
+	"bomberzero/internal/runstore"
 	"bomberzero/nn"
-	"bomberzero/readfile"
-	"bomberzero/runstore"
 	"bomberzero/selfplay"
-	"bomberzero/teacher"
+	"bomberzero/selfplay/teacher"
 )
 
 // FollowOptions configure a self-play worker of a run in a store.

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"bomberzero/agent"
-	"bomberzero/analysis"
 	"bomberzero/env"
+	"bomberzero/frontend"
 )
 
 // runAnalyse searches one position with a model and reports its move, its
@@ -43,16 +43,16 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	name, sims, err := analysis.ParseModelSpec(*model, tc.Eval.Sims)
+	name, sims, err := frontend.ParseModelSpec(*model, tc.Eval.Sims)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
 	rules := agent.NewRules(pos.Variant(), 0)
-	m, err := analysis.LoadModel(name, rules)
+	m, err := frontend.LoadModel(name, rules)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
-	cfg := analysis.SearchConfig(tc.PlayerSearch(), sims)
+	cfg := frontend.SearchConfig(tc.PlayerSearch(), sims)
 	if set(fs, "gumbel") {
 		cfg.Gumbel = *gumbel
 	}
@@ -60,7 +60,7 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 		cfg.Solver = *solver
 	}
 	cfg.Seed = *seed
-	rep, err := analysis.Search(context.Background(), pos, rules, m, cfg, *top)
+	rep, err := frontend.Search(context.Background(), pos, rules, m, cfg, *top)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 }
 
 // printAnalysis writes rep for a person.
-func printAnalysis(w io.Writer, rep analysis.Report) {
+func printAnalysis(w io.Writer, rep frontend.Report) {
 	proven := ""
 	if rep.Proven {
 		proven = " (proven)"

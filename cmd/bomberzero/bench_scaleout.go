@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"bomberzero/runstore"
+	"bomberzero/internal/runstore"
 	"bomberzero/train"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"bomberzero/values"
+	"bomberzero/study/values"
 )
 
 // runBenchValues measures the piece-value bootstrap's refit speed against

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"bomberzero/compare"
-	"bomberzero/values"
+	"bomberzero/study/compare"
+	"bomberzero/study/values"
 )
 
 // runCompare compares two or more variants side by side and writes a

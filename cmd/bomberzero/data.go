@@ -9,7 +9,7 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/datasets"
-	"bomberzero/progress"
+	"bomberzero/internal/progress"
 	"bomberzero/selfplay"
 	"bomberzero/train"
 )

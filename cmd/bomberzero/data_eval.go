@@ -13,8 +13,8 @@ import (
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/nn"
+	"bomberzero/study/values"
 	"bomberzero/train"
-	"bomberzero/values"
 )
 
 // heldOutMetrics names the figures of "data eval", in column order.

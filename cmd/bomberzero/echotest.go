@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"bomberzero/compare"
-	"bomberzero/values"
+	"bomberzero/study/compare"
+	"bomberzero/study/values"
 )
 
 // runEchoTest implements "bomberzero echo-test": the values pipeline run on

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"bomberzero/datasets/record"
 	"bomberzero/env"
 	"bomberzero/match"
-	"bomberzero/record"
 )
 
 // defaultGamesDir is where match and play keep their games and serve looks

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"bomberzero/record"
+	"bomberzero/datasets/record"
 )
 
 func TestMatchAndPlaySaveGamesThatReplayReads(t *testing.T) {

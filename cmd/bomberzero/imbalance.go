@@ -5,11 +5,11 @@ import (
 	"io"
 	"math"
 
-	"bomberzero/compare"
 	"bomberzero/env"
+	"bomberzero/internal/progress"
 	"bomberzero/match"
-	"bomberzero/progress"
-	"bomberzero/values"
+	"bomberzero/study/compare"
+	"bomberzero/study/values"
 )
 
 // runImbalance plays a player against itself with one piece removed from

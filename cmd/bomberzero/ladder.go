@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"bomberzero/internal/progress"
 	"bomberzero/match"
-	"bomberzero/progress"
 )
 
 // defaultLadder is the anchors "bomberzero ladder" plays by default: the

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"bomberzero/env"
+	"bomberzero/internal/progress"
 	"bomberzero/match"
-	"bomberzero/progress"
 	"bomberzero/stats"
 )
 

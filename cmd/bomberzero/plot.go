@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"bomberzero/metrics"
-	"bomberzero/plot"
+	"bomberzero/metrics/plot"
 )
 
 // runPlot draws a run's metrics.jsonl as charts.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"bomberzero/metrics"
-	"bomberzero/plot"
+	"bomberzero/metrics/plot"
 )
 
 func TestPlotCommandWritesEveryPlotOfARun(t *testing.T) {

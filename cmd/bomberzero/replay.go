@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 
+	"bomberzero/datasets/record"
 	"bomberzero/env"
-	"bomberzero/readfile"
-	"bomberzero/record"
+	"bomberzero/internal/readfile"
 )
 
 // maxGameBytes bounds a game record: far above any real game's text.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"bomberzero/dirlock"
+	"bomberzero/internal/dirlock"
 )
 
 // selfplayArgs is a quick network-free selfplay run of games into dir.

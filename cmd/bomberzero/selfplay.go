@@ -13,9 +13,9 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/datasets"
-	"bomberzero/dirlock"
-	"bomberzero/progress"
-	"bomberzero/runstore"
+	"bomberzero/internal/dirlock"
+	"bomberzero/internal/progress"
+	"bomberzero/internal/runstore"
 	"bomberzero/selfplay"
 	"bomberzero/train"
 )

@@ -9,13 +9,13 @@ import (
 	"net/http"
 	"time"
 
-	"bomberzero/serve"
+	"bomberzero/frontend/web"
 )
 
 // runServe serves the web app until Ctrl-C or SIGTERM.
 func runServe(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "usage: bomberzero serve [--addr HOST:PORT] [--runs DIR] [--models DIR] [--games-dir DIR]\n\nServes the web app (play, analyse, browse games, watch training) and its JSON API (docs/serve.md).", stderr)
-	d := serve.DefaultConfig()
+	d := web.DefaultConfig()
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (the default takes connections from this machine only)")
 	runs := fs.String("runs", "runs", "folder of training runs, read only (\"\": none)")
 	models := fs.String("models", "", "folder of checkpoints to play and analyse with (\"\": none)")
@@ -37,17 +37,17 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := stopContext()
 	defer stop()
-	return serveOn(ctx, ln, serve.Config{Runs: *runs, Models: *models, Games: *games, MaxSearches: *searches, MaxSims: *sims, MaxTime: *maxTime,
+	return serveOn(ctx, ln, web.Config{Runs: *runs, Models: *models, Games: *games, MaxSearches: *searches, MaxSims: *sims, MaxTime: *maxTime,
 		Search: tc.PlayerSearch(), Sims: tc.Eval.Sims}, stdout)
 }
 
 // serveOn serves on ln until ctx ends, then stops searches and waits for
 // the requests in flight (at most 10 s).
-func serveOn(ctx context.Context, ln net.Listener, cfg serve.Config, stdout io.Writer) error {
+func serveOn(ctx context.Context, ln net.Listener, cfg web.Config, stdout io.Writer) error {
 	searchCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := &http.Server{
-		Handler:           serve.New(searchCtx, cfg),
+		Handler:           web.New(searchCtx, cfg),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      cfg.MaxTime + 30*time.Second,

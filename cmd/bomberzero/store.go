@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"bomberzero/runstore"
+	"bomberzero/internal/runstore"
 )
 
 // storeFlags are the flags of a command that can keep a run in an object

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"bomberzero/env"
-	"bomberzero/runstore"
+	"bomberzero/internal/runstore"
 	"bomberzero/train"
 )
 

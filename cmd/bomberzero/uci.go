@@ -5,9 +5,9 @@ import (
 	"io"
 	"os"
 
+	"bomberzero/frontend/uci"
+	"bomberzero/frontend/xboard"
 	"bomberzero/selfplay"
-	"bomberzero/uci"
-	"bomberzero/xboard"
 )
 
 // runUCI speaks UCI on standard input and output (docs/uci.md).

@@ -9,12 +9,12 @@ import (
 	"strings"
 
 	"bomberzero/agent"
-	"bomberzero/compare"
 	"bomberzero/env"
+	"bomberzero/internal/progress"
 	"bomberzero/match"
-	"bomberzero/progress"
+	"bomberzero/study/compare"
+	"bomberzero/study/values"
 	"bomberzero/train"
-	"bomberzero/values"
 )
 
 // valuesUsage is the help text of "bomberzero values".

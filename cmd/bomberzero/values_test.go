@@ -15,7 +15,7 @@ import (
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/selfplay"
-	"bomberzero/values"
+	"bomberzero/study/values"
 )
 
 // writeValuesData writes n synthetic games of the named variants to dir:

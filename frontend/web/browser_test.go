@@ -1,0 +1,242 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// These tests drive the page in a real headless Chromium through the
+// DevTools protocol (chromedp: pure Go, no Node, no driver binary to
+// install). They skip when no chromium is on PATH; scripts/test.sh installs
+// Debian's package.
+
+var screenshots = flag.String("screenshots", "", "folder to write the browser tests' screenshots to (PNG), e.g. ../docs/screenshots")
+
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			path = p
+			break
+		}
+	}
+	if path == "" {
+		t.Skip("no chromium on PATH (scripts/test.sh installs it)")
+	}
+	// A first start of Chromium on a fresh machine (font cache, profile)
+	// can take longer than chromedp's default 20 s to print its DevTools
+	// address, which failed CI once; the browser gets two minutes to start,
+	// and the test's own minute begins once it is up.
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.WindowSize(1360, 900), chromedp.WSURLReadTimeout(browserStartTimeout))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel2 := chromedp.NewContext(actx)
+	t.Cleanup(cancel2)
+	if err := chromedp.Run(ctx); err != nil { // starts the browser
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	ctx, cancel3 := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(cancel3)
+	return ctx
+}
+
+// browserStartTimeout bounds how long Chromium may take to start.
+const browserStartTimeout = 2 * time.Minute
+
+func run(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
+	t.Helper()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	if *screenshots == "" {
+		return
+	}
+	var png []byte
+	run(t, ctx, chromedp.Sleep(300*time.Millisecond), chromedp.CaptureScreenshot(&png))
+	if err := os.MkdirAll(*screenshots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(*screenshots, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// clickSquare clicks the centre of a square of the board with the mouse.
+func clickSquare(t *testing.T, ctx context.Context, sq string) {
+	t.Helper()
+	var xy []float64
+	run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('rect[data-sq="%s"]').getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`, sq), &xy))
+	run(t, ctx, chromedp.MouseClickXY(xy[0], xy[1]))
+}
+
+// pageState reads the page's game state.
+type pageState struct {
+	Moves       []string
+	Over        bool
+	Result      string
+	Termination string
+	Side        string
+	Busy        bool
+	Status      string
+	Legal       []MoveInfo
+	Last        *MoveInfo
+}
+
+func readState(t *testing.T, ctx context.Context) pageState {
+	t.Helper()
+	var js string
+	run(t, ctx, chromedp.Evaluate(`JSON.stringify({moves: G.moves, over: G.state.over, result: G.state.result, termination: G.state.termination, side: G.state.side, busy: G.busy, status: document.getElementById('status').textContent, legal: G.state.legal, last: G.state.last})`, &js))
+	var s pageState
+	if err := json.Unmarshal([]byte(js), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// waitFor polls cond until it holds or 20 s pass.
+func waitFor(t *testing.T, ctx context.Context, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func TestBrowserPlaysToMateAgainstRandom(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	// White: king, queen and rook against a lone king; the test picks its
+	// moves by alpha-beta (mate in two is within its depth) through the
+	// API, and plays them by clicking their squares.
+	start := "5k4/10/10/10/10/10/10/10/10/R3QK4 w - - 0 1"
+	run(t, ctx, chromedp.Navigate(f.url+"/?start="+url.QueryEscape(start)+"#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	for ply := 0; ; ply++ {
+		if ply > 40 {
+			t.Fatalf("no mate within 40 plies")
+		}
+		var s pageState
+		waitFor(t, ctx, "the agent's move", func() bool { s = readState(t, ctx); return !s.Busy && (s.Side == "white" || s.Over) })
+		if s.Over {
+			if s.Result != "1-0" || s.Termination != "checkmate" {
+				t.Fatalf("game over %s %s, want a White mate", s.Result, s.Termination)
+			}
+			if !strings.Contains(s.Status, "checkmate") {
+				t.Errorf("status %q does not say checkmate", s.Status)
+			}
+			break
+		}
+		var out agentReply
+		body, _ := json.Marshal(map[string]any{"variant": "fbgc", "start": start, "moves": s.Moves, "player": "alphabeta:3"})
+		if code, msg := call(t, "POST", f.url+"/api/agent", string(body), &out); code != 200 {
+			t.Fatal(code, msg)
+		}
+		clickSquare(t, ctx, out.Move.From)
+		clickSquare(t, ctx, out.Move.To)
+		waitFor(t, ctx, "the move "+out.Move.Text, func() bool { s2 := readState(t, ctx); return len(s2.Moves) > len(s.Moves) })
+		if got := readState(t, ctx).Moves[len(s.Moves)]; got != out.Move.Text {
+			t.Fatalf("clicked %s, the page played %s", out.Move.Text, got)
+		}
+	}
+	shot(t, ctx, "play")
+}
+
+func TestBrowserRefusesAnIllegalDropAndDrawsADoubleCapture(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	run(t, ctx, chromedp.Navigate(f.url+"/?variant=birds-ninjas#play"), chromedp.WaitVisible(`body[data-ready="1"]`),
+		chromedp.SetValue(`#opponent`, "human"), chromedp.Evaluate(`document.getElementById('opponent').dispatchEvent(new Event('change'))`, nil))
+	for _, sq := range []string{"e2", "e4", "e9", "e7"} {
+		clickSquare(t, ctx, sq)
+		time.Sleep(150 * time.Millisecond)
+	}
+	waitFor(t, ctx, "two moves", func() bool { return len(readState(t, ctx).Moves) == 2 })
+	run(t, ctx, chromedp.Click(`.token[data-hand="white"]`, chromedp.ByQuery))
+	var targets int
+	run(t, ctx, chromedp.Evaluate(`document.querySelectorAll('[data-target]').length`, &targets))
+	if targets != 2 {
+		t.Errorf("%d drop targets highlighted, want 2 (e2, and e3 with a push)", targets)
+	}
+	shot(t, ctx, "drop")
+	clickSquare(t, ctx, "e5")
+	waitFor(t, ctx, "the refusal", func() bool { return strings.HasPrefix(readState(t, ctx).Status, "Illegal") })
+	if s := readState(t, ctx); len(s.Moves) != 2 {
+		t.Errorf("the illegal drop changed the game: %v", s.Moves)
+	}
+	// A bomber's helicopter leap d1-d3 over d2 removes both pawns.
+	start := "k9/10/10/10/10/10/10/3p6/3p6/3F5K w - - 0 1"
+	run(t, ctx, chromedp.Navigate(f.url+"/?start="+url.QueryEscape(start)+"#play"), chromedp.WaitVisible(`body[data-ready="1"]`),
+		chromedp.SetValue(`#opponent`, "human"), chromedp.Evaluate(`document.getElementById('opponent').dispatchEvent(new Event('change'))`, nil))
+	clickSquare(t, ctx, "d1")
+	clickSquare(t, ctx, "d3")
+	waitFor(t, ctx, "the double capture", func() bool { return len(readState(t, ctx).Moves) == 1 })
+	var removed []string
+	var path string
+	run(t, ctx, chromedp.Evaluate(`[...document.querySelectorAll('[data-removed]')].map(e => e.dataset.removed).sort()`, &removed),
+		chromedp.Evaluate(`document.querySelector('line.path') ? document.querySelector('line.path').dataset.path : ''`, &path))
+	if strings.Join(removed, " ") != "d2 d3" || path != "d2" {
+		t.Errorf("drawn: removed %v, flight path %q; want d2 and d3 removed over the path d2", removed, path)
+	}
+	shot(t, ctx, "double-capture")
+}
+
+func TestBrowserAnalysisGamesAndLiveDashboard(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{MaxSims: 2000})
+	run(t, ctx, chromedp.Navigate(f.url+"/?poll=300#analyse"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	clickSquare(t, ctx, "e2")
+	clickSquare(t, ctx, "e4")
+	run(t, ctx, chromedp.Click(`#go`, chromedp.ByQuery))
+	waitFor(t, ctx, "arrows", func() bool {
+		var n int
+		run(t, ctx, chromedp.Evaluate(`document.querySelectorAll('[data-arrow]').length`, &n))
+		return n > 0
+	})
+	time.Sleep(time.Second)
+	shot(t, ctx, "analyse")
+	run(t, ctx, chromedp.Click(`#stop`, chromedp.ByQuery))
+
+	run(t, ctx, chromedp.Navigate(f.url+"/?poll=300&p=games#games"), chromedp.WaitVisible(`#games-table tbody tr[data-id]`))
+	shot(t, ctx, "games")
+	run(t, ctx, chromedp.Click(`#games-table tbody tr[data-id]`, chromedp.ByQuery))
+	waitFor(t, ctx, "the game to open", func() bool { return len(readState(t, ctx).Moves) > 0 })
+
+	run(t, ctx, chromedp.Navigate(f.url+"/?poll=300&p=training#training"), chromedp.WaitVisible(`[data-chart="losses"] svg[data-points]`))
+	points := func() int {
+		var n string
+		run(t, ctx, chromedp.Evaluate(`document.querySelector('[data-chart="losses"] svg').dataset.points`, &n))
+		var v int
+		fmt.Sscan(n, &v)
+		return v
+	}
+	before := points()
+	if before != 6 {
+		t.Errorf("the losses chart has %d points, want 3 series x 2 generations", before)
+	}
+	fh, err := os.OpenFile(filepath.Join(f.runs, "r1", "metrics.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh.WriteString(metricsLine(3))
+	fh.Close()
+	waitFor(t, ctx, "the chart to update", func() bool { return points() == 9 })
+	shot(t, ctx, "training")
+}

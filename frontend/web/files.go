@@ -1,0 +1,275 @@
+package web
+
+import (
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+
+	"bomberzero/datasets/record"
+	"bomberzero/metrics"
+)
+
+// File size and count limits of what the server reads.
+const (
+	maxListed     = 500      // entries a listing returns
+	maxRecordSize = 1 << 20  // bytes of one game record
+	maxConfigSize = 1 << 20  // bytes of a config.toml
+	maxMetrics    = 64 << 20 // bytes of a metrics.jsonl
+)
+
+// readLimited reads file rel of root, refusing one over limit bytes.
+func readLimited(root *os.Root, rel string, limit int64) ([]byte, error) {
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, fail(http.StatusNotFound, "%s: not found", rel)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fail(http.StatusInternalServerError, "%s: %v", rel, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fail(http.StatusRequestEntityTooLarge, "%s: over %d bytes", rel, limit)
+	}
+	return b, nil
+}
+
+// listModels lists the checkpoints (*.safetensors) under --models, and the
+// generation checkpoints of the runs under --runs, as model names.
+func (s *Server) listModels() []string {
+	out := []string{}
+	if root, err := openRoot(s.cfg.Models, "--models"); err == nil {
+		_ = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || len(out) >= maxListed {
+				return fs.SkipDir
+			}
+			if !d.IsDir() && strings.HasSuffix(p, ".safetensors") {
+				out = append(out, "models/"+p)
+			}
+			return nil
+		})
+		root.Close()
+	}
+	if root, err := openRoot(s.cfg.Runs, "--runs"); err == nil {
+		runs, _ := fs.ReadDir(root.FS(), ".")
+		for _, run := range runs {
+			cks, _ := fs.Glob(root.FS(), run.Name()+"/checkpoints/gen-*.safetensors")
+			for _, c := range cks {
+				if len(out) < maxListed {
+					out = append(out, "runs/"+c)
+				}
+			}
+		}
+		root.Close()
+	}
+	return out
+}
+
+// RunInfo is one training run of --runs.
+type RunInfo struct {
+	Name        string `json:"name"`
+	Generations int    `json:"generations"` // metrics records
+	Updated     string `json:"updated"`     // when metrics.jsonl last changed, RFC 3339
+	Games       int    `json:"games"`       // game records in games/
+}
+
+func (s *Server) listRuns() ([]RunInfo, error) {
+	root, err := openRoot(s.cfg.Runs, "--runs")
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	es, err := fs.ReadDir(root.FS(), ".")
+	if err != nil {
+		return nil, fail(http.StatusInternalServerError, "--runs: %v", err)
+	}
+	out := []RunInfo{}
+	for _, name := range sortedNames(es) {
+		st, err1 := fs.Stat(root.FS(), name+"/metrics.jsonl")
+		_, err2 := fs.Stat(root.FS(), name+"/config.toml")
+		if err1 != nil && err2 != nil {
+			continue
+		}
+		ri := RunInfo{Name: name}
+		if err1 == nil {
+			ri.Updated = st.ModTime().UTC().Format("2006-01-02T15:04:05Z")
+			if b, err := readLimited(root, name+"/metrics.jsonl", maxMetrics); err == nil {
+				ri.Generations = strings.Count(string(b), "\n")
+			}
+		}
+		games, _ := fs.Glob(root.FS(), name+"/games/*.txt")
+		ri.Games = len(games)
+		out = append(out, ri)
+		if len(out) >= maxListed {
+			break
+		}
+	}
+	return out, nil
+}
+
+// runName checks a run's name from a request: one folder name of --runs.
+func runName(r *http.Request) (string, error) {
+	name := r.PathValue("run")
+	if err := localPath(name); err != nil || strings.Contains(name, "/") {
+		return "", fail(http.StatusBadRequest, "run %q: want the name of a folder of --runs", name)
+	}
+	return name, nil
+}
+
+func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	name, err := runName(r)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	root, err := openRoot(s.cfg.Runs, "--runs")
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	defer root.Close()
+	b, err := readLimited(root, name+"/metrics.jsonl", maxMetrics)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	recs, torn, err := metrics.Decode(strings.NewReader(string(b)), name+"/metrics.jsonl")
+	if err != nil {
+		reply(w, nil, fail(http.StatusUnprocessableEntity, "%v", err))
+		return
+	}
+	if recs == nil {
+		recs = []metrics.Record{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"run": name, "records": recs, "torn": torn})
+}
+
+func (s *Server) handleConfig(w http.ResponseWriter, r *http.Request) {
+	name, err := runName(r)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	root, err := openRoot(s.cfg.Runs, "--runs")
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	defer root.Close()
+	b, err := readLimited(root, name+"/config.toml", maxConfigSize)
+	reply(w, map[string]any{"run": name, "config": string(b)}, err)
+}
+
+// GameInfo is one game record the server can show.
+type GameInfo struct {
+	ID   string            `json:"id"` // saved/FILE or runs/RUN/games/FILE
+	Tags map[string]string `json:"tags"`
+}
+
+// gameFiles lists the record ids: saved games first, then each run's.
+func (s *Server) gameFiles() []string {
+	var ids []string
+	if root, err := openRoot(s.cfg.Games, "--games-dir"); err == nil {
+		names, _ := fs.Glob(root.FS(), "*.txt")
+		sort.Sort(sort.Reverse(sort.StringSlice(names)))
+		for _, n := range names {
+			ids = append(ids, "saved/"+n)
+		}
+		root.Close()
+	}
+	if root, err := openRoot(s.cfg.Runs, "--runs"); err == nil {
+		names, _ := fs.Glob(root.FS(), "*/games/*.txt")
+		sort.Sort(sort.Reverse(sort.StringSlice(names)))
+		for _, n := range names {
+			ids = append(ids, "runs/"+n)
+		}
+		root.Close()
+	}
+	return ids
+}
+
+// openGame resolves a record id to its folder and path inside it.
+func (s *Server) openGame(id string) (*os.Root, string, error) {
+	kind, rel, _ := strings.Cut(id, "/")
+	if err := localPath(rel); err != nil {
+		return nil, "", err
+	}
+	if !strings.HasSuffix(rel, ".txt") {
+		return nil, "", fail(http.StatusBadRequest, "game %q: records end in .txt", id)
+	}
+	switch kind {
+	case "saved":
+		root, err := openRoot(s.cfg.Games, "--games-dir")
+		return root, rel, err
+	case "runs":
+		root, err := openRoot(s.cfg.Runs, "--runs")
+		return root, rel, err
+	}
+	return nil, "", fail(http.StatusBadRequest, "game %q: want saved/FILE or runs/RUN/games/FILE", id)
+}
+
+func (s *Server) readGame(id string) (record.Game, string, error) {
+	root, rel, err := s.openGame(id)
+	if err != nil {
+		return record.Game{}, "", err
+	}
+	defer root.Close()
+	b, err := readLimited(root, rel, maxRecordSize)
+	if err != nil {
+		return record.Game{}, "", err
+	}
+	g, err := record.Parse(string(b))
+	if err != nil {
+		return g, "", fail(http.StatusUnprocessableEntity, "%s: %v", id, err)
+	}
+	return g, string(b), nil
+}
+
+func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
+	ids := s.gameFiles()
+	total := len(ids)
+	if len(ids) > maxListed {
+		ids = ids[:maxListed]
+	}
+	out := []GameInfo{}
+	for _, id := range ids {
+		g, _, err := s.readGame(id)
+		if err != nil {
+			continue
+		}
+		tags := map[string]string{}
+		for _, t := range g.Tags {
+			tags[t.Name] = t.Value
+		}
+		out = append(out, GameInfo{id, tags})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"games": out, "total": total})
+}
+
+func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("id")
+	g, text, err := s.readGame(id)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	tags := map[string]string{}
+	for _, t := range g.Tags {
+		tags[t.Name] = t.Value
+	}
+	variant := g.Get("Variant")
+	if variant == "" {
+		variant = "fbgc"
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"id": id, "tags": tags, "variant": variant, "start": g.Get("FEN"), "moves": nonNil(g.Moves), "text": text})
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

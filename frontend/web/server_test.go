@@ -1,0 +1,412 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bomberzero/datasets/record"
+	"bomberzero/env"
+	"bomberzero/mcts"
+	"bomberzero/metrics"
+)
+
+// fixture is a server over a small runs folder, a saved-games folder and a
+// secret file beside them that no request may read.
+type fixture struct {
+	url    string
+	runs   string
+	secret string
+}
+
+func metricsLine(gen int) string {
+	rec := metrics.Record{Version: 1, Time: time.Unix(int64(1e9+gen), 0).UTC(), Elapsed: float64(60 * gen), Generation: gen, Model: fmt.Sprintf("gen-%04d", gen),
+		SelfPlay: &metrics.SelfPlay{Games: 10, GamesPerHour: 100, MeanPlies: 50},
+		Train:    &metrics.Train{PolicyLoss: 3 - 0.1*float64(gen), ValueLoss: 1, Loss: 4 - 0.1*float64(gen), PolicyAccuracy: 0.1 * float64(gen)},
+		Ladder:   []metrics.Rating{{Player: fmt.Sprintf("gen-%04d", gen), Elo: 10 * float64(gen), Low: 0, High: 20 * float64(gen), Games: 10}, {Player: "random"}}}
+	b, _ := json.Marshal(rec)
+	return string(b) + "\n"
+}
+
+func newFixture(t *testing.T, cfg Config) fixture {
+	t.Helper()
+	dir := t.TempDir()
+	runs := filepath.Join(dir, "runs")
+	saved := filepath.Join(dir, "saved")
+	secret := filepath.Join(dir, "secret.txt")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(runs, "r1", "games"), 0o755))
+	must(os.WriteFile(filepath.Join(runs, "r1", "metrics.jsonl"), []byte(metricsLine(1)+metricsLine(2)), 0o644))
+	must(os.WriteFile(filepath.Join(runs, "r1", "config.toml"), []byte("variant = \"fbgc\"\n"), 0o644))
+	must(os.WriteFile(secret, []byte("[Variant \"fbgc\"]\nsecret\n"), 0o644))
+	// A symbolic link out of the runs folder: os.Root refuses to follow it.
+	must(os.Symlink(secret, filepath.Join(runs, "r1", "games", "link.txt")))
+	v, _ := env.LoadVariant("fbgc")
+	g := record.New("test", v.NewPosition(), "random", "greedy", env.Ongoing, env.NotOver, []string{"e2-e4", "e9-e7"})
+	_, err := record.Save(filepath.Join(runs, "r1", "games"), "g1", &g)
+	must(err)
+	g2 := record.New("test", v.NewPosition(), "human", "alphabeta:1", env.Ongoing, env.NotOver, []string{"e3-e4"})
+	_, err = record.Save(saved, "play-1", &g2)
+	must(err)
+	cfg.Runs, cfg.Games = runs, saved
+	ts := httptest.NewServer(New(context.Background(), cfg))
+	t.Cleanup(ts.Close)
+	return fixture{ts.URL, runs, secret}
+}
+
+// call sends a request and decodes the JSON answer into out (when not nil),
+// returning the status and the error message of an error answer.
+func call(t *testing.T, method, url, body string, out any) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		var e apiError
+		if err := json.Unmarshal(b, &e); err != nil || e.Error == "" {
+			t.Errorf("%s %s: status %d without a JSON error message: %q", method, url, resp.StatusCode, b)
+		}
+		return resp.StatusCode, e.Error
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s %s: %v: %s", method, url, err, b)
+		}
+	}
+	return resp.StatusCode, ""
+}
+
+func TestVariantsDescribeEveryBoard(t *testing.T) {
+	f := newFixture(t, Config{})
+	var list struct {
+		Variants []struct{ Name string }
+	}
+	call(t, "GET", f.url+"/api/variants", "", &list)
+	if len(list.Variants) != len(env.VariantNames()) {
+		t.Fatalf("%d variants listed, want %d", len(list.Variants), len(env.VariantNames()))
+	}
+	for _, item := range list.Variants {
+		var vi VariantInfo
+		if code, msg := call(t, "GET", f.url+"/api/variants/"+url.PathEscape(item.Name), "", &vi); code != 200 {
+			t.Fatalf("%s: %d %s", item.Name, code, msg)
+		}
+		v, _ := env.LoadVariant(item.Name)
+		// Independent truth: the holes and piece letters of the start
+		// position text.
+		holes := 0
+		for _, c := range strings.Fields(v.StartFEN)[0] {
+			if c == '*' {
+				holes++
+			}
+		}
+		if len(vi.Holes) != holes || vi.Files != v.Geo.Files || vi.Ranks != v.Geo.Ranks || vi.Start != v.StartFEN {
+			t.Errorf("%s: %d holes (start text has %d), %dx%d", item.Name, len(vi.Holes), holes, vi.Files, vi.Ranks)
+		}
+		letters := map[string]bool{}
+		for _, p := range vi.Pieces {
+			letters[p.Letter] = true
+		}
+		for _, c := range strings.Fields(v.StartFEN)[0] {
+			if l := strings.ToUpper(string(c)); c >= 'A' && (c <= 'Z' || c >= 'a' && c <= 'z') && !letters[l] {
+				t.Errorf("%s: start piece %q not among the pieces %v", item.Name, l, vi.Pieces)
+			}
+		}
+	}
+	for _, bad := range []string{"nosuch", "..%2f..%2fetc%2fpasswd", "x.toml"} {
+		if code, _ := call(t, "GET", f.url+"/api/variants/"+bad, "", nil); code != 400 {
+			t.Errorf("variant %q: status %d, want 400", bad, code)
+		}
+	}
+}
+
+func TestGameAndMoveFollowTheRules(t *testing.T) {
+	f := newFixture(t, Config{})
+	var st State
+	if code, msg := call(t, "POST", f.url+"/api/game", `{"variant":"fbgc"}`, &st); code != 200 {
+		t.Fatal(code, msg)
+	}
+	v, _ := env.LoadVariant("fbgc")
+	p := v.NewPosition()
+	if len(st.Legal) != len(p.LegalMoves(nil)) || st.Position != p.String() || st.Side != "white" || st.Over {
+		t.Fatalf("start: %d legal moves (want %d), %s, %s", len(st.Legal), len(p.LegalMoves(nil)), st.Position, st.Side)
+	}
+	// Play every legal move's text once: each is accepted and the engine
+	// agrees on the new position.
+	for _, m := range st.Legal {
+		var after State
+		body := fmt.Sprintf(`{"variant":"fbgc","moves":[],"move":%q}`, m.Text)
+		if code, msg := call(t, "POST", f.url+"/api/move", body, &after); code != 200 {
+			t.Fatalf("%s: %d %s", m.Text, code, msg)
+		}
+		want, err := env.PlayMoves(p, m.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Position != want.String() || after.Last == nil || after.Last.Text != m.Text || len(after.Moves) != 1 {
+			t.Fatalf("%s: got %s, want %s", m.Text, after.Position, want)
+		}
+		rec, err := record.Parse(after.Record)
+		if err != nil || len(rec.Moves) != 1 {
+			t.Fatalf("%s: record %q: %v", m.Text, after.Record, err)
+		}
+	}
+	for _, c := range []struct {
+		path, body string
+		code       int
+		says       string
+	}{
+		{"/api/game", `{"variant":"nosuch"}`, 400, "nosuch"},
+		{"/api/game", `{"variant":"../../etc/passwd"}`, 400, "built-in"},
+		{"/api/game", `{"variant":"fbgc","start":"xyz w"}`, 400, "start position"},
+		{"/api/game", `{"variant":"fbgc","start":"k9/10/10/10/10/10/10/10/10/10 w"}`, 400, "start position"},
+		{"/api/game", `{"variant":"fbgc","moves":["e2-e4","e2-e4"]}`, 422, "move 2"},
+		{"/api/game", `{"variant":"fbgc","moves":["zz"]}`, 422, "move 1"},
+		{"/api/game", `{"variant":"fbgc"`, 400, "request body"},
+		{"/api/game", `{"variant":"fbgc","bogus":1}`, 400, "unknown field"},
+		{"/api/game", `{"variant":"fbgc"} {}`, 400, "more than one"},
+		{"/api/game", `{"variant":"fbgc","moves":["` + strings.Repeat("x", 70000) + `"]}`, 413, "bytes"},
+		{"/api/move", `{"variant":"fbgc","move":"e2-e9"}`, 422, "e2-e9"},
+		{"/api/move", `{"variant":"fbgc","start":"k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1","moves":["e1-e10"],"move":"a9-a8"}`, 422, "over"},
+		{"/api/nosuch", `{}`, 404, "no API endpoint"},
+	} {
+		code, msg := call(t, "POST", f.url+c.path, c.body, nil)
+		if code != c.code || !strings.Contains(msg, c.says) {
+			t.Errorf("%s %.80s: %d %q, want %d saying %q", c.path, c.body, code, msg, c.code, c.says)
+		}
+	}
+}
+
+func TestDropsDoubleCapturesAndMate(t *testing.T) {
+	f := newFixture(t, Config{})
+	// Birds and Ninjas: drops are legal moves with a Drop letter; a drop
+	// on an occupied square is refused.
+	var st State
+	call(t, "POST", f.url+"/api/game", `{"variant":"birds-ninjas","moves":["e2-e4","e9-e7"]}`, &st)
+	drops := 0
+	for _, m := range st.Legal {
+		if m.Drop != "" {
+			drops++
+		}
+	}
+	bn, _ := env.LoadVariant("birds-ninjas")
+	bp, _ := env.PlayMoves(bn.NewPosition(), "e2-e4 e9-e7")
+	want := 0
+	for _, m := range bp.LegalMoves(nil) {
+		if m.Kind() == env.Drop {
+			want++
+		}
+	}
+	if drops != want || want == 0 || st.Hands[0]["J"] != 4 {
+		t.Fatalf("birds-ninjas: %d drops, hands %v", drops, st.Hands)
+	}
+	if code, msg := call(t, "POST", f.url+"/api/move", `{"variant":"birds-ninjas","moves":["e2-e4","e9-e7"],"move":"~P-e2"}`, nil); code != 200 {
+		t.Errorf("a drop on the emptied square: %d %s, want 200", code, msg)
+	}
+	if code, msg := call(t, "POST", f.url+"/api/move", `{"variant":"birds-ninjas","moves":["e2-e4","e9-e7"],"move":"~P-d2"}`, nil); code != 422 {
+		t.Errorf("a drop on an occupied square: %d %s, want 422", code, msg)
+	}
+	// A bomber's double capture (fly-over): the move says which two pieces it removes and
+	// which squares it crosses.
+	start := "k9/10/10/10/10/10/10/3p6/3p6/3F5K w - - 0 1"
+	call(t, "POST", f.url+"/api/game", fmt.Sprintf(`{"variant":"fbgc","start":%q}`, start), &st)
+	found := false
+	for _, m := range st.Legal {
+		if len(m.Removed) == 2 {
+			found = true
+			if m.From != "d1" || len(m.Path) == 0 {
+				t.Errorf("double capture %+v", m)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no double capture among %d moves of %s", len(st.Legal), start)
+	}
+	// Mate ends the game.
+	call(t, "POST", f.url+"/api/move", `{"variant":"fbgc","start":"k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1","move":"e1-e10"}`, &st)
+	if !st.Over || st.Result != "1-0" || st.Termination != "checkmate" || len(st.Legal) != 0 {
+		t.Errorf("after the mate: over %v %s %s, %d legal", st.Over, st.Result, st.Termination, len(st.Legal))
+	}
+}
+
+func TestAgentAndAnalyse(t *testing.T) {
+	f := newFixture(t, Config{MaxSims: 500})
+	for _, player := range []string{"random", "greedy", "alphabeta:2", "material:20", "uniform:10"} {
+		var out agentReply
+		if code, msg := call(t, "POST", f.url+"/api/agent", fmt.Sprintf(`{"variant":"fbgc","moves":["e2-e4"],"player":%q}`, player), &out); code != 200 {
+			t.Fatalf("%s: %d %s", player, code, msg)
+		}
+		v, _ := env.LoadVariant("fbgc")
+		if _, err := env.PlayMoves(v.NewPosition(), "e2-e4 "+out.Move.Text); err != nil || len(out.State.Moves) != 2 || out.State.Side != "white" {
+			t.Errorf("%s played %q: %v", player, out.Move.Text, err)
+		}
+	}
+	var rep analyseReply
+	if code, msg := call(t, "POST", f.url+"/api/analyse", `{"variant":"fbgc","start":"k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1","sims":50}`, &rep); code != 200 {
+		t.Fatal(code, msg)
+	}
+	if rep.Best != "e1-e10" || !rep.Proven || rep.Value != 1 || len(rep.PV) == 0 {
+		t.Errorf("analysis of a mate in one: %+v", rep.Report)
+	}
+	if code, msg := call(t, "POST", f.url+"/api/analyse", `{"variant":"fbgc","movetime_ms":200,"sims":400,"top":3}`, &rep); code != 200 || len(rep.Top) != 3 || rep.Sims > 400 {
+		t.Errorf("timed analysis: %d %s %+v", code, msg, rep.Report)
+	}
+	for _, c := range []struct {
+		path, body string
+		code       int
+		says       string
+	}{
+		{"/api/analyse", `{"sims":501}`, 400, "sims"},
+		{"/api/analyse", `{"sims":-1}`, 400, "sims"},
+		{"/api/analyse", `{"movetime_ms":999999}`, 400, "movetime_ms"},
+		{"/api/analyse", `{"model":"models/../../secret.txt"}`, 400, "path"},
+		{"/api/analyse", `{"model":"/etc/passwd"}`, 400, "model"},
+		{"/api/analyse", `{"model":"runs/r1/nosuch.safetensors"}`, 404, "no such"},
+		{"/api/analyse", `{"model":"runs/r1/config.toml"}`, 400, "model"},
+		{"/api/analyse", `{"start":"k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1","moves":["e1-e10"]}`, 422, "over"},
+		{"/api/agent", `{"player":"alphabta:2"}`, 400, "unknown player"},
+		{"/api/agent", `{"player":"alphabeta:8"}`, 400, "limit"},
+		{"/api/agent", `{"player":"material:100000"}`, 400, "limit"},
+		{"/api/agent", `{"player":"models/x.safetensors"}`, 404, "--models"},
+	} {
+		code, msg := call(t, "POST", f.url+c.path, c.body, nil)
+		if code != c.code || !strings.Contains(msg, c.says) {
+			t.Errorf("%s %s: %d %q, want %d saying %q", c.path, c.body, code, msg, c.code, c.says)
+		}
+	}
+}
+
+func TestSearchSlotsRefuseWith503AndTimeLimitStopsSearches(t *testing.T) {
+	f := newFixture(t, Config{MaxSearches: 1, MaxSims: 1 << 30, MaxTime: 300 * time.Millisecond})
+	var wg sync.WaitGroup
+	codes := make([]int, 4)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i], _ = call(t, "POST", f.url+"/api/analyse", fmt.Sprintf(`{"sims":%d}`, mcts.MaxSims), nil)
+		}()
+	}
+	wg.Wait()
+	busy, timedOut := 0, 0
+	for _, c := range codes {
+		switch c {
+		case 503:
+			busy++
+		default:
+			t.Errorf("status %d, want 503 (busy or over time)", c)
+		}
+	}
+	_ = timedOut
+	if busy != 4 {
+		t.Errorf("codes %v", codes)
+	}
+	// A search that cannot finish in time is stopped with a message.
+	code, msg := call(t, "POST", f.url+"/api/analyse", fmt.Sprintf(`{"sims":%d}`, mcts.MaxSims), nil)
+	if code != 503 || !strings.Contains(msg, "did not finish") {
+		t.Errorf("over-long search: %d %q", code, msg)
+	}
+}
+
+func TestRunsMetricsConfigAndGamesStayInsideTheirFolders(t *testing.T) {
+	f := newFixture(t, Config{})
+	var runs struct{ Runs []RunInfo }
+	call(t, "GET", f.url+"/api/runs", "", &runs)
+	if len(runs.Runs) != 1 || runs.Runs[0].Name != "r1" || runs.Runs[0].Generations != 2 || runs.Runs[0].Games != 2 {
+		t.Fatalf("runs %+v", runs.Runs)
+	}
+	var m struct {
+		Records []metrics.Record
+	}
+	call(t, "GET", f.url+"/api/runs/r1/metrics", "", &m)
+	if len(m.Records) != 2 || m.Records[1].Generation != 2 || m.Records[1].Train.PolicyAccuracy != 0.2 {
+		t.Fatalf("metrics %+v", m.Records)
+	}
+	// A new line appears on the next read.
+	fh, err := os.OpenFile(filepath.Join(f.runs, "r1", "metrics.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh.WriteString(metricsLine(3))
+	fh.Close()
+	call(t, "GET", f.url+"/api/runs/r1/metrics", "", &m)
+	if len(m.Records) != 3 {
+		t.Fatalf("after appending: %d records", len(m.Records))
+	}
+	var cfg struct{ Config string }
+	call(t, "GET", f.url+"/api/runs/r1/config", "", &cfg)
+	if !strings.Contains(cfg.Config, "fbgc") {
+		t.Errorf("config %q", cfg.Config)
+	}
+	var games struct{ Games []GameInfo }
+	call(t, "GET", f.url+"/api/games", "", &games)
+	if len(games.Games) != 2 {
+		t.Fatalf("games %+v (the link out of the folder must not be read)", games.Games)
+	}
+	for _, g := range games.Games {
+		var rec struct {
+			Moves []string
+			Tags  map[string]string
+		}
+		if code, msg := call(t, "GET", f.url+"/api/games/record?id="+url.QueryEscape(g.ID), "", &rec); code != 200 || len(rec.Moves) == 0 || rec.Tags["Variant"] != "fbgc" {
+			t.Errorf("%s: %d %s %+v", g.ID, code, msg, rec)
+		}
+	}
+	secretRel, _ := filepath.Rel(f.runs, f.secret)
+	for _, c := range []struct {
+		url  string
+		code int
+	}{
+		{"/api/games/record?id=" + url.QueryEscape("runs/"+secretRel), 400},
+		{"/api/games/record?id=" + url.QueryEscape("runs/r1/games/link.txt"), 404},
+		{"/api/games/record?id=" + url.QueryEscape("saved/../secret.txt"), 400},
+		{"/api/games/record?id=" + url.QueryEscape("saved/"+f.secret), 400},
+		{"/api/games/record?id=" + url.QueryEscape("other/x.txt"), 400},
+		{"/api/games/record?id=" + url.QueryEscape("runs/r1/config.toml"), 400},
+		{"/api/runs/..%2F..%2Fetc/metrics", 400},
+		{"/api/runs/%2E%2E/config", 400},
+		{"/api/runs/nosuch/metrics", 404},
+	} {
+		if code, msg := call(t, "GET", f.url+c.url, "", nil); code != c.code || strings.Contains(msg, "secret\n") {
+			t.Errorf("%s: %d %q, want %d", c.url, code, msg, c.code)
+		}
+	}
+}
+
+func TestThePageIsServed(t *testing.T) {
+	f := newFixture(t, Config{})
+	for _, p := range []string{"/", "/app.js", "/style.css"} {
+		resp, err := http.Get(f.url + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || len(b) == 0 || resp.Header.Get("Content-Security-Policy") == "" {
+			t.Errorf("%s: %d, %d bytes", p, resp.StatusCode, len(b))
+		}
+	}
+	_ = bytes.MinRead
+}

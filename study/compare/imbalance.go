@@ -1,0 +1,186 @@
+package compare
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"bomberzero/env"
+	"bomberzero/match"
+	"bomberzero/stats"
+	"bomberzero/study/values"
+)
+
+// LichessPawnCoef is the default score-to-material scale of an imbalance
+// reading: a pawn's worth in the tanh units of E[result] = tanh(β·Δ).
+// Lichess's published win-chance model, 2/(1+exp(-0.00368208·cp)) - 1 =
+// tanh(0.00184104·cp), gives a pawn (100 cp) β = 0.184104 in orthodox
+// chess between strong players. A values fit on the variant's own games
+// (ImbalanceConfig.PawnCoef from values.Report.UnitCoef) replaces it.
+const LichessPawnCoef = 0.184104
+
+// ImbalanceConfig describes an imbalance match: Player against itself,
+// side A without piece X and side B without piece Y.
+type ImbalanceConfig struct {
+	Variant *env.Variant
+	Player  match.Maker
+	// WhiteWithout and BlackWithout name the pieces removed in the first
+	// arrangement (White is side A there, lacking X = WhiteWithout; Black
+	// is side B lacking Y = BlackWithout). In the second arrangement the
+	// colours swap: Black lacks the mirror of X and White the mirror of Y.
+	WhiteWithout, BlackWithout string
+	// Games is the number of games, split evenly between the two
+	// arrangements (the first gets the odd one).
+	Games    int
+	Seed     uint64
+	MaxPlies int // the ply cap (eval.max_plies in the commands); negative: none
+	Workers  int // 0: one per core
+	// PawnCoef is the unit piece's tanh coefficient used to turn the score
+	// into material (0: LichessPawnCoef); PawnSource says where it came
+	// from, for the report.
+	PawnCoef   float64
+	PawnSource string
+	// PawnReplicates are PawnCoef's bootstrap replicates (the tanh fit's
+	// values.FitResult.UnitReplicates), when it was fitted: the pawns
+	// reading's interval is then a joint bootstrap carrying both the
+	// imbalance games' and the pawn fit's uncertainty.
+	PawnReplicates []float64
+	// Progress, when set, is called after each game with the games done
+	// and the total.
+	Progress func(done, total int)
+}
+
+// Arrangement is one of the two colourings of the imbalance.
+type Arrangement struct {
+	Start     string                  `json:"start"`     // position text
+	AColor    string                  `json:"a_color"`   // "white" or "black": side A's colour
+	AWithout  string                  `json:"a_without"` // the square side A's piece was taken from
+	BWithout  string                  `json:"b_without"` // the square side B's piece was taken from
+	Seed      uint64                  `json:"seed"`      // the match seed of this arrangement
+	A         stats.WDL               `json:"a"`         // side A's results
+	Reasons   map[env.Termination]int `json:"reasons"`   // how the games ended
+	MeanPlies float64                 `json:"mean_plies"`
+}
+
+// ImbalanceResult is what an imbalance match shows: side A's score with
+// its interval, the value difference v(Y) - v(X) it implies in tanh units,
+// in Elo and in pawns, and both arrangements' details.
+type ImbalanceResult struct {
+	Variant  string           `json:"variant"`
+	Player   string           `json:"player"`
+	X        string           `json:"x"` // the piece side A lacks (letter)
+	Y        string           `json:"y"` // the piece side B lacks
+	Games    int              `json:"games"`
+	Seed     uint64           `json:"seed"`
+	MaxPlies int              `json:"max_plies"`
+	Reading  values.Imbalance `json:"reading"`
+	// Elo is side A's Elo advantage the score implies, bound by bound
+	// (±stats.EloCap for a score of 1 or 0).
+	Elo          values.Estimate `json:"elo"`
+	PawnCoef     float64         `json:"pawn_coef"`
+	PawnSource   string          `json:"pawn_source"`
+	Arrangements [2]Arrangement  `json:"arrangements"`
+
+	// scores is side A's score (1, ½, 0) in every game, the first
+	// arrangement's games then the second's, each in game order: game j
+	// of two variants' matches shares its start and seeds, so the lists
+	// pair up (values.PairedImbalanceReplicates).
+	scores []float64
+}
+
+// PlayImbalance plays the imbalance match of cfg.
+func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, error) {
+	if cfg.Variant == nil || cfg.Player.New == nil {
+		return nil, fmt.Errorf("compare: imbalance needs a variant and a player")
+	}
+	if cfg.Games < 2 {
+		return nil, fmt.Errorf("compare: imbalance games %d: want at least 2 (one per colour arrangement)", cfg.Games)
+	}
+	if cfg.PawnCoef < 0 || math.IsNaN(cfg.PawnCoef) || math.IsInf(cfg.PawnCoef, 0) {
+		return nil, fmt.Errorf("compare: pawn coefficient %v: want a positive number (0 for the default)", cfg.PawnCoef)
+	}
+	if cfg.PawnCoef == 0 {
+		cfg.PawnCoef, cfg.PawnSource = LichessPawnCoef, "Lichess's win-chance model, tanh(0.00184104·centipawns)"
+	}
+	if cfg.MaxPlies == 0 {
+		return nil, fmt.Errorf("compare: imbalance: no ply cap given (MaxPlies 0; negative is no cap)")
+	}
+	v := cfg.Variant
+	start := v.NewPosition()
+	xs, err := Removal{env.White, cfg.WhiteWithout}.Resolve(start)
+	if err != nil {
+		return nil, err
+	}
+	ys, err := Removal{env.Black, cfg.BlackWithout}.Resolve(start)
+	if err != nil {
+		return nil, err
+	}
+	mx, my := mirror(v.Geo, xs), mirror(v.Geo, ys)
+	// The swap needs the mirrored squares to hold the same pieces in the
+	// other colour.
+	for _, pair := range [][2]env.Square{{xs, mx}, {ys, my}} {
+		p, q := start.At(pair[0]), start.At(pair[1])
+		if q == env.NoPiece || q.Type() != p.Type() || q.Color() == p.Color() {
+			return nil, fmt.Errorf("compare: the start position is not symmetric at %s/%s, so the colours cannot be swapped",
+				v.Geo.Name(pair[0]), v.Geo.Name(pair[1]))
+		}
+	}
+	first, err := Without(start, xs, ys)
+	if err != nil {
+		return nil, err
+	}
+	second, err := Without(start, my, mx)
+	if err != nil {
+		return nil, err
+	}
+	res := &ImbalanceResult{Variant: v.Name, Player: cfg.Player.Spec, Games: cfg.Games, Seed: cfg.Seed, MaxPlies: cfg.MaxPlies,
+		X: string(v.Pieces[start.At(xs).Type()].Letter), Y: string(v.Pieces[start.At(ys).Type()].Letter),
+		PawnCoef: cfg.PawnCoef, PawnSource: cfg.PawnSource}
+	halves := [2]int{(cfg.Games + 1) / 2, cfg.Games / 2}
+	starts := [2]*env.Position{first, second}
+	squares := [2][2]env.Square{{xs, ys}, {mx, my}}
+	done := 0
+	var total stats.WDL
+	for k := range 2 {
+		seed := cfg.Seed + uint64(k)
+		mc := match.Config{A: cfg.Player, B: cfg.Player, Games: halves[k], Start: starts[k], Variant: v,
+			MaxPlies: cfg.MaxPlies, Seed: seed, Workers: cfg.Workers, KeepGames: true}
+		base := done
+		if cfg.Progress != nil {
+			mc.Progress = func(r *match.Result) { cfg.Progress(base+r.Total.Games(), cfg.Games) }
+		}
+		r, err := match.Run(ctx, mc)
+		if err != nil {
+			return nil, fmt.Errorf("compare: imbalance arrangement %d: %w", k+1, err)
+		}
+		done += halves[k]
+		// The player meets itself: only the colours matter. White's
+		// results are A's with White plus B's with White.
+		white := stats.WDL{Wins: r.AWhite.Wins + r.ABlack.Losses, Draws: r.AWhite.Draws + r.ABlack.Draws,
+			Losses: r.AWhite.Losses + r.ABlack.Wins}
+		a := Arrangement{Start: starts[k].String(), AColor: "white", Seed: seed, A: white, Reasons: r.Reasons, MeanPlies: r.MeanPlies,
+			AWithout: v.Geo.Name(squares[k][0]), BWithout: v.Geo.Name(squares[k][1])}
+		if k == 1 {
+			a.AColor = "black"
+			a.A = stats.WDL{Wins: white.Losses, Draws: white.Draws, Losses: white.Wins}
+		}
+		res.Arrangements[k] = a
+		total = total.Add(a.A)
+		for _, g := range r.Records {
+			s := (float64(g.Result.For(env.White)) + 1) / 2 // White's score
+			if k == 1 {
+				s = 1 - s
+			}
+			res.scores = append(res.scores, s)
+		}
+	}
+	res.Reading, err = values.ReadImbalanceJoint(total.Wins, total.Draws, total.Losses, cfg.PawnCoef, cfg.PawnReplicates, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	s := res.Reading.Score
+	res.Elo = values.Estimate{Point: capElo(stats.EloFromScore(s.Point)), Lo: capElo(stats.EloFromScore(s.Lo)), Hi: capElo(stats.EloFromScore(s.Hi))}
+	return res, nil
+}
+
+func capElo(e float64) float64 { return max(-stats.EloCap, min(stats.EloCap, e)) }

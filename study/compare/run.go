@@ -1,0 +1,875 @@
+package compare
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"bomberzero/env"
+	"bomberzero/match"
+	"bomberzero/mcts"
+	"bomberzero/study/values"
+	"bomberzero/train"
+)
+
+// DefaultPlayer is the baseline that plays itself in each variant when no
+// run and no training budget is given.
+const DefaultPlayer = "alphabeta:2"
+
+// Config describes a comparison of two or more variants.
+type Config struct {
+	// Variants are the variant names (with +options) compared, in report
+	// order; at least two, all different.
+	Variants []string
+	// Runs, when given, are one run (or training-data) directory per
+	// variant whose games are compared.
+	Runs []string
+	// Models, when given, are one trained checkpoint per variant (a
+	// shipped model, a run's generation): each plays itself Games games at
+	// Sims playouts from the shared book, and those games are compared;
+	// the models also meet the anchors, play at each of Levels and meet
+	// each other in cross-play. For the models of runs that are gone, or
+	// of runs on other machines.
+	Models []string
+	// Budget, without Runs or Models, trains each variant for this long with its
+	// embedded defaults (train.DefaultConfig) and the same Seed, in
+	// RunsDir/<variant>, and compares those runs' games.
+	Budget  time.Duration
+	RunsDir string
+	// Player plays itself in each variant when there are neither Runs nor
+	// a Budget (DefaultPlayer when empty), Games games per variant.
+	Player string
+	// PlayerOptions builds players (piece values, the checkpoint loader).
+	PlayerOptions match.Options
+	// Games is the baseline games per variant, and the games per cross-play
+	// match.
+	Games int
+	// Sims is the playouts per move of the trained models in cross-play
+	// (0: eval.sims of the training config).
+	Sims int
+	// MaxPlies caps baseline and cross-play games (0: eval.max_plies of
+	// the training config).
+	MaxPlies int
+	// Search is the search the cross-play players' match search derives
+	// from (agent.MatchSearch; zero: the [selfplay] search of the training
+	// config).
+	Search mcts.Config
+	// Training returns the training config of a variant: what a --budget
+	// run trains with, and (for the first variant) the source of the match
+	// knobs left zero above. Nil is train.DefaultConfig, the embedded
+	// defaults.
+	Training func(variant string) (train.Config, error)
+	// Anchors are the fixed players every variant's trained model meets
+	// (Games games each, Sims playouts) to show the compared agents are of
+	// matched strength; nil is DefaultAnchors, an empty non-nil list none.
+	// Baseline games have no model and play no anchors.
+	Anchors []string
+	// Levels are playout counts at which each variant's trained model
+	// plays Games games against itself, for a comparison at each level
+	// (e.g. 64 and 512: does the verdict hold at two strengths?); empty:
+	// none. Baseline games have no model and play no levels.
+	Levels []int
+	// RuleEffects, with trained models, also plays each variant's model
+	// against itself on every other variant's rules (Games games at Sims
+	// playouts, its own seed and the shared book), so that each rule-set
+	// difference is also measured with the network held fixed
+	// (RuleEffect).
+	RuleEffects bool
+	// Book, when positive, is the number of random openings of BookPlies
+	// plies (DefaultBookPlies when 0) in one opening book shared by every
+	// variant (match.RandomBook: each opening legal in all of them); the
+	// baseline games, the anchor matches and the cross-play start from
+	// its openings, each played with both colours, so the variants are
+	// compared from the same positions.
+	Book      int
+	BookPlies int
+	// Imbalances are imbalance matches played in every variant by its
+	// trained model (the baseline player where there is none),
+	// ImbalanceGames games each (0: Games), read in each variant's own
+	// pawns and compared variant against variant (ImbalanceStudy).
+	Imbalances     []ImbalancePair
+	ImbalanceGames int
+	// Seed seeds the games, training, the bootstraps and the cross-play.
+	Seed uint64
+	// Bootstrap is the resamples behind every bootstrap interval (0:
+	// values.DefaultBootstrap).
+	Bootstrap int
+	// NoValues skips the piece-value fits.
+	NoValues bool
+	// IncludeTeacher keeps the games of a search teacher found in Runs (a
+	// run's generation 0 with [teacher] enabled): they are left out by
+	// default, as they carry the teacher's piece table, not the variant's.
+	IncludeTeacher bool
+	Workers        int // games at once (0: one per core)
+	// Log receives one line per step; Bars receives progress bars (nil:
+	// none).
+	Log, Bars io.Writer
+	// Command is the command line to print in the report.
+	Command string
+
+	openings []match.Opening // the shared book, drawn by Run
+}
+
+// Source says where one variant's games came from.
+type Source struct {
+	Variant string `json:"variant"`
+	// Kind is "run", "trained", "model" or "baseline".
+	Kind   string `json:"kind"`
+	Dir    string `json:"dir,omitempty"`    // the run or data directory
+	Player string `json:"player,omitempty"` // the baseline player
+	Seed   uint64 `json:"seed"`
+	Games  int    `json:"games"`
+	// Model is the newest checkpoint of a run, or the given model ("" for
+	// none).
+	Model    string   `json:"model,omitempty"`
+	Problems []string `json:"problems,omitempty"`
+	// TeacherGames is the number of a search teacher's games left out.
+	TeacherGames int `json:"teacher_games_left_out,omitempty"`
+}
+
+// Version is the format version of comparison.json.
+const Version = 1
+
+// Result is a finished comparison.
+type Result struct {
+	Version    int                `json:"version"`
+	Sources    []Source           `json:"sources"`
+	Comparison *values.Comparison `json:"comparison"`
+	// ValueNotes explain piece-value fits that could not run.
+	ValueNotes []string `json:"value_notes,omitempty"`
+	Cross      []Cross  `json:"cross_play,omitempty"`
+	// CrossNote says why there is no cross-play, when there is none.
+	CrossNote string `json:"cross_note,omitempty"`
+	// Anchors are each trained model's matches against the fixed anchors,
+	// and Matched the comparison of the first variant's scores with each
+	// other's (empty without trained models).
+	Anchors []AnchorMatch `json:"anchors,omitempty"`
+	Matched []Matched     `json:"matched,omitempty"`
+	// Diversity is each trained model's policy entropy in the opening.
+	Diversity []PolicyDiversity `json:"policy_diversity,omitempty"`
+	// Levels are the comparisons of the models' own games at each of
+	// Config.Levels' playout counts.
+	Levels []Level `json:"levels,omitempty"`
+	// RuleEffects are each trained model's games compared across the rule
+	// sets (Config.RuleEffects); RuleEffectsNote says why there are none
+	// although they were asked for.
+	RuleEffects     []RuleEffect `json:"rule_effects,omitempty"`
+	RuleEffectsNote string       `json:"rule_effects_note,omitempty"`
+	// NetworkEffects compare, on each rule set, the models' games of
+	// RuleEffects with each other (the rules held fixed).
+	NetworkEffects []NetworkEffect `json:"network_effects,omitempty"`
+	// Decomposition is the model × rules grid of those games on each
+	// primary figure, with each factor's effect averaged over the other.
+	Decomposition []Decomposition `json:"decomposition,omitempty"`
+	// PairedGames is the number of games a side of the paired design the
+	// variants' games form (pairedGames), 0 when they are independent
+	// samples: the differences and the values' bootstrap are then taken
+	// within pairs (values.CompareConfig.Pairs, values.Config.Pairs).
+	PairedGames int `json:"paired_games,omitempty"`
+	// TestedFigures is the size of the family Holm's correction runs over
+	// (correctFamily): the game-level figures, the piece values variant
+	// against variant and the imbalance readings.
+	TestedFigures int `json:"tested_figures,omitempty"`
+	// PairAgreement says, for each later variant against the first, how
+	// many of the pairs are one game move for move and how many end alike:
+	// what the pairing takes out of the differences.
+	PairAgreement []PairAgreement `json:"pair_agreement,omitempty"`
+	// ValueDifferences are each piece's fitted value in every other
+	// variant minus the first's, with intervals (the tanh fits).
+	ValueDifferences []PieceDifference `json:"value_differences,omitempty"`
+	// Imbalances are the imbalance matches of Config.Imbalances.
+	Imbalances []ImbalanceStudy `json:"imbalances,omitempty"`
+	// Samples are a few of each variant's games, move by move.
+	Samples []SampleGame `json:"samples,omitempty"`
+	// Book lists the shared opening book's openings (Config.Book), each as
+	// its moves.
+	Book []string `json:"book,omitempty"`
+	// BookNote says why there is no book although one was asked for.
+	BookNote string `json:"book_note,omitempty"`
+	// Utilisation says, for each variant whose rules allow moves another
+	// compared variant's do not, how its games used them.
+	Utilisation []*Utilisation `json:"utilisation,omitempty"`
+	Config      struct {
+		Games     int    `json:"games"`
+		MaxPlies  int    `json:"max_plies"`
+		Seed      uint64 `json:"seed"`
+		Bootstrap int    `json:"bootstrap"`
+		Budget    string `json:"budget,omitempty"`
+		Command   string `json:"command,omitempty"`
+	} `json:"config"`
+}
+
+// Validate reports the first setting that cannot work, naming its flag.
+func (c *Config) Validate() error {
+	if len(c.Variants) < 2 {
+		return fmt.Errorf("compare: --variants %v: want two or more variants", c.Variants)
+	}
+	for i, v := range c.Variants {
+		if slices.Contains(c.Variants[:i], v) {
+			return fmt.Errorf("compare: --variants: %q given twice", v)
+		}
+		if _, err := env.LoadVariant(v); err != nil {
+			return fmt.Errorf("compare: --variants: %w", err)
+		}
+	}
+	if len(c.Runs) > 0 && len(c.Runs) != len(c.Variants) {
+		return fmt.Errorf("compare: --runs has %d directories for %d variants: want one per variant, in the same order", len(c.Runs), len(c.Variants))
+	}
+	for _, r := range c.Runs {
+		if st, err := os.Stat(r); err != nil || !st.IsDir() {
+			return fmt.Errorf("compare: --runs: %q is not a directory", r)
+		}
+	}
+	if len(c.Models) > 0 && len(c.Models) != len(c.Variants) {
+		return fmt.Errorf("compare: --models has %d checkpoints for %d variants: want one per variant, in the same order", len(c.Models), len(c.Variants))
+	}
+	for _, m := range c.Models {
+		if st, err := os.Stat(m); err != nil || st.IsDir() {
+			return fmt.Errorf("compare: --models: %q is not a checkpoint file", m)
+		}
+	}
+	switch {
+	case len(c.Models) > 0 && len(c.Runs) > 0:
+		return fmt.Errorf("compare: --models and --runs both give each variant's games: choose one")
+	case len(c.Models) > 0 && c.Budget > 0:
+		return fmt.Errorf("compare: --budget trains new runs; it cannot go with --models")
+	case c.Budget < 0:
+		return fmt.Errorf("compare: --budget %v: want a positive duration", c.Budget)
+	case c.Budget > 0 && len(c.Runs) > 0:
+		return fmt.Errorf("compare: --budget trains new runs; it cannot go with --runs")
+	case c.Games < 1:
+		return fmt.Errorf("compare: --games %d: want at least 1", c.Games)
+	case slices.ContainsFunc(c.Levels, func(n int) bool { return n < 1 || n > mcts.MaxSims }):
+		return fmt.Errorf("compare: --levels %v: want playout counts from 1 to %d", c.Levels, mcts.MaxSims)
+	case c.Book < 0 || c.Book > 100000:
+		return fmt.Errorf("compare: --book %d: want 0 to 100000 openings", c.Book)
+	case c.BookPlies < 0 || c.BookPlies > 40:
+		return fmt.Errorf("compare: --book-plies %d: want 1 to 40 (0 for the default %d)", c.BookPlies, DefaultBookPlies)
+	case c.Bootstrap < 0:
+		return fmt.Errorf("compare: --bootstrap %d: want a positive number (0 for the default)", c.Bootstrap)
+	case c.Sims < 0:
+		return fmt.Errorf("compare: --sims %d: want a positive number (0 for the default)", c.Sims)
+	case c.ImbalanceGames < 0 || c.ImbalanceGames == 1:
+		return fmt.Errorf("compare: --imbalance-games %d: want at least 2, one per colour arrangement (0: --games)", c.ImbalanceGames)
+	case len(c.Imbalances) > 0 && c.ImbalanceGames == 0 && c.Games < 2:
+		return fmt.Errorf("compare: --imbalance plays --games games a match (now %d): want at least 2, or set --imbalance-games", c.Games)
+	}
+	return c.checkImbalances()
+}
+
+// checkImbalances resolves every imbalance pair's pieces in every variant's
+// start position, so that a piece a variant lacks is an error before any
+// game is played.
+func (c *Config) checkImbalances() error {
+	for _, name := range c.Variants {
+		if len(c.Imbalances) == 0 {
+			break
+		}
+		v, err := env.LoadVariant(name)
+		if err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+		start := v.NewPosition()
+		for _, p := range c.Imbalances {
+			if _, err := (Removal{env.White, p.X}).Resolve(start); err != nil {
+				return fmt.Errorf("compare: --imbalance %s:%s in %s: %w", p.X, p.Y, name, err)
+			}
+			if _, err := (Removal{env.Black, p.Y}).Resolve(start); err != nil {
+				return fmt.Errorf("compare: --imbalance %s:%s in %s: %w", p.X, p.Y, name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// training returns the training config of variant (Config.Training).
+func (c *Config) training(variant string) (train.Config, error) {
+	if c.Training != nil {
+		return c.Training(variant)
+	}
+	return train.DefaultConfig(variant)
+}
+
+// fillMatchKnobs sets the match knobs left zero (Sims, MaxPlies, Search)
+// from the first variant's training config, so that they have one default:
+// eval.sims, eval.max_plies and the [selfplay] search.
+func (c *Config) fillMatchKnobs() error {
+	if c.Sims != 0 && c.MaxPlies != 0 && c.Search != (mcts.Config{}) {
+		return nil
+	}
+	tc, err := c.training(c.Variants[0])
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	if c.Sims == 0 {
+		c.Sims = tc.Eval.Sims
+	}
+	if c.MaxPlies == 0 {
+		c.MaxPlies = tc.Eval.MaxPlies
+	}
+	if c.Search == (mcts.Config{}) {
+		c.Search = tc.PlayerSearch()
+	}
+	return nil
+}
+
+// Run gathers each variant's games, compares them, fits piece values,
+// plays cross-play where it makes sense, and returns the result (Write
+// turns it into a report folder).
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Player == "" {
+		cfg.Player = DefaultPlayer
+	}
+	if err := cfg.fillMatchKnobs(); err != nil {
+		return nil, err
+	}
+	if cfg.Bootstrap == 0 {
+		cfg.Bootstrap = values.DefaultBootstrap
+	}
+	res := &Result{Version: Version}
+	if err := cfg.makeBook(); err != nil {
+		// Variants of different boards share no opening: compare from
+		// their own start positions, and say so.
+		res.BookNote = fmt.Sprintf("no shared opening book: %v", err)
+		logf(cfg.Log, "%s", res.BookNote)
+	}
+	for _, o := range cfg.openings {
+		res.Book = append(res.Book, o.String())
+	}
+	res.Config.Games, res.Config.MaxPlies, res.Config.Seed, res.Config.Bootstrap = cfg.Games, cfg.MaxPlies, cfg.Seed, cfg.Bootstrap
+	res.Config.Command = cfg.Command
+	if cfg.Budget > 0 {
+		res.Config.Budget = cfg.Budget.String()
+	}
+	var sets []*values.Dataset
+	for i, name := range cfg.Variants {
+		var (
+			ds  *values.Dataset
+			src Source
+			err error
+		)
+		switch {
+		case len(cfg.Runs) > 0:
+			ds, src, err = fromRun(name, cfg.Runs[i], "run", cfg)
+		case len(cfg.Models) > 0:
+			ds, src, err = fromModel(ctx, name, i, cfg)
+		case cfg.Budget > 0:
+			ds, src, err = trainVariant(ctx, name, cfg)
+		default:
+			ds, src, err = baseline(ctx, name, cfg)
+		}
+		if err != nil {
+			return nil, err
+		}
+		logf(cfg.Log, "%s: %d games (%s)", name, len(ds.Games), src.Kind)
+		sets, res.Sources = append(sets, ds), append(res.Sources, src)
+	}
+	if err := analyze(res, cfg, sets); err != nil {
+		return nil, err
+	}
+	var err error
+	if cfg.Anchors == nil {
+		cfg.Anchors = DefaultAnchors
+	}
+	if res.Anchors, res.Matched, err = anchorLadder(ctx, res.Sources, cfg); err != nil {
+		return nil, err
+	}
+	if res.Diversity, err = policyDiversity(res.Sources, cfg); err != nil {
+		return nil, err
+	}
+	if res.Levels, err = levels(ctx, res.Sources, cfg); err != nil {
+		return nil, err
+	}
+	if res.RuleEffects, res.RuleEffectsNote, err = ruleEffects(ctx, res.Sources, sets, cfg); err != nil {
+		return nil, err
+	}
+	if len(res.RuleEffects) == len(cfg.Variants) {
+		if res.NetworkEffects, err = networkEffects(cfg.Variants, res.RuleEffects, cfg); err != nil {
+			return nil, err
+		}
+		res.Decomposition = decompose(cfg.Variants, res.RuleEffects)
+	}
+	res.Cross, res.CrossNote, err = crossPlay(ctx, res.Sources, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.ImbalanceGames == 0 {
+		cfg.ImbalanceGames = cfg.Games
+	}
+	if res.Imbalances, err = imbalanceStudies(ctx, res.Sources, res.Comparison.Values, cfg); err != nil {
+		return nil, err
+	}
+	res.TestedFigures = correctFamily(res)
+	return res, nil
+}
+
+// Analyze compares the given games of cfg.Variants (one data set each, in
+// the same order) without playing or training anything: the statistics,
+// the verdicts and, unless cfg.NoValues, the piece values. Sources may be
+// nil. Write turns the result into a report folder.
+func Analyze(cfg Config, srcs []Source, sets []*values.Dataset) (*Result, error) {
+	if len(sets) != len(cfg.Variants) {
+		return nil, fmt.Errorf("compare: %d data sets for %d variants", len(sets), len(cfg.Variants))
+	}
+	if cfg.Bootstrap == 0 {
+		cfg.Bootstrap = values.DefaultBootstrap
+	}
+	res := &Result{Version: Version, Sources: srcs}
+	res.Config.Games, res.Config.MaxPlies, res.Config.Seed, res.Config.Bootstrap = cfg.Games, cfg.MaxPlies, cfg.Seed, cfg.Bootstrap
+	res.Config.Command = cfg.Command
+	if err := analyze(res, cfg, sets); err != nil {
+		return nil, err
+	}
+	res.TestedFigures = correctFamily(res)
+	return res, nil
+}
+
+// SampleGame is one game of a variant's data, for a reader to play
+// through: its moves in Game Courier text from its first recorded
+// position.
+type SampleGame struct {
+	Variant     string   `json:"variant"`
+	ID          string   `json:"id"`
+	Start       string   `json:"start"` // position text of the first recorded position
+	Result      int      `json:"result"`
+	Termination string   `json:"termination"`
+	Moves       []string `json:"moves"`
+}
+
+// samplesPerVariant is the sample games the report shows of each variant.
+const samplesPerVariant = 2
+
+// sampleGames picks each variant's first decisive and first drawn game
+// whose moves are all recorded (two games at most: the first two when the
+// data have only one kind).
+func sampleGames(names []string, sets []*values.Dataset) []SampleGame {
+	var out []SampleGame
+	for i, ds := range sets {
+		var complete []SampleGame
+		for gi := range ds.Games {
+			if sg, ok := sampleOf(names[i], &ds.Games[gi]); ok {
+				complete = append(complete, sg)
+			}
+		}
+		var picked []SampleGame
+		for _, decisive := range []bool{true, false} {
+			for _, sg := range complete {
+				if (sg.Result != 0) == decisive {
+					picked = append(picked, sg)
+					break
+				}
+			}
+		}
+		for _, sg := range complete {
+			if len(picked) >= samplesPerVariant {
+				break
+			}
+			if len(picked) == 0 || picked[0].ID != sg.ID {
+				picked = append(picked, sg)
+			}
+		}
+		out = append(out, picked...)
+	}
+	return out
+}
+
+// sampleOf returns g as a sample game, if every one of its moves is
+// recorded.
+func sampleOf(variant string, g *values.Game) (SampleGame, bool) {
+	if len(g.Positions) == 0 {
+		return SampleGame{}, false
+	}
+	sg := SampleGame{Variant: variant, ID: g.ID, Start: g.Positions[0].Text, Result: g.Result, Termination: g.Termination.String()}
+	for _, p := range g.Positions {
+		if p.Played == "" {
+			return SampleGame{}, false
+		}
+		sg.Moves = append(sg.Moves, p.Played)
+	}
+	return sg, true
+}
+
+func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
+	res.Samples = sampleGames(cfg.Variants, sets)
+	res.PairedGames = pairedGames(res.Sources)
+	if res.PairedGames > 0 {
+		res.PairAgreement = pairAgreement(cfg.Variants, sets)
+	}
+	cc := values.CompareConfig{Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Pairs: res.PairedGames}
+	c, err := values.Compare(cfg.Variants, sets, cc)
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	res.Comparison = c
+	if err := utilisations(res, cfg.Variants, sets); err != nil {
+		return err
+	}
+	if !cfg.NoValues {
+		for i, ds := range sets {
+			ds, _ := ds.WithoutCapped() // censored results stay out of the fits, as in values
+			rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh},
+				Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Workers: cfg.Workers, Pairs: res.PairedGames,
+				Progress: bar(cfg.Bars, "values "+cfg.Variants[i], "resamples")})
+			if err != nil {
+				res.ValueNotes = append(res.ValueNotes, fmt.Sprintf("%s: no piece values: %v", cfg.Variants[i], err))
+				c.Values = append(c.Values, nil)
+				continue
+			}
+			c.Values = append(c.Values, rep)
+		}
+		res.ValueDifferences = valueDifferences(cfg.Variants, c.Values)
+	}
+	return nil
+}
+
+// PieceDifference is one piece's fitted value in variant B minus its value
+// in variant A (the first compared variant), with the interval of the
+// difference from both fits' bootstrap replicates: v_SP(F) − v_lim(F) for
+// the Super Power bomber.
+type PieceDifference struct {
+	Piece  string          `json:"piece"`
+	A      string          `json:"a"`
+	B      string          `json:"b"`
+	Method values.Method   `json:"method"`
+	Diff   values.Estimate `json:"diff"`
+	// P is the two-sided p-value of "no difference" and PHolm it adjusted
+	// over every figure the report tests (correctFamily).
+	P     float64  `json:"p"`
+	PHolm *float64 `json:"p_holm,omitempty"`
+	// WithinNoise is true when the difference is not significant at 5%
+	// after that correction, or its interval is unbounded.
+	WithinNoise bool `json:"within_noise"`
+}
+
+// valueDifferences compares, fit by fit (logistic, then tanh), every
+// variant's values with the first variant's, piece by piece (nil entries of
+// reps are variants without a fit; a fit that failed in either is skipped).
+func valueDifferences(names []string, reps []*values.Report) []PieceDifference {
+	if len(reps) < 2 || reps[0] == nil {
+		return nil
+	}
+	var out []PieceDifference
+	for fi := range reps[0].Fits {
+		a := &reps[0].Fits[fi]
+		for i := 1; i < len(reps); i++ {
+			b := fitOf(reps[i], a.Method)
+			if b == nil {
+				continue
+			}
+			for _, piece := range reps[0].Pieces {
+				if d := values.ValueDifference(a, b, piece); d != nil {
+					out = append(out, PieceDifference{Piece: piece, A: names[0], B: names[i], Method: a.Method, Diff: *d,
+						P: intervalP(*d), WithinNoise: d.Contains(0)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fitOf returns r's fit of method m, or nil.
+func fitOf(r *values.Report, m values.Method) *values.FitResult {
+	if r == nil {
+		return nil
+	}
+	for i := range r.Fits {
+		if r.Fits[i].Method == m {
+			return &r.Fits[i]
+		}
+	}
+	return nil
+}
+
+// DefaultBookPlies is the length of the shared book's openings.
+const DefaultBookPlies = 4
+
+// makeBook draws the shared opening book of c's variants (none when c.Book
+// is 0) into c.openings.
+func (c *Config) makeBook() error {
+	if c.Book <= 0 {
+		return nil
+	}
+	plies := c.BookPlies
+	if plies == 0 {
+		plies = DefaultBookPlies
+	}
+	vs := make([]*env.Variant, len(c.Variants))
+	for i, name := range c.Variants {
+		v, err := env.LoadVariant(name)
+		if err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+		vs[i] = v
+	}
+	book, err := match.RandomBook(vs, c.Book, plies, c.Seed)
+	if err != nil {
+		return fmt.Errorf("compare: --book: %w", err)
+	}
+	c.openings = book
+	return nil
+}
+
+// bookFor returns the shared book's openings as positions of v (nil
+// without a book).
+func (c *Config) bookFor(v *env.Variant) ([]*env.Position, error) {
+	if len(c.openings) == 0 {
+		return nil, nil
+	}
+	return match.BookPositions(v, c.openings)
+}
+
+// utilisations adds, for every ordered pair of compared variants
+// (all of them variants the rules engine knows) whose positions both can read, how the first's games used the moves the
+// second's rules do not allow (pairs without any such move are left out).
+func utilisations(res *Result, names []string, sets []*values.Dataset) error {
+	vs := make([]*env.Variant, len(names))
+	for i, name := range names {
+		v, err := env.LoadVariant(name)
+		if err != nil {
+			return nil // names of synthetic data: no rules to compare
+		}
+		vs[i] = v
+	}
+	for i := range vs {
+		for j := range vs {
+			if i == j {
+				continue
+			}
+			u, uses, err := measureUtilisation(sets[i], vs[i], vs[j])
+			if err != nil {
+				return err
+			}
+			if res.PairedGames > 0 {
+				u.measureAgainstBase(uses, sets[j], sets[i])
+			}
+			if u.Available > 0 {
+				res.Utilisation = append(res.Utilisation, u)
+			}
+		}
+	}
+	return nil
+}
+
+// fromRun loads the games of variant name from a run directory (its data/
+// folder) or a training-data directory.
+func fromRun(name, dir, kind string, cfg Config) (*values.Dataset, Source, error) {
+	src := Source{Variant: name, Kind: kind, Dir: dir, Seed: cfg.Seed}
+	data := dir
+	if train.IsRun(dir) {
+		data = train.DataDir(dir)
+		src.Model = newestCheckpoint(dir)
+	}
+	// The variant statistics (draw rate, length) count every game, those
+	// the length cap stopped included.
+	all, rep, err := values.LoadWith(data, values.LoadOptions{IncludeTeacher: cfg.IncludeTeacher, IncludeCapped: true})
+	if err != nil {
+		return nil, src, fmt.Errorf("compare: games of %s: %w", name, err)
+	}
+	src.Problems, src.TeacherGames = rep.Problems, rep.TeacherGames
+	ds := all.OfVariant(name)
+	if len(ds.Games) == 0 {
+		return nil, src, fmt.Errorf("compare: %s holds games of %v, none of variant %s", data, all.Variants(), name)
+	}
+	src.Games = len(ds.Games)
+	return ds, src, nil
+}
+
+// newestCheckpoint returns the newest generation checkpoint of run dir, or
+// "" when it has none.
+func newestCheckpoint(dir string) string {
+	for gen := 1; ; gen++ {
+		if _, err := os.Stat(train.GenCheckpoint(dir, gen)); err != nil {
+			if gen == 1 {
+				return ""
+			}
+			return train.GenCheckpoint(dir, gen-1)
+		}
+	}
+}
+
+// trainVariant trains name for cfg.Budget with its embedded defaults.
+func trainVariant(ctx context.Context, name string, cfg Config) (*values.Dataset, Source, error) {
+	tc, err := cfg.training(name)
+	if err != nil {
+		return nil, Source{}, fmt.Errorf("compare: training %s: %w", name, err)
+	}
+	tc.Seed = cfg.Seed
+	dir := filepath.Join(cfg.RunsDir, filepath.Base(name))
+	logf(cfg.Log, "training %s for %v in %s", name, cfg.Budget, dir)
+	rep, err := train.Run(ctx, train.Options{Dir: dir, Config: tc, Budget: cfg.Budget, Out: cfg.Log, Progress: cfg.Bars})
+	if err != nil {
+		return nil, Source{}, fmt.Errorf("compare: training %s: %w", name, err)
+	}
+	if rep.Stopped == "cancelled" {
+		return nil, Source{}, fmt.Errorf("compare: training %s: %w", name, context.Canceled)
+	}
+	return fromRun(name, dir, "trained", cfg)
+}
+
+// SelfPlayDataset plays p against itself games times from v's start
+// position (or the openings of book, each twice), capped at maxPlies, and returns the games as a values
+// Dataset (game IDs prefix-<index>); progress, if set, is called after
+// each game.
+func SelfPlayDataset(ctx context.Context, v *env.Variant, p match.Maker, games, maxPlies int, seed uint64, workers int,
+	book []*env.Position, prefix string, progress func(done, total int)) (*values.Dataset, error) {
+	start := v.NewPosition()
+	mc := match.Config{A: p, B: p, Games: games, Start: start, Variant: v, MaxPlies: maxPlies, Seed: seed,
+		Workers: workers, KeepGames: true, Book: book}
+	if progress != nil {
+		mc.Progress = func(r *match.Result) { progress(r.Total.Games(), games) }
+	}
+	r, err := match.Run(ctx, mc)
+	if err != nil {
+		return nil, fmt.Errorf("compare: %s games of %s: %w", v.Name, p.Spec, err)
+	}
+	return Dataset(prefix, start, r.Records)
+}
+
+// fromModel plays variant name's given model (cfg.Models[i]) against
+// itself at cfg.Sims playouts, as selfPlaySource does.
+func fromModel(ctx context.Context, name string, i int, cfg Config) (*values.Dataset, Source, error) {
+	src := Source{Variant: name, Kind: "model", Model: cfg.Models[i]}
+	return selfPlaySource(ctx, src, cfg, func(v *env.Variant) (match.Maker, error) {
+		p, err := neutralPlayer(v, src.Model, cfg.Search, cfg.Sims)
+		if err != nil {
+			return p, fmt.Errorf("compare: --models: %w", err)
+		}
+		return p, nil
+	})
+}
+
+// baseline plays cfg.Player against itself in variant name, as
+// selfPlaySource does.
+func baseline(ctx context.Context, name string, cfg Config) (*values.Dataset, Source, error) {
+	return selfPlaySource(ctx, Source{Variant: name, Kind: "baseline", Player: cfg.Player}, cfg, func(v *env.Variant) (match.Maker, error) {
+		p, err := match.Parse(cfg.Player, v, cfg.PlayerOptions)
+		if err != nil {
+			return p, fmt.Errorf("compare: --player: %w", err)
+		}
+		return p, nil
+	})
+}
+
+// selfPlaySource plays the player that player makes for src's variant
+// against itself cfg.Games times (from the shared book, if any) with
+// cfg.Seed, the same seed for every variant: game i of each variant starts
+// from the same opening with the same player seeds, so the variants' games
+// form a paired design (pairedGames) and a player whose choices do not
+// depend on the rest of the move list (alphabeta's) plays the same game
+// in both until their rules part them.
+func selfPlaySource(ctx context.Context, src Source, cfg Config, player func(*env.Variant) (match.Maker, error)) (*values.Dataset, Source, error) {
+	src.Seed = cfg.Seed
+	v, err := env.LoadVariant(src.Variant)
+	if err != nil {
+		return nil, src, fmt.Errorf("compare: %w", err)
+	}
+	p, err := player(v)
+	if err != nil {
+		return nil, src, err
+	}
+	if src.Player == "" {
+		src.Player = p.Spec
+	}
+	book, err := cfg.bookFor(v)
+	if err != nil {
+		return nil, src, err
+	}
+	ds, err := SelfPlayDataset(ctx, v, p, cfg.Games, cfg.MaxPlies, src.Seed, cfg.Workers, book, filepath.Base(src.Variant),
+		bar(cfg.Bars, src.Variant+" games", "games"))
+	if err != nil {
+		return nil, src, err
+	}
+	src.Games = len(ds.Games)
+	return ds, src, nil
+}
+
+// pairedGames returns the number of games a side of the paired design
+// that srcs' games form, or 0 when they form none: compare plays every
+// baseline's and model's games itself, game i of each variant from the
+// same opening with the same seeds (selfPlaySource), while a run's
+// self-play games pair with nothing.
+func pairedGames(srcs []Source) int {
+	if len(srcs) < 2 {
+		return 0
+	}
+	for _, s := range srcs {
+		if s.Kind != "baseline" && s.Kind != "model" || s.Games != srcs[0].Games || s.Seed != srcs[0].Seed {
+			return 0
+		}
+	}
+	return srcs[0].Games
+}
+
+// PairAgreement counts the pairs of a paired design whose two games, of
+// variants A and B, are the same game move for move, and those that end
+// with the same result.
+type PairAgreement struct {
+	A          string `json:"a"`
+	B          string `json:"b"`
+	Pairs      int    `json:"pairs"`
+	SameGame   int    `json:"same_game"`
+	SameResult int    `json:"same_result"`
+}
+
+// pairAgreement compares every later variant's games with the first's,
+// pair by pair (Game.Index).
+func pairAgreement(names []string, sets []*values.Dataset) []PairAgreement {
+	first := map[int]*values.Game{}
+	for i := range sets[0].Games {
+		first[sets[0].Games[i].Index] = &sets[0].Games[i]
+	}
+	var out []PairAgreement
+	for k := 1; k < len(sets); k++ {
+		pa := PairAgreement{A: names[0], B: names[k]}
+		for i := range sets[k].Games {
+			b := &sets[k].Games[i]
+			a, ok := first[b.Index]
+			if !ok {
+				continue
+			}
+			pa.Pairs++
+			if a.Result == b.Result {
+				pa.SameResult++
+			}
+			if sameMoves(a, b) {
+				pa.SameGame++
+			}
+		}
+		out = append(out, pa)
+	}
+	return out
+}
+
+// sameMoves reports whether two recorded games are the same moves from
+// the same start.
+func sameMoves(a, b *values.Game) bool {
+	return len(a.Positions) == len(b.Positions) && len(a.Positions) > 0 && playedAlike(a, b, len(a.Positions))
+}
+
+// playedAlike reports whether games a and b, each with a recorded position
+// and at least n, start from the same position and play the same recorded
+// moves from their first n positions.
+func playedAlike(a, b *values.Game, n int) bool {
+	if len(a.Positions) < max(n, 1) || len(b.Positions) < max(n, 1) || a.Positions[0].Text != b.Positions[0].Text {
+		return false
+	}
+	for i := range n {
+		if a.Positions[i].Played == "" || a.Positions[i].Played != b.Positions[i].Played {
+			return false
+		}
+	}
+	return true
+}
+
+func logf(w io.Writer, format string, a ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format+"\n", a...)
+	}
+}
