@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 
 	"bomberzero/agent"
 	"bomberzero/env"
 	"bomberzero/match"
+	"bomberzero/match/external"
 	"bomberzero/train"
 )
 
@@ -144,9 +146,10 @@ func (m *matchFlags) setup(variant, fen, moves, values string) (train.Config, *e
 
 // playerOptions returns what match.Parse needs to build players under cfg:
 // piece values (text as "G=2.5,I=8", or empty) and the loader of searching
-// players (eval.sims playouts over the [selfplay] search).
+// players (eval.sims playouts over the [selfplay] search) and of outside
+// engines ("uci:PATH[:OPTIONS]").
 func playerOptions(cfg train.Config, values string) (match.Options, error) {
-	opt := match.Options{Models: match.SearchLoader(cfg.PlayerSearch(), cfg.Eval.Sims)}
+	opt := match.Options{Models: match.SearchLoader(cfg.PlayerSearch(), cfg.Eval.Sims), Engines: external.Loader(context.Background())}
 	if values != "" {
 		v, err := agent.ParseValues(values)
 		if err != nil {
