@@ -18,6 +18,7 @@ import (
 	"bomberzero/agent"
 	"bomberzero/configs"
 	"bomberzero/env"
+	"bomberzero/internal/keys"
 	"bomberzero/match"
 	"bomberzero/mcts"
 	"bomberzero/nn"
@@ -280,7 +281,7 @@ func loadRunConfig(dir string, sets []string) (Config, bool, error) {
 // repairHint wraps the error of a resumed run's invalid config with the
 // file and how to repair it: resume with --set KEY=VALUE.
 func repairHint(dir string, err error) error {
-	var ke *mcts.KeyError
+	var ke *keys.KeyError
 	if !errors.As(err, &ke) {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, configName), err)
 	}
@@ -307,7 +308,7 @@ func parseConfig(name string, data []byte, base Config) (Config, error) {
 		Seed *int64 `toml:"seed"`
 	}
 	if _, err := toml.Decode(string(data), &signed); err == nil && signed.Seed != nil && *signed.Seed < 0 {
-		return Config{}, fmt.Errorf("train: config %s: %w", name, &mcts.KeyError{Key: "seed",
+		return Config{}, fmt.Errorf("train: config %s: %w", name, &keys.KeyError{Key: "seed",
 			Value: strconv.FormatInt(*signed.Seed, 10), Want: fmt.Sprintf("0 to %d", int64(math.MaxInt64))})
 	}
 	return c, nil
@@ -335,7 +336,7 @@ func (c *Config) Set(assignment string) error {
 	}
 	name := "--set " + key
 	next, err := parseConfig(name, []byte(key+" = "+value+"\n"), *c)
-	var ke *mcts.KeyError
+	var ke *keys.KeyError
 	if err != nil && !strings.Contains(err.Error(), "unknown key") && !errors.As(err, &ke) {
 		// A bare word: read it as a string.
 		next, err = parseConfig(name, []byte(key+" = "+strconv.Quote(value)+"\n"), *c)
@@ -375,43 +376,43 @@ const (
 	MaxMovesLeftWeight = 100
 )
 
-// Validate reports the first setting out of range as a *mcts.KeyError
+// Validate reports the first setting out of range as a *keys.KeyError
 // naming its key ("net.filters = 100000: want 1 to 512"): every number
 // must be finite and within the range docs/training.md lists. Checks that
 // need the variant (eval.baselines, the memory estimate) are Check's.
 func (c Config) Validate() error {
 	key := func(k, v, want string) error {
-		return fmt.Errorf("train: config: %w", &mcts.KeyError{Key: k, Value: v, Want: want})
+		return fmt.Errorf("train: config: %w", &keys.KeyError{Key: k, Value: v, Want: want})
 	}
 	tc := c.Train
 	checks := []error{
-		mcts.IntIn("generations", c.Generations, 0, MaxGenerations),
-		mcts.IntIn("net.blocks", c.Net.Blocks, 0, MaxBlocks),
-		mcts.IntIn("net.filters", c.Net.Filters, 1, MaxFilters),
-		mcts.IntIn("net.policy_filters", c.Net.PolicyFilters, 1, MaxFilters),
-		mcts.IntIn("net.value_filters", c.Net.ValueFilters, 1, MaxFilters),
-		mcts.IntIn("net.value_hidden", c.Net.ValueHidden, 1, MaxValueHidden),
-		mcts.IntIn("selfplay.first_games", c.SelfPlay.FirstGames, 0, selfplay.MaxGames),
-		mcts.IntIn("train.batch", tc.Batch, 1, MaxBatch),
-		mcts.IntIn("train.window", tc.Window, 1, MaxWindow),
-		mcts.FloatAbove("train.sample_ratio", tc.SampleRatio, 0, MaxSampleRatio),
-		mcts.IntIn("train.max_steps", tc.MaxSteps, 1, MaxSteps),
-		mcts.IntIn("train.min_positions", tc.MinPositions, 0, MaxWindow),
-		mcts.IntIn("train.checkpoint_steps", tc.CheckpointSteps, 1, MaxSteps),
-		mcts.FloatAbove("train.learning_rate", tc.LearningRate, 0, MaxLearningRate),
-		mcts.FloatIn("train.momentum", tc.Momentum, 0, 0.9999),
-		mcts.FloatIn("train.l2", tc.L2, 0, 1),
-		mcts.FloatIn("train.value_mix", tc.ValueMix, 0, 1),
-		mcts.FloatIn("train.moves_left_weight", tc.MovesLeftWeight, 0, MaxMovesLeftWeight),
-		mcts.IntIn("train.threads", tc.Threads, 0, MaxThreads),
-		mcts.FloatIn("train.lr_decay_share", tc.LRDecayShare, 0, 1),
-		mcts.FloatAbove("train.lr_decay_final", tc.LRDecayFinal, 0, 1),
-		mcts.IntIn("eval.every", c.Eval.Every, 1, MaxGenerations),
-		mcts.IntIn("eval.games", c.Eval.Games, 0, MaxEvalGames),
-		mcts.IntIn("eval.sims", c.Eval.Sims, 1, mcts.MaxSims),
-		mcts.FloatIn("eval.leaf_material_mix", c.Eval.LeafMaterialMix, 0, 1),
-		mcts.IntIn("eval.max_plies", c.Eval.MaxPlies, 1, selfplay.MaxMaxPlies),
-		mcts.IntIn("eval.workers", c.Eval.Workers, 0, selfplay.MaxWorkers),
+		keys.IntIn("generations", c.Generations, 0, MaxGenerations),
+		keys.IntIn("net.blocks", c.Net.Blocks, 0, MaxBlocks),
+		keys.IntIn("net.filters", c.Net.Filters, 1, MaxFilters),
+		keys.IntIn("net.policy_filters", c.Net.PolicyFilters, 1, MaxFilters),
+		keys.IntIn("net.value_filters", c.Net.ValueFilters, 1, MaxFilters),
+		keys.IntIn("net.value_hidden", c.Net.ValueHidden, 1, MaxValueHidden),
+		keys.IntIn("selfplay.first_games", c.SelfPlay.FirstGames, 0, selfplay.MaxGames),
+		keys.IntIn("train.batch", tc.Batch, 1, MaxBatch),
+		keys.IntIn("train.window", tc.Window, 1, MaxWindow),
+		keys.FloatAbove("train.sample_ratio", tc.SampleRatio, 0, MaxSampleRatio),
+		keys.IntIn("train.max_steps", tc.MaxSteps, 1, MaxSteps),
+		keys.IntIn("train.min_positions", tc.MinPositions, 0, MaxWindow),
+		keys.IntIn("train.checkpoint_steps", tc.CheckpointSteps, 1, MaxSteps),
+		keys.FloatAbove("train.learning_rate", tc.LearningRate, 0, MaxLearningRate),
+		keys.FloatIn("train.momentum", tc.Momentum, 0, 0.9999),
+		keys.FloatIn("train.l2", tc.L2, 0, 1),
+		keys.FloatIn("train.value_mix", tc.ValueMix, 0, 1),
+		keys.FloatIn("train.moves_left_weight", tc.MovesLeftWeight, 0, MaxMovesLeftWeight),
+		keys.IntIn("train.threads", tc.Threads, 0, MaxThreads),
+		keys.FloatIn("train.lr_decay_share", tc.LRDecayShare, 0, 1),
+		keys.FloatAbove("train.lr_decay_final", tc.LRDecayFinal, 0, 1),
+		keys.IntIn("eval.every", c.Eval.Every, 1, MaxGenerations),
+		keys.IntIn("eval.games", c.Eval.Games, 0, MaxEvalGames),
+		keys.IntIn("eval.sims", c.Eval.Sims, 1, mcts.MaxSims),
+		keys.FloatIn("eval.leaf_material_mix", c.Eval.LeafMaterialMix, 0, 1),
+		keys.IntIn("eval.max_plies", c.Eval.MaxPlies, 1, selfplay.MaxMaxPlies),
+		keys.IntIn("eval.workers", c.Eval.Workers, 0, selfplay.MaxWorkers),
 	}
 	switch {
 	case c.Variant == "":
@@ -436,9 +437,9 @@ func (c Config) Validate() error {
 			fmt.Sprintf("at least train.batch and train.min_positions (%d), or no generation ever trains", need))
 	}
 	if err := c.SelfPlay.Settings.Validate(); err != nil {
-		var ke *mcts.KeyError
+		var ke *keys.KeyError
 		if errors.As(err, &ke) {
-			err = &mcts.KeyError{Key: "selfplay." + ke.Key, Value: ke.Value, Want: ke.Want}
+			err = &keys.KeyError{Key: "selfplay." + ke.Key, Value: ke.Value, Want: ke.Want}
 		}
 		return fmt.Errorf("train: config: %w", err)
 	}
@@ -460,7 +461,7 @@ const playerHelp = "random, greedy, alphabeta:D or CHECKPOINT[:SIMS]"
 func (c Config) Check(v *env.Variant, limit int64) error {
 	for i, spec := range c.Eval.Baselines {
 		if _, err := match.Parse(spec, v, match.Options{}); err != nil {
-			return fmt.Errorf("train: config: %w", &mcts.KeyError{Key: fmt.Sprintf("eval.baselines[%d]", i),
+			return fmt.Errorf("train: config: %w", &keys.KeyError{Key: fmt.Sprintf("eval.baselines[%d]", i),
 				Value: strconv.Quote(spec), Want: "a match player (" + playerHelp + "): " + err.Error()})
 		}
 	}

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"bomberzero/internal/keys"
 	"bomberzero/internal/progress"
 	"bomberzero/match"
-	"bomberzero/mcts"
 	"bomberzero/selfplay"
 	"bomberzero/selfplay/teacher"
 )
@@ -65,24 +65,24 @@ func (c TeacherConfig) validate() error {
 		least = 1
 	}
 	errs := []error{
-		mcts.IntIn("teacher.games", c.Games, least, MaxTeacherGames),
-		mcts.IntIn("teacher.depth", c.Depth, least, match.MaxDepth),
-		mcts.IntIn("teacher.train_steps", c.TrainSteps, 0, MaxSteps),
-		mcts.FloatIn("teacher.value_scale", c.ValueScale, 0, teacher.MaxValueScale),
+		keys.IntIn("teacher.games", c.Games, least, MaxTeacherGames),
+		keys.IntIn("teacher.depth", c.Depth, least, match.MaxDepth),
+		keys.IntIn("teacher.train_steps", c.TrainSteps, 0, MaxSteps),
+		keys.FloatIn("teacher.value_scale", c.ValueScale, 0, teacher.MaxValueScale),
 	}
 	if c.Enabled {
 		errs = append(errs,
-			mcts.IntIn("teacher.max_plies", c.MaxPlies, c.RandomPlies+teacherMinPlies, selfplay.MaxMaxPlies),
-			mcts.IntIn("teacher.random_plies", c.RandomPlies, 0, c.MaxPlies-teacherMinPlies),
-			mcts.FloatAbove("teacher.temperature", c.Temperature, 0, 100))
+			keys.IntIn("teacher.max_plies", c.MaxPlies, c.RandomPlies+teacherMinPlies, selfplay.MaxMaxPlies),
+			keys.IntIn("teacher.random_plies", c.RandomPlies, 0, c.MaxPlies-teacherMinPlies),
+			keys.FloatAbove("teacher.temperature", c.Temperature, 0, 100))
 		if c.Policy != teacher.PolicyPlayed && c.Policy != teacher.PolicySoftmax {
 			errs = append(errs, fmt.Errorf("teacher.policy = %q: want %q or %q", c.Policy, teacher.PolicyPlayed, teacher.PolicySoftmax))
 		}
 	} else {
 		errs = append(errs,
-			mcts.IntIn("teacher.max_plies", c.MaxPlies, 0, selfplay.MaxMaxPlies),
-			mcts.IntIn("teacher.random_plies", c.RandomPlies, 0, selfplay.MaxMaxPlies),
-			mcts.FloatIn("teacher.temperature", c.Temperature, 0, 100))
+			keys.IntIn("teacher.max_plies", c.MaxPlies, 0, selfplay.MaxMaxPlies),
+			keys.IntIn("teacher.random_plies", c.RandomPlies, 0, selfplay.MaxMaxPlies),
+			keys.FloatIn("teacher.temperature", c.Temperature, 0, 100))
 	}
 	for _, err := range errs {
 		if err != nil {

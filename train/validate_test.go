@@ -12,7 +12,7 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/env"
-	"bomberzero/mcts"
+	"bomberzero/internal/keys"
 	"bomberzero/nn"
 )
 
@@ -120,7 +120,7 @@ func TestSeedRangeIsExactlyWhatTOMLCanHold(t *testing.T) {
 }
 
 // TestKeyErrorsCarryTheKey checks that a validation error is a
-// *mcts.KeyError whose Key is the full dotted key, which the resume hint
+// *keys.KeyError whose Key is the full dotted key, which the resume hint
 // builds its --set from.
 func TestKeyErrorsCarryTheKey(t *testing.T) {
 	cfg, err := DefaultConfig("fbgc")
@@ -128,7 +128,7 @@ func TestKeyErrorsCarryTheKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.SelfPlay.Search.Temp = math.NaN()
-	var ke *mcts.KeyError
+	var ke *keys.KeyError
 	if err := cfg.Validate(); !errors.As(err, &ke) || ke.Key != "selfplay.temp" {
 		t.Fatalf("error %v: want a KeyError on selfplay.temp", err)
 	}
@@ -190,7 +190,7 @@ func TestMemoryEstimateBoundsATrainingStep(t *testing.T) {
 		t.Fatalf("each key at its bound is valid alone: %v", err)
 	}
 	err = big.CheckMemory(shape, 64<<30)
-	var ke *mcts.KeyError
+	var ke *keys.KeyError
 	if !errors.As(err, &ke) || ke.Key != "train.batch" || !strings.Contains(err.Error(), "GiB") {
 		t.Errorf("the largest network at the largest batch: %v, want it refused naming train.batch", err)
 	}
