@@ -7,7 +7,9 @@
 // player and of an analysis derived from a config (Config.PlayerSearch,
 // MatchSearch, AnalysisSearch). The trainer, the commands, the front ends
 // and the studies all read their settings through it, so the front ends
-// need not import the trainer.
+// need not import the trainer. Its error messages keep the "train:"
+// prefix they had when the schema was the trainer's, so the commands'
+// output is unchanged.
 package setup
 
 import (

@@ -73,7 +73,7 @@ type Config struct {
 // (setup.Config.PlayerSearch).
 func DefaultConfig() Config {
 	c := Config{MaxSearches: runtime.GOMAXPROCS(0), MaxSims: 20000, MaxTime: 10 * time.Second, MaxBody: 64 << 10, MaxMoves: 2000, MaxDepth: 3}
-	// The embedded file always reads (a train test checks it); were it
+	// The embedded file always reads (a setup test checks it); were it
 	// broken, the zero search would be refused at the first search.
 	if tc, err := setup.DefaultConfig("fbgc"); err == nil {
 		c.Search, c.Sims = tc.PlayerSearch(), tc.Eval.Sims
