@@ -19,7 +19,7 @@ import (
 	"bomberzero/env"
 	"bomberzero/frontend"
 	"bomberzero/mcts"
-	"bomberzero/train"
+	"bomberzero/setup"
 )
 
 // MaxSims bounds the playouts of one search ("go infinite" included).
@@ -32,7 +32,7 @@ type engine struct {
 	variant string
 	model   string
 	sims    int
-	base    mcts.Config // the base of every search (frontend.SearchConfig)
+	base    mcts.Config // the base of every search (setup.AnalysisSearch)
 	pos     *env.Position
 	rules   *agent.Rules
 	loaded  *agent.Model
@@ -52,9 +52,9 @@ func (e *engine) send(format string, args ...any) {
 // of in, or ctx ends. Unknown or malformed commands are answered with an
 // "info string" line and otherwise ignored, as UCI asks. Its searches
 // derive from the match player's search of the embedded training defaults
-// (train.Config.PlayerSearch).
+// (setup.Config.PlayerSearch).
 func Run(ctx context.Context, in io.Reader, out io.Writer) error {
-	tc, err := train.DefaultConfig("chess")
+	tc, err := setup.DefaultConfig("chess")
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 // RunWith is Run with its searches derived from search (a training
 // config's [selfplay] search).
 func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Config) error {
-	e := &engine{out: out, variant: "chess", model: "material", sims: 400, base: search}
+	e := &engine{out: out, variant: "chess", model: "material", sims: setup.DefaultSims, base: search}
 	if err := e.setVariant("chess"); err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Confi
 			e.send("id author the bomberzero authors")
 			e.send("option name UCI_Variant type combo default chess%s", varList())
 			e.send("option name Model type string default material")
-			e.send("option name Playouts type spin default 400 min 1 max %d", MaxSims)
+			e.send("option name Playouts type spin default %d min 1 max %d", setup.DefaultSims, MaxSims)
 			e.send("uciok")
 		case "isready":
 			e.send("readyok")
@@ -294,7 +294,7 @@ func (e *engine) search(ctx context.Context, pos *env.Position, modelSpec string
 	if movetime > 0 {
 		deadline = time.Now().Add(movetime)
 	}
-	cfg := frontend.SearchConfig(e.base, start)
+	cfg := setup.AnalysisSearch(e.base, start)
 	cfg.Solver = true
 	began := time.Now()
 	rep, err := frontend.Deepen(ctx, pos, e.rules, model, cfg, 1, limit, deadline, func(r frontend.Report) {

@@ -24,14 +24,14 @@ import (
 	"bomberzero/env"
 	"bomberzero/frontend"
 	"bomberzero/mcts"
-	"bomberzero/train"
+	"bomberzero/setup"
 )
 
 // MaxSims bounds the playouts of one search (analysis included).
 const MaxSims = 1 << 22
 
 // defaultSims is a search's playouts when no time control is set.
-const defaultSims = 400
+const defaultSims = setup.DefaultSims
 
 // clock is the time control XBoard set: "level", "st", "sd", "time".
 type clock struct {
@@ -63,7 +63,7 @@ type job struct {
 type engine struct {
 	out   io.Writer
 	outMu sync.Mutex
-	base  mcts.Config // the base of every search (frontend.SearchConfig)
+	base  mcts.Config // the base of every search (setup.AnalysisSearch)
 
 	v       *env.Variant
 	rules   *agent.Rules
@@ -96,9 +96,9 @@ func (e *engine) send(format string, args ...any) {
 // of in, or ctx ends. Unknown commands are answered "Error (unknown
 // command): ..." and illegal moves "Illegal move (reason): ...". Its
 // searches derive from the match player's search of the embedded training
-// defaults (train.Config.PlayerSearch).
+// defaults (setup.Config.PlayerSearch).
 func Run(ctx context.Context, in io.Reader, out io.Writer) error {
-	tc, err := train.DefaultConfig("chess")
+	tc, err := setup.DefaultConfig("chess")
 	if err != nil {
 		return fmt.Errorf("xboard: %w", err)
 	}
@@ -619,7 +619,7 @@ func (e *engine) search(ctx context.Context, stop context.CancelFunc, pos *env.P
 	if movetime > 0 {
 		deadline = time.Now().Add(movetime)
 	}
-	cfg := frontend.SearchConfig(e.base, start)
+	cfg := setup.AnalysisSearch(e.base, start)
 	cfg.Solver = true
 	began := time.Now()
 	rep, err := frontend.Deepen(ctx, pos, e.rules, model, cfg, 1, limit, deadline, func(r frontend.Report) {
