@@ -199,7 +199,7 @@ func Bench(cfg BenchConfig) (*BenchResult, error) {
 // endless games into cfg.Out, searching with ev, as the benchmarks drive
 // it: step by step, without a Driver's pool.
 func newBenchPlayer(cfg *Config, r *agent.Rules, model string, ev eval.Evaluator) (*mctsPlayer, error) {
-	d := &Driver{Out: cfg.Out, Games: 1, Workers: 1, FlushGames: cfg.FlushGames}
+	d := &Driver{Out: cfg.Out, Games: 1, Workers: 1, Start: cfg.Start, FlushGames: cfg.FlushGames}
 	run, err := d.newWorker("bench", func() (int, bool) { return 0, true }, func(int) {}, func([]tally) {})
 	if err != nil {
 		return nil, err
