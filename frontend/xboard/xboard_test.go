@@ -13,17 +13,17 @@ import (
 	"bomberzero/env"
 )
 
-// session is a CECP conversation with an engine over pipes. The engine's
+// conversation is a CECP conversation with an engine over pipes. The engine's
 // lines are read as they come, as an operating system's pipe buffers
 // them, so the engine never waits on the test.
-type session struct {
+type conversation struct {
 	t    *testing.T
 	in   io.WriteCloser
 	out  chan string
 	seen []string
 }
 
-func (s *session) send(cmd string) {
+func (s *conversation) send(cmd string) {
 	s.t.Helper()
 	if _, err := fmt.Fprintln(s.in, cmd); err != nil {
 		s.t.Fatal(err)
@@ -32,7 +32,7 @@ func (s *session) send(cmd string) {
 
 // until reads lines until one starts with prefix, returning it; every line
 // read is kept in seen.
-func (s *session) until(prefix string) string {
+func (s *conversation) until(prefix string) string {
 	s.t.Helper()
 	timeout := time.After(2 * time.Minute)
 	for {
@@ -52,7 +52,7 @@ func (s *session) until(prefix string) string {
 }
 
 // sync sends a ping and reads up to its pong, returning the lines before it.
-func (s *session) sync(n int) []string {
+func (s *conversation) sync(n int) []string {
 	s.t.Helper()
 	s.seen = nil
 	s.send(fmt.Sprintf("ping %d", n))
@@ -61,7 +61,7 @@ func (s *session) sync(n int) []string {
 }
 
 // newSession starts an engine; the cleanup checks that it ends without error.
-func newSession(t *testing.T) *session {
+func newSession(t *testing.T) *conversation {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
@@ -80,7 +80,7 @@ func newSession(t *testing.T) *session {
 			t.Error(err)
 		}
 	})
-	return &session{t: t, in: inW, out: out}
+	return &conversation{t: t, in: inW, out: out}
 }
 
 // thinking is CECP's thinking output: ply score time nodes pv.
@@ -329,7 +329,7 @@ func TestXBoardSession(t *testing.T) {
 }
 
 // syncAfter sends cmd and returns what the engine says before pong n.
-func (s *session) syncAfter(cmd string, n int) []string {
+func (s *conversation) syncAfter(cmd string, n int) []string {
 	s.t.Helper()
 	s.seen = nil
 	s.send(cmd)
