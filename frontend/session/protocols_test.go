@@ -24,7 +24,7 @@ func TestBothProtocolsListTheSameOptions(t *testing.T) {
 		case session.Spin:
 			want[o.Name] = strings.Join([]string{o.Default, strconv.Itoa(o.Min), strconv.Itoa(o.Max)}, " ")
 		case session.Combo:
-			want[o.Name] = o.Default + ": " + strings.Join(o.Choices, ",")
+			want[o.Name] = o.Default + ": " + sortedList(o.Choices) // each protocol lists them in its own order
 		default:
 			want[o.Name] = o.Default
 		}
@@ -33,66 +33,36 @@ func TestBothProtocolsListTheSameOptions(t *testing.T) {
 	u := sessiontest.Start(t, uci.Run)
 	u.Send("uci")
 	u.Until("uciok")
-	gotUCI := map[string]string{}
-	spin := regexp.MustCompile(`^option name (\S+) type spin default (\S+) min (\S+) max (\S+)$`)
-	str := regexp.MustCompile(`^option name (\S+) type string default (\S+)$`)
-	combo := regexp.MustCompile(`^option name (\S+) type combo default (\S+)((?: var \S+)+)$`)
-	for _, l := range u.Seen {
-		switch m := spin.FindStringSubmatch(l); {
-		case m != nil:
-			gotUCI[m[1]] = strings.Join(m[2:], " ")
-		case str.MatchString(l):
-			m = str.FindStringSubmatch(l)
-			gotUCI[m[1]] = m[2]
-		case combo.MatchString(l):
-			m = combo.FindStringSubmatch(l)
-			gotUCI[strings.TrimPrefix(m[1], "UCI_")] = m[2] + ": " + strings.Join(strings.Fields(strings.ReplaceAll(m[3], " var ", " ")), ",")
-		case strings.HasPrefix(l, "option "):
-			t.Errorf("UCI option line %q not read", l)
-		}
-	}
 	u.Send("quit")
+	gotUCI := options(t, u.Seen, "option ",
+		regexp.MustCompile(`^option name (\S+) type spin default (\S+) min (\S+) max (\S+)$`),
+		regexp.MustCompile(`^option name (\S+) type string default (\S+)$`),
+		regexp.MustCompile(`^option name UCI_(Variant) type combo default (\S+)((?: var \S+)+)$`))
+	if v, ok := gotUCI["Variant"]; ok {
+		d, vars, _ := strings.Cut(v, " ")
+		gotUCI["Variant"] = d + ": " + sortedList(strings.Fields(strings.ReplaceAll(vars, "var ", "")))
+	}
 
 	x := sessiontest.Start(t, xboard.Run)
 	x.Send("xboard")
 	x.Send("protover 2")
 	x.Until("feature done=1")
-	gotXB := map[string]string{}
-	xspin := regexp.MustCompile(`^feature option="(\S+) -spin (\S+) (\S+) (\S+)"$`)
-	xstr := regexp.MustCompile(`^feature option="(\S+) -string (\S+)"$`)
-	variants := regexp.MustCompile(`variants="([^"]*)"`)
+	x.Send("quit")
+	gotXB := options(t, x.Seen, "feature option",
+		regexp.MustCompile(`^feature option="(\S+) -spin (\S+) (\S+) (\S+)"$`),
+		regexp.MustCompile(`^feature option="(\S+) -string (\S+)"$`))
 	for _, l := range x.Seen {
-		switch m := xspin.FindStringSubmatch(l); {
-		case m != nil:
-			gotXB[m[1]] = strings.Join(m[2:], " ")
-		case xstr.MatchString(l):
-			m = xstr.FindStringSubmatch(l)
-			gotXB[m[1]] = m[2]
-		case variants.MatchString(l):
-			// XBoard's variants: orthodox chess, the default, is "normal".
-			names := strings.Split(variants.FindStringSubmatch(l)[1], ",")
+		// XBoard's variants: orthodox chess, the default, is "normal".
+		if m := regexp.MustCompile(`variants="([^"]*)"`).FindStringSubmatch(l); m != nil {
+			names := strings.Split(m[1], ",")
 			if names[0] != "normal" {
 				t.Errorf("XBoard's variants %q do not start with normal", names)
 			}
 			names[0] = "chess"
-			slices.Sort(names)
-			gotXB["Variant"] = "chess: " + strings.Join(names, ",")
-		case strings.HasPrefix(l, "feature option"):
-			t.Errorf("XBoard option line %q not read", l)
+			gotXB["Variant"] = "chess: " + sortedList(names)
 		}
 	}
-	x.Send("quit")
 
-	// The variants' order is the protocols' own; compare them sorted.
-	o, _ := session.Lookup("Variant")
-	sorted := slices.Sorted(slices.Values(o.Choices))
-	want["Variant"] = o.Default + ": " + strings.Join(sorted, ",")
-	if v := gotUCI["Variant"]; v != "" {
-		d, list, _ := strings.Cut(v, ": ")
-		names := strings.Split(list, ",")
-		slices.Sort(names)
-		gotUCI["Variant"] = d + ": " + strings.Join(names, ",")
-	}
 	for name, w := range want {
 		if gotUCI[name] != w {
 			t.Errorf("UCI lists %s as %q, want %q", name, gotUCI[name], w)
@@ -104,4 +74,33 @@ func TestBothProtocolsListTheSameOptions(t *testing.T) {
 	if len(gotUCI) != len(want) || len(gotXB) != len(want) {
 		t.Errorf("UCI lists %d options, XBoard %d, the table %d:\n%v\n%v", len(gotUCI), len(gotXB), len(want), gotUCI, gotXB)
 	}
+}
+
+// options reads the option lines among lines, those starting with prefix:
+// each form's first group is the option's name and the others its
+// default and range; a line no form reads fails the test.
+func options(t *testing.T, lines []string, prefix string, forms ...*regexp.Regexp) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, prefix) {
+			continue
+		}
+		read := false
+		for _, f := range forms {
+			if m := f.FindStringSubmatch(l); m != nil {
+				got[m[1]], read = strings.Join(m[2:], " "), true
+				break
+			}
+		}
+		if !read {
+			t.Errorf("option line %q not read", l)
+		}
+	}
+	return got
+}
+
+// sortedList is names sorted and joined by commas.
+func sortedList(names []string) string {
+	return strings.Join(slices.Sorted(slices.Values(names)), ",")
 }
