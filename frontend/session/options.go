@@ -107,18 +107,31 @@ func Lookup(name string) (Option, bool) {
 	return Option{}, false
 }
 
+// Range says in words what values o takes: "1 to 1048576", "one of
+// chess, fbgc, ...", or "" for a String option, whose check is its own.
+func (o Option) Range() string {
+	switch o.Kind {
+	case Spin:
+		return fmt.Sprintf("%d to %d", o.Min, o.Max)
+	case Combo:
+		return "one of " + strings.Join(o.Choices, ", ")
+	}
+	return ""
+}
+
 // Check says whether value is in o's range; the error names the option,
 // the value and what it wants.
 func (o Option) Check(value string) error {
+	in := true
 	switch o.Kind {
 	case Spin:
-		if n, err := strconv.Atoi(value); err != nil || n < o.Min || n > o.Max {
-			return fmt.Errorf("%s %q: want %d to %d", o.Name, value, o.Min, o.Max)
-		}
+		n, err := strconv.Atoi(value)
+		in = err == nil && n >= o.Min && n <= o.Max
 	case Combo:
-		if !slices.Contains(o.Choices, value) {
-			return fmt.Errorf("%s %q: want one of %s", o.Name, value, strings.Join(o.Choices, ", "))
-		}
+		in = slices.Contains(o.Choices, value)
+	}
+	if !in {
+		return fmt.Errorf("%s %q: want %s", o.Name, value, o.Range())
 	}
 	if o.check != nil {
 		if err := o.check(value); err != nil {
