@@ -18,8 +18,7 @@ import (
 	"bomberzero/mcts"
 )
 
-// engine is one UCI session: the shared session and the "go" that waits
-// for "stop" before its bestmove.
+// engine is one UCI session: the shared session, driven by UCI's commands.
 type engine struct {
 	*session.Session
 }
@@ -67,7 +66,7 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Confi
 		case "uci":
 			e.Send("id name bomberzero")
 			e.Send("id author the bomberzero authors")
-			for _, l := range OptionLines(session.Options()) {
+			for _, l := range optionLines(session.Options()) {
 				e.Send("%s", l)
 			}
 			e.Send("uciok")
@@ -98,9 +97,9 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Confi
 	}
 }
 
-// OptionLines writes the "option" lines of "uci" for opts: each option by
+// optionLines writes the "option" lines of "uci" for opts: each option by
 // its UCI name, type, default and range.
-func OptionLines(opts []session.Option) []string {
+func optionLines(opts []session.Option) []string {
 	var out []string
 	for _, o := range opts {
 		name := o.Name

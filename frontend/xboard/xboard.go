@@ -235,7 +235,7 @@ func (e *engine) features() {
 	opts := session.Options()
 	e.Send("feature myname=\"bomberzero\" variants=\"%s\" setboard=1 usermove=1 ping=1 playother=1 time=1 draw=0 "+
 		"sigint=0 sigterm=0 san=0 colors=0 analyze=1 memory=0 smp=0 name=1 debug=1 reuse=1", strings.Join(variants(opts), ","))
-	for _, l := range OptionFeatures(opts) {
+	for _, l := range optionFeatures(opts) {
 		e.Send("%s", l)
 	}
 	e.Send("feature done=1")
@@ -258,10 +258,10 @@ func variants(opts []session.Option) []string {
 	return names
 }
 
-// OptionFeatures writes the "feature option" lines of "protover 2" for
+// optionFeatures writes the "feature option" lines of "protover 2" for
 // opts: each option XBoard sets with "option", by its name, type, default
 // and range.
-func OptionFeatures(opts []session.Option) []string {
+func optionFeatures(opts []session.Option) []string {
 	var out []string
 	for _, o := range opts {
 		if o.XBoardCommand != "" {
