@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -92,8 +93,11 @@ func Options() []Option {
 // checkModel accepts a model spec agent.ParseSpec reads; whether the model
 // loads is found when a search needs it.
 func checkModel(v string) error {
-	_, _, err := frontend.ParseModelSpec(v, 1)
-	return err
+	if _, _, err := frontend.ParseModelSpec(v, 1); err != nil {
+		// Check names the option and the value; the reason is enough here.
+		return errors.New(strings.TrimPrefix(err.Error(), fmt.Sprintf("model %q: ", v)))
+	}
+	return nil
 }
 
 // Lookup returns the option called name in any letter case, by its Name or
@@ -142,11 +146,15 @@ func (o Option) Check(value string) error {
 }
 
 // Set gives the option called name (Lookup) the value, after checking it
-// (Option.Check); on an error the session is left as it was.
+// (Option.Check); on an error the session is left as it was. The error
+// names the option as the caller did when that was its UCI name.
 func (s *Session) Set(name, value string) error {
 	o, ok := Lookup(name)
 	if !ok {
 		return fmt.Errorf("unknown option %q", name)
+	}
+	if o.UCI != "" && strings.EqualFold(name, o.UCI) {
+		o.Name = o.UCI
 	}
 	if err := o.Check(value); err != nil {
 		return err

@@ -109,6 +109,9 @@ func TestLookupReadsAnyLetterCaseAndTheUCIName(t *testing.T) {
 		}
 	}
 	s, _ := newTest(t)
+	if err := s.Set("UCI_Variant", "nosuch"); err == nil || !strings.HasPrefix(err.Error(), `UCI_Variant "nosuch": want one of `) {
+		t.Errorf("Set UCI_Variant nosuch: %v, want an error naming UCI_Variant", err)
+	}
 	if err := s.Set("Colour", "red"); err == nil || !strings.Contains(err.Error(), `unknown option "Colour"`) {
 		t.Errorf("Set Colour: %v, want unknown option", err)
 	}
