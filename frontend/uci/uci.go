@@ -18,8 +18,8 @@ import (
 	"bomberzero/mcts"
 )
 
-// engine is one UCI session: the shared session, driven by UCI's commands.
-type engine struct {
+// uciSession is one UCI session: the shared session, driven by UCI's commands.
+type uciSession struct {
 	*session.Session
 }
 
@@ -43,7 +43,7 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Confi
 	if err != nil {
 		return err
 	}
-	e := &engine{s}
+	e := &uciSession{s}
 	defer e.Stop()
 	input := session.Read(in)
 	defer input.Close()
@@ -124,7 +124,7 @@ func optionLines(opts []session.Option) []string {
 }
 
 // setOption reads "name N [value V]".
-func (e *engine) setOption(f []string) {
+func (e *uciSession) setOption(f []string) {
 	s := strings.Join(f, " ")
 	s = strings.TrimPrefix(s, "name ")
 	name, value, _ := strings.Cut(s, " value ")
@@ -135,7 +135,7 @@ func (e *engine) setOption(f []string) {
 
 // position reads "startpos|fen TEXT [moves M...]"; on error the position
 // is left as it was.
-func (e *engine) position(f []string) error {
+func (e *uciSession) position(f []string) error {
 	v := e.Variant()
 	var p *env.Position
 	rest := f
@@ -173,7 +173,7 @@ func (e *engine) position(f []string) error {
 
 // goSearch starts a search by "go" parameters; its bestmove line comes
 // when it ends.
-func (e *engine) goSearch(f []string) {
+func (e *uciSession) goSearch(f []string) {
 	num := func(i int) int {
 		if i+1 < len(f) {
 			if n, err := strconv.Atoi(f[i+1]); err == nil {
@@ -233,7 +233,7 @@ func (e *engine) goSearch(f []string) {
 }
 
 // search runs the deepening search and returns the best move's text.
-func (e *engine) search(ctx context.Context, pos *env.Position, model string, lim session.Limits) string {
+func (e *uciSession) search(ctx context.Context, pos *env.Position, model string, lim session.Limits) string {
 	best, err := e.Search(ctx, pos, model, lim, func(i session.Info) {
 		e.Send("info depth %d nodes %d time %d score %s pv %s", i.Depth, i.Nodes, i.Elapsed.Milliseconds(), score(i), strings.Join(i.PV, " "))
 	})

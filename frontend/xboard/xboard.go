@@ -40,10 +40,10 @@ type played struct {
 	u env.Undo
 }
 
-// engine is one CECP session's state over the shared session. Only Run's
+// cecpSession is one CECP session's state over the shared session. Only Run's
 // goroutine changes it; a search goroutine reads the fields it was
 // started with and reports back through the session (Session.Done).
-type engine struct {
+type cecpSession struct {
 	*session.Session
 
 	history []played
@@ -80,7 +80,7 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Confi
 	if err != nil {
 		return fmt.Errorf("xboard: %w", err)
 	}
-	e := &engine{Session: s, side: env.Black}
+	e := &cecpSession{Session: s, side: env.Black}
 	defer e.stop()
 	input := session.Read(in)
 	defer input.Close()
@@ -105,7 +105,7 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Confi
 }
 
 // command carries out one command line; it returns true on "quit".
-func (e *engine) command(line string) bool {
+func (e *cecpSession) command(line string) bool {
 	f := strings.Fields(line)
 	if len(f) == 0 {
 		return false
@@ -231,7 +231,7 @@ func (e *engine) command(line string) bool {
 }
 
 // features answers "protover 2".
-func (e *engine) features() {
+func (e *cecpSession) features() {
 	opts := session.Options()
 	e.Send("feature myname=\"bomberzero\" variants=\"%s\" setboard=1 usermove=1 ping=1 playother=1 time=1 draw=0 "+
 		"sigint=0 sigterm=0 san=0 colors=0 analyze=1 memory=0 smp=0 name=1 debug=1 reuse=1", strings.Join(variants(opts), ","))
@@ -291,7 +291,7 @@ func optionFeatures(opts []session.Option) []string {
 }
 
 // setVariant sets a variant and its start position, with no history.
-func (e *engine) setVariant(name string) error {
+func (e *cecpSession) setVariant(name string) error {
 	if err := e.SetVariant(name); err != nil {
 		return err
 	}
@@ -301,7 +301,7 @@ func (e *engine) setVariant(name string) error {
 
 // changeVariant sets a variant for the commands new and variant, tells
 // XBoard about it (setup and piece lines) and resumes frontend.
-func (e *engine) changeVariant(name, line string) {
+func (e *cecpSession) changeVariant(name, line string) {
 	if err := e.setVariant(name); err != nil {
 		e.Send("Error (unknown variant: %v): %s", err, line)
 		return
@@ -317,7 +317,7 @@ func (e *engine) changeVariant(name, line string) {
 }
 
 // setLevel reads "level MPS BASE INC"; BASE is minutes or minutes:seconds.
-func (e *engine) setLevel(f []string) error {
+func (e *cecpSession) setLevel(f []string) error {
 	if len(f) != 3 {
 		return fmt.Errorf("want level MOVES MINUTES[:SECONDS] INCREMENT")
 	}
@@ -354,7 +354,7 @@ func (e *engine) setLevel(f []string) error {
 }
 
 // setOption reads "NAME=VALUE" for the options the features offer.
-func (e *engine) setOption(arg, line string) {
+func (e *cecpSession) setOption(arg, line string) {
 	name, value, ok := strings.Cut(arg, "=")
 	if !ok {
 		e.Send("Error (want option NAME=VALUE): %s", line)
@@ -374,7 +374,7 @@ func (e *engine) setOption(arg, line string) {
 // analyze mode), then thinks if it is the engine's turn. explicit says it
 // came with "usermove"; a bare word that is no legal move is only an
 // illegal move when it has a move's shape.
-func (e *engine) userMove(text string, explicit bool) {
+func (e *cecpSession) userMove(text string, explicit bool) {
 	e.stop()
 	if e.bad != "" {
 		e.Send("Illegal move (no position: %s): %s", e.bad, text)
@@ -411,7 +411,7 @@ func (e *engine) userMove(text string, explicit bool) {
 // XBoard's own board will show: a piece removed off the landing square
 // sent without the leg through it, a promotion sent without its letter,
 // or a king moved onto its own rook that XBoard castles otherwise.
-func (e *engine) warnIfUnseen(m env.Move, text string) {
+func (e *cecpSession) warnIfUnseen(m env.Move, text string) {
 	if knownToXBoard(e.Variant()) {
 		return
 	}
@@ -442,13 +442,13 @@ func (e *engine) warnIfUnseen(m env.Move, text string) {
 }
 
 // push plays m on the game's position.
-func (e *engine) push(m env.Move) {
+func (e *cecpSession) push(m env.Move) {
 	u := e.Position().DoMove(m)
 	e.history = append(e.history, played{m: m, u: u})
 }
 
 // reportEnd prints the result line when the game is over and says so.
-func (e *engine) reportEnd() bool {
+func (e *cecpSession) reportEnd() bool {
 	res, why := e.Position().Status()
 	if res == env.Ongoing {
 		return false
@@ -479,7 +479,7 @@ func resultComment(res env.Result, why env.Termination) string {
 }
 
 // resume restarts analysis after the position changed in analyze mode.
-func (e *engine) resume() {
+func (e *cecpSession) resume() {
 	if e.analyzing && e.bad == "" {
 		e.start(false)
 	}
@@ -487,7 +487,7 @@ func (e *engine) resume() {
 
 // think starts a search for the engine's move, or prints the result when
 // the game is over.
-func (e *engine) think() {
+func (e *cecpSession) think() {
 	if e.bad != "" {
 		e.Send("Error (no position: %s): go", e.bad)
 		return
@@ -500,14 +500,14 @@ func (e *engine) think() {
 
 // stop ends a running search; its move, if any, is not played. Pings held
 // back for it are answered.
-func (e *engine) stop() {
+func (e *cecpSession) stop() {
 	e.Stop()
 	e.flushPongs()
 }
 
 // moveNow ends the search for the engine's move and plays the best move
 // found so far ("?"); it does nothing in analysis or when idle.
-func (e *engine) moveNow() {
+func (e *cecpSession) moveNow() {
 	if !e.Running() || !e.play {
 		return
 	}
@@ -516,7 +516,7 @@ func (e *engine) moveNow() {
 
 // finished takes a search's result, once the session has let it go: a
 // move to play, or the end of analysis.
-func (e *engine) finished(m env.Move) {
+func (e *cecpSession) finished(m env.Move) {
 	if e.play && m != env.NoMove {
 		text := e.FormatMove(e.Position(), m)
 		e.push(m)
@@ -527,7 +527,7 @@ func (e *engine) finished(m env.Move) {
 	e.flushPongs()
 }
 
-func (e *engine) flushPongs() {
+func (e *cecpSession) flushPongs() {
 	for _, p := range e.pongs {
 		e.Send("pong %s", p)
 	}
@@ -535,7 +535,7 @@ func (e *engine) flushPongs() {
 }
 
 // limits returns a search's playouts and time.
-func (e *engine) limits(play bool) session.Limits {
+func (e *cecpSession) limits(play bool) session.Limits {
 	c := e.clock
 	switch {
 	case !play:
@@ -563,7 +563,7 @@ func (e *engine) limits(play bool) session.Limits {
 
 // start runs a search of the current position in the background: for the
 // engine's move (play) or analysis until stopped.
-func (e *engine) start(play bool) {
+func (e *cecpSession) start(play bool) {
 	lim := e.limits(play)
 	pos, model, depth := e.Position().Clone(), e.Model(), e.clock.depth
 	if !play {
@@ -577,7 +577,7 @@ func (e *engine) start(play bool) {
 
 // search runs the doubling search and returns the move it chose (NoMove
 // when the game is over), posting a thinking line after each step.
-func (e *engine) search(ctx context.Context, stop context.CancelFunc, pos *env.Position, spec string, lim session.Limits, depth int) env.Move {
+func (e *cecpSession) search(ctx context.Context, stop context.CancelFunc, pos *env.Position, spec string, lim session.Limits, depth int) env.Move {
 	m, err := e.Search(ctx, pos, spec, lim, func(i session.Info) {
 		if e.post.Load() {
 			e.Send("%d %d %d %d %s", i.Depth, score(i), i.Elapsed.Milliseconds()/10, i.Nodes, strings.Join(i.PV, " "))
