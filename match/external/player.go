@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"bomberzero/env"
-	"bomberzero/frontend/uci"
 	"bomberzero/match"
 )
 
@@ -144,13 +143,13 @@ func (p *Player) ChooseContext(ctx context.Context, pos *env.Position) (env.Move
 		}
 		return env.NoMove, p.forfeit(err)
 	}
-	m, err := uci.ParseMove(pos, text)
+	m, err := env.UCI{}.ParseMove(pos, text)
 	if err != nil {
 		return env.NoMove, p.forfeit(fmt.Errorf("illegal move %q in %s: %w", text, pos, err))
 	}
 	p.last = pos.Clone()
 	p.last.DoMove(m)
-	p.moves = append(p.moves, uci.FormatMove(pos, m))
+	p.moves = append(p.moves, env.UCI{}.FormatMove(pos, m))
 	return m, nil
 }
 
@@ -168,7 +167,7 @@ func (p *Player) follow(pos *env.Position) {
 			same := p.last.Hash() == pos.Hash() && p.last.String() == want
 			p.last.UndoMove(u)
 			if same {
-				p.moves = append(p.moves, uci.FormatMove(p.last, m))
+				p.moves = append(p.moves, env.UCI{}.FormatMove(p.last, m))
 				p.last.DoMove(m)
 				return
 			}
