@@ -66,6 +66,18 @@ func (w *worker) quiesce(alpha, beta int32, ply int) int32 {
 	if fifty {
 		return 0
 	}
+	if !inCheck {
+		// Only captures and promotions are searched: keep them alone, so
+		// that the order is built over a short list.
+		n := 0
+		for _, m := range moves {
+			if tac, _ := w.tactical(m); tac {
+				moves[n] = m
+				n++
+			}
+		}
+		moves = moves[:n]
+	}
 	keys := w.keys[ply][:len(moves)]
 	w.orderMoves(moves, keys, ttMove, ply)
 	alpha0 := alpha
@@ -73,11 +85,8 @@ func (w *worker) quiesce(alpha, beta int32, ply int) int32 {
 	us := pos.SideToMove()
 	for i := range moves {
 		m := pick(moves, keys, i)
-		tac, gain := w.tactical(m)
+		_, gain := w.tactical(m)
 		if !inCheck {
-			if !tac {
-				continue
-			}
 			if m.Promotion() == 0 && stand+gain+deltaMargin <= alpha {
 				continue
 			}
