@@ -78,6 +78,9 @@ func (w *worker) reset(pos *env.Position, s *shared, maxDepth int, soft time.Dur
 
 // visit counts a node and says whether the search must stop.
 func (w *worker) visit() bool {
+	if w.s.stop.Load() {
+		return true // a stopped search visits nothing more
+	}
 	w.nodes++
 	if w.nodes&(pollEvery-1) == 0 {
 		w.poll()
