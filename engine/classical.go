@@ -191,8 +191,19 @@ func (e *Classical) Fork() Evaluator {
 // Weights returns the weights the evaluation was built with.
 func (e *Classical) Weights() Weights { return e.w }
 
+// lazyMargin bounds the terms EvaluateWithin may leave out (mobility):
+// a partial score this far outside the window stays outside it.
+const lazyMargin = 250
+
 // Evaluate returns pos's score in centipawns for the side to move.
 func (e *Classical) Evaluate(pos *env.Position) int32 {
+	return e.EvaluateWithin(pos, -Infinite, Infinite)
+}
+
+// EvaluateWithin returns pos's score for the side to move when it lies in
+// (alpha, beta); a score outside the window by more than lazyMargin
+// without the mobility term, the most costly one, may be returned as is.
+func (e *Classical) EvaluateWithin(pos *env.Position, alpha, beta int32) int32 {
 	v := e.v
 	g := v.Geo
 	king := v.KingType()
@@ -234,10 +245,6 @@ func (e *Classical) Evaluate(pos *env.Position) int32 {
 	}
 	e.pawnStructure(&score)
 	e.kingSafety(pos, &kmg)
-	if e.w.MobilityTenths != 0 {
-		mob := int32(pos.Mobility(env.White) - pos.Mobility(env.Black))
-		score[env.White] += mob * e.w.MobilityTenths / 10
-	}
 	// Blend the king's terms by the material left: 256 at the start, 0 with
 	// pawns and kings alone.
 	ph := min(phase*256/e.startPhase, 256)
@@ -245,7 +252,12 @@ func (e *Classical) Evaluate(pos *env.Position) int32 {
 		score[c] += (kmg[c]*ph + keg[c]*(256-ph)) / 256
 	}
 	us := pos.SideToMove()
-	return score[us] - score[us.Other()] + e.w.Tempo
+	s := score[us] - score[us.Other()] + e.w.Tempo
+	if e.w.MobilityTenths == 0 || s+lazyMargin <= alpha || s-lazyMargin >= beta {
+		return s
+	}
+	mob := int32(pos.Mobility(us) - pos.Mobility(us.Other()))
+	return s + mob*e.w.MobilityTenths/10
 }
 
 // pawnStructure adds the doubled, isolated and passed pawn terms from the

@@ -15,3 +15,13 @@ type Evaluator interface {
 	// Name says which evaluation this is, as a player spec writes it.
 	Name() string
 }
+
+// WindowEvaluator is an Evaluator that can save work when the caller only
+// needs to know how the score stands against a window: EvaluateWithin
+// returns the exact score when it lies inside (alpha, beta), and otherwise
+// a score on the same side of the window as the exact one (lazy
+// evaluation). The search uses it where it has a window.
+type WindowEvaluator interface {
+	Evaluator
+	EvaluateWithin(pos *env.Position, alpha, beta int32) int32
+}

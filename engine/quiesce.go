@@ -49,7 +49,7 @@ func (w *worker) quiesce(alpha, beta int32, ply int) int32 {
 	}
 	best, stand := -Infinite, -Infinite
 	if !inCheck {
-		stand = w.eval.Evaluate(pos)
+		stand = w.evaluate(alpha, beta)
 		if stand >= beta {
 			return stand
 		}

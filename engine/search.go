@@ -178,7 +178,7 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut bool) int32 {
 	}
 	static := -Infinite
 	if !inCheck {
-		static = w.eval.Evaluate(pos)
+		static = w.evaluate(alpha, beta)
 	}
 	w.stack[ply].static = static
 	us := pos.SideToMove()

@@ -23,6 +23,7 @@ type worker struct {
 	e     *Engine
 	id    int
 	eval  Evaluator
+	lazy  WindowEvaluator // eval, when it evaluates lazily; else nil
 	value []int32
 	pos   *env.Position
 	s     *shared
@@ -50,6 +51,7 @@ type worker struct {
 // newWorker returns thread id of engine e.
 func newWorker(e *Engine, id int, ev Evaluator) *worker {
 	w := &worker{e: e, id: id, eval: ev, value: e.value, history: new([2][maxSquares][maxSquares]int32)}
+	w.lazy, _ = ev.(WindowEvaluator)
 	for i := range w.moves {
 		w.moves[i] = make([]env.Move, env.MaxMoves)
 		w.keys[i] = make([]int64, env.MaxMoves)
@@ -107,4 +109,13 @@ func (w *worker) poll() {
 		return
 	}
 	w.s.stop.Store(true)
+}
+
+// evaluate returns the static evaluation of the thread's position, exact
+// inside (alpha, beta) and on the right side of the window outside it.
+func (w *worker) evaluate(alpha, beta int32) int32 {
+	if w.lazy != nil {
+		return w.lazy.EvaluateWithin(w.pos, alpha, beta)
+	}
+	return w.eval.Evaluate(w.pos)
 }
