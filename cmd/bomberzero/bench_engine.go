@@ -59,12 +59,11 @@ func runBenchEngine(args []string, stdout, stderr io.Writer) error {
 	}
 	fairyNPS := 0.0
 	if *fairy != "" {
-		if path, err := exec.LookPath(*fairy); err == nil {
-			n, err := fairyBench(path)
-			if err != nil {
-				fmt.Fprintf(stderr, "fairy-stockfish bench: %v (skipped)\n", err)
-			}
-			fairyNPS = n
+		path, err := exec.LookPath(*fairy)
+		if err != nil {
+			fmt.Fprintf(stderr, "no Fairy-Stockfish: %v (its bench skipped; --fairy names the binary, Debian puts it in /usr/games)\n", err)
+		} else if fairyNPS, err = fairyBench(path); err != nil {
+			fmt.Fprintf(stderr, "fairy-stockfish bench: %v (skipped)\n", err)
 		}
 	}
 	for _, name := range strings.Split(*variants, ",") {
