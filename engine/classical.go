@@ -73,6 +73,18 @@ type Classical struct {
 	buf            [maxSquares]env.Square
 	pawnsOn        [2][16]int8 // pawns per file, for each side
 	pawnRanks      [2][16][2]int8
+	// cache holds full evaluations by position key: a search meets the
+	// same leaves again in each iteration.
+	cache *[evalCacheSize]cachedEval
+}
+
+// evalCacheSize is the number of evaluations a Classical keeps (a power of two).
+const evalCacheSize = 1 << 14
+
+// cachedEval is one full evaluation of the position with key key.
+type cachedEval struct {
+	key   uint64
+	score int32
 }
 
 // NewClassical returns the classical evaluation of variant v with piece
@@ -84,7 +96,7 @@ func NewClassical(v *env.Variant, table []int32, w Weights) (*Classical, error) 
 	if w.Material < 0 || w.Material > 1000 {
 		return nil, fmt.Errorf("classical evaluation: material weight %d%%: want 0 to 1000", w.Material)
 	}
-	e := &Classical{v: v, w: w, value: make([]int32, len(table)), pawn: make([]bool, len(table))}
+	e := &Classical{v: v, w: w, value: make([]int32, len(table)), pawn: make([]bool, len(table)), cache: new([evalCacheSize]cachedEval)}
 	for t := range table {
 		e.value[t] = table[t] * w.Material / 100
 		if t > 0 {
@@ -182,9 +194,10 @@ func b2i(b bool) int32 {
 // Name returns "classical".
 func (e *Classical) Name() string { return "classical" }
 
-// Fork returns a copy with its own scratch space.
+// Fork returns a copy with its own scratch space and cache.
 func (e *Classical) Fork() Evaluator {
 	f := *e
+	f.cache = new([evalCacheSize]cachedEval)
 	return &f
 }
 
@@ -204,6 +217,11 @@ func (e *Classical) Evaluate(pos *env.Position) int32 {
 // (alpha, beta); a score outside the window by more than lazyMargin
 // without the mobility term, the most costly one, may be returned as is.
 func (e *Classical) EvaluateWithin(pos *env.Position, alpha, beta int32) int32 {
+	key := pos.Hash()
+	slot := &e.cache[key&(evalCacheSize-1)]
+	if slot.key == key && key != 0 {
+		return slot.score
+	}
 	v := e.v
 	g := v.Geo
 	king := v.KingType()
@@ -253,11 +271,14 @@ func (e *Classical) EvaluateWithin(pos *env.Position, alpha, beta int32) int32 {
 	}
 	us := pos.SideToMove()
 	s := score[us] - score[us.Other()] + e.w.Tempo
-	if e.w.MobilityTenths == 0 || s+lazyMargin <= alpha || s-lazyMargin >= beta {
-		return s
+	if e.w.MobilityTenths != 0 {
+		if s+lazyMargin <= alpha || s-lazyMargin >= beta {
+			return s // outside the window whatever the mobility: not cached
+		}
+		s += int32(pos.Mobility(us)-pos.Mobility(us.Other())) * e.w.MobilityTenths / 10
 	}
-	mob := int32(pos.Mobility(us) - pos.Mobility(us.Other()))
-	return s + mob*e.w.MobilityTenths/10
+	*slot = cachedEval{key, s}
+	return s
 }
 
 // pawnStructure adds the doubled, isolated and passed pawn terms from the
