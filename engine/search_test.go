@@ -251,3 +251,16 @@ func TestSearchNodesAllocateNothing(t *testing.T) {
 		t.Errorf("a depth-4 search allocates %.1f times", n)
 	}
 }
+
+func TestClockLimitSpendsAShareOfTheTimeLeft(t *testing.T) {
+	e, v := newTestEngine(t, "fbgc", 1)
+	start := time.Now()
+	res, err := e.Search(context.Background(), v.NewPosition(), Limits{Time: 2 * time.Second, Inc: 0}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 s over 40 moves: a 50 ms target, a hard stop at 200 ms.
+	if el := time.Since(start); el > 400*time.Millisecond || res.Depth < 1 {
+		t.Errorf("2 s on the clock: took %v to depth %d, want at most 200 ms (400 allowed under load) and an iteration done", el, res.Depth)
+	}
+}
