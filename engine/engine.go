@@ -26,6 +26,9 @@ type Options struct {
 	// Eval is the evaluation; nil is the classical one over Table with
 	// DefaultWeights.
 	Eval Evaluator
+	// MultiPV is the number of best lines the search reports (default 1,
+	// at most MaxMultiPV); each costs about one more search of the root.
+	MultiPV int
 	// Table is the piece values in centipawns by type index (as
 	// agent.Values.Table gives); the move order and pruning margins read
 	// it, and the classical evaluation counts it.
@@ -34,6 +37,9 @@ type Options struct {
 
 // MaxThreads bounds Options.Threads.
 const MaxThreads = 256
+
+// MaxMultiPV bounds Options.MultiPV.
+const MaxMultiPV = 256
 
 // Engine searches positions of one variant. It keeps its table and move
 // order statistics between searches (a game's moves help each other) and
@@ -45,12 +51,15 @@ type Engine struct {
 	value   []int32
 	key     uint64
 	workers []*worker
+	multiPV int
 	mu      sync.Mutex // one search at a time
 }
 
 // Info is one finished iteration of a search, as engine protocols print it.
 type Info struct {
 	Depth, SelDepth int
+	// MultiPV is the line's rank, 1 for the best.
+	MultiPV int
 	// Score is in centipawns for the side to move; IsMate and MateMoves
 	// read a forced end.
 	Score    int32
@@ -70,9 +79,19 @@ type Result struct {
 	Score           int32
 	Depth, SelDepth int
 	PV              []env.Move
+	// Lines are the best lines of that iteration, best first: one, or
+	// MultiPV of them (fewer when the position has fewer moves).
+	Lines []Line
 	// Nodes counts the positions visited by all threads.
 	Nodes int64
 	Time  time.Duration
+}
+
+// Line is one of the best lines of a search: its score for the side to
+// move and its principal variation.
+type Line struct {
+	Score int32
+	PV    []env.Move
 }
 
 // New returns an engine for variant v.
@@ -92,6 +111,12 @@ func New(v *env.Variant, opt Options) (*Engine, error) {
 	if opt.Threads < 1 || opt.Threads > MaxThreads {
 		return nil, fmt.Errorf("engine: threads %d: want 1 to %d", opt.Threads, MaxThreads)
 	}
+	if opt.MultiPV == 0 {
+		opt.MultiPV = 1
+	}
+	if opt.MultiPV < 1 || opt.MultiPV > MaxMultiPV {
+		return nil, fmt.Errorf("engine: multipv %d: want 1 to %d", opt.MultiPV, MaxMultiPV)
+	}
 	tt, err := NewTT(opt.HashMB)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
@@ -102,7 +127,7 @@ func New(v *env.Variant, opt Options) (*Engine, error) {
 			return nil, fmt.Errorf("engine: %w", err)
 		}
 	}
-	e := &Engine{v: v, tt: tt, eval: ev, value: append([]int32(nil), opt.Table...), key: mix64(opt.Seed ^ 0x656e67696e65)}
+	e := &Engine{v: v, tt: tt, eval: ev, multiPV: opt.MultiPV, value: append([]int32(nil), opt.Table...), key: mix64(opt.Seed ^ 0x656e67696e65)}
 	for i := 0; i < opt.Threads; i++ {
 		ev := e.eval
 		if i > 0 {
@@ -118,6 +143,18 @@ func (e *Engine) Variant() *env.Variant { return e.v }
 
 // Threads returns the number of search threads.
 func (e *Engine) Threads() int { return len(e.workers) }
+
+// SetMultiPV sets the number of best lines later searches report (1 to
+// MaxMultiPV).
+func (e *Engine) SetMultiPV(n int) error {
+	if n < 1 || n > MaxMultiPV {
+		return fmt.Errorf("engine: multipv %d: want 1 to %d", n, MaxMultiPV)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.multiPV = n
+	return nil
+}
 
 // Clear forgets everything learnt from earlier searches: the table and
 // the move order statistics (a new game).
@@ -177,6 +214,7 @@ func (e *Engine) Search(ctx context.Context, pos *env.Position, lim Limits, repo
 	}
 	main := e.workers[0]
 	main.reset(pos, sh, maxDepth, soft, report)
+	main.multiPV = min(e.multiPV, len(moves))
 	main.iterate()
 	if lim.Infinite {
 		<-ctx.Done() // an infinite search answers only when stopped

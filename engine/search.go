@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"time"
 
 	"bomberzero/env"
@@ -30,31 +31,49 @@ func ln(x int) float64 {
 
 // iterate is a thread's iterative deepening: searches of the root at
 // depths 1, 2, ... each inside an aspiration window around the last
-// score, until a limit or the stop. Helper threads (id > 0) start one ply
-// deeper on odd ids, so the threads spread over depths.
+// score, until a limit or the stop. With MultiPV the main thread searches
+// the root once a line at each depth, each time without the moves of the
+// lines found before. Helper threads (id > 0) search one line and start
+// one ply deeper on odd ids, so the threads spread over depths.
 func (w *worker) iterate() {
-	score := int32(0)
+	lines := 1
+	if w.id == 0 {
+		lines = w.multiPV
+	}
+	scores := make([]int32, lines)
 	for depth := 1 + w.id%2; depth <= w.maxDepth; depth++ {
-		w.rootBest = env.NoMove
-		s := w.aspiration(depth, score)
-		if w.stopped() {
-			if w.id == 0 && w.rootBest != env.NoMove {
-				// A move that beat the last iteration's at this depth.
-				w.result.Move = w.rootBest
+		w.excluded = w.excluded[:0]
+		var found []Line
+		for k := 0; k < lines; k++ {
+			w.rootBest = env.NoMove
+			s := w.aspiration(depth, scores[k])
+			if w.stopped() {
+				if w.id == 0 && k == 0 && w.rootBest != env.NoMove {
+					// A move that beat the last iteration's at this depth.
+					w.result.Move = w.rootBest
+				}
+				return
 			}
-			return
+			scores[k] = s
+			pv := append([]env.Move(nil), w.pv[0][:w.pvLen[0]]...)
+			found = append(found, Line{Score: s, PV: pv})
+			w.excluded = append(w.excluded, pv[0])
 		}
-		score = s
 		if w.id != 0 {
 			continue
 		}
-		pv := append([]env.Move(nil), w.pv[0][:w.pvLen[0]]...)
-		w.result = Result{Move: pv[0], Score: s, Depth: depth, SelDepth: w.seldepth, PV: pv}
+		// A later line can come out better than an earlier one (its search
+		// saw a fuller table): best first.
+		slices.SortStableFunc(found, func(a, b Line) int { return int(b.Score) - int(a.Score) })
+		best := found[0]
+		w.result = Result{Move: best.PV[0], Score: best.Score, Depth: depth, SelDepth: w.seldepth, PV: best.PV, Lines: found}
 		if w.report != nil {
 			el := time.Since(w.s.start)
 			nodes := w.s.nodes.Load() + w.nodes - w.flushed
-			w.report(Info{Depth: depth, SelDepth: w.seldepth, Score: s, Nodes: nodes,
-				NPS: int64(float64(nodes) / max(el.Seconds(), 1e-6)), Time: el, HashFull: w.e.tt.HashFull(), PV: pv})
+			for k, l := range found {
+				w.report(Info{Depth: depth, SelDepth: w.seldepth, MultiPV: k + 1, Score: l.Score, Nodes: nodes,
+					NPS: int64(float64(nodes) / max(el.Seconds(), 1e-6)), Time: el, HashFull: w.e.tt.HashFull(), PV: l.PV})
+			}
 		}
 		if w.soft > 0 && time.Since(w.s.start) > w.soft*6/10 {
 			return
@@ -221,8 +240,12 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut bool) int32 {
 	quiets := w.quiets[ply][:0]
 	best, bestMove := -Infinite, env.NoMove
 	alpha0 := alpha
+	searched := 0
 	for i := range moves {
 		m := pick(moves, keys, i)
+		if root && len(w.excluded) > 0 && slices.Contains(w.excluded, m) {
+			continue // a line MultiPV has already given
+		}
 		tac, _ := w.tactical(m)
 		quiet := !tac
 		n := i + 1
@@ -234,8 +257,9 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut bool) int32 {
 		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, w.mover(m))
 		u := pos.DoMove(m)
 		givesCheck := pos.InCheck()
+		searched++
 		var s int32
-		if n == 1 {
+		if searched == 1 {
 			s = -w.search(-beta, -alpha, depth-1, ply+1, false)
 		} else {
 			r := 0
@@ -299,6 +323,8 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut bool) int32 {
 	case pvNode && best > alpha0:
 		bound = BoundExact
 	}
-	w.e.tt.Store(key, bestMove, toTT(best, ply), depth, bound)
+	if !root || len(w.excluded) == 0 { // a root without some moves is not the position
+		w.e.tt.Store(key, bestMove, toTT(best, ply), depth, bound)
+	}
 	return best
 }

@@ -264,3 +264,42 @@ func TestClockLimitSpendsAShareOfTheTimeLeft(t *testing.T) {
 		t.Errorf("2 s on the clock: took %v to depth %d, want at most 200 ms (400 allowed under load) and an iteration done", el, res.Depth)
 	}
 }
+
+func TestMultiPVGivesDistinctLegalLinesBestFirst(t *testing.T) {
+	v, _ := env.LoadVariant("fbgc")
+	e, err := New(v, Options{HashMB: 4, MultiPV: 3, Table: testTable(v)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, _ := env.PlayMoves(v.NewPosition(), "e2e4 e9e7 d2d4 d9d7")
+	var infos []Info
+	res, err := e.Search(context.Background(), pos, Limits{Depth: 5}, func(i Info) { infos = append(infos, i) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Lines) != 3 || len(infos) != 15 || res.Move != res.Lines[0].PV[0] {
+		t.Fatalf("%d lines, %d reports, move %v: want 3 lines, 3 reports an iteration, the first line's move", len(res.Lines), len(infos), res.Move)
+	}
+	seen := map[env.Move]bool{}
+	var buf [env.MaxMoves]env.Move
+	for k, l := range res.Lines {
+		if seen[l.PV[0]] || !slices.Contains(pos.LegalMoves(buf[:0]), l.PV[0]) {
+			t.Errorf("line %d starts with %v: a repeated or illegal move", k+1, l.PV[0])
+		}
+		seen[l.PV[0]] = true
+		if k > 0 && l.Score > res.Lines[k-1].Score {
+			t.Errorf("line %d scores %d above line %d's %d", k+1, l.Score, k, res.Lines[k-1].Score)
+		}
+		if infos[12+k].MultiPV != k+1 || !slices.Equal(infos[12+k].PV, l.PV) {
+			t.Errorf("report %d of the last iteration: multipv %d, want %d with the line's PV", k, infos[12+k].MultiPV, k+1)
+		}
+	}
+	if err := e.SetMultiPV(0); err == nil {
+		t.Errorf("multipv 0 accepted")
+	}
+	// A position with fewer moves than lines gives one line a move.
+	pos, _ = v.ParsePosition("k9/10/10/10/10/10/10/10/10/K9 w - - 0 1")
+	if res, err = e.Search(context.Background(), pos, Limits{Depth: 3}, nil); err != nil || len(res.Lines) != 3 {
+		t.Errorf("king against king, 3 moves: %d lines, %v", len(res.Lines), err)
+	}
+}

@@ -36,6 +36,8 @@ type worker struct {
 	result         Result
 	rootBest       env.Move
 	rootScore      int32
+	multiPV        int        // lines the main thread searches
+	excluded       []env.Move // root moves of the lines found at this depth
 
 	moves   [MaxPly + 1][]env.Move
 	keys    [MaxPly + 1][]int64
@@ -74,6 +76,7 @@ func (w *worker) reset(pos *env.Position, s *shared, maxDepth int, soft time.Dur
 	w.nodes, w.flushed, w.seldepth = 0, 0, 0
 	w.result = Result{}
 	w.rootBest = env.NoMove
+	w.excluded = w.excluded[:0]
 	w.killers = [MaxPly + 1][2]env.Move{}
 	w.stack[0] = frame{static: -Infinite}
 }

@@ -60,22 +60,32 @@ func (p *EnginePlayer) ChooseContext(ctx context.Context, pos *env.Position) (en
 // Last returns the result of the player's last search.
 func (p *EnginePlayer) Last() engine.Result { return p.last }
 
-// Analyze returns the engine's best move with its score and principal
-// variation (one line: the engine has no MultiPV yet).
+// Analyze returns the engine's n best moves (MultiPV), best first, with
+// their scores in pawns and principal variations.
 func (p *EnginePlayer) Analyze(pos *env.Position, n int) ([]Candidate, error) {
+	if n < 1 {
+		return nil, nil
+	}
+	if err := p.e.SetMultiPV(min(n, engine.MaxMultiPV)); err != nil {
+		return nil, err
+	}
 	res, err := p.e.Search(context.Background(), pos, p.lim, nil)
+	if err2 := p.e.SetMultiPV(1); err == nil {
+		err = err2
+	}
 	if err != nil {
 		return nil, err
 	}
 	p.last = res
-	if n < 1 {
-		return nil, nil
+	out := make([]Candidate, 0, len(res.Lines))
+	for _, l := range res.Lines {
+		note := fmt.Sprintf("%+.2f", float64(l.Score)/100)
+		if m := engine.MateMoves(l.Score); m > 0 {
+			note = fmt.Sprintf("mate in %d", m)
+		} else if m < 0 {
+			note = fmt.Sprintf("mated in %d", -m)
+		}
+		out = append(out, Candidate{Move: l.PV[0], Score: float64(l.Score) / 100, PV: l.PV, Note: note})
 	}
-	note := fmt.Sprintf("%+.2f", float64(res.Score)/100)
-	if m := engine.MateMoves(res.Score); m > 0 {
-		note = fmt.Sprintf("mate in %d", m)
-	} else if m < 0 {
-		note = fmt.Sprintf("mated in %d", -m)
-	}
-	return []Candidate{{Move: res.Move, Score: float64(res.Score) / 100, PV: res.PV, Note: note}}, nil
+	return out, nil
 }

@@ -89,3 +89,25 @@ func TestEngineBeatsAlphaBetaTwo(t *testing.T) {
 		t.Errorf("engine against alphabeta:2: %+v, want at least 75%% of the points", res.Total)
 	}
 }
+
+func TestEnginePlayerAnalyzesItsBestMovesBestFirst(t *testing.T) {
+	v := mustVariant(t, "chess")
+	mk, _ := Parse("engine:depth=4", v, Options{})
+	p, _ := mk.New(1)
+	a := p.(Analyzer)
+	pos, err := v.ParsePosition("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := a.Analyze(pos, 3)
+	if err != nil || len(c) != 3 {
+		t.Fatalf("%d candidates, %v; want 3", len(c), err)
+	}
+	if pos.FormatMove(c[0].Move) != "d1d8" || c[0].Note != "mate in 1" || c[1].Score > c[0].Score || c[2].Score > c[1].Score || c[1].Move == c[0].Move {
+		t.Errorf("candidates %v %q, %v, %v: want the mate d1d8 first, then two other moves, best first", pos.FormatMove(c[0].Move), c[0].Note, c[1], c[2])
+	}
+	// Choose is back to one line.
+	if _, err := p.Choose(pos); err != nil || len(p.(*EnginePlayer).Last().Lines) != 1 {
+		t.Errorf("after Analyze, Choose searched %d lines", len(p.(*EnginePlayer).Last().Lines))
+	}
+}
