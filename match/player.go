@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"bomberzero/agent"
+	"bomberzero/engine"
 	"bomberzero/env"
 )
 
@@ -88,13 +89,16 @@ var ErrBadSpec = errors.New("bad player spec")
 // MaxDepth is the deepest alpha-beta search Parse accepts.
 const MaxDepth = 8
 
-const specHelp = "want random, greedy[:VALUES], alphabeta:DEPTH[:VALUES], material|uniform|rollout[:SIMS], CHECKPOINT[:SIMS] or uci:PATH[:KEY=VALUE,...] (VALUES like G=2.5,I=8)"
+const specHelp = "want random, greedy[:VALUES], alphabeta:DEPTH[:VALUES], engine[:KEY=VALUE...], material|uniform|rollout[:SIMS], CHECKPOINT[:SIMS] or uci:PATH[:KEY=VALUE,...] (VALUES like G=2.5,I=8)"
 
 // Parse reads a player spec for variant v:
 //
 //	random                  a uniformly random legal move
 //	greedy[:VALUES]         the largest immediate material gain, ties at random
 //	alphabeta:D[:VALUES]    alpha-beta negamax on material, D plies (1-8)
+//	engine[:KEY=VALUE...]   the engine of package engine, its options joined
+//	                        by ":": depth=PLIES, nodes=N, movetime=100ms,
+//	                        hash=MB, threads=N (20000 nodes without a limit)
 //	material[:SIMS]         the search over a network-free evaluator of
 //	uniform[:SIMS]          package agent, SIMS playouts per move (the
 //	rollout[:SIMS]          loader's default without)
@@ -168,6 +172,16 @@ func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
 			return Maker{}, fmt.Errorf("player %q: %w", spec, err)
 		}
 		return Maker{Spec: spec, New: func(seed uint64) (Player, error) { return NewAlphaBeta(v, depth, vals, seed) }}, nil
+	case "engine":
+		es, err := engine.ParseSpec(rest)
+		if err != nil {
+			return Maker{}, fmt.Errorf("player %q: %v: %w", spec, err, ErrBadSpec)
+		}
+		table, err := vals.Table(v)
+		if err != nil {
+			return Maker{}, fmt.Errorf("player %q: %w", spec, err)
+		}
+		return Maker{Spec: spec, New: func(seed uint64) (Player, error) { return NewEnginePlayer(v, es, table, seed, spec) }}, nil
 	}
 	if kind != agent.Material && kind != agent.Uniform && kind != agent.Rollout && !strings.ContainsAny(spec, "/.") {
 		return Maker{}, fmt.Errorf("player %q: unknown player; %s: %w", spec, specHelp, ErrBadSpec)

@@ -13,6 +13,7 @@ func benchmarks() []command {
 		{"nn", "network inference and training speed against the SGEMM ceiling", runBenchNN},
 		{"selfplay", "self-play playouts/s against the network alone (ratio), games/hour", runBenchSelfplay},
 		{"match", "baseline players' moves/s against move generation, games/hour against random", runBenchMatch},
+		{"engine", "alpha-beta engine nodes/s against move generation and Fairy-Stockfish's bench", runBenchEngine},
 		{"values", "piece-value bootstrap refits against one sweep over the rows", runBenchValues},
 		{"scaleout", "self-play workers over object storage: games/hour by process count and store", runBenchScaleout},
 	}

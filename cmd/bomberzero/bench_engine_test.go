@@ -1,0 +1,31 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestBenchEngineGivesEachVariantsRatesAndRatio(t *testing.T) {
+	code, out, errs := runCmd(t, "bench", "engine", "--variants", "fbgc,claustrophobia", "--nodes", "300", "--positions", "2", "--movegen-time", "20ms", "--fairy", "", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines, want one per variant:\n%s", len(lines), out)
+	}
+	for i, line := range lines {
+		var r engineBenchResult
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Variant != []string{"fbgc", "claustrophobia"}[i] || r.Positions != 2 || r.Nodes != 600 || r.CPUNPS <= 0 || r.MovegenCPURate <= 0 ||
+			r.NodesPerMovegen <= 0 || r.FairyCPUNPS != 0 {
+			t.Errorf("line %d: %+v", i, r)
+		}
+	}
+	if code, _, errs := runCmd(t, "bench", "engine", "--nodes", "0"); code != 2 || !strings.Contains(errs, "--nodes") {
+		t.Errorf("--nodes 0: exit %d, stderr %q; want a usage error naming --nodes", code, errs)
+	}
+}

@@ -1,0 +1,361 @@
+package engine
+
+import (
+	"fmt"
+
+	"bomberzero/env"
+)
+
+// Weights are the classical evaluation's terms, in centipawns: the
+// numbers Texel's method will tune. Each is what one unit of its term is
+// worth; a zero turns the term off.
+type Weights struct {
+	// Material scales the piece table, in percent (100: as given).
+	Material int32
+	// Centre is the bonus of a piece (not pawn or king) per step from the
+	// board's edge toward its centre.
+	Centre int32
+	// PawnAdvance is the bonus of a pawn one step short of promotion; it
+	// grows with the square of the pawn's progress from its start rank.
+	PawnAdvance int32
+	// MobilityTenths is the worth of one pseudo-legal move of a piece, in
+	// tenths of a centipawn.
+	MobilityTenths int32
+	// KingShelter is the bonus per own piece next to the king, in the
+	// middlegame.
+	KingShelter int32
+	// KingTropism is the penalty per enemy piece (not pawn) within two
+	// steps of the king, in the middlegame.
+	KingTropism int32
+	// KingCentre is the king's bonus per step toward the centre in the
+	// endgame (its penalty in the middlegame).
+	KingCentre int32
+	// Scepter is the king's bonus per step toward the nearest square on
+	// which it wins, in the endgame; half of it in the middlegame.
+	Scepter int32
+	// Doubled and Isolated are penalties per pawn.
+	Doubled, Isolated int32
+	// Passed is the bonus of a passed pawn at its start rank; it doubles by
+	// the promotion rank.
+	Passed int32
+	// Tempo is the side to move's bonus.
+	Tempo int32
+}
+
+// DefaultWeights returns hand-set weights, a starting point for tuning.
+func DefaultWeights() Weights {
+	return Weights{
+		Material: 100, Centre: 4, PawnAdvance: 60, MobilityTenths: 20,
+		KingShelter: 8, KingTropism: 10, KingCentre: 6, Scepter: 12,
+		Doubled: 15, Isolated: 12, Passed: 20, Tempo: 10,
+	}
+}
+
+// maxSquares holds any board's squares (env allows at most 240 cells).
+const maxSquares = 256
+
+// Classical is the hand-written evaluation, derived from the variant's
+// data alone: material from the piece table, piece-square terms
+// (centralisation, pawns' progress to promotion, the king's shelter and
+// its walk to the centre or the scepter in the endgame), mobility, and
+// pawn structure (doubled, isolated, passed), blended between middlegame
+// and endgame by the material left.
+type Classical struct {
+	v     *env.Variant
+	w     Weights
+	value []int32 // centipawns by piece type, scaled by w.Material
+	// psq[c][t][s] is the piece-square bonus of side c's piece of type t on
+	// s, kings aside (kingMg, kingEg).
+	psq            [2][][maxSquares]int32
+	kingMg, kingEg [2][maxSquares]int32
+	pawn           []bool // pawn types
+	startPhase     int32  // non-pawn material of the start position
+	buf            [maxSquares]env.Square
+	pawnsOn        [2][16]int8 // pawns per file, for each side
+	pawnRanks      [2][16][2]int8
+	// cache holds full evaluations by position key: a search meets the
+	// same leaves again in each iteration.
+	cache *[evalCacheSize]cachedEval
+}
+
+// evalCacheSize is the number of evaluations a Classical keeps (a power of two).
+const evalCacheSize = 1 << 14
+
+// cachedEval is one full evaluation of the position with key key.
+type cachedEval struct {
+	key   uint64
+	score int32
+}
+
+// NewClassical returns the classical evaluation of variant v with piece
+// values table (centipawns by type index, as agent.Values.Table gives).
+func NewClassical(v *env.Variant, table []int32, w Weights) (*Classical, error) {
+	if len(table) != len(v.Pieces) {
+		return nil, fmt.Errorf("classical evaluation: piece table of %d types for variant %s with %d: want one value per type", len(table)-1, v.Name, len(v.Pieces)-1)
+	}
+	if w.Material < 0 || w.Material > 1000 {
+		return nil, fmt.Errorf("classical evaluation: material weight %d%%: want 0 to 1000", w.Material)
+	}
+	e := &Classical{v: v, w: w, value: make([]int32, len(table)), pawn: make([]bool, len(table)), cache: new([evalCacheSize]cachedEval)}
+	for t := range table {
+		e.value[t] = table[t] * w.Material / 100
+		if t > 0 {
+			e.pawn[t] = v.Pieces[t].Pawn != env.NotPawn
+		}
+	}
+	g := v.Geo
+	start := v.NewPosition()
+	for c := env.White; c <= env.Black; c++ {
+		for _, s := range start.Pieces(c, e.buf[:0]) {
+			if t := start.At(s).Type(); !e.pawn[t] {
+				e.startPhase += e.value[t]
+			}
+		}
+		for t := 1; t < len(v.Pieces); t++ {
+			e.startPhase += int32(start.InHand(c, t)) * e.value[t] * b2i(!e.pawn[t])
+		}
+	}
+	e.startPhase = max(e.startPhase, 1)
+	// The pawns' start rank, as White sees it: the lowest rank a pawn of
+	// either side stands on at the start.
+	startRank := g.FirstRank + 1
+	found := false
+	for c := env.White; c <= env.Black; c++ {
+		for _, s := range start.Pieces(c, e.buf[:0]) {
+			if e.pawn[start.At(s).Type()] {
+				r := v.RelativeRank(c, g.Rank(s))
+				if !found || r < startRank {
+					startRank, found = r, true
+				}
+			}
+		}
+	}
+	promo := v.PromotionRank()
+	span := int32(max(promo-startRank, 1))
+	centre := func(s env.Square) int32 {
+		f, r := g.File(s), g.Rank(s)-g.FirstRank
+		return int32(min(f, g.Files-1-f) + min(r, g.Ranks-1-r))
+	}
+	scepterDist := func(c env.Color, s env.Square) (int32, bool) {
+		best, any := int32(1<<30), false
+		for q := 0; q < g.Cells(); q++ {
+			if sq := env.Square(q); g.IsReal(sq) && v.IsScepter(c, sq) {
+				d := int32(max(abs(g.File(sq)-g.File(s)), abs(g.Rank(sq)-g.Rank(s))))
+				best, any = min(best, d), true
+			}
+		}
+		return best, any
+	}
+	reach := int32(max(g.Files, g.Ranks))
+	for c := env.White; c <= env.Black; c++ {
+		e.psq[c] = make([][maxSquares]int32, len(v.Pieces))
+		for t := 1; t < len(v.Pieces); t++ {
+			for q := 0; q < g.Cells(); q++ {
+				s := env.Square(q)
+				if !g.IsReal(s) {
+					continue
+				}
+				switch {
+				case t == v.KingType():
+					e.kingMg[c][s] = -w.KingCentre * centre(s)
+					e.kingEg[c][s] = w.KingCentre * centre(s)
+					if d, ok := scepterDist(c, s); ok {
+						e.kingEg[c][s] += w.Scepter * (reach - d)
+						e.kingMg[c][s] += w.Scepter * (reach - d) / 2
+					}
+				case e.pawn[t]:
+					if promo != 0 {
+						p := int32(max(v.RelativeRank(c, g.Rank(s))-startRank, 0))
+						e.psq[c][t][s] = w.PawnAdvance * p * p / (span * span)
+					}
+				default:
+					e.psq[c][t][s] = w.Centre * centre(s)
+				}
+			}
+		}
+	}
+	return e, nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Name returns "classical".
+func (e *Classical) Name() string { return "classical" }
+
+// Fork returns a copy with its own scratch space and cache.
+func (e *Classical) Fork() Evaluator {
+	f := *e
+	f.cache = new([evalCacheSize]cachedEval)
+	return &f
+}
+
+// Weights returns the weights the evaluation was built with.
+func (e *Classical) Weights() Weights { return e.w }
+
+// lazyMargin bounds the terms EvaluateWithin may leave out (mobility):
+// a partial score this far outside the window stays outside it.
+const lazyMargin = 250
+
+// Evaluate returns pos's score in centipawns for the side to move.
+func (e *Classical) Evaluate(pos *env.Position) int32 {
+	return e.EvaluateWithin(pos, -Infinite, Infinite)
+}
+
+// EvaluateWithin returns pos's score for the side to move when it lies in
+// (alpha, beta); a score outside the window by more than lazyMargin
+// without the mobility term, the most costly one, may be returned as is.
+func (e *Classical) EvaluateWithin(pos *env.Position, alpha, beta int32) int32 {
+	key := pos.Hash()
+	slot := &e.cache[key&(evalCacheSize-1)]
+	if slot.key == key && key != 0 {
+		return slot.score
+	}
+	v := e.v
+	g := v.Geo
+	king := v.KingType()
+	var score, kmg, keg [2]int32
+	var phase int32
+	e.pawnsOn = [2][16]int8{}
+	for c := env.White; c <= env.Black; c++ {
+		for t := 1; t < len(e.value); t++ {
+			if n := pos.InHand(c, t); n > 0 {
+				score[c] += int32(n) * e.value[t]
+				if !e.pawn[t] {
+					phase += int32(n) * e.value[t]
+				}
+			}
+		}
+		for _, s := range pos.Pieces(c, e.buf[:0]) {
+			t := pos.At(s).Type()
+			if t == king {
+				kmg[c] += e.kingMg[c][s]
+				keg[c] += e.kingEg[c][s]
+				continue
+			}
+			score[c] += e.value[t] + e.psq[c][t][s]
+			if e.pawn[t] {
+				f := g.File(s)
+				r := int8(v.RelativeRank(c, g.Rank(s)))
+				n := e.pawnsOn[c][f]
+				if n == 0 || r < e.pawnRanks[c][f][0] {
+					e.pawnRanks[c][f][0] = r // the rearmost
+				}
+				if n == 0 || r > e.pawnRanks[c][f][1] {
+					e.pawnRanks[c][f][1] = r // the most advanced
+				}
+				e.pawnsOn[c][f] = n + 1
+			} else {
+				phase += e.value[t]
+			}
+		}
+	}
+	e.pawnStructure(&score)
+	e.kingSafety(pos, &kmg)
+	// Blend the king's terms by the material left: 256 at the start, 0 with
+	// pawns and kings alone.
+	ph := min(phase*256/e.startPhase, 256)
+	for c := range score {
+		score[c] += (kmg[c]*ph + keg[c]*(256-ph)) / 256
+	}
+	us := pos.SideToMove()
+	s := score[us] - score[us.Other()] + e.w.Tempo
+	if e.w.MobilityTenths != 0 {
+		if s+lazyMargin <= alpha || s-lazyMargin >= beta {
+			return s // outside the window whatever the mobility: not cached
+		}
+		s += int32(pos.Mobility(us)-pos.Mobility(us.Other())) * e.w.MobilityTenths / 10
+	}
+	*slot = cachedEval{key, s}
+	return s
+}
+
+// pawnStructure adds the doubled, isolated and passed pawn terms from the
+// pawn files Evaluate gathered.
+func (e *Classical) pawnStructure(score *[2]int32) {
+	g := e.v.Geo
+	promo := e.v.PromotionRank()
+	for c := env.White; c <= env.Black; c++ {
+		them := c.Other()
+		for f := 0; f < g.Files; f++ {
+			n := int32(e.pawnsOn[c][f])
+			if n == 0 {
+				continue
+			}
+			if n > 1 {
+				score[c] -= (n - 1) * e.w.Doubled
+			}
+			left, right := f > 0 && e.pawnsOn[c][f-1] > 0, f+1 < g.Files && e.pawnsOn[c][f+1] > 0
+			if !left && !right {
+				score[c] -= n * e.w.Isolated
+			}
+			// Passed: no enemy pawn ahead of the most advanced pawn on its
+			// file or the files beside it. The enemy's ranks are mirrored
+			// into ours to compare.
+			front := int(e.pawnRanks[c][f][1])
+			passed := true
+			for df := -1; df <= 1 && passed; df++ {
+				ef := f + df
+				if ef < 0 || ef >= g.Files || e.pawnsOn[them][ef] == 0 {
+					continue
+				}
+				// The enemy pawn nearest our promotion rank is its rearmost.
+				enemy := g.Mirror(int(e.pawnRanks[them][ef][0]))
+				if enemy > front {
+					passed = false
+				}
+			}
+			if passed && promo != 0 {
+				left := int32(max(promo-front, 0))
+				span := int32(max(promo-g.FirstRank, 1))
+				score[c] += e.w.Passed + e.w.Passed*(span-left)/span
+			}
+		}
+	}
+}
+
+// kingSafety adds the middlegame king terms: shelter (own pieces next to
+// the king) and tropism (enemy pieces within two steps).
+func (e *Classical) kingSafety(pos *env.Position, kmg *[2]int32) {
+	if e.w.KingShelter == 0 && e.w.KingTropism == 0 {
+		return
+	}
+	g := e.v.Geo
+	for c := env.White; c <= env.Black; c++ {
+		k := pos.KingSquare(c)
+		if k == env.NoSquare {
+			continue
+		}
+		kf, kr := g.File(k), g.Rank(k)
+		for df := -2; df <= 2; df++ {
+			for dr := -2; dr <= 2; dr++ {
+				s := g.At(kf+df, kr+dr)
+				if s == env.NoSquare || s == k {
+					continue
+				}
+				q := pos.At(s)
+				if q == env.NoPiece {
+					continue
+				}
+				near := df >= -1 && df <= 1 && dr >= -1 && dr <= 1
+				switch {
+				case q.Color() == c && near:
+					kmg[c] += e.w.KingShelter
+				case q.Color() != c && !e.pawn[q.Type()]:
+					kmg[c] -= e.w.KingTropism
+				}
+			}
+		}
+	}
+}

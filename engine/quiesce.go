@@ -1,0 +1,124 @@
+package engine
+
+import "bomberzero/env"
+
+// deltaMargin is what a capture must be able to bring, beyond the
+// material it takes, to be searched when the side is that far below alpha.
+const deltaMargin = 200
+
+// quiesce searches the node at ply until it is quiet: the side to move may
+// stand pat on its static evaluation (not in check) or play a capture
+// (double captures included) or a promotion; in check it plays every
+// evasion. Captures that cannot bring the score back to alpha even with
+// deltaMargin to spare are skipped (delta pruning). Checkmate, stalemate
+// and the other game ends are exact here too, except that a position whose
+// static evaluation is already at least beta is not searched further, as
+// in every engine (a stalemate there goes unseen).
+func (w *worker) quiesce(alpha, beta int32, ply int) int32 {
+	w.pvLen[ply] = ply
+	if w.visit() {
+		return 0
+	}
+	pos := w.pos
+	w.seldepth = max(w.seldepth, ply)
+	if s, over := w.drawnOrWon(ply); over {
+		return s
+	}
+	inCheck := pos.InCheck()
+	fifty := pos.HalfMoveClock() >= 100
+	if fifty && !inCheck {
+		return 0
+	}
+	if ply >= MaxPly-1 {
+		return w.eval.Evaluate(pos)
+	}
+	alpha, beta = max(alpha, matedIn(ply)), min(beta, mateIn(ply+1))
+	if alpha >= beta {
+		return alpha
+	}
+	pvNode := beta-alpha > 1
+	key := pos.Hash()
+	tte, hit := w.e.tt.Probe(key)
+	ttMove := env.NoMove
+	if hit {
+		s := fromTT(tte.Score, ply)
+		ttMove = tte.Move
+		if !pvNode && !fifty && (tte.Bound == BoundExact || tte.Bound == BoundLower && s >= beta || tte.Bound == BoundUpper && s <= alpha) {
+			return s
+		}
+	}
+	best, stand := -Infinite, -Infinite
+	if !inCheck {
+		stand = w.evaluate(alpha, beta)
+		if stand >= beta {
+			return stand
+		}
+		alpha = max(alpha, stand)
+		best = stand
+	}
+	moves := pos.LegalMoves(w.moves[ply][:0])
+	if len(moves) == 0 {
+		if inCheck {
+			return matedIn(ply)
+		}
+		return 0
+	}
+	if fifty {
+		return 0
+	}
+	if !inCheck {
+		// Only captures and promotions are searched: keep them alone, so
+		// that the order is built over a short list.
+		n := 0
+		for _, m := range moves {
+			if tac, _ := w.tactical(m); tac {
+				moves[n] = m
+				n++
+			}
+		}
+		moves = moves[:n]
+	}
+	keys := w.keys[ply][:len(moves)]
+	w.orderMoves(moves, keys, ttMove, ply)
+	alpha0 := alpha
+	bestMove := env.NoMove
+	us := pos.SideToMove()
+	for i := range moves {
+		m := pick(moves, keys, i)
+		_, gain := w.tactical(m)
+		if !inCheck {
+			if m.Promotion() == 0 && stand+gain+deltaMargin <= alpha {
+				continue
+			}
+		}
+		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, w.mover(m))
+		u := pos.DoMove(m)
+		s := -w.quiesce(-beta, -alpha, ply+1)
+		pos.UndoMove(u)
+		if w.stopped() {
+			return 0
+		}
+		if s > best {
+			best = s
+			if s > alpha {
+				bestMove = m
+				if pvNode {
+					w.updatePV(ply, m)
+				}
+				if s >= beta {
+					break
+				}
+				alpha = s
+			}
+		}
+	}
+	bound := BoundUpper
+	switch {
+	case best >= beta:
+		bound = BoundLower
+	case pvNode && best > alpha0:
+		bound = BoundExact
+	}
+	w.e.tt.Store(key, bestMove, toTT(best, ply), 0, bound)
+	return best
+}

@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"testing"
+
+	"bomberzero/env"
+)
+
+func TestMateScoresRoundTripThroughTheTableAtAnyPly(t *testing.T) {
+	tt, err := NewTT(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		score int32
+		ply   int
+	}{
+		{"mate in 3 found at ply 5", mateIn(5 + 5), 5},
+		{"mated at ply 9 seen from ply 2", matedIn(9), 2},
+		{"mate at the node itself", mateIn(7), 7},
+		{"plain score", 137, 11},
+		{"negative plain score", -MateBound + 1, 40},
+	}
+	for i, c := range cases {
+		key := uint64(0x9e3779b97f4a7c15) * uint64(i+1)
+		m := env.Move(0x123456 + i)
+		tt.Store(key, m, toTT(c.score, c.ply), 6, BoundExact)
+		got, ok := tt.Probe(key)
+		if !ok {
+			t.Fatalf("%s: stored entry not found", c.name)
+		}
+		if s := fromTT(got.Score, c.ply); s != c.score || got.Move != m || got.Depth != 6 || got.Bound != BoundExact {
+			t.Errorf("%s: read back score %d move %#x depth %d bound %d, want %d %#x 6 exact", c.name, s, got.Move, got.Depth, got.Bound, c.score, m)
+		}
+		// The same mate read at another ply is as far from the node.
+		if IsMate(c.score) {
+			if s := fromTT(got.Score, c.ply+4); s-c.score != map[bool]int32{true: -4, false: 4}[c.score > 0] {
+				t.Errorf("%s: read 4 plies deeper as %d, want %d moved 4 plies toward the root's view", c.name, s, c.score)
+			}
+		}
+	}
+}
+
+func TestTableKeepsDeepEntriesAndAgesOldSearches(t *testing.T) {
+	tt, _ := NewTT(1)
+	// Five keys that share a bucket: the bucket is chosen by the high bits.
+	base := uint64(0x1234) << 48
+	keys := []uint64{base | 1, base | 2, base | 3, base | 4, base | 5}
+	for i, k := range keys[:4] {
+		tt.Store(k, env.Move(i+1), 10, 10-i, BoundLower) // depths 10, 9, 8, 7
+	}
+	tt.Store(keys[4], env.Move(9), 10, 1, BoundLower)
+	if _, ok := tt.Probe(keys[3]); ok {
+		t.Errorf("the shallowest entry (depth 7) was kept; the new one should replace it")
+	}
+	if _, ok := tt.Probe(keys[0]); !ok {
+		t.Errorf("the deepest entry was replaced")
+	}
+	// A shallower result of the same position does not overwrite a deep one
+	// of this search, unless exact.
+	tt.Store(keys[0], env.Move(7), 20, 3, BoundUpper)
+	if got, _ := tt.Probe(keys[0]); got.Depth != 10 {
+		t.Errorf("depth-3 bound replaced the depth-10 entry: depth %d", got.Depth)
+	}
+	// After enough new searches the old deep entries give way.
+	for range 3 {
+		tt.NewSearch()
+	}
+	tt.Store(base|6, env.Move(6), 0, 1, BoundLower)
+	if _, ok := tt.Probe(base | 6); !ok {
+		t.Errorf("a new search's entry could not replace entries three searches old")
+	}
+	if hf := tt.HashFull(); hf < 0 || hf > 1000 {
+		t.Errorf("hashfull %d outside 0-1000", hf)
+	}
+}
+
+func TestTableSizeOutOfRangeIsRefused(t *testing.T) {
+	for _, mb := range []int{0, -1, MaxHashMB + 1} {
+		if _, err := NewTT(mb); err == nil {
+			t.Errorf("hash %d MB accepted", mb)
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"time"
+
+	"bomberzero/env"
+)
+
+// frame is what a node leaves for its children.
+type frame struct {
+	move   env.Move  // the move being searched from this node (NoMove: the null move)
+	piece  env.Piece // the piece that makes it
+	static int32     // the node's static evaluation (-Infinite in check)
+}
+
+// pollEvery is how many nodes a thread visits between looks at the clock
+// and the caller's context: well under a millisecond of work.
+const pollEvery = 1024
+
+// worker is one search thread: its own copy of the position, its move
+// buffers and principal variations, and its move order statistics.
+type worker struct {
+	e     *Engine
+	id    int
+	eval  Evaluator
+	lazy  WindowEvaluator // eval, when it evaluates lazily; else nil
+	value []int32
+	pos   *env.Position
+	s     *shared
+
+	nodes, flushed int64
+	seldepth       int
+	maxDepth       int
+	soft           time.Duration
+	report         func(Info)
+	result         Result
+	rootBest       env.Move
+	rootScore      int32
+	multiPV        int        // lines the main thread searches
+	excluded       []env.Move // root moves of the lines found at this depth
+
+	moves   [MaxPly + 1][]env.Move
+	keys    [MaxPly + 1][]int64
+	quiets  [MaxPly + 1][]env.Move
+	stack   [MaxPly + 2]frame
+	pv      [MaxPly + 1][MaxPly + 1]env.Move
+	pvLen   [MaxPly + 1]int
+	killers [MaxPly + 1][2]env.Move
+	counter [32][maxSquares]env.Move
+	history *[2][maxSquares][maxSquares]int32
+}
+
+// newWorker returns thread id of engine e.
+func newWorker(e *Engine, id int, ev Evaluator) *worker {
+	w := &worker{e: e, id: id, eval: ev, value: e.value, history: new([2][maxSquares][maxSquares]int32)}
+	w.lazy, _ = ev.(WindowEvaluator)
+	for i := range w.moves {
+		w.moves[i] = make([]env.Move, env.MaxMoves)
+		w.keys[i] = make([]int64, env.MaxMoves)
+		w.quiets[i] = make([]env.Move, 0, 64)
+	}
+	return w
+}
+
+// clearHistory forgets the move order statistics.
+func (w *worker) clearHistory() {
+	*w.history = [2][maxSquares][maxSquares]int32{}
+	w.counter = [32][maxSquares]env.Move{}
+	w.killers = [MaxPly + 1][2]env.Move{}
+}
+
+// reset prepares the thread for a search of pos.
+func (w *worker) reset(pos *env.Position, s *shared, maxDepth int, soft time.Duration, report func(Info)) {
+	w.pos = pos.Clone()
+	w.s, w.maxDepth, w.soft, w.report = s, maxDepth, soft, report
+	w.nodes, w.flushed, w.seldepth = 0, 0, 0
+	w.result = Result{}
+	w.rootBest = env.NoMove
+	w.excluded = w.excluded[:0]
+	w.killers = [MaxPly + 1][2]env.Move{}
+	w.stack[0] = frame{static: -Infinite}
+}
+
+// visit counts a node and says whether the search must stop.
+func (w *worker) visit() bool {
+	if w.s.stop.Load() {
+		return true // a stopped search visits nothing more
+	}
+	w.nodes++
+	if w.nodes&(pollEvery-1) == 0 {
+		w.poll()
+	}
+	if lim := w.s.nodeLimit; lim > 0 && len(w.e.workers) == 1 && w.nodes >= lim {
+		w.s.stop.Store(true)
+	}
+	return w.s.stop.Load()
+}
+
+// stopped says whether the search is stopping.
+func (w *worker) stopped() bool { return w.s.stop.Load() }
+
+// poll looks at the caller's context, the clock and the threads' node
+// count, and stops the search when one of them says so.
+func (w *worker) poll() {
+	total := w.s.nodes.Add(w.nodes - w.flushed)
+	w.flushed = w.nodes
+	switch {
+	case w.s.ctx.Err() != nil:
+	case w.s.hard > 0 && time.Since(w.s.start) >= w.s.hard:
+	case w.s.nodeLimit > 0 && total >= w.s.nodeLimit:
+	default:
+		return
+	}
+	w.s.stop.Store(true)
+}
+
+// evaluate returns the static evaluation of the thread's position, exact
+// inside (alpha, beta) and on the right side of the window outside it.
+func (w *worker) evaluate(alpha, beta int32) int32 {
+	if w.lazy != nil {
+		return w.lazy.EvaluateWithin(w.pos, alpha, beta)
+	}
+	return w.eval.Evaluate(w.pos)
+}
