@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"reflect"
 	"slices"
 	"sort"
@@ -17,6 +16,7 @@ import (
 	"strings"
 
 	"bomberzero/internal/atomicfile"
+	"bomberzero/internal/readfile"
 )
 
 // Checkpoints are safetensors files (https://huggingface.co/docs/safetensors):
@@ -144,9 +144,17 @@ func (t *Trainer) Save(path, variant string) error {
 	return nil
 }
 
-// ReadCheckpoint reads and verifies the checkpoint file at path.
+// MaxCheckpointBytes is the largest checkpoint file ReadCheckpoint reads:
+// above the largest network a run's memory estimate lets a machine train
+// with its optimizer state (setup.MemoryBytes). A larger file, a FIFO or a
+// device such as /dev/zero is refused, naming the file, before anything
+// is read.
+const MaxCheckpointBytes = 4 << 30
+
+// ReadCheckpoint reads and verifies the checkpoint file at path: a regular
+// file of at most MaxCheckpointBytes.
 func ReadCheckpoint(path string) (*Checkpoint, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Regular(path, MaxCheckpointBytes)
 	if err != nil {
 		return nil, fmt.Errorf("nn: %w", err)
 	}

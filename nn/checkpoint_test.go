@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // savedCheckpoint trains a tiny network for a few steps, saves it and
@@ -213,4 +215,26 @@ func FuzzParseCheckpoint(f *testing.F) {
 			t.Fatalf("Trainer: %v", err)
 		}
 	})
+}
+
+// TestCheckpointReaderRefusesDevicesAndFifosAtOnce is finding 1 of issue
+// 34: /dev/zero as a checkpoint grew memory until the process died, and a
+// FIFO blocked the reader forever.
+func TestCheckpointReaderRefusesDevicesAndFifosAtOnce(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo.safetensors")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/dev/zero", fifo} {
+		done := make(chan error, 1)
+		go func() { _, err := ReadCheckpoint(path); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("ReadCheckpoint(%s) = %v; want a refusal naming the file", path, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("ReadCheckpoint(%s) still running after 10 s", path)
+		}
+	}
 }
