@@ -48,6 +48,9 @@ var (
 	// ErrOldFormat is a checkpoint of an older format version, whose
 	// networks this build cannot run.
 	ErrOldFormat = errors.New("checkpoint from an older bomberzero")
+	// ErrNonFinite is a checkpoint with a NaN or infinite value in a
+	// tensor; the error names the tensor.
+	ErrNonFinite = errors.New("checkpoint has non-finite weights")
 )
 
 // Checkpoint is a parsed, checksum-verified checkpoint file.
@@ -166,7 +169,8 @@ func ReadCheckpoint(path string) (*Checkpoint, error) {
 }
 
 // ParseCheckpoint parses and verifies a checkpoint held in memory. Errors
-// wrap ErrTruncated or ErrCorrupt and say which part is wrong.
+// wrap ErrTruncated, ErrCorrupt or ErrNonFinite (a NaN or infinite value,
+// naming its tensor) and say which part is wrong.
 func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 	if len(data) < 8 {
 		return nil, fmt.Errorf("%w: %d bytes, want at least 8 for the header length", ErrTruncated, len(data))
@@ -228,6 +232,7 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 	}
 	sort.Strings(names)
 	var covered int64
+	var nonFinite error
 	for _, name := range names {
 		var e safetensorsEntry
 		if err := json.Unmarshal(raw[name], &e); err != nil {
@@ -256,7 +261,14 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 		covered += end - b
 		t := CheckpointTensor{Shape: e.Shape, Data: make([]float32, n)}
 		for i := range t.Data {
-			t.Data[i] = math.Float32frombits(binary.LittleEndian.Uint32(body[b+4*int64(i):]))
+			v := math.Float32frombits(binary.LittleEndian.Uint32(body[b+4*int64(i):]))
+			if f := float64(v); nonFinite == nil && (math.IsNaN(f) || math.IsInf(f, 0)) {
+				// A network (or its optimizer state) that diverged would
+				// play, or train on, garbage without a word. Reported
+				// after the checksum, so that a damaged file says so.
+				nonFinite = fmt.Errorf("%w: tensor %q holds %v at index %d (a diverged network): its values must all be finite", ErrNonFinite, name, v, i)
+			}
+			t.Data[i] = v
 		}
 		c.Tensors[name] = t
 	}
@@ -269,6 +281,9 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 	sum := sha256.Sum256(body)
 	if got := hex.EncodeToString(sum[:]); got != meta["data_sha256"] {
 		return nil, fmt.Errorf("%w: data SHA-256 %s, metadata says %q", ErrCorrupt, got, meta["data_sha256"])
+	}
+	if nonFinite != nil {
+		return nil, nonFinite
 	}
 	return c, nil
 }

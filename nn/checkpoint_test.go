@@ -3,6 +3,7 @@ package nn
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -215,6 +216,40 @@ func FuzzParseCheckpoint(f *testing.F) {
 			t.Fatalf("Trainer: %v", err)
 		}
 	})
+}
+
+// TestCheckpointWithNonFiniteWeightsIsRefusedNamingTheTensor is finding 2
+// of issue 34: a checkpoint with a NaN in the tower was loaded and played.
+func TestCheckpointWithNonFiniteWeightsIsRefusedNamingTheTensor(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		value float32
+		says  string
+	}{
+		{"NaN", float32(math.NaN()), "NaN"},
+		{"+Inf", float32(math.Inf(1)), "+Inf"},
+		{"-Inf", float32(math.Inf(-1)), "-Inf"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, _ := savedCheckpoint(t, "adam")
+			p := tr.net.params[len(tr.net.params)/2] // inside the tower
+			p.Data[len(p.Data)-1] = tc.value
+			path := filepath.Join(t.TempDir(), "diverged.safetensors")
+			if err := tr.Save(path, "flying-bombers"); err != nil {
+				t.Fatal(err)
+			}
+			for _, load := range []func() error{
+				func() error { _, err := LoadNet(path, tr.net.cfg, "flying-bombers"); return err },
+				func() error { _, err := LoadTrainer(path, tr.net.cfg, "flying-bombers"); return err },
+			} {
+				err := load()
+				if !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), fmt.Sprintf("%q", p.Name)) ||
+					!strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), path) {
+					t.Errorf("load of a checkpoint with %s in %s: %v; want ErrNonFinite naming the tensor and the file", tc.name, p.Name, err)
+				}
+			}
+		})
+	}
 }
 
 // TestCheckpointReaderRefusesDevicesAndFifosAtOnce is finding 1 of issue
