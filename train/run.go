@@ -51,6 +51,11 @@ type Options struct {
 	Out io.Writer
 	// Progress receives the progress bars (nil: none).
 	Progress io.Writer
+	// Log receives the warnings and notices for the user: chunks and
+	// records quarantined, the lease waited for, a torn metrics line
+	// (nil: Progress, or Out when that is nil too). The command sets it
+	// to stderr, --quiet or not, so that no warning lands in the output.
+	Log io.Writer
 
 	// Store, when not nil, is where the run lives (an object store): Dir
 	// is then this machine's working copy of it, pulled from the store
