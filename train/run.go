@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -297,6 +298,9 @@ func (r *runner) open(resume bool) error {
 			return fmt.Errorf("train: %w", err)
 		}
 	}
+	if err := r.removeTemps(); err != nil {
+		return err
+	}
 	if resume {
 		if err := r.load(); err != nil {
 			return err
@@ -310,6 +314,27 @@ func (r *runner) open(resume bool) error {
 	}
 	if r.window, err = datasets.NewWindow(filepath.Join(r.dir, dataDir), datasets.WindowConfig{Size: r.cfg.Train.Window}); err != nil {
 		return fmt.Errorf("train: %w", err)
+	}
+	return nil
+}
+
+// removeTemps deletes the temporary files that writes killed before their
+// rename left in the run directory and the folders where atomic writes
+// happen: the run is locked, so no live writer owns one.
+func (r *runner) removeTemps() error {
+	var all []string
+	for _, d := range []string{"", dataDir, filepath.Join(dataDir, "records"), gamesDir, ckptDir, plotsDir} {
+		removed, err := datasets.RemoveStaleTemps(filepath.Join(r.dir, d), 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("train: %s: %w", r.dir, err)
+		}
+		all = append(all, removed...)
+	}
+	if len(all) > 0 {
+		r.logf("train: removed %d temporary files of writes killed before they finished: %s", len(all), strings.Join(all, ", "))
 	}
 	return nil
 }

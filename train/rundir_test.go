@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"bomberzero/datasets"
+	"bomberzero/internal/atomicfile"
 	"bomberzero/internal/dirlock"
 )
 
@@ -163,4 +164,34 @@ func flipByte(path string, at int64) error {
 	}
 	data[at] ^= 0xff
 	return os.WriteFile(path, data, 0o644)
+}
+
+// TestStaleTemporaryFilesAreRemovedWhenTheRunOpens is finding 4 of issue
+// 34: the temporary files of writes killed before their rename piled up in
+// the run directory (the cleanup existed; nothing called it).
+func TestStaleTemporaryFilesAreRemovedWhenTheRunOpens(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := Run(context.Background(), Options{Dir: dir, Config: tinyConfig(t), Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var temps []string
+	for _, d := range []string{"", dataDir, gamesDir, ckptDir, plotsDir} {
+		p := filepath.Join(dir, d, atomicfile.TempPrefix+"killed-123")
+		if err := os.WriteFile(p, []byte("half a file"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		temps = append(temps, p)
+	}
+	var log bytes.Buffer
+	if _, err := Run(context.Background(), Options{Dir: dir, Generations: 1, Log: &log}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range temps {
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s still there after the run opened (%v)", p, err)
+		}
+	}
+	if !strings.Contains(log.String(), "removed 5 temporary files") {
+		t.Errorf("log %q; want it to say the 5 temporary files were removed", log.String())
+	}
 }
