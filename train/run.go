@@ -312,6 +312,11 @@ func (r *runner) open(resume bool) error {
 	if r.metrics, err = metrics.OpenWriter(filepath.Join(r.dir, metricsName)); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
+	if t := r.metrics.Torn(); t != nil {
+		if err := r.repairTorn(t); err != nil {
+			return err
+		}
+	}
 	if r.window, err = datasets.NewWindow(filepath.Join(r.dir, dataDir), datasets.WindowConfig{Size: r.cfg.Train.Window}); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
@@ -336,6 +341,51 @@ func (r *runner) removeTemps() error {
 	if len(all) > 0 {
 		r.logf("train: removed %d temporary files of writes killed before they finished: %s", len(all), strings.Join(all, ", "))
 	}
+	return nil
+}
+
+// repairTorn reports the torn last line of metrics.jsonl that the writer
+// cut off (a kill in the middle of a record) and repairs what it can: the
+// record of a generation whose evaluation is being replayed is written
+// again by the replay; that of a finished generation is rebuilt from its
+// checkpoint (its model and time: the figures of its games, training and
+// matches are lost with the line) and appended.
+func (r *runner) repairTorn(t *metrics.Torn) error {
+	msg := "train: warning: " + t.Warning()
+	recs, _, err := metrics.Read(t.Path)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	gen, ok := t.Generation()
+	if !ok { // cut before its generation: records come in order
+		gen = 0
+		if n := len(recs); n > 0 {
+			gen = recs[n-1].Generation + 1
+		}
+	}
+	if n := len(recs); n > 0 && recs[n-1].Generation >= gen {
+		r.logf("%s; generation %d's record is whole on the line before", msg, gen)
+		return nil
+	}
+	if gen >= r.st.Generation {
+		r.logf("%s; generation %d's record is written again when its evaluation is replayed", msg, gen)
+		return nil
+	}
+	ckpt := GenCheckpoint(r.dir, gen+1)
+	info, err := os.Stat(ckpt)
+	if err != nil {
+		r.logf("%s; generation %d's record is lost (%v)", msg, gen, err)
+		return nil
+	}
+	rec := metrics.Record{Time: info.ModTime().UTC(), Generation: gen, Model: genName(gen + 1)}
+	if n := len(recs); n > 0 {
+		rec.Elapsed = recs[n-1].Elapsed
+	}
+	if err := r.metrics.Append(rec); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	r.logf("%s; generation %d's record rebuilt from its checkpoint %s (its model and time; its games', training's and matches' figures were on the lost line)",
+		msg, gen, ckpt)
 	return nil
 }
 

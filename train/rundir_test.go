@@ -195,3 +195,34 @@ func TestStaleTemporaryFilesAreRemovedWhenTheRunOpens(t *testing.T) {
 		t.Errorf("log %q; want it to say the 5 temporary files were removed", log.String())
 	}
 }
+
+// TestTornMetricsLineIsReportedAndRebuiltOnResume is finding 3 of issue
+// 34: a truncated last line of metrics.jsonl dropped that generation's
+// record without a word. The resume now warns, naming the file and line,
+// and rebuilds the record of the finished generation from its checkpoint.
+func TestTornMetricsLineIsReportedAndRebuiltOnResume(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := Run(context.Background(), Options{Dir: dir, Config: tinyConfig(t), Generations: 2}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, metricsName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1 // the second record's line
+	if err := os.WriteFile(path, data[:last+(len(data)-last)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	if _, err := Run(context.Background(), Options{Dir: dir, Generations: 2, Log: &log}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), path+":2: the last line is torn") || !strings.Contains(log.String(), "generation 1's record rebuilt") {
+		t.Errorf("log %q; want a warning naming %s:2 and the rebuilt record", log.String(), path)
+	}
+	recs := readMetrics(t, dir)
+	if len(recs) != 2 || recs[1].Generation != 1 || recs[1].Model != "gen-0002" {
+		t.Errorf("records after the resume: %+v; want generations 0 and 1 (gen-0002)", recs)
+	}
+}
