@@ -1,13 +1,13 @@
 package nn
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"slices"
@@ -101,16 +101,32 @@ func (t *Trainer) Save(path, variant string) error {
 			}
 		}
 	}
+	// The data section is streamed twice, once into its checksum and once
+	// into the file, so that saving holds no copy of the weights: a
+	// buffered copy (and the copy of it with the header) needed several
+	// times the network's memory again.
 	header := map[string]any{}
-	var data bytes.Buffer
-	var buf [4]byte
+	var begin int64
 	for _, it := range items {
-		begin := int64(data.Len())
-		for _, v := range it.data {
-			binary.LittleEndian.PutUint32(buf[:], math.Float32bits(v))
-			data.Write(buf[:])
+		end := begin + 4*int64(len(it.data))
+		header[it.name] = safetensorsEntry{DType: "F32", Shape: it.shape, Offsets: [2]int64{begin, end}}
+		begin = end
+	}
+	writeData := func(w io.Writer) error {
+		buf := make([]byte, 0, 64<<10)
+		for _, it := range items {
+			for _, v := range it.data {
+				if len(buf) == cap(buf) {
+					if _, err := w.Write(buf); err != nil {
+						return err
+					}
+					buf = buf[:0]
+				}
+				buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+			}
 		}
-		header[it.name] = safetensorsEntry{DType: "F32", Shape: it.shape, Offsets: [2]int64{begin, int64(data.Len())}}
+		_, err := w.Write(buf)
+		return err
 	}
 	cfgJSON, err := json.Marshal(t.net.cfg)
 	if err != nil {
@@ -120,7 +136,8 @@ func (t *Trainer) Save(path, variant string) error {
 	if err != nil {
 		return fmt.Errorf("nn: save %s: %w", path, err)
 	}
-	sum := sha256.Sum256(data.Bytes())
+	h := sha256.New()
+	writeData(h) // a hash's Write never fails
 	header["__metadata__"] = map[string]string{
 		"format":         checkpointFormat,
 		"format_version": strconv.Itoa(checkpointVersion),
@@ -128,7 +145,7 @@ func (t *Trainer) Save(path, variant string) error {
 		"config":         string(cfgJSON),
 		"train_config":   string(trainJSON),
 		"step":           strconv.FormatInt(t.step, 10),
-		"data_sha256":    hex.EncodeToString(sum[:]),
+		"data_sha256":    hex.EncodeToString(h.Sum(nil)),
 	}
 	hj, err := json.Marshal(header)
 	if err != nil {
@@ -137,11 +154,16 @@ func (t *Trainer) Save(path, variant string) error {
 	for len(hj)%8 != 0 {
 		hj = append(hj, ' ')
 	}
-	var out bytes.Buffer
-	binary.Write(&out, binary.LittleEndian, uint64(len(hj)))
-	out.Write(hj)
-	out.Write(data.Bytes())
-	if err := atomicfile.WriteFile(path, out.Bytes()); err != nil {
+	err = atomicfile.Write(path, func(w io.Writer) error {
+		if err := binary.Write(w, binary.LittleEndian, uint64(len(hj))); err != nil {
+			return err
+		}
+		if _, err := w.Write(hj); err != nil {
+			return err
+		}
+		return writeData(w)
+	})
+	if err != nil {
 		return fmt.Errorf("nn: save %s: %w", path, err)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -271,5 +272,41 @@ func TestCheckpointReaderRefusesDevicesAndFifosAtOnce(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("ReadCheckpoint(%s) still running after 10 s", path)
 		}
+	}
+}
+
+// TestSaveHoldsNoCopyOfTheWeights is finding 8 of issue 34: saving built
+// the data section in a growing buffer, then a second buffer with the
+// header, several times the network's memory again (13.6 GB for a fat
+// value head). It now streams: what it allocates is small beside the file.
+func TestSaveHoldsNoCopyOfTheWeights(t *testing.T) {
+	cfg := Config{Channels: 3, Height: 8, Width: 8, PolicyPlanes: 2, Blocks: 1, Filters: 8, PolicyFilters: 2, ValueFilters: 16, ValueHidden: 256}
+	net, err := New(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := DefaultTrainConfig()
+	tc.Optimizer = "adam"
+	tr, err := NewTrainer(net, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "fat.safetensors")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := tr.Save(path, "fbgc"); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(info.Size())/4 {
+		t.Errorf("Save of a %d-byte checkpoint allocated %d bytes; want under a quarter of the file", info.Size(), alloc)
+	}
+	if _, err := LoadTrainer(path, cfg, "fbgc"); err != nil {
+		t.Errorf("the streamed checkpoint does not load: %v", err)
 	}
 }
