@@ -3,6 +3,7 @@ package mcts
 import (
 	"fmt"
 	"strconv"
+	"unsafe"
 
 	"bomberzero/internal/keys"
 )
@@ -93,6 +94,28 @@ type Config struct {
 	// LeafMaterialScale is the material balance, in pawns, that the mix
 	// reads as a value of tanh(1) = 0.76.
 	LeafMaterialScale float64 `toml:"leaf_material_scale"`
+
+	// TreeMemoryMB is the memory, in MiB, one game's search tree may use:
+	// a tree stops growing at NodeBudget nodes and its search ends there,
+	// with the best move of the visits so far (Result.TreeFull), so that a
+	// long search (an engine's "go infinite") runs in bounded memory. A
+	// self-play search of the default size uses a few MiB. 0 is
+	// DefaultTreeMemoryMB.
+	TreeMemoryMB int `toml:"tree_memory_mb"`
+}
+
+// NodeBytes is the memory a node of a search tree takes: the node, its
+// copy in the arena that rerooting compacts into, and its rerooting index.
+const NodeBytes = 2*int(unsafe.Sizeof(node{})) + 4
+
+// NodeBudget is the most nodes one search tree grows to under
+// TreeMemoryMB (a last expansion may pass it by one batch's children).
+func (c Config) NodeBudget() int {
+	mb := c.TreeMemoryMB
+	if mb == 0 {
+		mb = DefaultTreeMemoryMB
+	}
+	return max(1, mb<<20/NodeBytes)
 }
 
 // DefaultConfig returns the default search parameters.
@@ -124,6 +147,7 @@ func DefaultConfig() Config {
 
 		LeafMaterialMix:   0,
 		LeafMaterialScale: 3,
+		TreeMemoryMB:      DefaultTreeMemoryMB,
 	}
 }
 
@@ -137,7 +161,13 @@ const (
 	MaxCacheEntries = 1 << 26
 	MaxCacheMoves   = 4096
 	MaxLeaves       = 256
+	// MaxTreeMemoryMB is tree_memory_mb's bound: 1 TiB.
+	MaxTreeMemoryMB = 1 << 20
 )
+
+// DefaultTreeMemoryMB is tree_memory_mb's default: 1 GiB, about ten
+// million nodes, some hundred times a self-play search's tree.
+const DefaultTreeMemoryMB = 1 << 10
 
 // Validate reports the first parameter outside its range, naming its key
 // ("sims = 0: want 1 to 1048576"). Every number must be finite.
@@ -164,6 +194,7 @@ func (c Config) Validate() error {
 		keys.IntIn("cache_moves", c.CacheMoves, 1, MaxCacheMoves),
 		keys.FloatIn("leaf_material_mix", c.LeafMaterialMix, 0, 1),
 		keys.FloatAbove("leaf_material_scale", c.LeafMaterialScale, 0, 1000),
+		keys.IntIn("tree_memory_mb", c.TreeMemoryMB, 0, MaxTreeMemoryMB),
 	}
 	for _, err := range checks {
 		if err != nil {

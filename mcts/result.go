@@ -30,6 +30,10 @@ type Result struct {
 	// loss), and for a win or a draw Policy is shared equally by the moves
 	// that force it.
 	Proven bool
+	// TreeFull reports a search that ended before Sims playouts because
+	// its tree reached the node budget (Config.NodeBudget); Move is then
+	// the best move of the visits so far.
+	TreeFull bool
 }
 
 // visitPolicy writes the root's visit distribution into r.Policy (the

@@ -174,3 +174,41 @@ func TestResultPolicySumsToOneAndCountsSims(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeStopsAtItsNodeBudgetAndTheSearchReturnsItsBestMove is finding 9
+// of issue 34: a long search ("go infinite") grew its tree until the
+// process died in tree.expand. A tree now stops at the node budget that
+// tree_memory_mb allows, and the search ends with the best move so far.
+func TestTreeStopsAtItsNodeBudgetAndTheSearchReturnsItsBestMove(t *testing.T) {
+	g := tttFrom(nil, nil)
+	cfg := testConfig(MaxSims)
+	cfg.Solver = false // the whole game must not be proved before the budget
+	cfg.TreeMemoryMB = 1
+	budget := cfg.NodeBudget()
+	if want := (1 << 20) / NodeBytes; budget != want || budget < 1000 {
+		t.Fatalf("NodeBudget of 1 MiB = %d, want %d", budget, want)
+	}
+	s, err := NewSearcher(cfg, newUniform(t, g), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reset(0, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SearchAll(); err != nil {
+		t.Fatal(err)
+	}
+	r := s.Result(0)
+	if n := len(s.slots[0].tree.nodes); n > budget+9*cfg.LeavesPerGame {
+		t.Errorf("tree of %d nodes, budget %d", n, budget)
+	}
+	if !r.TreeFull || r.Sims >= MaxSims || r.Sims < 1000 {
+		t.Errorf("TreeFull %v after %d playouts; want the search ended by the full tree, well before %d", r.TreeFull, r.Sims, MaxSims)
+	}
+	if r.Move < 0 || r.Move > 8 || len(r.Moves) != 9 {
+		t.Errorf("move %d of %v; want a move of the empty board", r.Move, r.Moves)
+	}
+	if d := DefaultConfig(); d.NodeBudget() < 5_000_000 || d.NodeBudget() != (Config{}).NodeBudget() {
+		t.Errorf("default NodeBudget %d (zero config %d); want some ten million nodes, 0 meaning the default", d.NodeBudget(), (Config{}).NodeBudget())
+	}
+}

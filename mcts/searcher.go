@@ -32,6 +32,7 @@ type Searcher struct {
 	priors    []float32
 	probe     Game // scratch game for the solver's look at children
 	calls     int
+	budget    int // the most nodes a tree grows to (Config.NodeBudget)
 }
 
 // leaf is a batch entry waiting for its evaluation.
@@ -57,6 +58,7 @@ type slot struct {
 	target   int
 	sims     int
 	inflight int
+	treeFull bool // the tree reached the node budget: the search ends
 	gumbel   gumbelRoot
 	result   Result
 }
@@ -89,6 +91,7 @@ func NewSearcher(cfg Config, ev eval.Evaluator, games int) (*Searcher, error) {
 		leaves:    make([]leaf, capacity),
 		leafGames: make([]Game, capacity),
 		rng:       rand.New(rand.NewPCG(cfg.Seed, 0x6d637473)),
+		budget:    cfg.NodeBudget(),
 	}
 	s.gev, _ = ev.(GameEvaluator)
 	if cfg.CacheEntries > 0 {
@@ -280,6 +283,7 @@ func (s *Searcher) Step() ([]int, error) {
 func (s *Searcher) start(sl *slot) {
 	sl.started = true
 	sl.sims, sl.inflight = 0, 0
+	sl.treeFull = false
 	sl.gumbelOn, sl.noised = false, false
 	sl.full = true
 	if s.cfg.CheapShare > 0 && s.rng.Float64() < s.cfg.CheapShare {
@@ -325,7 +329,7 @@ func rootSettled(sl *slot) bool {
 
 // finished reports whether sl's search is complete.
 func (s *Searcher) finished(sl *slot) bool {
-	return sl.inflight == 0 && (sl.sims >= sl.target || rootSettled(sl))
+	return sl.inflight == 0 && (sl.sims >= sl.target || sl.treeFull || rootSettled(sl))
 }
 
 // collect adds slot i's leaves to the batch from entry n on and returns the
@@ -334,7 +338,7 @@ func (s *Searcher) collect(i, n int) (int, error) {
 	sl := &s.slots[i]
 	t := &sl.tree
 	for queued := 0; queued < s.cfg.LeavesPerGame && n < s.capacity; {
-		if sl.sims+sl.inflight >= sl.target || rootSettled(sl) {
+		if sl.sims+sl.inflight >= sl.target || sl.treeFull || rootSettled(sl) {
 			break
 		}
 		if s.leafGames[n] == nil {
@@ -370,6 +374,12 @@ func (s *Searcher) collect(i, n int) (int, error) {
 		lf.moves = g.LegalMoves(lf.moves[:0])
 		if len(lf.moves) == 0 {
 			return n, fmt.Errorf("mcts: slot %d: position %#x has no legal moves but is not over", i, g.Hash())
+		}
+		if idx != 0 && len(t.nodes)+len(lf.moves) > s.budget {
+			// No room for this leaf's children: the tree is as large
+			// as it may grow, and the search ends with what it has.
+			sl.treeFull = true
+			break
 		}
 		lf.hash = g.Hash()
 		if s.cache != nil {
@@ -555,7 +565,7 @@ func (s *Searcher) finish(i int) {
 	t := &sl.tree
 	r := &sl.result
 	root := t.root()
-	r.Full, r.Sims = sl.full, sl.sims
+	r.Full, r.Sims, r.TreeFull = sl.full, sl.sims, sl.treeFull
 	r.Moves, r.Policy = r.Moves[:0], r.Policy[:0]
 	sl.ready = true
 	s.done = append(s.done, i)

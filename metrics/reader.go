@@ -6,20 +6,25 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+
+	"bomberzero/internal/readfile"
 )
 
 // Read returns the records of the metrics file at path. A torn last line
 // (no final newline, not valid JSON: a writer killed mid-record) is dropped
 // and reported by torn; any other bad line is an error naming it.
 func Read(path string) (recs []Record, torn bool, err error) {
-	f, err := os.Open(path)
+	data, err := readfile.Regular(path, MaxFileBytes)
 	if err != nil {
 		return nil, false, fmt.Errorf("metrics: %w", err)
 	}
-	defer f.Close()
-	return Decode(f, path)
+	return Decode(bytes.NewReader(data), path)
 }
+
+// MaxFileBytes is the largest metrics file Read reads (a generation's
+// record is a few kilobytes: this is tens of thousands of generations); a
+// larger file, a FIFO or a device is refused, naming it.
+const MaxFileBytes = 256 << 20
 
 // Decode reads records from r; name labels errors (a file name).
 func Decode(r io.Reader, name string) (recs []Record, torn bool, err error) {

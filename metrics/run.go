@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
+
+	"bomberzero/internal/readfile"
 )
 
 // EvalDir is the folder of a run, split over machines, where the
@@ -34,7 +35,7 @@ func ReadRun(dir string) (recs []Record, torn bool, err error) {
 		byModel[r.Model] = i
 	}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := readfile.Regular(f, MaxFileBytes)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, false, fmt.Errorf("metrics: %w", err)
 		}

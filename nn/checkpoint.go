@@ -1,15 +1,14 @@
 package nn
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"reflect"
 	"slices"
 	"sort"
@@ -17,6 +16,7 @@ import (
 	"strings"
 
 	"bomberzero/internal/atomicfile"
+	"bomberzero/internal/readfile"
 )
 
 // Checkpoints are safetensors files (https://huggingface.co/docs/safetensors):
@@ -48,6 +48,9 @@ var (
 	// ErrOldFormat is a checkpoint of an older format version, whose
 	// networks this build cannot run.
 	ErrOldFormat = errors.New("checkpoint from an older bomberzero")
+	// ErrNonFinite is a checkpoint with a NaN or infinite value in a
+	// tensor; the error names the tensor.
+	ErrNonFinite = errors.New("checkpoint has non-finite weights")
 )
 
 // Checkpoint is a parsed, checksum-verified checkpoint file.
@@ -98,16 +101,32 @@ func (t *Trainer) Save(path, variant string) error {
 			}
 		}
 	}
+	// The data section is streamed twice, once into its checksum and once
+	// into the file, so that saving holds no copy of the weights: a
+	// buffered copy (and the copy of it with the header) needed several
+	// times the network's memory again.
 	header := map[string]any{}
-	var data bytes.Buffer
-	var buf [4]byte
+	var begin int64
 	for _, it := range items {
-		begin := int64(data.Len())
-		for _, v := range it.data {
-			binary.LittleEndian.PutUint32(buf[:], math.Float32bits(v))
-			data.Write(buf[:])
+		end := begin + 4*int64(len(it.data))
+		header[it.name] = safetensorsEntry{DType: "F32", Shape: it.shape, Offsets: [2]int64{begin, end}}
+		begin = end
+	}
+	writeData := func(w io.Writer) error {
+		buf := make([]byte, 0, 64<<10)
+		for _, it := range items {
+			for _, v := range it.data {
+				if len(buf) == cap(buf) {
+					if _, err := w.Write(buf); err != nil {
+						return err
+					}
+					buf = buf[:0]
+				}
+				buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+			}
 		}
-		header[it.name] = safetensorsEntry{DType: "F32", Shape: it.shape, Offsets: [2]int64{begin, int64(data.Len())}}
+		_, err := w.Write(buf)
+		return err
 	}
 	cfgJSON, err := json.Marshal(t.net.cfg)
 	if err != nil {
@@ -117,7 +136,8 @@ func (t *Trainer) Save(path, variant string) error {
 	if err != nil {
 		return fmt.Errorf("nn: save %s: %w", path, err)
 	}
-	sum := sha256.Sum256(data.Bytes())
+	h := sha256.New()
+	writeData(h) // a hash's Write never fails
 	header["__metadata__"] = map[string]string{
 		"format":         checkpointFormat,
 		"format_version": strconv.Itoa(checkpointVersion),
@@ -125,7 +145,7 @@ func (t *Trainer) Save(path, variant string) error {
 		"config":         string(cfgJSON),
 		"train_config":   string(trainJSON),
 		"step":           strconv.FormatInt(t.step, 10),
-		"data_sha256":    hex.EncodeToString(sum[:]),
+		"data_sha256":    hex.EncodeToString(h.Sum(nil)),
 	}
 	hj, err := json.Marshal(header)
 	if err != nil {
@@ -134,19 +154,32 @@ func (t *Trainer) Save(path, variant string) error {
 	for len(hj)%8 != 0 {
 		hj = append(hj, ' ')
 	}
-	var out bytes.Buffer
-	binary.Write(&out, binary.LittleEndian, uint64(len(hj)))
-	out.Write(hj)
-	out.Write(data.Bytes())
-	if err := atomicfile.WriteFile(path, out.Bytes()); err != nil {
+	err = atomicfile.Write(path, func(w io.Writer) error {
+		if err := binary.Write(w, binary.LittleEndian, uint64(len(hj))); err != nil {
+			return err
+		}
+		if _, err := w.Write(hj); err != nil {
+			return err
+		}
+		return writeData(w)
+	})
+	if err != nil {
 		return fmt.Errorf("nn: save %s: %w", path, err)
 	}
 	return nil
 }
 
-// ReadCheckpoint reads and verifies the checkpoint file at path.
+// MaxCheckpointBytes is the largest checkpoint file ReadCheckpoint reads:
+// above the largest network a run's memory estimate lets a machine train
+// with its optimizer state (setup.MemoryBytes). A larger file, a FIFO or a
+// device such as /dev/zero is refused, naming the file, before anything
+// is read.
+const MaxCheckpointBytes = 4 << 30
+
+// ReadCheckpoint reads and verifies the checkpoint file at path: a regular
+// file of at most MaxCheckpointBytes.
 func ReadCheckpoint(path string) (*Checkpoint, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Regular(path, MaxCheckpointBytes)
 	if err != nil {
 		return nil, fmt.Errorf("nn: %w", err)
 	}
@@ -158,7 +191,8 @@ func ReadCheckpoint(path string) (*Checkpoint, error) {
 }
 
 // ParseCheckpoint parses and verifies a checkpoint held in memory. Errors
-// wrap ErrTruncated or ErrCorrupt and say which part is wrong.
+// wrap ErrTruncated, ErrCorrupt or ErrNonFinite (a NaN or infinite value,
+// naming its tensor) and say which part is wrong.
 func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 	if len(data) < 8 {
 		return nil, fmt.Errorf("%w: %d bytes, want at least 8 for the header length", ErrTruncated, len(data))
@@ -220,6 +254,7 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 	}
 	sort.Strings(names)
 	var covered int64
+	var nonFinite error
 	for _, name := range names {
 		var e safetensorsEntry
 		if err := json.Unmarshal(raw[name], &e); err != nil {
@@ -248,7 +283,14 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 		covered += end - b
 		t := CheckpointTensor{Shape: e.Shape, Data: make([]float32, n)}
 		for i := range t.Data {
-			t.Data[i] = math.Float32frombits(binary.LittleEndian.Uint32(body[b+4*int64(i):]))
+			v := math.Float32frombits(binary.LittleEndian.Uint32(body[b+4*int64(i):]))
+			if f := float64(v); nonFinite == nil && (math.IsNaN(f) || math.IsInf(f, 0)) {
+				// A network (or its optimizer state) that diverged would
+				// play, or train on, garbage without a word. Reported
+				// after the checksum, so that a damaged file says so.
+				nonFinite = fmt.Errorf("%w: tensor %q holds %v at index %d (a diverged network): its values must all be finite", ErrNonFinite, name, v, i)
+			}
+			t.Data[i] = v
 		}
 		c.Tensors[name] = t
 	}
@@ -261,6 +303,9 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 	sum := sha256.Sum256(body)
 	if got := hex.EncodeToString(sum[:]); got != meta["data_sha256"] {
 		return nil, fmt.Errorf("%w: data SHA-256 %s, metadata says %q", ErrCorrupt, got, meta["data_sha256"])
+	}
+	if nonFinite != nil {
+		return nil, nonFinite
 	}
 	return c, nil
 }

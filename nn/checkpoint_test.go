@@ -3,13 +3,17 @@ package nn
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // savedCheckpoint trains a tiny network for a few steps, saves it and
@@ -213,4 +217,98 @@ func FuzzParseCheckpoint(f *testing.F) {
 			t.Fatalf("Trainer: %v", err)
 		}
 	})
+}
+
+// TestCheckpointWithNonFiniteWeightsIsRefusedNamingTheTensor is finding 2
+// of issue 34: a checkpoint with a NaN in the tower was loaded and played.
+func TestCheckpointWithNonFiniteWeightsIsRefusedNamingTheTensor(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		value float32
+		says  string
+	}{
+		{"NaN", float32(math.NaN()), "NaN"},
+		{"+Inf", float32(math.Inf(1)), "+Inf"},
+		{"-Inf", float32(math.Inf(-1)), "-Inf"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, _ := savedCheckpoint(t, "adam")
+			p := tr.net.params[len(tr.net.params)/2] // inside the tower
+			p.Data[len(p.Data)-1] = tc.value
+			path := filepath.Join(t.TempDir(), "diverged.safetensors")
+			if err := tr.Save(path, "flying-bombers"); err != nil {
+				t.Fatal(err)
+			}
+			for _, load := range []func() error{
+				func() error { _, err := LoadNet(path, tr.net.cfg, "flying-bombers"); return err },
+				func() error { _, err := LoadTrainer(path, tr.net.cfg, "flying-bombers"); return err },
+			} {
+				err := load()
+				if !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), fmt.Sprintf("%q", p.Name)) ||
+					!strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), path) {
+					t.Errorf("load of a checkpoint with %s in %s: %v; want ErrNonFinite naming the tensor and the file", tc.name, p.Name, err)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckpointReaderRefusesDevicesAndFifosAtOnce is finding 1 of issue
+// 34: /dev/zero as a checkpoint grew memory until the process died, and a
+// FIFO blocked the reader forever.
+func TestCheckpointReaderRefusesDevicesAndFifosAtOnce(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo.safetensors")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/dev/zero", fifo} {
+		done := make(chan error, 1)
+		go func() { _, err := ReadCheckpoint(path); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("ReadCheckpoint(%s) = %v; want a refusal naming the file", path, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("ReadCheckpoint(%s) still running after 10 s", path)
+		}
+	}
+}
+
+// TestSaveHoldsNoCopyOfTheWeights is finding 8 of issue 34: saving built
+// the data section in a growing buffer, then a second buffer with the
+// header, several times the network's memory again (13.6 GB for a fat
+// value head). It now streams: what it allocates is small beside the file.
+func TestSaveHoldsNoCopyOfTheWeights(t *testing.T) {
+	cfg := Config{Channels: 3, Height: 8, Width: 8, PolicyPlanes: 2, Blocks: 1, Filters: 8, PolicyFilters: 2, ValueFilters: 16, ValueHidden: 256}
+	net, err := New(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := DefaultTrainConfig()
+	tc.Optimizer = "adam"
+	tr, err := NewTrainer(net, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "fat.safetensors")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := tr.Save(path, "fbgc"); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("Save of a %d-byte checkpoint allocated %d bytes", info.Size(), alloc)
+	if alloc > uint64(info.Size())/4 {
+		t.Errorf("Save of a %d-byte checkpoint allocated %d bytes; want under a quarter of the file", info.Size(), alloc)
+	}
+	if _, err := LoadTrainer(path, cfg, "fbgc"); err != nil {
+		t.Errorf("the streamed checkpoint does not load: %v", err)
+	}
 }

@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -26,6 +25,7 @@ import (
 
 	"bomberzero/configs"
 	"bomberzero/internal/keys"
+	"bomberzero/internal/readfile"
 	"bomberzero/mcts"
 	"bomberzero/nn"
 	"bomberzero/selfplay"
@@ -228,6 +228,11 @@ func LoadConfig(path string, base Config) (Config, error) {
 	return c, c.Validate()
 }
 
+// MaxConfigBytes is the largest config file LoadConfig and ReadConfig
+// read (the default training file is under 3 KB); a larger file, a FIFO
+// or a device such as /dev/zero is refused, naming the file.
+const MaxConfigBytes = 1 << 20
+
 // ReadConfig is LoadConfig without the validation, for a caller that
 // applies overrides (Config.Set) before it validates.
 func ReadConfig(path string, base Config) (Config, error) {
@@ -236,7 +241,7 @@ func ReadConfig(path string, base Config) (Config, error) {
 		base.SelfPlay.Search = b.SelfPlay.Search
 		base.Train.LRDecayFinal, base.Eval.Every = b.Train.LRDecayFinal, b.Eval.Every
 	}
-	data, err := os.ReadFile(path)
+	data, err := readfile.Regular(path, MaxConfigBytes)
 	if err != nil {
 		return Config{}, fmt.Errorf("train: config: %w", err)
 	}

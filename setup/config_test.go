@@ -8,7 +8,9 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"bomberzero/configs"
 	"bomberzero/env"
@@ -290,4 +292,42 @@ func FuzzSet(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestConfigReaderRefusesDevicesFifosAndHugeFiles is finding 1 of issue
+// 34: --config /dev/zero grew memory until the process died, a FIFO blocked
+// forever and a 3 GB config was read whole.
+func TestConfigReaderRefusesDevicesFifosAndHugeFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.toml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.toml")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, MaxConfigBytes+1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	base, err := DefaultConfig("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, says string }{
+		{"/dev/zero", "not a regular file (a character device)"},
+		{fifo, "not a regular file (a named pipe)"},
+		{huge, "more than the 1048576 this reader accepts"},
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := LoadConfig(tc.path, base); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), tc.path) || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("LoadConfig(%s) = %v; want an error naming the file saying %q", tc.path, err, tc.says)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("LoadConfig(%s) still running after 10 s", tc.path)
+		}
+	}
 }

@@ -35,9 +35,13 @@ const (
 	trainUnitBytes = 48
 	inferUnitBytes = 16
 	windowPosBytes = 400
-	weightCopies   = 8 // data, gradient, two optimizer moments, folded and saved copies
-	treeMoves      = 128
-	treeNodeBytes  = 48
+	// weightCopies: the trainer's data, gradient and two optimizer
+	// moments, with a checkpoint read on resume (its file and its parsed
+	// tensors, three each) alongside; the folded copy self-play uses comes
+	// when the read ones are gone, and a save streams (no copy).
+	weightCopies  = 10
+	treeMoves     = 128
+	treeNodeBytes = 48
 )
 
 // MemoryBytes estimates the run's memory on a variant of shape s: the
@@ -53,8 +57,11 @@ func (c Config) MemoryBytes(s eval.Shape) Memory {
 	f, blocks := fl(n.Filters), fl(n.Blocks)
 	// Units (floats per cell) of one position through the network.
 	units := f*(blocks+2) + fl(n.PolicyFilters+n.ValueFilters+s.Channels)
-	params := blocks*18*f*f + 9*fl(s.Channels)*f + f*fl(n.PolicyFilters+n.ValueFilters) +
-		fl(n.PolicyFilters)*fl(s.PolicySize) + cells*fl(n.ValueFilters)*fl(n.ValueHidden) + 4*fl(n.ValueHidden)
+	// The value and the moves-left heads each have a dense layer of
+	// cells*value_filters*value_hidden weights: with a large value_hidden
+	// they outweigh the tower.
+	params := blocks*18*f*f + 9*fl(s.Channels)*f + f*fl(n.PolicyFilters+2*n.ValueFilters) +
+		fl(n.PolicyFilters)*fl(s.PolicySize) + 2*cells*fl(n.ValueFilters)*fl(n.ValueHidden) + 6*fl(n.ValueHidden)
 	sp := c.SelfPlay.Settings
 	inferBatch := fl(sp.Slots) * fl(sp.Search.LeavesPerGame)
 	evalWorkers := fl(c.Eval.Workers)
@@ -80,6 +87,10 @@ func (c Config) CheckMemory(s eval.Shape, limit int64) error {
 		return nil
 	}
 	part, k, v, lower := "the network's weights", "net.filters", strconv.Itoa(c.Net.Filters), "net.filters or net.blocks"
+	if heads, tower := 2*float64(s.Height*s.Width)*float64(c.Net.ValueFilters)*float64(c.Net.ValueHidden),
+		18*float64(c.Net.Blocks)*float64(c.Net.Filters)*float64(c.Net.Filters); heads > tower {
+		part, k, v, lower = "the network's value and moves-left heads", "net.value_hidden", strconv.Itoa(c.Net.ValueHidden), "net.value_hidden or net.value_filters"
+	}
 	biggest := max(m.Weights, m.Window, m.Training, m.SelfPlay, m.Eval)
 	switch biggest {
 	case m.Training:

@@ -192,3 +192,34 @@ func TestMemoryEstimateBoundsATrainingStep(t *testing.T) {
 		t.Errorf("the largest network at the largest batch: %v, want it refused naming train.batch", err)
 	}
 }
+
+// TestMemoryEstimateCoversTheValueHeadsAndTheCheckpoint is finding 8 of
+// issue 34: net.value_filters=512 with net.value_hidden=4096 passed the
+// estimate (7.2 GiB: one value head counted, the moves-left head's equal
+// dense layer and a resume's checkpoint read not), then saving the first
+// checkpoint needed 13.6 GB. Such a net is now estimated above that and
+// refused under it, naming the key to lower.
+func TestMemoryEstimateCoversTheValueHeadsAndTheCheckpoint(t *testing.T) {
+	cfg, err := DefaultConfig("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := env.LoadVariant(cfg.Variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := agent.NewRules(v, cfg.SelfPlay.MaxPlies).Shape()
+	cfg.Net.ValueFilters, cfg.Net.ValueHidden = 512, 4096
+	// The two heads' dense layers: 2 x cells x 512 x 4096 float32 weights,
+	// each held by the trainer four times (data, gradient, Adam's moments).
+	heads := 2 * float64(shape.Height*shape.Width) * 512 * 4096 * 4
+	if m := cfg.MemoryBytes(shape); m.Weights < 4*heads || m.Total() < 13.6e9 {
+		t.Errorf("estimate %+v (total %.1f GB); want the weights at least the trainer's 4 copies of both heads (%.1f GB) and the total over the 13.6 GB measured",
+			m, m.Total()/1e9, 4*heads/1e9)
+	}
+	err = cfg.CheckMemory(shape, 12<<30)
+	var ke *keys.KeyError
+	if !errors.As(err, &ke) || ke.Key != "net.value_hidden" {
+		t.Errorf("CheckMemory under 12 GiB: %v; want it refused naming net.value_hidden", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -51,6 +52,11 @@ type Options struct {
 	Out io.Writer
 	// Progress receives the progress bars (nil: none).
 	Progress io.Writer
+	// Log receives the warnings and notices for the user: chunks and
+	// records quarantined, the lease waited for, a torn metrics line
+	// (nil: Progress, or Out when that is nil too). The command sets it
+	// to stderr, --quiet or not, so that no warning lands in the output.
+	Log io.Writer
 
 	// Store, when not nil, is where the run lives (an object store): Dir
 	// is then this machine's working copy of it, pulled from the store
@@ -292,6 +298,9 @@ func (r *runner) open(resume bool) error {
 			return fmt.Errorf("train: %w", err)
 		}
 	}
+	if err := r.removeTemps(); err != nil {
+		return err
+	}
 	if resume {
 		if err := r.load(); err != nil {
 			return err
@@ -303,9 +312,80 @@ func (r *runner) open(resume bool) error {
 	if r.metrics, err = metrics.OpenWriter(filepath.Join(r.dir, metricsName)); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
+	if t := r.metrics.Torn(); t != nil {
+		if err := r.repairTorn(t); err != nil {
+			return err
+		}
+	}
 	if r.window, err = datasets.NewWindow(filepath.Join(r.dir, dataDir), datasets.WindowConfig{Size: r.cfg.Train.Window}); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
+	return nil
+}
+
+// removeTemps deletes the temporary files that writes killed before their
+// rename left in the run directory and the folders where atomic writes
+// happen: the run is locked, so no live writer owns one.
+func (r *runner) removeTemps() error {
+	var all []string
+	for _, d := range []string{"", dataDir, filepath.Join(dataDir, "records"), gamesDir, ckptDir, plotsDir} {
+		removed, err := datasets.RemoveStaleTemps(filepath.Join(r.dir, d), 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("train: %s: %w", r.dir, err)
+		}
+		all = append(all, removed...)
+	}
+	if len(all) > 0 {
+		r.logf("train: removed %d temporary files of writes killed before they finished: %s", len(all), strings.Join(all, ", "))
+	}
+	return nil
+}
+
+// repairTorn reports the torn last line of metrics.jsonl that the writer
+// cut off (a kill in the middle of a record) and repairs what it can: the
+// record of a generation whose evaluation is being replayed is written
+// again by the replay; that of a finished generation is rebuilt from its
+// checkpoint (its model and time: the figures of its games, training and
+// matches are lost with the line) and appended.
+func (r *runner) repairTorn(t *metrics.Torn) error {
+	msg := "train: warning: " + t.Warning()
+	recs, _, err := metrics.Read(t.Path)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	gen, ok := t.Generation()
+	if !ok { // cut before its generation: records come in order
+		gen = 0
+		if n := len(recs); n > 0 {
+			gen = recs[n-1].Generation + 1
+		}
+	}
+	if n := len(recs); n > 0 && recs[n-1].Generation >= gen {
+		r.logf("%s; generation %d's record is whole on the line before", msg, gen)
+		return nil
+	}
+	if gen >= r.st.Generation {
+		r.logf("%s; generation %d's record is written again when its evaluation is replayed", msg, gen)
+		return nil
+	}
+	ckpt := GenCheckpoint(r.dir, gen+1)
+	info, err := os.Stat(ckpt)
+	if err != nil {
+		r.logf("%s; generation %d's record is lost (%v)", msg, gen, err)
+		return nil
+	}
+	rec := metrics.Record{Time: info.ModTime().UTC(), Generation: gen, Model: genName(gen + 1)}
+	if n := len(recs); n > 0 {
+		rec.Elapsed = recs[n-1].Elapsed
+	}
+	if err := r.metrics.Append(rec); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	r.logf("%s; generation %d's record rebuilt from its checkpoint %s (its model and time; its games', training's and matches' figures were on the lost line)",
+		msg, gen, ckpt)
 	return nil
 }
 

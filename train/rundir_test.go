@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"bomberzero/datasets"
+	"bomberzero/internal/atomicfile"
 	"bomberzero/internal/dirlock"
 )
 
@@ -163,4 +164,65 @@ func flipByte(path string, at int64) error {
 	}
 	data[at] ^= 0xff
 	return os.WriteFile(path, data, 0o644)
+}
+
+// TestStaleTemporaryFilesAreRemovedWhenTheRunOpens is finding 4 of issue
+// 34: the temporary files of writes killed before their rename piled up in
+// the run directory (the cleanup existed; nothing called it).
+func TestStaleTemporaryFilesAreRemovedWhenTheRunOpens(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := Run(context.Background(), Options{Dir: dir, Config: tinyConfig(t), Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var temps []string
+	for _, d := range []string{"", dataDir, gamesDir, ckptDir, plotsDir} {
+		p := filepath.Join(dir, d, atomicfile.TempPrefix+"killed-123")
+		if err := os.WriteFile(p, []byte("half a file"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		temps = append(temps, p)
+	}
+	var log bytes.Buffer
+	if _, err := Run(context.Background(), Options{Dir: dir, Generations: 1, Log: &log}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range temps {
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s still there after the run opened (%v)", p, err)
+		}
+	}
+	if !strings.Contains(log.String(), "removed 5 temporary files") {
+		t.Errorf("log %q; want it to say the 5 temporary files were removed", log.String())
+	}
+}
+
+// TestTornMetricsLineIsReportedAndRebuiltOnResume is finding 3 of issue
+// 34: a truncated last line of metrics.jsonl dropped that generation's
+// record without a word. The resume now warns, naming the file and line,
+// and rebuilds the record of the finished generation from its checkpoint.
+func TestTornMetricsLineIsReportedAndRebuiltOnResume(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := Run(context.Background(), Options{Dir: dir, Config: tinyConfig(t), Generations: 2}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, metricsName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1 // the second record's line
+	if err := os.WriteFile(path, data[:last+(len(data)-last)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	if _, err := Run(context.Background(), Options{Dir: dir, Generations: 2, Log: &log}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), path+":2: the last line is torn") || !strings.Contains(log.String(), "generation 1's record rebuilt") {
+		t.Errorf("log %q; want a warning naming %s:2 and the rebuilt record", log.String(), path)
+	}
+	recs := readMetrics(t, dir)
+	if len(recs) != 2 || recs[1].Generation != 1 || recs[1].Model != "gen-0002" {
+		t.Errorf("records after the resume: %+v; want generations 0 and 1 (gen-0002)", recs)
+	}
 }

@@ -78,7 +78,7 @@ func (r *runner) genChunks() ([]datasets.ChunkInfo, error) {
 const quarantineDir = "quarantine"
 
 // quarantine moves the damaged and duplicate chunks among problems to
-// data/quarantine, saying so on the progress writer (or the output). A
+// data/quarantine, saying so on the log writer (Options.Log). A
 // chunk that could not be read for another reason (permissions, not a
 // regular file) is only reported.
 func (r *runner) quarantine(problems []*datasets.ChunkError) {
@@ -101,10 +101,14 @@ func (r *runner) quarantine(problems []*datasets.ChunkError) {
 	}
 }
 
-// logf writes a line for the user on the progress writer, or the output
-// when there is no progress writer.
+// logf writes a line for the user (a warning or a notice) on the log
+// writer; without one on the progress writer, or the output when there is
+// no progress writer either.
 func (r *runner) logf(format string, args ...any) {
-	w := r.opt.Progress
+	w := r.opt.Log
+	if w == nil {
+		w = r.opt.Progress
+	}
 	if w == nil {
 		w = r.opt.Out
 	}

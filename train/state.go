@@ -5,10 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"bomberzero/internal/atomicfile"
+	"bomberzero/internal/readfile"
 )
 
 // stateVersion is the version of state.json's layout.
@@ -94,10 +94,14 @@ func saveState(dir string, s *state) error {
 	return writeAtomic(statePath(dir), append(data, '\n'))
 }
 
+// maxStateBytes is the largest state.json loadState reads (a run's state
+// lists a generation's chunks: kilobytes, not megabytes).
+const maxStateBytes = 64 << 20
+
 // loadState reads dir/state.json, checking its version and checksum.
 func loadState(dir string) (*state, error) {
 	path := statePath(dir)
-	data, err := os.ReadFile(path)
+	data, err := readfile.Regular(path, maxStateBytes)
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}

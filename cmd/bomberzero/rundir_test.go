@@ -194,3 +194,33 @@ func TestMatchRefusesAValueForAPieceTheVariantLacks(t *testing.T) {
 		t.Errorf("alphabeta:1:Z=3: exit %d, %q", code, errs)
 	}
 }
+
+// TestSelfplayIntoTheDataOfARunInUseIsRefused is finding 6 of issue 34:
+// selfplay --out RUN/data was accepted while train --run RUN ran; its
+// games were trained on and their records quarantined as strays. It is
+// refused, naming the holder, and writes nothing.
+func TestSelfplayIntoTheDataOfARunInUseIsRefused(t *testing.T) {
+	runDir := t.TempDir()
+	l, err := dirlock.Acquire(runDir) // what train --run RUN holds
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(runDir, "data")
+	var out, errOut bytes.Buffer
+	code := run(selfplayArgs(data, 2), &out, &errOut)
+	if code == 0 || !strings.Contains(errOut.String(), fmt.Sprintf("pid %d", os.Getpid())) || !strings.Contains(errOut.String(), "inside "+runDir) {
+		t.Fatalf("selfplay into a locked run's data: exit %d, stderr %q; want a refusal naming the run and pid %d", code, errOut.String(), os.Getpid())
+	}
+	if _, err := os.Stat(data); err == nil {
+		if entries, _ := os.ReadDir(data); len(entries) > 1 {
+			t.Errorf("refused selfplay left %d entries in %s", len(entries), data)
+		}
+	}
+	// Once the run's writer is gone, selfplay may add games to its data.
+	l.Release()
+	out.Reset()
+	errOut.Reset()
+	if code := run(selfplayArgs(data, 2), &out, &errOut); code != 0 {
+		t.Fatalf("selfplay into an idle run's data: exit %d: %s", code, errOut.String())
+	}
+}

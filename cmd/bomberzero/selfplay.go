@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -96,11 +97,11 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 			"over the limit of %.1f GiB (half this machine's memory): lower --slots, --workers, --sims or selfplay.cache_entries",
 			need/(1<<30), float64(limit)/(1<<30)))
 	}
-	lock, err := dirlock.Acquire(c.Out)
+	release, err := lockOut(c.Out)
 	if err != nil {
 		return err
 	}
-	defer lock.Release()
+	defer release()
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
 	if !seedSet {
@@ -131,6 +132,49 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		return &exitError{130, fmt.Errorf("interrupted: the %d games reported are on disk", sum.Games)}
 	}
 	return nil
+}
+
+// lockOut takes the lock of the output directory out and of every
+// directory above it that has a lock file: a run directory whose trainer
+// owns out (selfplay --out RUN/data while train --run RUN runs is a second
+// writer: its games would be trained on and its records quarantined). A
+// lock held elsewhere is refused, naming its holder. release gives all up.
+func lockOut(out string) (release func(), err error) {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: --out %s: %w", out, err)
+	}
+	var locks []*dirlock.Lock
+	release = func() {
+		for i := len(locks) - 1; i >= 0; i-- {
+			locks[i].Release()
+		}
+	}
+	var above []string // the directories above out, outermost first
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		above = append([]string{d}, above...)
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	for _, d := range above {
+		if _, err := os.Lstat(filepath.Join(d, dirlock.Name)); err != nil {
+			continue
+		}
+		l, err := dirlock.Acquire(d)
+		if err != nil {
+			release()
+			return nil, fmt.Errorf("selfplay: --out %s is inside %s, which has one writer: %w", out, d, err)
+		}
+		locks = append(locks, l)
+	}
+	l, err := dirlock.Acquire(out)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	locks = append(locks, l)
+	return release, nil
 }
 
 // dirSeed is the seed of a selfplay run into dir without --seed: seed

@@ -51,13 +51,13 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := stopContext()
 	defer stop()
-	opt := train.Options{Dir: *dir, Budget: *budget, Generations: *gens, Out: stdout, Progress: stderr, Role: *role, LeaseTTL: *leaseTTL}
+	opt := train.Options{Dir: *dir, Budget: *budget, Generations: *gens, Out: stdout, Progress: stderr, Log: stderr, Role: *role, LeaseTTL: *leaseTTL}
 	if *quiet {
 		opt.Progress = nil
 	}
 	exists := opt.Dir != "" && train.IsRun(opt.Dir)
 	if remote {
-		s, err := openStore(ctx, *dir, progressTo(stderr, *quiet))
+		s, err := openStore(ctx, *dir, stderr) // the store's warnings: stderr, --quiet or not
 		if err != nil {
 			return err
 		}

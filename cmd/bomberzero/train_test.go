@@ -134,3 +134,27 @@ func TestTrainResumeCommandKeepsTheFlagsThatMatterAndQuotesTheDirectory(t *testi
 		}
 	}
 }
+
+// TestQuietTrainWarnsOnStderrNotStdout is finding 5 of issue 34: with
+// --quiet the quarantine warnings (and the lease's) went to stdout, into
+// the summary lines a script reads.
+func TestQuietTrainWarnsOnStderrNotStdout(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "tiny.toml")
+	os.WriteFile(cfg, []byte(trainTinyConfig), 0o644)
+	dir := filepath.Join(t.TempDir(), "run")
+	var out, errb bytes.Buffer
+	if code := run([]string{"train", "--config", cfg, "--run", dir, "--generations", "1", "--quiet"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	// A damaged chunk is quarantined on resume, with a warning.
+	os.WriteFile(filepath.Join(dir, "data", "damaged-0123456789abcdef.parquet"), []byte("not parquet"), 0o644)
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"train", "--run", dir, "--generations", "2", "--quiet"}, &out, &errb); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errb.String())
+	}
+	if strings.Contains(out.String(), "damaged-0123456789abcdef") || !strings.Contains(errb.String(), "damaged-0123456789abcdef") ||
+		!strings.Contains(errb.String(), "moved to") {
+		t.Errorf("quarantine warning: stdout %q, stderr %q; want it on stderr only", out.String(), errb.String())
+	}
+}

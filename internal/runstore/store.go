@@ -78,7 +78,14 @@ type Retry struct {
 	// First is the wait after the first failure; each later wait doubles,
 	// up to Max, with up to a quarter added at random.
 	First, Max time.Duration
+	// Notice is how often, while a call keeps failing, a line says the
+	// store is still being waited for (zero: DefaultNotice). The first
+	// line comes when the waiting starts.
+	Notice time.Duration
 }
+
+// DefaultNotice is how often a Store waiting out an outage says so.
+const DefaultNotice = 30 * time.Second
 
 // DefaultRetry retries a call for about two minutes in all before it gives
 // up: long enough to ride out a restarting server, short enough that a
@@ -412,6 +419,16 @@ func (s *Store) Now(ctx context.Context) (time.Time, error) {
 // returns its error in the package's terms, naming the store and key.
 func (s *Store) do(ctx context.Context, op, key string, call func() error) error {
 	wait := s.retry.First
+	notice := s.retry.Notice
+	if notice <= 0 {
+		notice = DefaultNotice
+	}
+	var stop func() // ends the outage's notices
+	defer func() {
+		if stop != nil {
+			stop()
+		}
+	}()
 	for attempt := 1; ; attempt++ {
 		err := call()
 		if err == nil {
@@ -428,8 +445,11 @@ func (s *Store) do(ctx context.Context, op, key string, call func() error) error
 			return fmt.Errorf("%s: %s %s: %w", s.url, op, key, err)
 		}
 		d := wait + time.Duration(rand.Int64N(int64(wait/4)+1))
-		if s.logf != nil {
-			s.logf("runstore: %s: %s %s: %v; retry %d of %d in %s", s.url, op, key, err, attempt, s.retry.Attempts-1, d.Round(time.Millisecond))
+		if stop == nil {
+			// The outage starts: say so at once, then every notice
+			// until the call succeeds or gives up (a hanging try too).
+			s.log("runstore: %s: %s %s: %v; waiting for the store: retry %d of %d in %s", s.url, op, key, err, attempt, s.retry.Attempts-1, d.Round(time.Millisecond))
+			stop = s.noticeEvery(notice, op, key)
 		}
 		select {
 		case <-ctx.Done():
@@ -438,6 +458,35 @@ func (s *Store) do(ctx context.Context, op, key string, call func() error) error
 		}
 		wait = min(2*wait, s.retry.Max)
 	}
+}
+
+// log writes a line on the store's Logf, if it has one.
+func (s *Store) log(format string, args ...any) {
+	if s.logf != nil {
+		s.logf(format, args...)
+	}
+}
+
+// noticeEvery writes a line every notice saying how long op on key has
+// waited for the store, until the returned stop is called (it returns once
+// no more lines can come).
+func (s *Store) noticeEvery(notice time.Duration, op, key string) (stop func()) {
+	since := time.Now()
+	done, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		t := time.NewTicker(notice)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				s.log("runstore: %s: %s %s: still waiting for the store after %s", s.url, op, key, now.Sub(since).Round(time.Second))
+			}
+		}
+	}()
+	return func() { close(done); <-exited }
 }
 
 // classify maps a driver error to the package's errors, keeping its text.

@@ -211,6 +211,48 @@ func TestUnreachableEndpointGivesUpAfterTheRetriesNamingTheStore(t *testing.T) {
 	}
 }
 
+// TestOutageSaysWhenItStartsWaitingAndEveryNoticeAfter is finding 7 of
+// issue 34: during an outage a line says the store is being waited for at
+// once, then one every Notice (30 s by default), also while one call
+// hangs, rather than one a retry or none.
+func TestOutageSaysWhenItStartsWaitingAndEveryNoticeAfter(t *testing.T) {
+	var lines []string
+	var mu sync.Mutex
+	s := &Store{url: "mem://run", retry: Retry{Attempts: 4, First: 10 * time.Millisecond, Max: 600 * time.Millisecond, Notice: 250 * time.Millisecond},
+		logf: func(f string, a ...any) { mu.Lock(); lines = append(lines, fmt.Sprintf(f, a...)); mu.Unlock() }}
+	// Waits of 10, 20 and 40 ms, then (the third retry's wait doubled up
+	// to Max) a last one: about 0.1 s in all; the last attempt hangs 0.7 s.
+	calls := 0
+	err := s.do(context.Background(), "read", "state.json", func() error {
+		calls++
+		if calls == 4 {
+			time.Sleep(700 * time.Millisecond) // a hanging call: no retry to speak for it
+		}
+		return errors.New("connection refused")
+	})
+	if err == nil || !strings.Contains(err.Error(), "giving up after 4 attempts") {
+		t.Fatalf("do = %v; want giving up after 4 attempts", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(lines) == 0 || !strings.Contains(lines[0], "waiting for the store") || !strings.Contains(lines[0], "state.json") {
+		t.Fatalf("lines %q; want the first saying it waits for the store, naming the key", lines)
+	}
+	// Three retries in the first 0.1 s: one line for them, not three.
+	if n := strings.Count(strings.Join(lines, "\n"), "retry "); n != 1 {
+		t.Errorf("%d lines name a retry: %q; want only the first (one a notice after)", n, lines)
+	}
+	still := 0
+	for _, l := range lines {
+		if strings.Contains(l, "still waiting for the store after") {
+			still++
+		}
+	}
+	if still < 2 {
+		t.Errorf("%d still-waiting lines over a 0.8 s outage with a 0.25 s notice: %q; want 2 or more", still, lines)
+	}
+}
+
 func TestCancelledContextStopsRetrying(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
