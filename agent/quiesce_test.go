@@ -46,6 +46,9 @@ func plainQuiescence(p *env.Position, table []int32, ply int, nodes *int, limit 
 }
 
 func TestQuiescenceAgreesWithPlainMinimax(t *testing.T) {
+	if raceDetector {
+		t.Skip("one goroutine's exhaustive search: nothing for the race detector, minutes under it")
+	}
 	// Positions of random games in variants with bombers (double
 	// captures), drops and en passant: wherever the exhaustive capture
 	// minimax finishes, the pruned, ordered search gives its value, and

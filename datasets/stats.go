@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"bomberzero/env"
+	"bomberzero/stats"
 )
 
 // Stats summarizes a directory of chunks: the figures "bomberzero data
@@ -63,6 +64,7 @@ func (s *Stats) Add(c *Chunk) {
 	}
 	s.Chunks++
 	s.Positions += len(c.Rows)
+	var white stats.WDL // White's results in c
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		if r.FullSearch {
@@ -82,14 +84,7 @@ func (s *Stats) Add(c *Chunk) {
 		}
 		s.Games++
 		s.plies += int64(r.GameLength)
-		switch r.ResultWhite {
-		case 1:
-			s.WhiteWins++
-		case 0:
-			s.Draws++
-		case -1:
-			s.BlackWins++
-		}
+		white.Count(int(r.ResultWhite))
 		t, err := env.ParseTermination(r.Termination)
 		if err == nil {
 			s.Terminations[t.String()]++
@@ -113,6 +108,9 @@ func (s *Stats) Add(c *Chunk) {
 			}
 		}
 	}
+	s.WhiteWins += white.Wins
+	s.Draws += white.Draws
+	s.BlackWins += white.Losses
 	s.finish()
 }
 

@@ -79,6 +79,14 @@ func (p *Position) Clone() *Position {
 	return &q
 }
 
+// CopyFrom makes p a copy of q, history included, reusing p's history
+// storage (no allocation once it is large enough).
+func (p *Position) CopyFrom(q *Position) {
+	h := p.hist[:0]
+	*p = *q
+	p.hist = append(h, q.hist...)
+}
+
 // NewPosition returns the variant's start position.
 func (v *Variant) NewPosition() *Position {
 	p, err := v.ParsePosition(v.StartFEN)

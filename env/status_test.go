@@ -129,3 +129,39 @@ func TestResultForEachSide(t *testing.T) {
 		}
 	}
 }
+
+func TestStatusOfAgreesWithStatus(t *testing.T) {
+	for _, name := range indexVariants() {
+		v, err := LoadVariant(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		walkRandomGames(t, v, 11, 2, 150, func(p *Position, moves []Move) {
+			r1, w1 := p.Status()
+			r2, w2 := p.StatusOf(len(moves))
+			if r1 != r2 || w1 != w2 {
+				t.Fatalf("%s: %s: StatusOf says %v %v, Status %v %v", name, p, r2, w2, r1, w1)
+			}
+		})
+	}
+}
+
+func TestCopyFromMakesAnIndependentCopy(t *testing.T) {
+	v, err := LoadVariant("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := v.NewPosition()
+	m, _ := p.ParseMove("e2-e4")
+	p.DoMove(m)
+	q := v.NewPosition()
+	q.CopyFrom(p)
+	if q.String() != p.String() || q.Ply() != p.Ply() || q.Hash() != p.Hash() {
+		t.Fatalf("copy %s (ply %d), original %s (ply %d)", q, q.Ply(), p, p.Ply())
+	}
+	m2, _ := q.ParseMove("e9-e7")
+	q.DoMove(m2)
+	if p.Ply() != 1 || p.SideToMove() != Black {
+		t.Fatal("moving the copy changed the original")
+	}
+}

@@ -15,7 +15,7 @@ func (r *Result) Metrics() metrics.Match {
 func (r *Result) Pairing() stats.Pairing { return stats.Pairing{A: r.A, B: r.B, WDL: r.Total} }
 
 // MetricsLadder returns ratings as metrics.jsonl entries: a copy,
-// stats.Rating being metrics.Rating.
+// metrics.Rating being stats.Rating.
 func MetricsLadder(rs []stats.Rating) []metrics.Rating {
 	return append(make([]metrics.Rating, 0, len(rs)), rs...)
 }

@@ -77,14 +77,7 @@ func (r *Result) add(g Game, aWhite bool) {
 	if aWhite {
 		a = env.White
 	}
-	switch g.Result.For(a) {
-	case 1:
-		w.Wins = 1
-	case -1:
-		w.Losses = 1
-	default:
-		w.Draws = 1
-	}
+	w.Count(g.Result.For(a))
 	if aWhite {
 		r.AWhite = r.AWhite.Add(w)
 	} else {

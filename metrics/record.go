@@ -5,7 +5,11 @@
 // and the reports read it. docs/metrics.md documents every field.
 package metrics
 
-import "time"
+import (
+	"time"
+
+	"bomberzero/stats"
+)
 
 // Version is the schema version written into every record ("v"). A reader
 // refuses records of a later version.
@@ -102,14 +106,9 @@ type Match struct {
 	EloHigh float64 `json:"elo_high"`
 }
 
-// Rating is one player's place on the ladder, with its 95% interval.
-type Rating struct {
-	Player string  `json:"player"`
-	Elo    float64 `json:"elo"`
-	Low    float64 `json:"low"`
-	High   float64 `json:"high"`
-	Games  int     `json:"games"`
-}
+// Rating is one player's place on the ladder, with its 95% interval: the
+// ladder's own type (stats.Ladder computes it), recorded as it is.
+type Rating = stats.Rating
 
 // Rating returns the ladder entry of player, if the record has one.
 func (r *Record) Rating(player string) (Rating, bool) {

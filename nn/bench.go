@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bomberzero/eval"
+	"bomberzero/internal/cputime"
 )
 
 // BenchOptions sizes the network benchmark.
@@ -63,15 +64,6 @@ type BenchResult struct {
 	InferRatioCPU     float64 `json:"infer_ratio_cpu"`
 	TrainRatioCPU     float64 `json:"train_ratio_cpu"`
 	LoadAverage       string  `json:"load_average"` // /proc/loadavg when the run started
-}
-
-// cpuSeconds returns the user and system CPU time this process has used.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
 }
 
 // Benchmark measures, in one run, the build's SGEMM ceiling and the speed of
@@ -179,7 +171,7 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	runtime.ReadMemStats(&ms)
 	alloc0 := ms.TotalAlloc
 	steps := 0
-	c0 := cpuSeconds()
+	c0 := cputime.Seconds()
 	t0 := time.Now()
 	for steps < 2 || time.Since(t0) < 3*slice {
 		if _, err := tr.TrainStep(b); err != nil {
@@ -188,7 +180,7 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 		steps++
 	}
 	el := time.Since(t0).Seconds()
-	cpu := cpuSeconds() - c0
+	cpu := cputime.Seconds() - c0
 	runtime.ReadMemStats(&ms)
 	after, afterCPU := ceiling()
 	res.TrainSamplesPerS = float64(steps*o.TrainBatch) / el
@@ -233,7 +225,7 @@ func parallelGemmGflops(workers, m, n, k int, d time.Duration) (gflops, perCPU f
 	}
 	var wg sync.WaitGroup
 	counts := make([]int, workers)
-	c0 := cpuSeconds()
+	c0 := cputime.Seconds()
 	t0 := time.Now()
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -251,7 +243,7 @@ func parallelGemmGflops(workers, m, n, k int, d time.Duration) (gflops, perCPU f
 		total += c
 	}
 	flops := float64(total) * 2 * float64(m*n*k) / 1e9
-	return flops / time.Since(t0).Seconds(), flops / (cpuSeconds() - c0)
+	return flops / time.Since(t0).Seconds(), flops / (cputime.Seconds() - c0)
 }
 
 // inferRate returns the positions per second, the positions and the CPU
@@ -278,7 +270,7 @@ func inferRate(f *Folded, workers, bs int, d time.Duration) (pps float64, positi
 	var wg sync.WaitGroup
 	counts := make([]int, workers)
 	errs := make([]error, workers)
-	c0 := cpuSeconds()
+	c0 := cputime.Seconds()
 	t0 := time.Now()
 	for w := range evs {
 		wg.Add(1)
@@ -301,7 +293,7 @@ func inferRate(f *Folded, workers, bs int, d time.Duration) (pps float64, positi
 		}
 		total += c
 	}
-	return float64(total*bs) / time.Since(t0).Seconds(), total * bs, cpuSeconds() - c0, nil
+	return float64(total*bs) / time.Since(t0).Seconds(), total * bs, cputime.Seconds() - c0, nil
 }
 
 // benchTrainBatch returns a batch of random positions with about 30 legal

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"bomberzero/eval"
 )
 
 // randSlice returns n values uniform in [-scale, scale].
@@ -260,8 +262,8 @@ func TestLossGradientsMatchNumericalDifferentiation(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	const n, hw, planes = 3, 4, 2
 	size := planes * hw
-	b := &TrainBatch{Size: n, Legal: make([]float32, n*size), Policy: make([]float32, n*size), WDL: make([]float32, n*3),
-		MovesLeft: []float32{10, 30, 200}}
+	b := &TrainBatch{Batch: eval.Batch{Size: n, Legal: make([]float32, n*size), Policy: make([]float32, n*size), WDL: make([]float32, n*3),
+		MovesLeft: []float32{10, 30, 200}}}
 	for pos := 0; pos < n; pos++ {
 		var sum float32
 		for i := 0; i < size; i++ {

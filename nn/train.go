@@ -2,27 +2,28 @@ package nn
 
 import (
 	"fmt"
+
+	"bomberzero/eval"
 )
 
-// TrainBatch is a batch of training examples, position-major as package
-// eval lays them out. The caller owns the slices.
+// TrainBatch is a batch of training examples: an eval.Batch, laid out as the
+// evaluators' batches are, whose outputs are the targets. Size counts the
+// examples; Planes (Size*InputSize, NCHW) and Legal (Size*PolicySize, 1 for a
+// legal move) are the inputs; Policy (Size*PolicySize) is the target
+// distribution over the legal moves (it sums to 1), WDL (Size*3) the target
+// win/draw/loss distribution, and MovesLeft (Size values, required here) the
+// moves-left head's targets: the plies from the position to the end of its
+// game (game length - ply). The caller owns the slices.
 type TrainBatch struct {
-	Size   int       // examples in the batch
-	Planes []float32 // Size*InputSize: encoded positions, NCHW
-	Legal  []float32 // Size*PolicySize: 1 for a legal move, 0 elsewhere
-	Policy []float32 // Size*PolicySize: target distribution over the legal moves (sums to 1)
-	WDL    []float32 // Size*3: target win/draw/loss distribution
-	// MovesLeft holds Size targets of the moves-left head: the plies from
-	// the position to the end of its game (game length - ply).
-	MovesLeft []float32
+	eval.Batch
 }
 
 // NewTrainBatch allocates a TrainBatch of size examples for networks of cfg.
 func NewTrainBatch(cfg Config, size int) *TrainBatch {
 	s := cfg.Shape()
-	return &TrainBatch{Size: size, Planes: make([]float32, size*s.InputSize()),
+	return &TrainBatch{Batch: eval.Batch{Size: size, Planes: make([]float32, size*s.InputSize()),
 		Legal: make([]float32, size*s.PolicySize), Policy: make([]float32, size*s.PolicySize),
-		WDL: make([]float32, size*3), MovesLeft: make([]float32, size)}
+		WDL: make([]float32, size*3), MovesLeft: make([]float32, size)}}
 }
 
 // Check reports whether b's slices hold Size examples of cfg's shape.

@@ -230,12 +230,7 @@ func (w *mctsPlayer) finish(i int, res env.Result, why env.Termination) error {
 	if why == env.LengthCap {
 		res, why = adjudicate(g, w.cfg.AdjudicateMargin)
 	}
-	switch res {
-	case env.WhiteWins:
-		rec.Result = 1
-	case env.BlackWins:
-		rec.Result = -1
-	}
+	rec.Result = res.For(env.White)
 	rec.Termination = why
 	if why == env.NotOver {
 		return fmt.Errorf("game %s ended without a reason (%v)", rec.ID, res)

@@ -57,9 +57,9 @@ func NewEstimate(wins, draws, losses int) Estimate {
 	n := wins + draws + losses
 	e := Estimate{Games: n, LOS: LOS(wins, losses), Score: Score(wins, draws, losses)}
 	e.ScoreLow, e.ScoreHigh = ScoreInterval(wins, draws, losses)
-	e.Elo = capElo(EloFromScore(e.Score))
-	e.EloLow = capElo(EloFromScore(e.ScoreLow))
-	e.EloHigh = capElo(EloFromScore(e.ScoreHigh))
+	e.Elo = CapElo(EloFromScore(e.Score))
+	e.EloLow = CapElo(EloFromScore(e.ScoreLow))
+	e.EloHigh = CapElo(EloFromScore(e.ScoreHigh))
 	if n > 0 {
 		e.DrawRate = float64(draws) / float64(n)
 	}
@@ -70,4 +70,6 @@ func NewEstimate(wins, draws, losses int) Estimate {
 // Estimate or a rating: a 0.99999 score is 2000 Elo.
 const EloCap = 2000
 
-func capElo(x float64) float64 { return math.Max(-EloCap, math.Min(EloCap, x)) }
+// CapElo clamps an Elo difference to ±EloCap, the form in which every
+// report writes the infinite Elo of a perfect score.
+func CapElo(x float64) float64 { return math.Max(-EloCap, math.Min(EloCap, x)) }

@@ -7,8 +7,6 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
-
-	"bomberzero/metrics"
 )
 
 // Pairing is the result of games between two players, from A's side.
@@ -19,9 +17,16 @@ type Pairing struct {
 }
 
 // Rating is one player's place on a ladder: its Elo relative to the anchor
-// with a 95% interval, and the games it played. It is the type
-// metrics.jsonl records, so a ladder is written as it is computed.
-type Rating = metrics.Rating
+// with a 95% interval, and the games it played. It is also the type
+// metrics.jsonl records (metrics.Rating), so a ladder is written as it is
+// computed; its JSON names are part of that file's schema.
+type Rating struct {
+	Player string  `json:"player"`
+	Elo    float64 `json:"elo"`
+	Low    float64 `json:"low"`
+	High   float64 `json:"high"`
+	Games  int     `json:"games"`
+}
 
 // DefaultPrior is the number of virtual draws Ladder adds to every pair that
 // played, so that a perfect score gives a finite rating.

@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"bomberzero/agent"
 	"bomberzero/datasets"
@@ -108,4 +109,64 @@ func scorePosition(smp *datasets.Sample, policy, wdl []float32) (PositionScore, 
 	d := float64(wdl[0]-wdl[2]) - z
 	sc.ValueError = d * d
 	return sc, nil
+}
+
+// GameSums is an assessment added up game by game, the clusters of a
+// bootstrap over whole games: Positions[k] is the number of positions of
+// game k, and Sums[m][k] the sum over them of figure m, in PositionScore's
+// order: hits (Hit counted), policy loss, value loss, value error. The
+// clustered mean of Sums[m] over Positions is the figure's mean.
+type GameSums struct {
+	Positions []float64
+	Sums      [4][]float64
+}
+
+// AssessGames scores the network f on games' positions (Assess on all of
+// them, in order) and adds the scores up game by game.
+func AssessGames(r *agent.Rules, f *nn.Folded, games [][]datasets.Sample) (*GameSums, error) {
+	var flat []datasets.Sample
+	for _, g := range games {
+		flat = append(flat, g...)
+	}
+	scores, err := Assess(r, f, flat)
+	if err != nil {
+		return nil, err
+	}
+	s := &GameSums{Positions: make([]float64, len(games))}
+	for m := range s.Sums {
+		s.Sums[m] = make([]float64, len(games))
+	}
+	i := 0
+	for k, g := range games {
+		s.Positions[k] = float64(len(g))
+		for range g {
+			sc := scores[i]
+			if sc.Hit {
+				s.Sums[0][k]++
+			}
+			s.Sums[1][k] += sc.PolicyLoss
+			s.Sums[2][k] += sc.ValueLoss
+			s.Sums[3][k] += sc.ValueError
+			i++
+		}
+	}
+	return s, nil
+}
+
+// Minus returns the paired difference s - base of two networks' sums over
+// the same games: its Sums are the per-game differences, whose clustered
+// mean is the difference of the two means. It fails when the games differ
+// in number or size.
+func (s *GameSums) Minus(base *GameSums) (*GameSums, error) {
+	if !slices.Equal(s.Positions, base.Positions) {
+		return nil, fmt.Errorf("train: assess: paired difference of sums over different games (%d and %d games)", len(s.Positions), len(base.Positions))
+	}
+	d := &GameSums{Positions: slices.Clone(s.Positions)}
+	for m := range d.Sums {
+		d.Sums[m] = make([]float64, len(s.Positions))
+		for k := range d.Sums[m] {
+			d.Sums[m][k] = s.Sums[m][k] - base.Sums[m][k]
+		}
+	}
+	return d, nil
 }

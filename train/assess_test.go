@@ -3,6 +3,7 @@ package train
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"bomberzero/agent"
@@ -84,6 +85,71 @@ func TestAssessAgreesWithTheTrainersEvalLoss(t *testing.T) {
 	}
 	if math.Abs(policy-want.Policy) > 1e-3*want.Policy || math.Abs(value-want.Value) > 1e-3*want.Value {
 		t.Errorf("Assess: policy loss %.6f, value loss %.6f; trainer's eval loss %.6f, %.6f", policy, value, want.Policy, want.Value)
+	}
+	// AssessGames adds the same scores up by game: the samples as games of
+	// 7, 0, 25 and 8 positions.
+	games := [][]datasets.Sample{samples[:7], nil, samples[7:32], samples[32:]}
+	sums, err := AssessGames(rules, net.Fold(), games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	for k, g := range games {
+		var hits, pl float64
+		for range g {
+			if scores[i].Hit {
+				hits++
+			}
+			pl += scores[i].PolicyLoss
+			i++
+		}
+		if sums.Positions[k] != float64(len(g)) || sums.Sums[0][k] != hits || math.Abs(sums.Sums[1][k]-pl) > 1e-9*max(1, pl) {
+			t.Errorf("game %d: positions %v, hits %v, policy loss %v; want %d, %v, %v", k, sums.Positions[k], sums.Sums[0][k], sums.Sums[1][k], len(g), hits, pl)
+		}
+	}
+}
+
+// Minus is the per-game difference of two networks' sums over the same
+// games, and refuses sums over different games.
+func TestGameSumsMinusIsThePairedPerGameDifference(t *testing.T) {
+	sums := func(pos []float64, m float64) *GameSums {
+		s := &GameSums{Positions: pos}
+		for f := range s.Sums {
+			for k := range pos {
+				s.Sums[f] = append(s.Sums[f], m*float64(f+1)*float64(k+1))
+			}
+		}
+		return s
+	}
+	cases := []struct {
+		name    string
+		a, base *GameSums
+		want    *GameSums // nil: an error
+	}{
+		{"same games", sums([]float64{2, 3}, 3), sums([]float64{2, 3}, 1), sums([]float64{2, 3}, 2)},
+		{"no games", sums(nil, 3), sums(nil, 1), sums(nil, 2)},
+		{"other sizes", sums([]float64{2, 3}, 3), sums([]float64{2, 4}, 1), nil},
+		{"other count", sums([]float64{2, 3}, 3), sums([]float64{2}, 1), nil},
+	}
+	for _, c := range cases {
+		got, err := c.a.Minus(c.base)
+		if c.want == nil {
+			if err == nil {
+				t.Errorf("%s: no error", c.name)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !slices.Equal(got.Positions, c.want.Positions) {
+			t.Errorf("%s: positions %v, want %v", c.name, got.Positions, c.want.Positions)
+		}
+		for f := range got.Sums {
+			if len(got.Sums[f]) != len(c.want.Sums[f]) || (len(got.Sums[f]) > 0 && !slices.Equal(got.Sums[f], c.want.Sums[f])) {
+				t.Errorf("%s: figure %d: %v, want %v", c.name, f, got.Sums[f], c.want.Sums[f])
+			}
+		}
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"bomberzero/internal/progress"
 	"bomberzero/metrics"
 	"bomberzero/selfplay"
+	"bomberzero/stats"
 )
 
 // currentModel returns the model that plays generation gen's self-play: the
@@ -190,6 +191,7 @@ func (r *runner) selfPlaySummary() (*metrics.SelfPlay, error) {
 	}
 	s := &metrics.SelfPlay{Seconds: r.st.SelfPlaySeconds, Terminations: map[string]int{}}
 	plies := 0
+	var white stats.WDL // White's results
 	for _, info := range chunks {
 		c, err := datasets.ReadChunk(info.Path)
 		if err != nil {
@@ -205,16 +207,10 @@ func (r *runner) selfPlaySummary() (*metrics.SelfPlay, error) {
 			s.Positions += len(g.Positions)
 			plies += g.Length
 			s.Terminations[g.Termination.String()]++
-			switch g.Result {
-			case 1:
-				s.WhiteWins++
-			case -1:
-				s.BlackWins++
-			default:
-				s.Draws++
-			}
+			white.Count(g.Result)
 		}
 	}
+	s.WhiteWins, s.Draws, s.BlackWins = white.Wins, white.Draws, white.Losses
 	if s.Games > 0 {
 		s.MeanPlies = float64(plies) / float64(s.Games)
 	}

@@ -9,6 +9,7 @@ import (
 	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/env"
+	"bomberzero/eval"
 	"bomberzero/mcts"
 	"bomberzero/nn"
 	"bomberzero/selfplay"
@@ -111,8 +112,8 @@ func TestTrainingEncodesWhatSelfPlaySaw(t *testing.T) {
 			for i := range samples {
 				samples[i] = w.At(i)
 			}
-			b := &nn.TrainBatch{Planes: make([]float32, len(samples)*in), Legal: make([]float32, len(samples)*ps),
-				Policy: make([]float32, len(samples)*ps), WDL: make([]float32, 3*len(samples)), MovesLeft: make([]float32, len(samples))}
+			b := &nn.TrainBatch{Batch: eval.Batch{Planes: make([]float32, len(samples)*in), Legal: make([]float32, len(samples)*ps),
+				Policy: make([]float32, len(samples)*ps), WDL: make([]float32, 3*len(samples)), MovesLeft: make([]float32, len(samples))}}
 			if err := fillBatch(rules, samples, 0, b); err != nil {
 				t.Fatal(err)
 			}

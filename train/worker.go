@@ -346,8 +346,14 @@ func (f *follower) land(ctx context.Context) error {
 		c, err := datasets.ParseChunk(data, p)
 		if err != nil { // not ours to land: a damaged spool file
 			f.logf("follow: %v; moved out of the spool", err)
-			os.MkdirAll(filepath.Join(f.opt.Dir, "damaged"), 0o755)
-			os.Rename(p, filepath.Join(f.opt.Dir, "damaged", name))
+			// A move that fails leaves the file to the next landing: logged,
+			// not fatal.
+			damaged := filepath.Join(f.opt.Dir, "damaged")
+			if err := os.MkdirAll(damaged, 0o755); err != nil {
+				f.logf("follow: %v", err)
+			} else if err := atomicfile.Move(p, filepath.Join(damaged, name)); err != nil {
+				f.logf("follow: %v", err)
+			}
 			continue
 		}
 		if err := s.Write(ctx, dataDir+"/"+name, data); err != nil {

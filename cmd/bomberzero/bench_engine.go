@@ -15,6 +15,7 @@ import (
 	"bomberzero/agent"
 	"bomberzero/engine"
 	"bomberzero/env"
+	"bomberzero/internal/cputime"
 	"bomberzero/match"
 )
 
@@ -127,26 +128,26 @@ func benchEngine(v *env.Variant, nodes int64, n int, genTime time.Duration) (eng
 	var wall, cpu float64
 	for _, p := range sample {
 		e.Clear()
-		start, c0 := time.Now(), cpuSeconds()
+		start, c0 := time.Now(), cputime.Seconds()
 		r, err := e.Search(context.Background(), p, engine.Limits{Nodes: nodes}, nil)
 		if err != nil {
 			return res, err
 		}
 		wall += time.Since(start).Seconds()
-		cpu += cpuSeconds() - c0
+		cpu += cputime.Seconds() - c0
 		res.Nodes += r.Nodes
 	}
 	res.NPS, res.CPUNPS = float64(res.Nodes)/max(wall, 1e-9), float64(res.Nodes)/max(cpu, 1e-9)
 	buf := make([]env.Move, 0, env.MaxMoves)
 	gens := 0
-	start, c0 := time.Now(), cpuSeconds()
+	start, c0 := time.Now(), cputime.Seconds()
 	for time.Since(start) < genTime {
 		for _, p := range sample {
 			buf = p.LegalMoves(buf[:0])
 			gens++
 		}
 	}
-	res.MovegenCPURate = float64(gens) / max(cpuSeconds()-c0, 1e-9)
+	res.MovegenCPURate = float64(gens) / max(cputime.Seconds()-c0, 1e-9)
 	res.NodesPerMovegen = res.CPUNPS / res.MovegenCPURate
 	return res, nil
 }

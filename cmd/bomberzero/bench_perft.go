@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"syscall"
 	"time"
 
 	"bomberzero/env"
+	"bomberzero/internal/cputime"
 )
 
 // perftBenchResult is one line of "bomberzero bench perft".
@@ -18,15 +18,6 @@ type perftBenchResult struct {
 	Seconds float64 `json:"seconds"`
 	NPS     float64 `json:"nps"`
 	CPUNPS  float64 `json:"cpu_nps"` // nodes per CPU-second of this process: steadier on a shared machine
-}
-
-// cpuSeconds returns the user and system CPU time this process has used.
-func cpuSeconds() float64 {
-	var r syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
-		return 0
-	}
-	return time.Duration(r.Utime.Nano() + r.Stime.Nano()).Seconds()
 }
 
 // runBenchPerft measures single-thread perft speed on start positions.
@@ -52,9 +43,9 @@ func runBenchPerft(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		p := v.NewPosition()
-		start, cpu := time.Now(), cpuSeconds()
+		start, cpu := time.Now(), cputime.Seconds()
 		n := p.Perft(r.depth)
-		sec, cpuSec := time.Since(start).Seconds(), cpuSeconds()-cpu
+		sec, cpuSec := time.Since(start).Seconds(), cputime.Seconds()-cpu
 		res := perftBenchResult{r.name, r.depth, n, sec, float64(n) / max(sec, 1e-9), float64(n) / max(cpuSec, 1e-9)}
 		if *asJSON {
 			b, _ := json.Marshal(res)

@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -97,58 +95,32 @@ func runDataEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	games, err := drawHeldOut(chunks, variant, *perGame, *maxGames, *seed, chunkProgress(progressTo(stderr, *quiet)), stderr)
-	if err != nil {
-		return err
-	}
+	skipped := func(err error) { fmt.Fprintln(stderr, "skipped:", err) }
+	games := datasets.DrawGames(chunks, variant, *perGame, *maxGames, *seed, chunkProgress(progressTo(stderr, *quiet)), skipped)
 	if len(games) == 0 {
 		return fmt.Errorf("%s: no full-search position of variant %s in its chunks", pos[0], variant)
 	}
 	rep := HeldOutReport{Dir: pos[0], Variant: variant, Games: len(games), PerGame: *perGame, MaxPlies: *maxPlies, Seed: *seed, Bootstrap: *boot}
-	var flat []datasets.Sample
 	for _, g := range games {
-		flat = append(flat, g...)
+		rep.Positions += len(g)
 	}
-	rep.Positions = len(flat)
-	sums := make([][4][]float64, len(nets)) // model, metric, game
+	sums := make([]*train.GameSums, len(nets))
 	for i, f := range nets {
-		scores, err := train.Assess(rules, f, flat)
-		if err != nil {
+		if sums[i], err = train.AssessGames(rules, f, games); err != nil {
 			return fmt.Errorf("model %s: %w", paths[i], err)
 		}
-		sums[i] = perGameSums(scores, games)
-	}
-	counts := make([]float64, len(games))
-	for k, g := range games {
-		counts[k] = float64(len(g))
-	}
-	summarize := func(name string, s [4][]float64) (HeldOutModel, error) {
-		var e [4]values.Estimate
-		for m := range e {
-			var err error
-			if e[m], err = values.ClusteredMean(s[m], counts, *boot, *seed); err != nil {
-				return HeldOutModel{}, fmt.Errorf("%s, %s: %w", name, heldOutMetrics[m], err)
-			}
-		}
-		return HeldOutModel{Model: name, Accuracy: e[0], PolicyLoss: e[1], ValueLoss: e[2], ValueError: e[3]}, nil
-	}
-	for i := range nets {
-		m, err := summarize(paths[i], sums[i])
+		m, err := heldOutModel(paths[i], sums[i], *boot, *seed)
 		if err != nil {
 			return err
 		}
 		rep.Models = append(rep.Models, m)
-		if i == 0 {
-			continue
+	}
+	for i := 1; i < len(nets); i++ {
+		diff, err := sums[i].Minus(sums[0])
+		if err != nil {
+			return err
 		}
-		var diff [4][]float64
-		for m := range diff {
-			diff[m] = make([]float64, len(games))
-			for k := range games {
-				diff[m][k] = sums[i][m][k] - sums[0][m][k]
-			}
-		}
-		d, err := summarize(paths[i]+" − "+paths[0], diff)
+		d, err := heldOutModel(paths[i]+" − "+paths[0], diff, *boot, *seed)
 		if err != nil {
 			return err
 		}
@@ -185,78 +157,17 @@ func loadHeldOutModels(paths []string) ([]*nn.Folded, string, error) {
 	return nets, variant, nil
 }
 
-// drawHeldOut reads the chunks oldest first and draws, from each game of
-// variant (at most maxGames games; 0: all), up to perGame of its
-// full-search positions at random, in ply order. Game k's draw depends only
-// on seed and k. Unreadable chunks are named on stderr and skipped.
-func drawHeldOut(chunks []datasets.ChunkInfo, variant string, perGame, maxGames int, seed uint64, bar func(done, total int), stderr io.Writer) ([][]datasets.Sample, error) {
-	chunks, dups := datasets.Dedupe(chunks)
-	for _, p := range dups {
-		fmt.Fprintln(stderr, "skipped:", p)
-	}
-	var games [][]datasets.Sample
-	for i, info := range chunks {
-		c, err := datasets.ReadChunk(info.Path)
-		if err != nil {
-			fmt.Fprintln(stderr, "skipped:", err)
-			continue
-		}
-		for start := 0; start < len(c.Rows); {
-			end := start + 1
-			for end < len(c.Rows) && c.Rows[end].GameID == c.Rows[start].GameID {
-				end++
-			}
-			var full []int
-			for j := start; j < end; j++ {
-				if c.Rows[j].FullSearch && c.Rows[j].Variant == variant {
-					full = append(full, j)
-				}
-			}
-			start = end
-			if len(full) == 0 {
-				continue
-			}
-			rng := rand.New(rand.NewPCG(seed, uint64(len(games))))
-			rng.Shuffle(len(full), func(a, b int) { full[a], full[b] = full[b], full[a] })
-			full = full[:min(perGame, len(full))]
-			slices.Sort(full)
-			g := make([]datasets.Sample, len(full))
-			for k, j := range full {
-				g[k] = datasets.RowSample(&c.Rows[j])
-			}
-			games = append(games, g)
-			if maxGames > 0 && len(games) == maxGames {
-				return games, nil
-			}
-		}
-		if bar != nil {
-			bar(i+1, len(chunks))
+// heldOutModel is the report line of sums: each figure's clustered mean
+// over games with its bootstrap interval (values.ClusteredMean).
+func heldOutModel(name string, sums *train.GameSums, boot int, seed uint64) (HeldOutModel, error) {
+	var e [4]values.Estimate
+	for m := range e {
+		var err error
+		if e[m], err = values.ClusteredMean(sums.Sums[m], sums.Positions, boot, seed); err != nil {
+			return HeldOutModel{}, fmt.Errorf("%s, %s: %w", name, heldOutMetrics[m], err)
 		}
 	}
-	return games, nil
-}
-
-// perGameSums adds scores (in the order of games' positions) up game by
-// game, one slice per figure of heldOutMetrics.
-func perGameSums(scores []train.PositionScore, games [][]datasets.Sample) [4][]float64 {
-	var s [4][]float64
-	for m := range s {
-		s[m] = make([]float64, len(games))
-	}
-	i := 0
-	for k, g := range games {
-		for range g {
-			sc := scores[i]
-			if sc.Hit {
-				s[0][k]++
-			}
-			s[1][k] += sc.PolicyLoss
-			s[2][k] += sc.ValueLoss
-			s[3][k] += sc.ValueError
-			i++
-		}
-	}
-	return s
+	return HeldOutModel{Model: name, Accuracy: e[0], PolicyLoss: e[1], ValueLoss: e[2], ValueError: e[3]}, nil
 }
 
 func (r *HeldOutReport) writeText(w io.Writer) error {

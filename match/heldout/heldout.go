@@ -47,7 +47,7 @@ func WinningMoves(pos *env.Position) []env.Move {
 		u := pos.DoMove(m)
 		res, _ := pos.Status()
 		pos.UndoMove(u)
-		if (us == env.White && res == env.WhiteWins) || (us == env.Black && res == env.BlackWins) {
+		if res.For(us) == 1 {
 			wins = append(wins, m)
 		}
 	}
@@ -113,7 +113,7 @@ func checkPuzzle(v *env.Variant, position string, wins []string) (Puzzle, error)
 		u := pos.DoMove(m)
 		res, _ := pos.Status()
 		pos.UndoMove(u)
-		if !((us == env.White && res == env.WhiteWins) || (us == env.Black && res == env.BlackWins)) {
+		if !(res.For(us) == 1) {
 			return Puzzle{}, fmt.Errorf("position %q: move %q does not win at once", position, t)
 		}
 	}
@@ -197,7 +197,7 @@ func Evaluate(v *env.Variant, puzzles []Puzzle, p match.Player) (Score, error) {
 		}
 		pos.DoMove(m)
 		res, _ := pos.Status()
-		if (us == env.White && res == env.WhiteWins) || (us == env.Black && res == env.BlackWins) {
+		if res.For(us) == 1 {
 			s.Solved++
 		} else {
 			s.Missed = append(s.Missed, i)

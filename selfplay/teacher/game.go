@@ -113,12 +113,7 @@ func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, s
 		pos.DoMove(m)
 	}
 	g.rec.Length, g.rec.Termination = pos.Ply(), why
-	switch g.res {
-	case env.WhiteWins:
-		g.rec.Result = 1
-	case env.BlackWins:
-		g.rec.Result = -1
-	}
+	g.rec.Result = g.res.For(env.White)
 	// Without a ValueScale the value column is the game's result, side to
 	// move's view (the trainer's target in any case when value_mix is 0).
 	if p.cfg.ValueScale == 0 {

@@ -114,4 +114,4 @@ func matchedAt(a, b AnchorMatch) Matched {
 }
 
 // eloOf is the Elo a score implies, capped at ±stats.EloCap.
-func eloOf(s float64) float64 { return capElo(stats.EloFromScore(s)) }
+func eloOf(s float64) float64 { return stats.CapElo(stats.EloFromScore(s)) }

@@ -22,16 +22,10 @@ func Record(id string, start *env.Position, g *match.Game) (datasets.GameRecord,
 	// Plies count from the variant's start: a book opening's are the
 	// first start.Ply() of the game.
 	r := datasets.GameRecord{ID: id, Variant: start.Variant().Name, Model: g.White, Length: start.Ply() + g.Plies}
-	switch g.Result {
-	case env.WhiteWins:
-		r.Result = 1
-	case env.BlackWins:
-		r.Result = -1
-	case env.Draw:
-		r.Result = 0
-	default:
+	if g.Result == env.Ongoing {
 		return r, fmt.Errorf("compare: game %s has no result", id)
 	}
+	r.Result = g.Result.For(env.White)
 	r.Termination = g.Termination
 	if _, err := g.Termination.MarshalText(); err != nil {
 		return r, fmt.Errorf("compare: game %s: %w", id, err)

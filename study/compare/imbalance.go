@@ -179,8 +179,6 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 		return nil, err
 	}
 	s := res.Reading.Score
-	res.Elo = values.Estimate{Point: capElo(stats.EloFromScore(s.Point)), Lo: capElo(stats.EloFromScore(s.Lo)), Hi: capElo(stats.EloFromScore(s.Hi))}
+	res.Elo = values.Estimate{Point: eloOf(s.Point), Lo: eloOf(s.Lo), Hi: eloOf(s.Hi)}
 	return res, nil
 }
-
-func capElo(e float64) float64 { return max(-stats.EloCap, min(stats.EloCap, e)) }

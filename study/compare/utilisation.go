@@ -182,3 +182,35 @@ func measureUtilisation(ds *values.Dataset, with, base *env.Variant) (*Utilisati
 	}
 	return u, uses, nil
 }
+
+// utilisations adds, for every ordered pair of compared variants
+// (all of them variants the rules engine knows) whose positions both can read, how the first's games used the moves the
+// second's rules do not allow (pairs without any such move are left out).
+func utilisations(res *Result, names []string, sets []*values.Dataset) error {
+	vs := make([]*env.Variant, len(names))
+	for i, name := range names {
+		v, err := env.LoadVariant(name)
+		if err != nil {
+			return nil // names of synthetic data: no rules to compare
+		}
+		vs[i] = v
+	}
+	for i := range vs {
+		for j := range vs {
+			if i == j {
+				continue
+			}
+			u, uses, err := measureUtilisation(sets[i], vs[i], vs[j])
+			if err != nil {
+				return err
+			}
+			if res.PairedGames > 0 {
+				u.measureAgainstBase(uses, sets[j], sets[i])
+			}
+			if u.Available > 0 {
+				res.Utilisation = append(res.Utilisation, u)
+			}
+		}
+	}
+	return nil
+}

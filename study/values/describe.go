@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"bomberzero/stats"
 )
 
 // CompareConfig configures Describe and Compare.
@@ -136,16 +138,10 @@ func Describe(name string, ds *Dataset, cfg CompareConfig) (*VariantStats, error
 	}
 	s := &VariantStats{Variant: name, Games: len(ds.Games), Seed: cfg.Seed, Bootstrap: cfg.Bootstrap}
 	counts := map[string]int{}
+	var white stats.WDL // White's results
 	for i := range ds.Games {
 		g := &ds.Games[i]
-		switch {
-		case g.Result > 0:
-			s.WhiteWins++
-		case g.Result < 0:
-			s.BlackWins++
-		default:
-			s.Draws++
-		}
+		white.Count(g.Result)
 		s.results = append(s.results, g.Result)
 		s.lengths = append(s.lengths, float64(g.Length))
 		s.reasons = append(s.reasons, g.Termination.String())
@@ -156,6 +152,7 @@ func Describe(name string, ds *Dataset, cfg CompareConfig) (*VariantStats, error
 			s.Openings.firstMoves = append(s.Openings.firstMoves, first)
 		}
 	}
+	s.WhiteWins, s.Draws, s.BlackWins = white.Wins, white.Draws, white.Losses
 	n := float64(s.Games)
 	s.WhiteScore = ScoreInterval(s.WhiteWins, s.Draws, s.BlackWins)
 	s.DrawRate = Wilson(float64(s.Draws), n)

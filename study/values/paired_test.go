@@ -49,6 +49,9 @@ func TestPairedBootstrapResamplesPairsNotPlaces(t *testing.T) {
 }
 
 func TestPairedBootstrapIsNarrowerWhereThePairsAgree(t *testing.T) {
+	if raceDetector {
+		t.Skip("a statistical property of many large fits: the worker pool is raced by the smaller fits, and this would take minutes")
+	}
 	// Side B replays side A's games except a fifth of the pairs, which a
 	// rook worth 7 instead of 5 decides: the paired interval of B − A is
 	// much narrower than the one that treats the sides as independent, and
