@@ -93,7 +93,7 @@ func (s Interactive) RunGame(in io.Reader, out io.Writer) (*env.Position, Game, 
 			}
 			m, err := pos.ParseMove(line)
 			if err != nil {
-				fmt.Fprintf(out, "refused: %v\n", err)
+				fmt.Fprintf(out, "refused: move %q: %v\n", line, err)
 				continue
 			}
 			fmt.Fprintf(out, "you play %s\n", pos.FormatGC(m))

@@ -199,6 +199,14 @@ func TestGameAndMoveFollowTheRules(t *testing.T) {
 	}
 }
 
+func TestAnIllegalMoveIsNamedOnceInTheAnswer(t *testing.T) {
+	f := newFixture(t, Config{})
+	code, msg := call(t, "POST", f.url+"/api/move", `{"variant":"fbgc","move":"e2-e9"}`, nil)
+	if code != 422 || strings.Count(msg, `move "e2-e9"`) != 1 {
+		t.Errorf("an illegal move: %d %q, want 422 naming the move once", code, msg)
+	}
+}
+
 func TestDropsDoubleCapturesAndMate(t *testing.T) {
 	f := newFixture(t, Config{})
 	// Birds and Ninjas: drops are legal moves with a Drop letter; a drop
