@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"bomberzero/datasets/record"
 	"bomberzero/env"
@@ -53,6 +54,10 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		*fen = f
 	}
 	start, err := setupPosition(*variant, *fen, "")
+	if err != nil && (!set["variant"] && rec.Get("Variant") != "" || !set["fen"] && rec.Get("FEN") != "") {
+		// A bad tag in the record is bad data, not a command-line mistake.
+		return &exitError{1, fmt.Errorf("the record's tags: %s", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))}
+	}
 	if err != nil {
 		return err
 	}

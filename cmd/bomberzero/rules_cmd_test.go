@@ -28,7 +28,7 @@ func TestPerftCommandPrintsOneLinePerDepth(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "total ") || !strings.Contains(out, "depth=1 nodes=") {
 		t.Fatalf("divide: exit %d, %q", code, out)
 	}
-	if code, _, errs = runCmd(t, "perft", "--variant", "nosuch", "--depth", "1"); code != 1 || !strings.Contains(errs, "unknown variant") {
+	if code, _, errs = runCmd(t, "perft", "--variant", "nosuch", "--depth", "1"); code != 2 || !strings.Contains(errs, "unknown variant") {
 		t.Fatalf("unknown variant: exit %d, %q", code, errs)
 	}
 	if code, _, _ = runCmd(t, "perft", "--depth", "0"); code != 2 {
