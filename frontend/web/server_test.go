@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -417,4 +418,24 @@ func TestThePageIsServed(t *testing.T) {
 		}
 	}
 	_ = bytes.MinRead
+}
+
+func TestTheTrainingChartsUseOkabeItosPalette(t *testing.T) {
+	f := newFixture(t, Config{})
+	resp, err := http.Get(f.url + "/app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := regexp.MustCompile(`const COLORS = \[([^\]]*)\]`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("app.js has no COLORS palette")
+	}
+	okabeIto := map[string]bool{"#e69f00": true, "#56b4e9": true, "#009e73": true, "#f0e442": true, "#0072b2": true, "#d55e00": true, "#cc79a7": true, "#000000": true}
+	for _, c := range regexp.MustCompile(`#[0-9a-fA-F]{3,6}`).FindAllString(string(m[1]), -1) {
+		if !okabeIto[strings.ToLower(c)] {
+			t.Errorf("chart colour %s is not one of Okabe and Ito's", c)
+		}
+	}
 }

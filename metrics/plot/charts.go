@@ -106,7 +106,6 @@ func eloPlot(recs []metrics.Record) *gplot.Plot {
 	}
 	p := linePlot("Elo against time (ladder anchored at random = 0, 95% intervals)", "working hours", "Elo",
 		series{"model", pts.XYs})
-	p.Legend.Left = true // ratings usually rise: the top left is free
 	if len(pts.XYs) > 0 {
 		if eb, err := plotter.NewYErrorBars(pts); err == nil {
 			eb.Color = palette[0]

@@ -462,7 +462,8 @@ async function openGame(id) {
 }
 
 // ---- training -------------------------------------------------------------
-const COLORS = ['#3a6ea5', '#c0562b', '#2d8a4e', '#8e44ad', '#b58b00', '#555'];
+// Okabe and Ito's colour-blind-safe palette, darkest first (metrics/plot draws the same).
+const COLORS = ['#0072b2', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e9', '#000000', '#f0e442'];
 let runTimer = null, runName = null;
 async function showRuns() {
   const box = $('runs');
