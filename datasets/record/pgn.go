@@ -152,7 +152,8 @@ func validTagName(name string) bool {
 // Each game's moves are replayed from its start (its Variant tag, or
 // fallback, and its FEN tag) in either move syntax and stored as Game
 // Courier text; the SetUp and VariantMen tags are dropped (a record does not
-// need them), the others kept in order. An error names the game, and the
+// need them), the others kept in order, and the Plies tag says how many
+// moves were read. An error names the game, and the
 // move or line, that is wrong; every bound (MaxPGNBytes and the others) is
 // checked before the work it limits.
 func ParsePGN(text, fallback string) ([]Game, error) {
@@ -187,6 +188,7 @@ func ParsePGN(text, fallback string) ([]Game, error) {
 			g.Moves = append(g.Moves, p.FormatGC(m))
 			p.DoMove(m)
 		}
+		g.Set("Plies", strconv.Itoa(len(g.Moves)))
 		games = append(games, g)
 	}
 	return games, nil

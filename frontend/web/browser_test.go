@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -239,4 +240,36 @@ func TestBrowserAnalysisGamesAndLiveDashboard(t *testing.T) {
 	fh.Close()
 	waitFor(t, ctx, "the chart to update", func() bool { return points() == 9 })
 	shot(t, ctx, "training")
+}
+
+func TestBrowserImportsAPGNFileAndExportsAGameAsPGN(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	pgn := filepath.Join(t.TempDir(), "two.pgn")
+	if err := os.WriteFile(pgn, []byte("[Event \"imported\"]\n[Variant \"birds-ninjas\"]\n1. e2e4 e9e7 2. J@e2 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, chromedp.Navigate(f.url+"/?poll=300&p=games#games"), chromedp.WaitVisible(`#games-table tbody tr[data-id]`))
+	run(t, ctx, chromedp.SetUploadFiles(`#pgn-file`, []string{pgn}, chromedp.ByQuery))
+	waitFor(t, ctx, "the imported game in the list", func() bool {
+		var n int
+		run(t, ctx, chromedp.Evaluate(`document.querySelectorAll('#games-table tbody tr[data-id^="saved/pgn-"]').length`, &n))
+		return n == 1
+	})
+	var status string
+	run(t, ctx, chromedp.Text(`#pgn-status`, &status, chromedp.ByQuery))
+	if !strings.Contains(status, "Imported 1 game") {
+		t.Errorf("import status %q", status)
+	}
+	shot(t, ctx, "games-pgn")
+	var text string
+	run(t, ctx, chromedp.Evaluate(`fetch(document.querySelector('#games-table tr[data-id^="saved/pgn-"] a.pgn-export').href).then((r) => r.text())`, &text,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	for _, want := range []string{`[Event "imported"]`, `[Variant "birds-ninjas"]`, `[SetUp "1"]`, "1. e2e4 e9e7 2. J@e2 *"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the exported PGN lacks %q:\n%s", want, text)
+		}
+	}
+	run(t, ctx, chromedp.Click(`#games-table tbody tr[data-id^="saved/pgn-"]`, chromedp.ByQuery))
+	waitFor(t, ctx, "the imported game to open", func() bool { return len(readState(t, ctx).Moves) == 3 })
 }

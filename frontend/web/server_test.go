@@ -439,3 +439,67 @@ func TestTheTrainingChartsUseOkabeItosPalette(t *testing.T) {
 		}
 	}
 }
+
+func TestGamesExportAsPGNAndImportPGNBack(t *testing.T) {
+	f := newFixture(t, Config{PieceDefs: func(v *env.Variant) (string, error) { return "F&:mRcafmR", nil }})
+	resp, err := http.Get(f.url + "/api/games/pgn?id=runs/r1/games/g1.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	pgn := string(b)
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/x-chess-pgn") ||
+		!strings.Contains(resp.Header.Get("Content-Disposition"), "g1.pgn") {
+		t.Fatalf("export: %d %v %q", resp.StatusCode, resp.Header, pgn)
+	}
+	for _, want := range []string{`[Variant "fbgc"]`, `[SetUp "1"]`, `[FEN "`, `[VariantMen "F&:mRcafmR"]`, "1. e2e4 e9e7"} {
+		if !strings.Contains(pgn, want) {
+			t.Errorf("exported PGN lacks %q:\n%s", want, pgn)
+		}
+	}
+	body, _ := json.Marshal(map[string]string{"pgn": pgn + "\n" + "[Event \"orthodox\"]\n1. e2e4 e7e5 *\n"})
+	var imp struct{ IDs []string }
+	if code, msg := call(t, "POST", f.url+"/api/games/import", string(body), &imp); code != 200 || len(imp.IDs) != 2 {
+		t.Fatalf("import: %d %q %v", code, msg, imp)
+	}
+	var rec struct {
+		Variant string
+		Moves   []string
+	}
+	call(t, "GET", f.url+"/api/games/record?id="+imp.IDs[0], "", &rec)
+	if rec.Variant != "fbgc" || strings.Join(rec.Moves, " ") != "e2-e4 e9-e7" {
+		t.Errorf("the imported game reads as %+v", rec)
+	}
+	call(t, "GET", f.url+"/api/games/record?id="+imp.IDs[1], "", &rec)
+	if rec.Variant != "chess" || len(rec.Moves) != 2 {
+		t.Errorf("a PGN game without a Variant tag reads as %+v, want orthodox chess", rec)
+	}
+	var list struct{ Games []GameInfo }
+	call(t, "GET", f.url+"/api/games", "", &list)
+	found := 0
+	for _, g := range list.Games {
+		if g.ID == imp.IDs[0] || g.ID == imp.IDs[1] {
+			found++
+		}
+	}
+	if found != 2 {
+		t.Errorf("the games list shows %d of the 2 imported games: %v", found, list.Games)
+	}
+	for _, c := range []struct {
+		body string
+		code int
+		says string
+	}{
+		{`{"pgn":"1. e2e9 *"}`, 422, `move 1 "e2e9"`},
+		{`{"pgn":""}`, 422, "no game"},
+		{`{"pgn":"[Event \"x\""}`, 422, "no closing ]"},
+	} {
+		if code, msg := call(t, "POST", f.url+"/api/games/import", c.body, nil); code != c.code || !strings.Contains(msg, c.says) {
+			t.Errorf("import %s: %d %q, want %d saying %q", c.body, code, msg, c.code, c.says)
+		}
+	}
+	if code, _ := call(t, "GET", f.url+"/api/games/pgn?id=runs/../../x.txt", "", nil); code != 400 && code != 404 {
+		t.Errorf("export outside the folders: %d", code)
+	}
+}

@@ -438,21 +438,37 @@ function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<
 // ---- games ----------------------------------------------------------------
 async function showGames() {
   const tb = $('games-table').querySelector('tbody');
-  tb.innerHTML = '<tr><td colspan="7" class="muted">Loading…</td></tr>';
+  tb.innerHTML = '<tr><td colspan="8" class="muted">Loading…</td></tr>';
   try {
     const j = await api('games');
     tb.textContent = '';
-    if (!j.games.length) tb.innerHTML = '<tr><td colspan="7" class="muted">No games yet: run match, play or train.</td></tr>';
+    if (!j.games.length) tb.innerHTML = '<tr><td colspan="8" class="muted">No games yet: run match, play or train, or import a PGN file.</td></tr>';
     for (const g of j.games) {
       const t = g.tags, tr = document.createElement('tr');
       tr.dataset.id = g.id;
       for (const x of [g.id.split('/').pop().replace(/\.txt$/, ''), t.Variant || 'fbgc', t.White || t.Model || '?', t.Black || t.Model || '?', t.Result || '*', t.Termination || '', t.Plies || '']) {
         const td = document.createElement('td'); td.textContent = x; tr.appendChild(td);
       }
+      const td = document.createElement('td'), a = document.createElement('a');
+      a.href = '/api/games/pgn?id=' + encodeURIComponent(g.id); a.textContent = 'PGN'; a.className = 'pgn-export';
+      a.onclick = (e) => e.stopPropagation();
+      td.appendChild(a); tr.appendChild(td);
       tr.onclick = () => openGame(g.id);
       tb.appendChild(tr);
     }
-  } catch (e) { tb.innerHTML = `<tr><td colspan="7">${esc(e.message)}</td></tr>`; }
+  } catch (e) { tb.innerHTML = `<tr><td colspan="8">${esc(e.message)}</td></tr>`; }
+}
+// importPGN sends a chosen PGN file to the server, which saves its games
+// among the saved games, and lists the games again.
+async function importPGN(file) {
+  const st = $('pgn-status');
+  st.textContent = 'Importing…';
+  try {
+    const j = await api('games/import', { pgn: await file.text() });
+    st.textContent = `Imported ${j.ids.length} game${j.ids.length === 1 ? '' : 's'}.`;
+  } catch (e) { st.textContent = e.message; }
+  $('pgn-file').value = '';
+  await showGames();
 }
 async function openGame(id) {
   const g = await api('games/record?id=' + encodeURIComponent(id));
@@ -596,6 +612,7 @@ async function init() {
     const o = document.createElement('option'); o.value = m; o.textContent = m; $('model').appendChild(o);
   }
   $('variant').onchange = () => newGame($('variant').value);
+  $('pgn-file').onchange = () => { const f = $('pgn-file').files[0]; if (f) importPGN(f); };
   opp.onchange = () => { G.opponent = opp.value; maybeAgent(); };
   $('color').onchange = () => { G.human = $('color').value; G.flipped = G.human === 'black'; drawBoard(); maybeAgent(); };
   $('new').onclick = () => newGame($('variant').value);
