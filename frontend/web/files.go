@@ -78,7 +78,12 @@ type RunInfo struct {
 	Name        string `json:"name"`
 	Generations int    `json:"generations"` // metrics records
 	Updated     string `json:"updated"`     // when metrics.jsonl last changed, RFC 3339
-	Games       int    `json:"games"`       // game records in games/
+	// Games counts the run's games: those its metrics record (self-play
+	// and the teacher's), or the game records in games/ and data/records
+	// (the generation in progress) when those are more. Records counts
+	// the records in games/, the ones the games browser lists.
+	Games   int `json:"games"`
+	Records int `json:"records"`
 }
 
 func (s *Server) listRuns() ([]RunInfo, error) {
@@ -103,10 +108,18 @@ func (s *Server) listRuns() ([]RunInfo, error) {
 			ri.Updated = st.ModTime().UTC().Format("2006-01-02T15:04:05Z")
 			if b, err := readLimited(root, name+"/metrics.jsonl", maxMetrics); err == nil {
 				ri.Generations = strings.Count(string(b), "\n")
+				recs, _, _ := metrics.Decode(strings.NewReader(string(b)), name+"/metrics.jsonl")
+				for _, r := range recs {
+					if r.SelfPlay != nil {
+						ri.Games += r.SelfPlay.Games
+					}
+				}
 			}
 		}
 		games, _ := fs.Glob(root.FS(), name+"/games/*.txt")
-		ri.Games = len(games)
+		pending, _ := fs.Glob(root.FS(), name+"/data/records/*.txt")
+		ri.Records = len(games)
+		ri.Games = max(ri.Games, len(games)+len(pending))
 		out = append(out, ri)
 		if len(out) >= maxListed {
 			break

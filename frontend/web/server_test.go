@@ -343,7 +343,7 @@ func TestRunsMetricsConfigAndGamesStayInsideTheirFolders(t *testing.T) {
 	f := newFixture(t, Config{})
 	var runs struct{ Runs []RunInfo }
 	call(t, "GET", f.url+"/api/runs", "", &runs)
-	if len(runs.Runs) != 1 || runs.Runs[0].Name != "r1" || runs.Runs[0].Generations != 2 || runs.Runs[0].Games != 2 {
+	if len(runs.Runs) != 1 || runs.Runs[0].Name != "r1" || runs.Runs[0].Generations != 2 || runs.Runs[0].Games != 20 || runs.Runs[0].Records != 2 {
 		t.Fatalf("runs %+v", runs.Runs)
 	}
 	var m struct {
@@ -501,5 +501,33 @@ func TestGamesExportAsPGNAndImportPGNBack(t *testing.T) {
 	}
 	if code, _ := call(t, "GET", f.url+"/api/games/pgn?id=runs/../../x.txt", "", nil); code != 400 && code != 404 {
 		t.Errorf("export outside the folders: %d", code)
+	}
+}
+
+func TestRunCardsCountGamesOfRunsWithoutAGamesFolder(t *testing.T) {
+	f := newFixture(t, Config{})
+	// r2: two generations in its metrics, no games/ (the records were not
+	// kept); r3: the teacher phase, its first games' records still in
+	// data/records and no metrics line yet.
+	for _, p := range []string{"r2", "r3/data/records"} {
+		if err := os.MkdirAll(filepath.Join(f.runs, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(f.runs, "r2", "metrics.jsonl"), []byte(metricsLine(1)+metricsLine(2)), 0o644)
+	os.WriteFile(filepath.Join(f.runs, "r3", "config.toml"), []byte("variant = \"fbgc\"\n"), 0o644)
+	for i := range 3 {
+		os.WriteFile(filepath.Join(f.runs, "r3", "data", "records", fmt.Sprintf("g%d.txt", i)), []byte("1. e2-e4 *\n"), 0o644)
+	}
+	var runs struct{ Runs []RunInfo }
+	call(t, "GET", f.url+"/api/runs", "", &runs)
+	want := map[string][2]int{"r1": {20, 2}, "r2": {20, 0}, "r3": {3, 0}}
+	for _, r := range runs.Runs {
+		if w := want[r.Name]; r.Games != w[0] || r.Records != w[1] {
+			t.Errorf("run %s: %d games, %d records; want %d and %d", r.Name, r.Games, r.Records, w[0], w[1])
+		}
+	}
+	if len(runs.Runs) != 3 {
+		t.Errorf("runs %+v", runs.Runs)
 	}
 }
