@@ -184,3 +184,15 @@ func TestThePaletteIsOkabeItos(t *testing.T) {
 		t.Errorf("%d point shapes for %d colours: want one each", len(glyphs), len(palette))
 	}
 }
+
+func TestTheSpeedPlotLeavesTheTeachersGenerationOut(t *testing.T) {
+	recs := synthetic(4)
+	recs = append([]metrics.Record{{Version: metrics.Version, Generation: 0, SelfPlay: &metrics.SelfPlay{Games: 500, GamesPerHour: 90000}}}, recs...)
+	p := build("games_per_hour", recs)
+	if p.Y.Max > 1000 || !strings.Contains(p.Title.Text, "teacher") {
+		t.Errorf("speed plot %q up to %.0f: want generation 0's 90000 games/hour left out and named", p.Title.Text, p.Y.Max)
+	}
+	if p := build("games_per_hour", recs[:1]); p.Y.Max < 90000 {
+		t.Errorf("with only the teacher's generation, the plot shows it: up to %.0f", p.Y.Max)
+	}
+}
