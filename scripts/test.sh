@@ -101,7 +101,7 @@ fi
 if ! err=$(go mod download 2>&1); then
   echo "test.sh: go mod download failed ($(grep -v '^[[:space:]]*$' <<<"$err" | tail -n 1)); testing the packages whose modules are in the module cache" >&2
 fi
-listing=$(GOFLAGS=-mod=mod GOPROXY=off go list -e -test -f '{{.ImportPath}} {{if or .Error .DepsErrors}}BAD{{end}}' $packages 2>/dev/null |
+listing=$(GOFLAGS=-mod=readonly GOPROXY=off go list -e -test -f '{{.ImportPath}} {{if or .Error .DepsErrors}}BAD{{end}}' $packages 2>/dev/null |
   awk '{n=$1; sub(/\.test$/,"",n); sub(/_test$/,"",n); if ($2=="BAD") bad[n]=1; all[n]=1}
        END {for (n in all) print (n in bad ? "BAD " : "OK ") n}' | sort -k2)
 good=$(awk '$1=="OK"{printf "%s ", $2}' <<<"$listing")
