@@ -129,20 +129,11 @@ func Replay(start *Position, text string) (*Position, error) {
 		}
 		m, err := p.ParseMove(gm.Text)
 		if err != nil {
-			return p, &ReplayError{gm.Number, gm.Text, stripMovePrefix(err, gm.Text)}
+			return p, &ReplayError{gm.Number, gm.Text, err}
 		}
 		p.DoMove(m)
 	}
 	return p, nil
-}
-
-// stripMovePrefix removes ParseMove's own "move "text": " prefix.
-func stripMovePrefix(err error, text string) error {
-	prefix := fmt.Sprintf("move %q: ", text)
-	if s := err.Error(); strings.HasPrefix(s, prefix) {
-		return fmt.Errorf("%s", s[len(prefix):])
-	}
-	return err
 }
 
 // PlayMoves plays a whitespace-separated list of moves in either syntax

@@ -88,11 +88,12 @@ type moveDesc struct {
 
 // ParseMove reads a move in either syntax and returns the legal move it
 // names, or an error saying what is wrong with the text or why the move is
-// illegal here.
+// illegal here. The error does not repeat the text: the caller, which knows
+// where the text came from, names it once ("move 3 \"e2-e9\": ...").
 func (p *Position) ParseMove(text string) (Move, error) {
 	t := strings.TrimRight(strings.TrimSpace(text), "+#!?")
 	if t == "" {
-		return NoMove, fmt.Errorf("move %q: empty", text)
+		return NoMove, errors.New("no move given")
 	}
 	var d moveDesc
 	var err error
@@ -102,13 +103,9 @@ func (p *Position) ParseMove(text string) (Move, error) {
 		err = p.scanCanonical(t, &d)
 	}
 	if err != nil {
-		return NoMove, fmt.Errorf("move %q: %w", text, err)
+		return NoMove, err
 	}
-	m, err := p.match(&d)
-	if err != nil {
-		return NoMove, fmt.Errorf("move %q: %w", text, err)
-	}
-	return m, nil
+	return p.match(&d)
 }
 
 func (p *Position) letterType(c byte) (int, error) {

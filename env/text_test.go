@@ -68,6 +68,11 @@ func TestMoveTextSyntaxes(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want it to say %q", c.text, err, c.want)
 		}
+		// The caller names the text; an error that names it too reads
+		// "move "x": move "x": ..." wherever it is shown (issue 33).
+		if err != nil && strings.Contains(err.Error(), "move \""+c.text) {
+			t.Errorf("%q: error %q names the move itself: the caller does", c.text, err)
+		}
 	}
 	r, _ := v.ParsePosition("5k4/10/10/10/10/5r4/10/10/10/4K5 w - - 0 1")
 	if _, err := r.ParseMove("e1-f1"); err == nil || !strings.Contains(err.Error(), "leaves the king in check") {

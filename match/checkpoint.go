@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"bomberzero/agent"
@@ -97,22 +98,44 @@ func (s *Search) Choose(pos *env.Position) (env.Move, error) {
 }
 
 // Analyze searches pos and lists the n most visited moves: Visits is the
-// move's share of the search policy times the playouts, Score the root value
-// for the side to move (the same for every move: the search reports one).
+// playouts through the move, Score the move's own mean value for the side to
+// move (its proven value when the solver proved it; the root value for a move
+// the search never tried, which its Note says).
 func (s *Search) Analyze(pos *env.Position, n int) ([]Candidate, error) {
 	r, g, err := s.search(pos)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Candidate, 0, len(r.Moves))
-	for i, idx := range r.Moves {
-		m, err := g.Move(idx)
+	stats := s.searcher.RootStats(0, nil)
+	if len(stats) != len(r.Moves) {
+		return nil, fmt.Errorf("%s: the search reports %d root moves and statistics of %d", s.name, len(r.Moves), len(stats))
+	}
+	total := 0
+	for _, st := range stats {
+		total += st.Visits
+	}
+	out := make([]Candidate, 0, len(stats))
+	for _, st := range stats {
+		m, err := g.Move(st.Move)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.name, err)
 		}
-		visits := int(float64(r.Policy[i])*float64(r.Sims) + 0.5)
-		out = append(out, Candidate{Move: m, Score: float64(r.Value), Visits: visits,
-			Note: fmt.Sprintf("%d visits (%.1f%%), root value %+.3f", visits, 100*r.Policy[i], r.Value)})
+		c := Candidate{Move: m, Score: float64(st.Q), Visits: st.Visits}
+		share := 100 * float64(st.Visits) / float64(max(total, 1))
+		switch {
+		case st.Proven && st.Q > 0:
+			c.Note = fmt.Sprintf("%d visits, proven win", st.Visits)
+		case st.Proven && st.Q < 0:
+			c.Note = fmt.Sprintf("%d visits, proven loss", st.Visits)
+		case st.Proven:
+			c.Note = fmt.Sprintf("%d visits, proven draw", st.Visits)
+		case math.IsNaN(float64(st.Q)):
+			c.Score = float64(r.Value)
+			c.Note = "not searched"
+		default:
+			c.Note = fmt.Sprintf("%d visits (%.1f%%), value %+.3f", st.Visits, share, st.Q)
+		}
+		out = append(out, c)
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Visits > out[b].Visits })
 	if len(out) > n {

@@ -23,8 +23,9 @@ type Interactive struct {
 // Run plays the game, reading the person's moves from in, one a line, in
 // Game Courier or canonical syntax, and writing the board, the agent's
 // thinking and its moves to out. An illegal move is refused with the reason
-// and asked again. "moves" lists the legal moves, "quit" (or the end of the
-// input) stops. It returns the final position.
+// and asked again. "moves" lists the legal moves, "undo" takes back the
+// person's last move and the agent's reply, "help" lists these commands,
+// "quit" (or the end of the input) stops. It returns the final position.
 func (s Interactive) Run(in io.Reader, out io.Writer) (*env.Position, error) {
 	pos, _, err := s.RunGame(in, out)
 	return pos, err
@@ -39,13 +40,30 @@ func (s Interactive) RunGame(in io.Reader, out io.Writer) (*env.Position, Game, 
 	if s.Human == env.Black {
 		g.White, g.Black = g.Black, g.White
 	}
+	var history []*env.Position // the position before each move played
 	play := func(m env.Move) {
+		history = append(history, pos.Clone())
 		g.Moves = append(g.Moves, pos.FormatGC(m))
 		g.Plies++
 		pos.DoMove(m)
 	}
+	// undo takes back plies up to and including the person's last move (the
+	// agent's reply first); false when the person has no move to take back.
+	undo := func() bool {
+		k := len(history) - 1
+		for k >= 0 && history[k].SideToMove() != s.Human {
+			k--
+		}
+		if k < 0 {
+			return false
+		}
+		pos = history[k]
+		history, g.Moves, g.Plies = history[:k], g.Moves[:k], k
+		return true
+	}
 	sc := bufio.NewScanner(in)
-	fmt.Fprintf(out, "You play %s against %s. Type moves like e2-e4; \"moves\" lists the legal ones, \"quit\" stops.\n", s.Human, s.Agent.Name())
+	fmt.Fprintf(out, "You play %s against %s. Type moves like e2-e4; %s.\n", s.Human, s.Agent.Name(), interactiveCommands)
+outer:
 	for {
 		fmt.Fprintf(out, "\n%s", pos.Diagram())
 		if res, why := pos.Status(); res != env.Ongoing {
@@ -83,6 +101,16 @@ func (s Interactive) RunGame(in io.Reader, out io.Writer) (*env.Position, Game, 
 			case "quit", "exit", "resign":
 				fmt.Fprintln(out, "Game stopped.")
 				return pos, g, nil
+			case "help", "?":
+				fmt.Fprintf(out, "Type a move in Game Courier (e2-e4) or canonical (e2e4) syntax; %s.\n", interactiveCommands)
+				continue
+			case "undo", "takeback":
+				if !undo() {
+					fmt.Fprintln(out, "nothing to take back: you have not moved yet")
+					continue
+				}
+				fmt.Fprintln(out, "took back your last move and the reply")
+				continue outer
 			case "moves":
 				var names []string
 				for _, m := range pos.LegalMoves(nil) {
@@ -93,7 +121,7 @@ func (s Interactive) RunGame(in io.Reader, out io.Writer) (*env.Position, Game, 
 			}
 			m, err := pos.ParseMove(line)
 			if err != nil {
-				fmt.Fprintf(out, "refused: %v\n", err)
+				fmt.Fprintf(out, "refused: move %q: %v\n", line, err)
 				continue
 			}
 			fmt.Fprintf(out, "you play %s\n", pos.FormatGC(m))
@@ -102,6 +130,9 @@ func (s Interactive) RunGame(in io.Reader, out io.Writer) (*env.Position, Game, 
 		}
 	}
 }
+
+// interactiveCommands lists the words the prompt reads that are not moves.
+const interactiveCommands = `"moves" lists the legal ones, "undo" takes back your last move and the reply, "help" shows this, "quit" stops`
 
 // agentMove asks the agent for its move, showing its best moves first when
 // it can list them.

@@ -35,7 +35,7 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	}
 	pos, err := setupPosition(*variant, *fen, *moves)
 	if err != nil {
-		return fmt.Errorf("%w: position: %v", errUsage, err)
+		return err
 	}
 	if res, why := pos.Status(); res != env.Ongoing {
 		return fmt.Errorf("%w: the game is over in this position (%s, %s)", errUsage, res, why)

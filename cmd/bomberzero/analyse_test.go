@@ -89,7 +89,7 @@ func TestAnalyseRejectsBadInputWithExitTwo(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"malformed fen", []string{"--fen", "k9/pp8 x"}, "position"},
+		{"malformed fen", []string{"--fen", "k9/pp8 x"}, "--fen"},
 		{"unknown variant", []string{"--variant", "nosuchvariant"}, "nosuchvariant"},
 		{"bad sims", []string{"--model", "uniform:0"}, "playouts"},
 		{"bad sims text", []string{"--model", "uniform:many"}, "playouts"},

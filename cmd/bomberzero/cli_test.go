@@ -216,3 +216,36 @@ func TestVersionLineNamesTheCommitAndWhetherItWasModified(t *testing.T) {
 		}
 	}
 }
+
+func TestABadPositionIsAUsageErrorInEveryCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"show", "--fen", "xyz"}, "--fen"},
+		{[]string{"analyse", "--fen", "xyz"}, "--fen"},
+		{[]string{"perft", "--fen", "xyz"}, "--fen"},
+		{[]string{"show", "--moves", "e2-e9"}, "--moves"},
+		{[]string{"analyse", "--moves", "e2-e9"}, "--moves"},
+		{[]string{"show", "--variant", "nosuch"}, "--variant"},
+		{[]string{"play", "--fen", "xyz"}, "--fen"},
+	} {
+		code, _, errs := runCmd(t, tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.says) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 naming %s", tc.args, code, errs, tc.says)
+		}
+	}
+}
+
+func TestADurationWithoutItsUnitSaysWhatOneLooksLike(t *testing.T) {
+	for _, args := range [][]string{
+		{"train", "--budget", "3"},
+		{"train", "--budget=3"},
+		{"compare", "--budget", "ten"},
+	} {
+		code, _, errs := runCmd(t, args...)
+		if code != 2 || !strings.Contains(errs, "a duration such as 90m or 2h") || !strings.Contains(errs, "--budget") {
+			t.Errorf("%q: exit %d, stderr %q; want 2 saying a duration such as 90m or 2h", args, code, errs)
+		}
+	}
+}

@@ -65,6 +65,7 @@ func isHelpArg(a string) bool { return a == "-h" || a == "-help" || a == "--help
 // its arguments with it (or with parseFlags).
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var flags, pos []string
+	var values [][2]string // each flag given a value: name, value
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -81,6 +82,10 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 			return nil, flagHelp(fs)
 		}
 		f := fs.Lookup(name)
+		if hasValue {
+			_, v, _ := strings.Cut(a, "=")
+			values = append(values, [2]string{name, v})
+		}
 		if hasValue || f == nil {
 			continue // a value given with "=", or a flag Parse will refuse
 		}
@@ -89,8 +94,12 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		if i+1 < len(args) {
 			flags = append(flags, args[i+1])
+			values = append(values, [2]string{name, args[i+1]})
 			i++
 		}
+	}
+	if err := checkDurations(fs, values); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	out := fs.Output()
 	fs.SetOutput(io.Discard) // the caller reports the error once, with a hint
@@ -103,6 +112,30 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return pos, nil
+}
+
+// checkDurations refuses a duration flag's value that is not a Go duration
+// with a message saying what one looks like: the flag package's own
+// ("invalid value "3" for flag -budget: parse error") does not say that a
+// bare number lacks its unit.
+func checkDurations(fs *flag.FlagSet, values [][2]string) error {
+	for _, nv := range values {
+		f := fs.Lookup(nv[0])
+		if f == nil {
+			continue
+		}
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			continue
+		}
+		if _, isDuration := g.Get().(time.Duration); !isDuration {
+			continue
+		}
+		if _, err := time.ParseDuration(nv[1]); err != nil {
+			return fmt.Errorf("--%s %q: want a duration such as 90m or 2h (a number with its unit: s, m or h)", nv[0], nv[1])
+		}
+	}
+	return nil
 }
 
 // checkFlagValues refuses the values no command takes, whichever flag

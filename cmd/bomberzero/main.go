@@ -68,7 +68,9 @@ func (e *exitError) Error() string {
 }
 func (e *exitError) Unwrap() error { return e.err }
 
-// errUsage marks a command-line mistake; it exits with status 2.
+// errUsage marks a command-line mistake (a bad flag value, a bad --variant,
+// --fen or --moves in every command); it exits with status 2. Bad data read
+// from a file (a record, a chunk) exits 1.
 var errUsage = errors.New("usage")
 
 func main() {

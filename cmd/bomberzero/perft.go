@@ -44,21 +44,23 @@ func runPerft(args []string, stdout, stderr io.Writer) error {
 }
 
 // setupPosition loads a variant, reads the position text (or takes the
-// start position) and plays the moves.
+// start) and plays moves from it. Every error is a usage error naming the
+// flag (--variant, --fen or --moves), so every command given a bad position
+// exits 2, as main.go's convention has it for a command-line mistake.
 func setupPosition(variant, fen, moves string) (*env.Position, error) {
 	v, err := env.LoadVariant(variant)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: --variant: %v", errUsage, err)
 	}
 	p := v.NewPosition()
 	if fen != "" {
 		if p, err = v.ParsePosition(fen); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: --fen: %v", errUsage, err)
 		}
 	}
 	if moves != "" {
 		if p, err = env.PlayMoves(p, moves); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: --moves: %v", errUsage, err)
 		}
 	}
 	return p, nil

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"bomberzero/datasets/record"
 	"bomberzero/env"
+	"bomberzero/frontend/xboard"
 	"bomberzero/internal/readfile"
 )
 
@@ -16,9 +18,10 @@ const maxGameBytes = 16 << 20
 
 // runReplay checks every move of a game record and prints the final position.
 func runReplay(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("replay", "usage: bomberzero replay [--variant V] [--fen TEXT] FILE\n\nChecks every move of a game record (FILE, or - for standard input) and prints\nthe final position and the result.", stderr)
+	fs := newFlagSet("replay", "usage: bomberzero replay [--variant V] [--fen TEXT] [--pgn] FILE\n\nChecks every move of a game record (FILE, or - for standard input) and prints\nthe final position and the result. A FILE named *.pgn is read as PGN, every game\nof it checked. --pgn writes the game(s) as PGN instead, with [Variant],\n[SetUp]/[FEN] and the piece definitions XBoard reads ([VariantMen]).", stderr)
 	variant := variantFlag(fs)
 	fen := fs.String("fen", "", "start position text (default: the variant's start)")
+	asPGN := fs.Bool("pgn", false, "write the game as PGN to standard output instead of its final position")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -42,6 +45,9 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	// when the flags do not.
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if strings.HasSuffix(strings.ToLower(pos[0]), ".pgn") {
+		return replayPGN(string(text), *variant, set["variant"], *asPGN, stdout)
+	}
 	rec, err := record.Parse(string(text))
 	if err != nil {
 		return &exitError{1, err}
@@ -53,6 +59,10 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		*fen = f
 	}
 	start, err := setupPosition(*variant, *fen, "")
+	if err != nil && (!set["variant"] && rec.Get("Variant") != "" || !set["fen"] && rec.Get("FEN") != "") {
+		// A bad tag in the record is bad data, not a command-line mistake.
+		return &exitError{1, fmt.Errorf("the record's tags: %s", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))}
+	}
 	if err != nil {
 		return err
 	}
@@ -60,9 +70,105 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{1, err}
 	}
+	if *asPGN {
+		rec.Set("Variant", start.Variant().Name)
+		if start.String() != start.Variant().NewPosition().String() {
+			rec.Set("FEN", start.String())
+		}
+		return writePGN(stdout, &rec)
+	}
 	if res, why := p.Status(); res != env.Ongoing {
 		fmt.Fprintf(stdout, "result %s (%s)\n", res, why)
 	}
 	fmt.Fprintln(stdout, p)
 	return nil
+}
+
+// replayPGN checks every game of a PGN text (a game without a Variant tag is
+// of variant when the flag is set, else orthodox chess, as PGN has it) and
+// prints each one's result and final position, or writes them back as PGN.
+func replayPGN(text, variant string, variantSet, asPGN bool, stdout io.Writer) error {
+	fallback := "chess"
+	if variantSet {
+		fallback = variant
+	}
+	games, err := record.ParsePGN(text, fallback)
+	if err != nil {
+		return &exitError{1, err}
+	}
+	for i, g := range games {
+		if g.Get("Variant") == "" {
+			g.Set("Variant", fallback)
+		}
+		if asPGN {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			if err := writePGN(stdout, &g); err != nil {
+				return err
+			}
+			continue
+		}
+		start, err := g.Start(fallback)
+		if err != nil {
+			return &exitError{1, fmt.Errorf("game %d: %w", i+1, err)}
+		}
+		p := start.Clone()
+		for _, m := range g.Moves {
+			mv, err := p.ParseMove(m)
+			if err != nil { // ParsePGN checked every move
+				return &exitError{1, fmt.Errorf("game %d: move %q: %w", i+1, m, err)}
+			}
+			p.DoMove(mv)
+		}
+		if len(games) > 1 {
+			fmt.Fprintf(stdout, "game %d: %d moves\n", i+1, len(g.Moves))
+		}
+		if res, why := p.Status(); res != env.Ongoing {
+			fmt.Fprintf(stdout, "result %s (%s)\n", res, why)
+		}
+		fmt.Fprintln(stdout, p)
+	}
+	return nil
+}
+
+// writePGN writes g as PGN with the piece definitions XBoard reads for its
+// variant.
+func writePGN(w io.Writer, g *record.Game) error {
+	v, err := env.LoadVariant(g.Get("Variant"))
+	if err != nil {
+		return &exitError{1, fmt.Errorf("the record's Variant: %w", err)}
+	}
+	men, err := variantMen(v)
+	if err != nil {
+		return &exitError{1, err}
+	}
+	text, err := g.PGN(v.Name, men)
+	if err != nil {
+		return &exitError{1, err}
+	}
+	_, err = io.WriteString(w, text)
+	return err
+}
+
+// variantMen is the [VariantMen] value of variant v: the "piece" lines the
+// XBoard engine sends for it (frontend/xboard's Setup), each as
+// LETTER[&]:BETZA, joined by ';'; "" for a variant XBoard knows.
+func variantMen(v *env.Variant) (string, error) {
+	lines, err := xboard.Setup(v)
+	if err != nil {
+		return "", fmt.Errorf("the piece definitions of %s: %w", v.Name, err)
+	}
+	var men []string
+	for _, l := range lines {
+		rest, ok := strings.CutPrefix(l, "piece ")
+		if !ok {
+			continue
+		}
+		piece, betza, ok := strings.Cut(rest, " ")
+		if ok {
+			men = append(men, piece+":"+betza)
+		}
+	}
+	return strings.Join(men, ";"), nil
 }

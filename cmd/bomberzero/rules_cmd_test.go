@@ -28,7 +28,7 @@ func TestPerftCommandPrintsOneLinePerDepth(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "total ") || !strings.Contains(out, "depth=1 nodes=") {
 		t.Fatalf("divide: exit %d, %q", code, out)
 	}
-	if code, _, errs = runCmd(t, "perft", "--variant", "nosuch", "--depth", "1"); code != 1 || !strings.Contains(errs, "unknown variant") {
+	if code, _, errs = runCmd(t, "perft", "--variant", "nosuch", "--depth", "1"); code != 2 || !strings.Contains(errs, "unknown variant") {
 		t.Fatalf("unknown variant: exit %d, %q", code, errs)
 	}
 	if code, _, _ = runCmd(t, "perft", "--depth", "0"); code != 2 {
@@ -64,5 +64,37 @@ func TestShowDrawsHolesAndHands(t *testing.T) {
 	code, out, _ = runCmd(t, "variants")
 	if code != 0 || !strings.Contains(out, "claustrophobia") || !strings.Contains(out, "insane-knight") {
 		t.Fatalf("variants: %q", out)
+	}
+}
+
+func TestReplayWritesPGNAndReadsItBack(t *testing.T) {
+	dir := t.TempDir()
+	txt := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(txt, []byte("[Event \"x\"]\n[Variant \"birds-ninjas\"]\n1. e2-e4 e9-e7 2. ~P-e2 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, pgn, errs := runCmd(t, "replay", "--pgn", txt)
+	if code != 0 {
+		t.Fatalf("replay --pgn: exit %d: %s", code, errs)
+	}
+	for _, want := range []string{`[Variant "birds-ninjas"]`, `[SetUp "1"]`, `[FEN "`, `[VariantMen "`, "1. e2e4 e9e7 2. J@e2 *"} {
+		if !strings.Contains(pgn, want) {
+			t.Errorf("PGN lacks %q:\n%s", want, pgn)
+		}
+	}
+	file := filepath.Join(dir, "g.pgn")
+	if err := os.WriteFile(file, []byte(pgn+"\n"+pgn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, fromTxt, _ := runCmd(t, "replay", txt)
+	code, out, errs := runCmd(t, "replay", file)
+	if code != 0 || strings.Count(out, strings.TrimSpace(fromTxt)) != 2 || !strings.Contains(out, "game 2: 3 moves") {
+		t.Errorf("replay of two PGN games: exit %d, %q (stderr %q); want the record's final position %q twice", code, out, errs, fromTxt)
+	}
+	if err := os.WriteFile(file, []byte("[Variant \"fbgc\"]\n1. e2e9 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runCmd(t, "replay", file); code != 1 || !strings.Contains(errs, `move 1 "e2e9"`) {
+		t.Errorf("an illegal PGN move: exit %d, %q; want 1 naming it", code, errs)
 	}
 }

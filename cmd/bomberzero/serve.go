@@ -38,7 +38,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := stopContext()
 	defer stop()
 	return serveOn(ctx, ln, web.Config{Runs: *runs, Models: *models, Games: *games, MaxSearches: *searches, MaxSims: *sims, MaxTime: *maxTime,
-		Search: tc.PlayerSearch(), Sims: tc.Eval.Sims}, stdout)
+		Search: tc.PlayerSearch(), Sims: tc.Eval.Sims, PieceDefs: variantMen}, stdout)
 }
 
 // serveOn serves on ln until ctx ends, then stops searches and waits for

@@ -76,7 +76,7 @@ func TestTrainCommandRefusesBadFlagsAndConfigsWithStatus2(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"train", "--budget", "soon"}, "invalid value"},
+		{[]string{"train", "--budget", "soon"}, "a duration such as 90m or 2h"},
 		{[]string{"train", "extra"}, `unexpected argument "extra"`},
 		{[]string{"train", "--config", bad, "--run", filepath.Join(t.TempDir(), "r")}, `unknown key "train.batchsize"`},
 		{[]string{"train", "--variant", "nosuch", "--run", filepath.Join(t.TempDir(), "r")}, "nosuch"},

@@ -13,7 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"bomberzero/metrics"
 )
 
 // These tests drive the page in a real headless Chromium through the
@@ -239,4 +242,92 @@ func TestBrowserAnalysisGamesAndLiveDashboard(t *testing.T) {
 	fh.Close()
 	waitFor(t, ctx, "the chart to update", func() bool { return points() == 9 })
 	shot(t, ctx, "training")
+}
+
+func TestBrowserImportsAPGNFileAndExportsAGameAsPGN(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	pgn := filepath.Join(t.TempDir(), "two.pgn")
+	if err := os.WriteFile(pgn, []byte("[Event \"imported\"]\n[Variant \"birds-ninjas\"]\n1. e2e4 e9e7 2. J@e2 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, chromedp.Navigate(f.url+"/?poll=300&p=games#games"), chromedp.WaitVisible(`#games-table tbody tr[data-id]`))
+	run(t, ctx, chromedp.SetUploadFiles(`#pgn-file`, []string{pgn}, chromedp.ByQuery))
+	waitFor(t, ctx, "the imported game in the list", func() bool {
+		var n int
+		run(t, ctx, chromedp.Evaluate(`document.querySelectorAll('#games-table tbody tr[data-id^="saved/pgn-"]').length`, &n))
+		return n == 1
+	})
+	var status string
+	run(t, ctx, chromedp.Text(`#pgn-status`, &status, chromedp.ByQuery))
+	if !strings.Contains(status, "Imported 1 game") {
+		t.Errorf("import status %q", status)
+	}
+	shot(t, ctx, "games-pgn")
+	var text string
+	run(t, ctx, chromedp.Evaluate(`fetch(document.querySelector('#games-table tr[data-id^="saved/pgn-"] a.pgn-export').href).then((r) => r.text())`, &text,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	for _, want := range []string{`[Event "imported"]`, `[Variant "birds-ninjas"]`, `[SetUp "1"]`, "1. e2e4 e9e7 2. J@e2 *"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the exported PGN lacks %q:\n%s", want, text)
+		}
+	}
+	run(t, ctx, chromedp.Click(`#games-table tbody tr[data-id^="saved/pgn-"]`, chromedp.ByQuery))
+	waitFor(t, ctx, "the imported game to open", func() bool { return len(readState(t, ctx).Moves) == 3 })
+}
+
+func TestBrowserTrainingChartsLeaveTheTeacherOutAndLabelTheirAxes(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	// r0: generation 0 is the teacher's, a thousand times faster than the
+	// self-play of generations 1 to 6.
+	dir := filepath.Join(f.runs, "r0")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var lines strings.Builder
+	for gen := 0; gen <= 6; gen++ {
+		rec := metrics.Record{Version: 1, Generation: gen, Elapsed: float64(60 * gen), SelfPlay: &metrics.SelfPlay{Games: 10, GamesPerHour: 100 + float64(gen), MeanPlies: 50}}
+		if gen == 0 {
+			rec.SelfPlay.GamesPerHour = 100000
+		}
+		b, _ := json.Marshal(rec)
+		lines.Write(append(b, '\n'))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "metrics.jsonl"), []byte(lines.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, chromedp.Navigate(f.url+"/?poll=300&p=training#training"), chromedp.WaitVisible(`#runs button[data-run="r0"]`))
+	run(t, ctx, chromedp.Click(`#runs button[data-run="r0"]`, chromedp.ByQuery), chromedp.WaitVisible(`[data-chart="gph"] svg[data-points="6"]`))
+	var got struct {
+		Title  string
+		Ticks  []string
+		XTicks []string
+		Card   string
+	}
+	var js string
+	run(t, ctx, chromedp.Evaluate(`JSON.stringify({
+		title: document.querySelector('[data-chart="gph"] h3').textContent,
+		ticks: [...document.querySelectorAll('[data-chart="gph"] text.tick:not(.xtick)')].map((e) => e.textContent),
+		xticks: [...document.querySelectorAll('[data-chart="gph"] text.xtick')].map((e) => e.textContent),
+		card: document.querySelector('#runs button[data-run="r0"]').textContent})`, &js))
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got.Title, "generation 0, the teacher's") {
+		t.Errorf("the speed chart's title %q does not say the teacher's generation is left out", got.Title)
+	}
+	for _, tick := range got.Ticks {
+		if strings.HasPrefix(tick, "-") {
+			t.Errorf("the speed chart's y axis runs negative: ticks %q", got.Ticks)
+			break
+		}
+	}
+	if len(got.XTicks) < 4 || got.XTicks[0] != "1" {
+		t.Errorf("the speed chart's x ticks %q: want one every generation or so, from 1", got.XTicks)
+	}
+	if !strings.Contains(got.Card, "70 games") {
+		t.Errorf("the run card %q: want the 70 games its metrics record", got.Card)
+	}
+	shot(t, ctx, "training-teacher")
 }

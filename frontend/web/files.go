@@ -1,14 +1,19 @@
 package web
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
+	"mime"
 	"net/http"
 	"os"
+	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"bomberzero/datasets/record"
+	"bomberzero/env"
 	"bomberzero/metrics"
 )
 
@@ -73,7 +78,12 @@ type RunInfo struct {
 	Name        string `json:"name"`
 	Generations int    `json:"generations"` // metrics records
 	Updated     string `json:"updated"`     // when metrics.jsonl last changed, RFC 3339
-	Games       int    `json:"games"`       // game records in games/
+	// Games counts the run's games: those its metrics record (self-play
+	// and the teacher's), or the game records in games/ and data/records
+	// (the generation in progress) when those are more. Records counts
+	// the records in games/, the ones the games browser lists.
+	Games   int `json:"games"`
+	Records int `json:"records"`
 }
 
 func (s *Server) listRuns() ([]RunInfo, error) {
@@ -98,10 +108,18 @@ func (s *Server) listRuns() ([]RunInfo, error) {
 			ri.Updated = st.ModTime().UTC().Format("2006-01-02T15:04:05Z")
 			if b, err := readLimited(root, name+"/metrics.jsonl", maxMetrics); err == nil {
 				ri.Generations = strings.Count(string(b), "\n")
+				recs, _, _ := metrics.Decode(strings.NewReader(string(b)), name+"/metrics.jsonl")
+				for _, r := range recs {
+					if r.SelfPlay != nil {
+						ri.Games += r.SelfPlay.Games
+					}
+				}
 			}
 		}
 		games, _ := fs.Glob(root.FS(), name+"/games/*.txt")
-		ri.Games = len(games)
+		pending, _ := fs.Glob(root.FS(), name+"/data/records/*.txt")
+		ri.Records = len(games)
+		ri.Games = max(ri.Games, len(games)+len(pending))
 		out = append(out, ri)
 		if len(out) >= maxListed {
 			break
@@ -272,4 +290,88 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// handlePGNExport answers a record as a PGN file (record.Game.PGN, with the
+// variant's piece definitions when Config.PieceDefs gives them).
+func (s *Server) handlePGNExport(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("id")
+	g, _, err := s.readGame(id)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	if g.Get("Variant") == "" {
+		g.Set("Variant", "fbgc")
+	}
+	men := ""
+	if s.cfg.PieceDefs != nil {
+		v, err := env.LoadVariant(g.Get("Variant"))
+		if err != nil {
+			reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: Variant: %v", id, err))
+			return
+		}
+		if men, err = s.cfg.PieceDefs(v); err != nil {
+			reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: %v", id, err))
+			return
+		}
+	}
+	text, err := g.PGN("fbgc", men)
+	if err != nil {
+		reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: %v", id, err))
+		return
+	}
+	name := strings.TrimSuffix(path.Base(id), ".txt") + ".pgn"
+	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = io.WriteString(w, text)
+}
+
+type importReq struct {
+	PGN string `json:"pgn"`
+}
+
+// handlePGNImport reads the games of a PGN text (record.ParsePGN: every
+// move checked; a game without a Variant tag is orthodox chess) and saves
+// each as a record in the games folder, pgn-TIME-N.txt, answering their ids.
+// Nothing is saved unless every game reads.
+func (s *Server) handlePGNImport(w http.ResponseWriter, r *http.Request) {
+	var q importReq
+	if err := decode(r, &q); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	if s.cfg.Games == "" {
+		reply(w, nil, fail(http.StatusConflict, "no games folder to import into: start serve with --games-dir"))
+		return
+	}
+	games, err := record.ParsePGN(q.PGN, "chess")
+	if err != nil {
+		reply(w, nil, fail(http.StatusUnprocessableEntity, "%v", err))
+		return
+	}
+	if len(games) == 0 {
+		reply(w, nil, fail(http.StatusUnprocessableEntity, "the PGN text holds no game"))
+		return
+	}
+	if len(games) > maxListed {
+		reply(w, nil, fail(http.StatusRequestEntityTooLarge, "%d games: at most %d an import", len(games), maxListed))
+		return
+	}
+	stamp := time.Now().UTC().Format("20060102-150405.000")
+	ids := make([]string, 0, len(games))
+	for i := range games {
+		g := &games[i]
+		if g.Get("Variant") == "" {
+			g.Set("Variant", "chess")
+		}
+		name := fmt.Sprintf("pgn-%s-%03d", stamp, i+1)
+		if _, err := record.Save(s.cfg.Games, name, g); err != nil {
+			reply(w, nil, err)
+			return
+		}
+		ids = append(ids, "saved/"+name+".txt")
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ids": ids})
 }

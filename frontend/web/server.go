@@ -65,6 +65,10 @@ type Config struct {
 	// eval.sims. Zero takes DefaultConfig's, the embedded defaults.
 	Search mcts.Config
 	Sims   int
+	// PieceDefs, when set, gives a variant's piece definitions for the
+	// [VariantMen] tag of a PGN export (the XBoard engine's piece lines;
+	// serve sets it, since this package sits below frontend/xboard).
+	PieceDefs func(v *env.Variant) (string, error)
 }
 
 // DefaultConfig returns the default limits: one search per core, 20000
@@ -146,6 +150,8 @@ func New(ctx context.Context, cfg Config) *Server {
 	s.mux.HandleFunc("GET /api/runs/{run}/config", s.handleConfig)
 	s.mux.HandleFunc("GET /api/games", s.handleGames)
 	s.mux.HandleFunc("GET /api/games/record", s.handleRecord)
+	s.mux.HandleFunc("GET /api/games/pgn", s.handlePGNExport)
+	s.mux.HandleFunc("POST /api/games/import", s.handlePGNImport)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no API endpoint %s %s (docs/serve.md lists them)", r.Method, r.URL.Path)
 	})

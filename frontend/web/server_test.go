@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -199,6 +200,14 @@ func TestGameAndMoveFollowTheRules(t *testing.T) {
 	}
 }
 
+func TestAnIllegalMoveIsNamedOnceInTheAnswer(t *testing.T) {
+	f := newFixture(t, Config{})
+	code, msg := call(t, "POST", f.url+"/api/move", `{"variant":"fbgc","move":"e2-e9"}`, nil)
+	if code != 422 || strings.Count(msg, `move "e2-e9"`) != 1 {
+		t.Errorf("an illegal move: %d %q, want 422 naming the move once", code, msg)
+	}
+}
+
 func TestDropsDoubleCapturesAndMate(t *testing.T) {
 	f := newFixture(t, Config{})
 	// Birds and Ninjas: drops are legal moves with a Drop letter; a drop
@@ -334,7 +343,7 @@ func TestRunsMetricsConfigAndGamesStayInsideTheirFolders(t *testing.T) {
 	f := newFixture(t, Config{})
 	var runs struct{ Runs []RunInfo }
 	call(t, "GET", f.url+"/api/runs", "", &runs)
-	if len(runs.Runs) != 1 || runs.Runs[0].Name != "r1" || runs.Runs[0].Generations != 2 || runs.Runs[0].Games != 2 {
+	if len(runs.Runs) != 1 || runs.Runs[0].Name != "r1" || runs.Runs[0].Generations != 2 || runs.Runs[0].Games != 20 || runs.Runs[0].Records != 2 {
 		t.Fatalf("runs %+v", runs.Runs)
 	}
 	var m struct {
@@ -409,4 +418,116 @@ func TestThePageIsServed(t *testing.T) {
 		}
 	}
 	_ = bytes.MinRead
+}
+
+func TestTheTrainingChartsUseOkabeItosPalette(t *testing.T) {
+	f := newFixture(t, Config{})
+	resp, err := http.Get(f.url + "/app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := regexp.MustCompile(`const COLORS = \[([^\]]*)\]`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("app.js has no COLORS palette")
+	}
+	okabeIto := map[string]bool{"#e69f00": true, "#56b4e9": true, "#009e73": true, "#f0e442": true, "#0072b2": true, "#d55e00": true, "#cc79a7": true, "#000000": true}
+	for _, c := range regexp.MustCompile(`#[0-9a-fA-F]{3,6}`).FindAllString(string(m[1]), -1) {
+		if !okabeIto[strings.ToLower(c)] {
+			t.Errorf("chart colour %s is not one of Okabe and Ito's", c)
+		}
+	}
+}
+
+func TestGamesExportAsPGNAndImportPGNBack(t *testing.T) {
+	f := newFixture(t, Config{PieceDefs: func(v *env.Variant) (string, error) { return "F&:mRcafmR", nil }})
+	resp, err := http.Get(f.url + "/api/games/pgn?id=runs/r1/games/g1.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	pgn := string(b)
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/x-chess-pgn") ||
+		!strings.Contains(resp.Header.Get("Content-Disposition"), "g1.pgn") {
+		t.Fatalf("export: %d %v %q", resp.StatusCode, resp.Header, pgn)
+	}
+	for _, want := range []string{`[Variant "fbgc"]`, `[SetUp "1"]`, `[FEN "`, `[VariantMen "F&:mRcafmR"]`, "1. e2e4 e9e7"} {
+		if !strings.Contains(pgn, want) {
+			t.Errorf("exported PGN lacks %q:\n%s", want, pgn)
+		}
+	}
+	body, _ := json.Marshal(map[string]string{"pgn": pgn + "\n" + "[Event \"orthodox\"]\n1. e2e4 e7e5 *\n"})
+	var imp struct{ IDs []string }
+	if code, msg := call(t, "POST", f.url+"/api/games/import", string(body), &imp); code != 200 || len(imp.IDs) != 2 {
+		t.Fatalf("import: %d %q %v", code, msg, imp)
+	}
+	var rec struct {
+		Variant string
+		Moves   []string
+	}
+	call(t, "GET", f.url+"/api/games/record?id="+imp.IDs[0], "", &rec)
+	if rec.Variant != "fbgc" || strings.Join(rec.Moves, " ") != "e2-e4 e9-e7" {
+		t.Errorf("the imported game reads as %+v", rec)
+	}
+	call(t, "GET", f.url+"/api/games/record?id="+imp.IDs[1], "", &rec)
+	if rec.Variant != "chess" || len(rec.Moves) != 2 {
+		t.Errorf("a PGN game without a Variant tag reads as %+v, want orthodox chess", rec)
+	}
+	var list struct{ Games []GameInfo }
+	call(t, "GET", f.url+"/api/games", "", &list)
+	found := 0
+	for _, g := range list.Games {
+		if g.ID == imp.IDs[0] || g.ID == imp.IDs[1] {
+			found++
+		}
+	}
+	if found != 2 {
+		t.Errorf("the games list shows %d of the 2 imported games: %v", found, list.Games)
+	}
+	for _, c := range []struct {
+		body string
+		code int
+		says string
+	}{
+		{`{"pgn":"1. e2e9 *"}`, 422, `move 1 "e2e9"`},
+		{`{"pgn":""}`, 422, "no game"},
+		{`{"pgn":"[Event \"x\""}`, 422, "no closing ]"},
+	} {
+		if code, msg := call(t, "POST", f.url+"/api/games/import", c.body, nil); code != c.code || !strings.Contains(msg, c.says) {
+			t.Errorf("import %s: %d %q, want %d saying %q", c.body, code, msg, c.code, c.says)
+		}
+	}
+	if code, _ := call(t, "GET", f.url+"/api/games/pgn?id=runs/../../x.txt", "", nil); code != 400 && code != 404 {
+		t.Errorf("export outside the folders: %d", code)
+	}
+}
+
+func TestRunCardsCountGamesOfRunsWithoutAGamesFolder(t *testing.T) {
+	f := newFixture(t, Config{})
+	// r2: two generations in its metrics, no games/ (the records were not
+	// kept); r3: the teacher phase, its first games' records still in
+	// data/records and no metrics line yet.
+	for _, p := range []string{"r2", "r3/data/records"} {
+		if err := os.MkdirAll(filepath.Join(f.runs, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(f.runs, "r2", "metrics.jsonl"), []byte(metricsLine(1)+metricsLine(2)), 0o644)
+	os.WriteFile(filepath.Join(f.runs, "r3", "config.toml"), []byte("variant = \"fbgc\"\n"), 0o644)
+	for i := range 3 {
+		os.WriteFile(filepath.Join(f.runs, "r3", "data", "records", fmt.Sprintf("g%d.txt", i)), []byte("1. e2-e4 *\n"), 0o644)
+	}
+	var runs struct{ Runs []RunInfo }
+	call(t, "GET", f.url+"/api/runs", "", &runs)
+	want := map[string][2]int{"r1": {20, 2}, "r2": {20, 0}, "r3": {3, 0}}
+	for _, r := range runs.Runs {
+		if w := want[r.Name]; r.Games != w[0] || r.Records != w[1] {
+			t.Errorf("run %s: %d games, %d records; want %d and %d", r.Name, r.Games, r.Records, w[0], w[1])
+		}
+	}
+	if len(runs.Runs) != 3 {
+		t.Errorf("runs %+v", runs.Runs)
+	}
 }

@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
@@ -59,9 +60,17 @@ func valueErrorPlot(recs []metrics.Record) *gplot.Plot {
 		series{"value error", collect(recs, trainField(func(t *metrics.Train) float64 { return t.ValueError }))})
 }
 
+// speedPlot draws games per hour. Generation 0's games are the teacher's,
+// far faster than self-play: once a later generation has played, they are
+// left out (the title says so) so that they do not flatten the line.
 func speedPlot(recs []metrics.Record) *gplot.Plot {
-	return linePlot("Self-play speed", "generation", "games per hour",
-		series{"games/hour", collect(recs, selfPlayField(func(s *metrics.SelfPlay) (float64, bool) { return s.GamesPerHour, s.Games > 0 }))})
+	xy := collect(recs, selfPlayField(func(s *metrics.SelfPlay) (float64, bool) { return s.GamesPerHour, s.Games > 0 }))
+	title := "Self-play speed"
+	if len(xy) > 1 && xy[0].X == 0 {
+		title += fmt.Sprintf(" (generation 0, the teacher's %.0f games/hour, left out)", xy[0].Y)
+		xy = xy[1:]
+	}
+	return linePlot(title, "generation", "games per hour", series{"games/hour", xy})
 }
 
 func lengthPlot(recs []metrics.Record) *gplot.Plot {
@@ -106,7 +115,6 @@ func eloPlot(recs []metrics.Record) *gplot.Plot {
 	}
 	p := linePlot("Elo against time (ladder anchored at random = 0, 95% intervals)", "working hours", "Elo",
 		series{"model", pts.XYs})
-	p.Legend.Left = true // ratings usually rise: the top left is free
 	if len(pts.XYs) > 0 {
 		if eb, err := plotter.NewYErrorBars(pts); err == nil {
 			eb.Color = palette[0]

@@ -44,22 +44,9 @@ func Write(dir string, recs []metrics.Record, format string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("plot: %w", err)
 	}
-	builders := map[string]func([]metrics.Record) *gplot.Plot{
-		"losses":          lossesPlot,
-		"policy_accuracy": accuracyPlot,
-		"value_error":     valueErrorPlot,
-		"elo":             eloPlot,
-		"match_scores":    scoresPlot,
-		"games_per_hour":  speedPlot,
-		"game_length":     lengthPlot,
-		"wdl":             wdlPlot,
-	}
 	var paths []string
 	for _, name := range Names {
-		p := builders[name](recs)
-		headroom(p)
-		widen(&p.X.Min, &p.X.Max)
-		widen(&p.Y.Min, &p.Y.Max)
+		p := build(name, recs)
 		path := filepath.Join(dir, name+"."+format)
 		if err := save(p, path, format); err != nil {
 			return paths, err
@@ -67,6 +54,26 @@ func Write(dir string, recs []metrics.Record, format string) ([]string, error) {
 		paths = append(paths, path)
 	}
 	return paths, nil
+}
+
+// builders draw each plot of Names.
+var builders = map[string]func([]metrics.Record) *gplot.Plot{
+	"losses":          lossesPlot,
+	"policy_accuracy": accuracyPlot,
+	"value_error":     valueErrorPlot,
+	"elo":             eloPlot,
+	"match_scores":    scoresPlot,
+	"games_per_hour":  speedPlot,
+	"game_length":     lengthPlot,
+	"wdl":             wdlPlot,
+}
+
+// build returns the plot name of Names drawn from recs, its axes drawable.
+func build(name string, recs []metrics.Record) *gplot.Plot {
+	p := builders[name](recs)
+	widen(&p.X.Min, &p.X.Max)
+	widen(&p.Y.Min, &p.Y.Max)
+	return p
 }
 
 // widen makes an axis range one the plotting library can draw: finite, and
@@ -91,10 +98,11 @@ func save(p *gplot.Plot, path, format string) (err error) {
 			err = fmt.Errorf("plot: %s: cannot draw these values: %v", path, v)
 		}
 	}()
-	wt, err := p.WriterTo(Width, Height, format)
+	wt, err := draw.NewFormattedCanvas(Width, Height, format)
 	if err != nil {
 		return fmt.Errorf("plot: %s: %w", path, err)
 	}
+	render(p, draw.New(wt))
 	if err := atomicfile.Write(path, func(w io.Writer) error {
 		_, err := wt.WriteTo(w)
 		return err
@@ -110,10 +118,55 @@ type series struct {
 	xy   plotter.XYs
 }
 
-// palette colours the lines of one plot.
+// palette colours the lines of one plot: Okabe and Ito's palette, told apart
+// by readers with any common colour-vision deficiency, darkest first (its
+// yellow, faint on white, last). Each line also has its own point shape.
 var palette = []color.Color{
-	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
-	color.RGBA{214, 39, 40, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255},
+	color.RGBA{0, 114, 178, 255},   // blue
+	color.RGBA{230, 159, 0, 255},   // orange
+	color.RGBA{0, 158, 115, 255},   // bluish green
+	color.RGBA{213, 94, 0, 255},    // vermillion
+	color.RGBA{204, 121, 167, 255}, // reddish purple
+	color.RGBA{86, 180, 233, 255},  // sky blue
+	color.RGBA{0, 0, 0, 255},       // black
+	color.RGBA{240, 228, 66, 255},  // yellow
+}
+
+// glyphs are the point shapes of a plot's lines, in palette order.
+var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
+	draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
+
+// render draws p on c with its legend in a column right of the plot, never
+// over the data: the plot is drawn in what is left of c.
+func render(p *gplot.Plot, c draw.Canvas) {
+	area, legendArea := layout(p, c)
+	legend := p.Legend
+	p.Legend = gplot.NewLegend() // drawn below, outside the plot
+	p.Draw(area)
+	p.Legend = legend
+	if legendArea.Max.X > legendArea.Min.X {
+		legend.Top, legend.Left = true, true
+		legend.Draw(legendArea)
+	}
+}
+
+// layout splits c into the plot's area and, right of it, the legend's
+// column (empty when the legend has no entry), the column starting below
+// the title so that the legend's first entry sits level with the data.
+func layout(p *gplot.Plot, c draw.Canvas) (area, legend draw.Canvas) {
+	r := p.Legend.Rectangle(c)
+	w := r.Max.X - r.Min.X
+	if w <= 0 {
+		return c, draw.Crop(c, c.Max.X-c.Min.X, 0, 0, 0)
+	}
+	gap := vg.Points(12)
+	area = draw.Crop(c, 0, -(w + 2*gap), 0, 0)
+	top := vg.Length(0)
+	if p.Title.Text != "" {
+		top = p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	}
+	legend = draw.Crop(c, area.Max.X-c.Min.X+gap, -gap, 0, -top-gap)
+	return area, legend
 }
 
 // linePlot draws the series as lines with points; a plot without any point
@@ -123,7 +176,6 @@ func linePlot(title, x, y string, ss ...series) *gplot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
-	p.Legend.Top = true
 	p.Add(plotter.NewGrid())
 	points := 0
 	for i, s := range ss {
@@ -137,7 +189,7 @@ func linePlot(title, x, y string, ss ...series) *gplot.Plot {
 		}
 		c := palette[i%len(palette)]
 		l.Color, sc.Color = c, c
-		sc.Shape = draw.CircleGlyph{}
+		sc.Shape = glyphs[i%len(glyphs)]
 		sc.Radius = vg.Points(2)
 		p.Add(l, sc)
 		p.Legend.Add(s.name, l, sc)
@@ -147,14 +199,4 @@ func linePlot(title, x, y string, ss ...series) *gplot.Plot {
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
 	}
 	return p
-}
-
-// headroom raises the top of the y axis by a third of the data's span so
-// that the legend, drawn at the top, does not cover the lines.
-func headroom(p *gplot.Plot) {
-	span := p.Y.Max - p.Y.Min
-	if span <= 0 {
-		span = math.Max(1, math.Abs(p.Y.Max))
-	}
-	p.Y.Max += span / 3
 }

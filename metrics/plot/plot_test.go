@@ -2,10 +2,14 @@ package plot
 
 import (
 	"bytes"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"bomberzero/metrics"
 )
@@ -142,5 +146,53 @@ func TestWriteSurvivesHugeAndNonFiniteValues(t *testing.T) {
 		for _, p := range paths {
 			checkFile(t, p, "png")
 		}
+	}
+}
+
+func TestEveryPlotKeepsItsLegendOutsideTheData(t *testing.T) {
+	recs := synthetic(8)
+	for _, name := range Names {
+		p := build(name, recs)
+		c := draw.New(vgimg.New(Width, Height))
+		area, legend := layout(p, c)
+		data := p.DataCanvas(area)
+		if len(recs) > 0 && legend.Max.X <= legend.Min.X {
+			t.Errorf("%s: no room for the legend", name)
+			continue
+		}
+		if legend.Min.X < data.Max.X || legend.Max.X > c.Max.X {
+			t.Errorf("%s: legend from x %.0f to %.0f, data up to %.0f on a canvas up to %.0f: want the legend right of the data",
+				name, legend.Min.X, legend.Max.X, data.Max.X, c.Max.X)
+		}
+	}
+}
+
+func TestThePaletteIsOkabeItos(t *testing.T) {
+	okabeIto := map[color.RGBA]bool{
+		{230, 159, 0, 255}: true, {86, 180, 233, 255}: true, {0, 158, 115, 255}: true, {240, 228, 66, 255}: true,
+		{0, 114, 178, 255}: true, {213, 94, 0, 255}: true, {204, 121, 167, 255}: true, {0, 0, 0, 255}: true,
+	}
+	seen := map[color.RGBA]bool{}
+	for i, c := range palette {
+		rgba := color.RGBAModel.Convert(c).(color.RGBA)
+		if !okabeIto[rgba] || seen[rgba] {
+			t.Errorf("palette[%d] = %v: want each of Okabe and Ito's colours once", i, rgba)
+		}
+		seen[rgba] = true
+	}
+	if len(glyphs) < len(palette) {
+		t.Errorf("%d point shapes for %d colours: want one each", len(glyphs), len(palette))
+	}
+}
+
+func TestTheSpeedPlotLeavesTheTeachersGenerationOut(t *testing.T) {
+	recs := synthetic(4)
+	recs = append([]metrics.Record{{Version: metrics.Version, Generation: 0, SelfPlay: &metrics.SelfPlay{Games: 500, GamesPerHour: 90000}}}, recs...)
+	p := build("games_per_hour", recs)
+	if p.Y.Max > 1000 || !strings.Contains(p.Title.Text, "teacher") {
+		t.Errorf("speed plot %q up to %.0f: want generation 0's 90000 games/hour left out and named", p.Title.Text, p.Y.Max)
+	}
+	if p := build("games_per_hour", recs[:1]); p.Y.Max < 90000 {
+		t.Errorf("with only the teacher's generation, the plot shows it: up to %.0f", p.Y.Max)
 	}
 }

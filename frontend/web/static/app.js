@@ -438,21 +438,37 @@ function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<
 // ---- games ----------------------------------------------------------------
 async function showGames() {
   const tb = $('games-table').querySelector('tbody');
-  tb.innerHTML = '<tr><td colspan="7" class="muted">Loading…</td></tr>';
+  tb.innerHTML = '<tr><td colspan="8" class="muted">Loading…</td></tr>';
   try {
     const j = await api('games');
     tb.textContent = '';
-    if (!j.games.length) tb.innerHTML = '<tr><td colspan="7" class="muted">No games yet: run match, play or train.</td></tr>';
+    if (!j.games.length) tb.innerHTML = '<tr><td colspan="8" class="muted">No games yet: run match, play or train, or import a PGN file.</td></tr>';
     for (const g of j.games) {
       const t = g.tags, tr = document.createElement('tr');
       tr.dataset.id = g.id;
       for (const x of [g.id.split('/').pop().replace(/\.txt$/, ''), t.Variant || 'fbgc', t.White || t.Model || '?', t.Black || t.Model || '?', t.Result || '*', t.Termination || '', t.Plies || '']) {
         const td = document.createElement('td'); td.textContent = x; tr.appendChild(td);
       }
+      const td = document.createElement('td'), a = document.createElement('a');
+      a.href = '/api/games/pgn?id=' + encodeURIComponent(g.id); a.textContent = 'PGN'; a.className = 'pgn-export';
+      a.onclick = (e) => e.stopPropagation();
+      td.appendChild(a); tr.appendChild(td);
       tr.onclick = () => openGame(g.id);
       tb.appendChild(tr);
     }
-  } catch (e) { tb.innerHTML = `<tr><td colspan="7">${esc(e.message)}</td></tr>`; }
+  } catch (e) { tb.innerHTML = `<tr><td colspan="8">${esc(e.message)}</td></tr>`; }
+}
+// importPGN sends a chosen PGN file to the server, which saves its games
+// among the saved games, and lists the games again.
+async function importPGN(file) {
+  const st = $('pgn-status');
+  st.textContent = 'Importing…';
+  try {
+    const j = await api('games/import', { pgn: await file.text() });
+    st.textContent = `Imported ${j.ids.length} game${j.ids.length === 1 ? '' : 's'}.`;
+  } catch (e) { st.textContent = e.message; }
+  $('pgn-file').value = '';
+  await showGames();
 }
 async function openGame(id) {
   const g = await api('games/record?id=' + encodeURIComponent(id));
@@ -462,7 +478,8 @@ async function openGame(id) {
 }
 
 // ---- training -------------------------------------------------------------
-const COLORS = ['#3a6ea5', '#c0562b', '#2d8a4e', '#8e44ad', '#b58b00', '#555'];
+// Okabe and Ito's colour-blind-safe palette, darkest first (metrics/plot draws the same).
+const COLORS = ['#0072b2', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e9', '#000000', '#f0e442'];
 let runTimer = null, runName = null;
 async function showRuns() {
   const box = $('runs');
@@ -473,7 +490,8 @@ async function showRuns() {
     for (const r of j.runs) {
       const b = document.createElement('button');
       b.dataset.run = r.name;
-      b.innerHTML = `${esc(r.name)}<small>${r.generations} generations · ${r.games} games</small>`;
+      const games = r.games ? `${r.games} games` + (r.records < r.games ? ` (${r.records} records)` : '') : 'no games yet';
+      b.innerHTML = `${esc(r.name)}<small>${r.generations} generation${r.generations === 1 ? '' : 's'} · ${games}</small>`;
       if (r.name === runName) b.classList.add('sel');
       b.onclick = () => openRun(r.name);
       box.appendChild(b);
@@ -500,12 +518,21 @@ async function refreshRun() {
   const tr = (k) => gen((r) => r.train && r.train[k]);
   const sp = (k) => gen((r) => r.selfplay && r.selfplay[k]);
   const share = (k) => gen((r) => { const s = r.selfplay; if (!s) return undefined; const n = (s.white_wins || 0) + (s.draws || 0) + (s.black_wins || 0); return n ? (s[k] || 0) / n : undefined; });
+  // Generation 0's games are the teacher's, played far faster than
+  // self-play: once self-play has begun they are left out of the speed
+  // chart (and named in its title), so that they do not flatten it.
+  let gph = sp('games_per_hour'), gphTitle = 'Self-play games per hour';
+  const teacher = gph.find((p) => p[0] === 0);
+  if (teacher && gph.some((p) => p[0] > 0)) {
+    gph = gph.filter((p) => p[0] > 0);
+    gphTitle += ` (generation 0, the teacher's: ${fmt(teacher[1])}/h, left out)`;
+  }
   const elo = R.map((r) => { const l = (r.ladder || []).find((x) => x.player === r.model); return l ? [r.elapsed_s / 3600, l.elo, l.low, l.high] : null; }).filter(Boolean);
   const charts = [
     ['losses', 'Losses', 'generation', [['policy', tr('policy_loss')], ['value', tr('value_loss')], ['total', tr('loss')]]],
     ['accuracy', 'Policy accuracy', 'generation', [['accuracy', tr('policy_accuracy')]]],
     ['elo', 'Elo (ladder, 95% interval)', 'hours', [['Elo', elo]]],
-    ['gph', 'Self-play games per hour', 'generation', [['games/h', sp('games_per_hour')]]],
+    ['gph', gphTitle, 'generation', [['games/h', gph]]],
     ['results', 'Self-play results', 'generation', [['white wins', share('white_wins')], ['draws', share('draws')], ['black wins', share('black_wins')]]],
     ['length', 'Mean game length (plies)', 'generation', [['plies', sp('mean_plies')]]],
   ];
@@ -537,7 +564,9 @@ function lineChart(series, xlabel) {
   let x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
   if (x0 === x1) { x0 -= 1; x1 += 1; }
   if (y0 === y1) { y0 -= 1; y1 += 1; }
-  const pad = (y1 - y0) * 0.08; y0 -= pad; y1 += pad;
+  const pad = (y1 - y0) * 0.08, low = y0;
+  y0 -= pad; y1 += pad;
+  if (low >= 0 && y0 < 0) y0 = 0; // counts, rates and shares never go below 0
   const X = (x) => L + (x - x0) / (x1 - x0) * (W - L - Rm), Y = (y) => T + (1 - (y - y0) / (y1 - y0)) * (H - T - B);
   for (let i = 0; i <= 4; i++) {
     const y = y0 + (y1 - y0) * i / 4;
@@ -545,9 +574,16 @@ function lineChart(series, xlabel) {
     el('text', { x: L - 5, y: Y(y) + 3, 'text-anchor': 'end', class: 'tick' }, svg).textContent = fmt(y);
   }
   el('line', { x1: L, x2: W - Rm, y1: H - B, y2: H - B, class: 'axis' }, svg);
-  el('text', { x: L, y: H - 8, class: 'tick' }, svg).textContent = fmt(x0);
-  el('text', { x: W - Rm, y: H - 8, 'text-anchor': 'end', class: 'tick' }, svg).textContent = fmt(x1);
-  el('text', { x: (L + W) / 2, y: H - 8, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = xlabel;
+  // x ticks at round steps (1, 2 or 5 times a power of ten, about five of
+  // them; whole numbers for generations), the axis name under them.
+  const raw = (x1 - x0) / 5, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+  let step = [1, 2, 5, 10].map((k) => k * mag).find((k) => k >= raw);
+  if (xlabel === 'generation') step = Math.max(1, Math.round(step));
+  for (let x = Math.ceil(x0 / step) * step; x <= x1 + step * 1e-9; x += step) {
+    el('line', { x1: X(x), x2: X(x), y1: T, y2: H - B, class: 'grid' }, svg);
+    el('text', { x: X(x), y: H - B + 11, 'text-anchor': 'middle', class: 'tick xtick' }, svg).textContent = Number.isInteger(step) ? String(Math.round(x)) : fmt(x);
+  }
+  el('text', { x: (L + W) / 2, y: H - 2, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = xlabel;
   series.forEach(([, p], i) => {
     if (!p.length) return;
     for (const q of p) if (q.length > 3) el('line', { x1: X(q[0]), x2: X(q[0]), y1: Y(q[2]), y2: Y(q[3]), stroke: COLORS[i], 'stroke-width': 1.5, opacity: 0.5 }, svg);
@@ -595,6 +631,7 @@ async function init() {
     const o = document.createElement('option'); o.value = m; o.textContent = m; $('model').appendChild(o);
   }
   $('variant').onchange = () => newGame($('variant').value);
+  $('pgn-file').onchange = () => { const f = $('pgn-file').files[0]; if (f) importPGN(f); };
   opp.onchange = () => { G.opponent = opp.value; maybeAgent(); };
   $('color').onchange = () => { G.human = $('color').value; G.flipped = G.human === 'black'; drawBoard(); maybeAgent(); };
   $('new').onclick = () => newGame($('variant').value);
