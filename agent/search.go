@@ -23,6 +23,9 @@ func SelfPlaySearch(base mcts.Config, seed uint64) mcts.Config {
 // tree reuse between moves (each move is a fresh search), batches of 8
 // leaves, a small evaluation cache, and the first MatchTempPlies plies played
 // at temperature 1 over the visit counts (the rest: the most visited move).
+// Package match applies it to a player spec's playouts; package setup is
+// where a training config becomes a player's search through it
+// (setup.Config.MatchSearch, setup.AnalysisSearch).
 func MatchSearch(base mcts.Config, sims int) mcts.Config {
 	c := base
 	c.Sims = sims

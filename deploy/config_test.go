@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"bomberzero/deploy"
-	"bomberzero/train"
+	"bomberzero/setup"
 
 	"github.com/BurntSushi/toml"
 )
@@ -24,7 +24,7 @@ func TestTrainingConfigLoads(t *testing.T) {
 	if head.Variant == "" {
 		t.Fatal("training.toml names no variant: the config, not a flag, says what the run trains")
 	}
-	base, err := train.DefaultConfig(head.Variant)
+	base, err := setup.DefaultConfig(head.Variant)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestTrainingConfigLoads(t *testing.T) {
 	if err := os.WriteFile(path, deploy.TrainingConfig, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := train.LoadConfig(path, base)
+	cfg, err := setup.LoadConfig(path, base)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,16 +24,17 @@ const (
 	LengthCap                // draw: the game reached the player's maximum length while still going on
 	Adjudication             // a referee outside the rules scored the game (either result)
 	Resignation              // decisive: the side to move gave up
+	Forfeit                  // decisive: a player broke the rules of the match (an outside engine crashed, hung or sent an illegal move)
 	numTerminations
 )
 
 // terminationText is each Termination's text, the form the data stores.
 var terminationText = [numTerminations]string{"", "checkmate", "stalemate", "repetition", "fifty-move", "scepter",
-	"length-cap", "adjudication", "resignation"}
+	"length-cap", "adjudication", "resignation", "forfeit"}
 
 // String returns t's text: "checkmate", "stalemate", "repetition",
-// "fifty-move", "scepter", "length-cap", "adjudication" or "resignation";
-// "" for NotOver.
+// "fifty-move", "scepter", "length-cap", "adjudication", "resignation" or
+// "forfeit"; "" for NotOver.
 func (t Termination) String() string {
 	if t >= numTerminations {
 		return fmt.Sprintf("termination(%d)", uint8(t))
@@ -89,7 +90,7 @@ func ParseTermination(text string) (Termination, error) {
 // (Adjudication) or is not an ending.
 func (t Termination) Decisive() (decisive, known bool) {
 	switch t {
-	case Checkmate, Scepter, Resignation:
+	case Checkmate, Scepter, Resignation, Forfeit:
 		return true, true
 	case Stalemate, Repetition, FiftyMoves, LengthCap:
 		return false, true

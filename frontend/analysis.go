@@ -44,16 +44,6 @@ type Report struct {
 	BestMove env.Move `json:"-"`
 }
 
-// SearchConfig returns the search settings of an analysis of sims playouts
-// over base, the training config's [selfplay] search: a match player's
-// (agent.MatchSearch) without its opening temperature, so the most visited
-// move is always the one reported.
-func SearchConfig(base mcts.Config, sims int) mcts.Config {
-	c := agent.MatchSearch(base, sims)
-	c.TempPlies = 0
-	return c
-}
-
 // ParseModelSpec splits a model spec MODEL[:SIMS] (agent.ParseSpec reads
 // and checks it) into the model's name, a network-free evaluator or a
 // checkpoint path, and its playouts (defaultSims, the config's eval.sims in

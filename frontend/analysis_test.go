@@ -9,11 +9,12 @@ import (
 	"bomberzero/agent"
 	"bomberzero/env"
 	"bomberzero/mcts"
+	"bomberzero/setup"
 )
 
 const mateIn1 = "k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1"
 
-func setup(t *testing.T, variant, fen string) (*env.Position, *agent.Rules, *agent.Model) {
+func openPosition(t *testing.T, variant, fen string) (*env.Position, *agent.Rules, *agent.Model) {
 	t.Helper()
 	v, err := env.LoadVariant(variant)
 	if err != nil {
@@ -34,8 +35,8 @@ func setup(t *testing.T, variant, fen string) (*env.Position, *agent.Rules, *age
 }
 
 func TestDeepenDoublesUntilTheLimitAndKeepsEveryReportLegal(t *testing.T) {
-	pos, rules, m := setup(t, "fbgc", "")
-	cfg := SearchConfig(mcts.DefaultConfig(), 16)
+	pos, rules, m := openPosition(t, "fbgc", "")
+	cfg := setup.AnalysisSearch(mcts.DefaultConfig(), 16)
 	var sims []int
 	rep, err := Deepen(context.Background(), pos, rules, m, cfg, 5, 100, time.Time{}, func(r Report) { sims = append(sims, r.Sims) })
 	if err != nil {
@@ -81,8 +82,8 @@ func joinMoves(ms []string) string {
 }
 
 func TestDeepenStopsAtAProofAndSearchStopsOnCancel(t *testing.T) {
-	pos, rules, m := setup(t, "fbgc", mateIn1)
-	cfg := SearchConfig(mcts.DefaultConfig(), 8)
+	pos, rules, m := openPosition(t, "fbgc", mateIn1)
+	cfg := setup.AnalysisSearch(mcts.DefaultConfig(), 8)
 	cfg.Solver = true
 	rep, err := Deepen(context.Background(), pos, rules, m, cfg, 3, 1<<20, time.Time{}, nil)
 	if err != nil {
@@ -93,11 +94,11 @@ func TestDeepenStopsAtAProofAndSearchStopsOnCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	start, _, _ := setup(t, "fbgc", "")
-	if _, err := Search(ctx, start, rules, m, SearchConfig(mcts.DefaultConfig(), 1000), 3); !errors.Is(err, context.Canceled) {
+	start, _, _ := openPosition(t, "fbgc", "")
+	if _, err := Search(ctx, start, rules, m, setup.AnalysisSearch(mcts.DefaultConfig(), 1000), 3); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled search returned %v, want context.Canceled", err)
 	}
-	if _, err := Deepen(ctx, start, rules, m, SearchConfig(mcts.DefaultConfig(), 1000), 3, 2000, time.Time{}, nil); !errors.Is(err, context.Canceled) {
+	if _, err := Deepen(ctx, start, rules, m, setup.AnalysisSearch(mcts.DefaultConfig(), 1000), 3, 2000, time.Time{}, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled deepening with no finished search returned %v, want context.Canceled", err)
 	}
 }

@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -22,11 +23,28 @@ type Game struct {
 	// Start is the position the game started from (a book opening's, or
 	// the match's start).
 	Start *env.Position
+	// Reason says why a game ended by env.Forfeit: which player broke the
+	// match's rules and how ("" for every other ending).
+	Reason string
 }
+
+// ForfeitError is the error a player returns when it can no longer play the
+// game it is in: an outside engine that crashed, hung past its time or sent
+// a move that is not legal. PlayGame scores it as a loss of the side to move
+// (env.Forfeit, with the error's text as Game.Reason) instead of failing the
+// match.
+type ForfeitError struct {
+	// Reason says what the player did, as "exited: signal: killed".
+	Reason string
+}
+
+func (e *ForfeitError) Error() string { return "forfeit: " + e.Reason }
 
 // PlayGame plays white against black from a copy of start until the rules
 // end the game or maxPlies plies are played (then a draw by env.LengthCap;
-// maxPlies <= 0 means no cap). A player's illegal move is an error.
+// maxPlies <= 0 means no cap). A player that returns a *ForfeitError loses
+// the game (env.Forfeit); any other error of a player, and an illegal move,
+// is an error.
 func PlayGame(ctx context.Context, white, black Player, start *env.Position, maxPlies int) (Game, error) {
 	pos := start.Clone()
 	g := Game{White: white.Name(), Black: black.Name(), Start: start}
@@ -56,6 +74,14 @@ func PlayGame(ctx context.Context, white, black Player, start *env.Position, max
 		}
 		if ctx.Err() != nil {
 			return g, ctx.Err()
+		}
+		if fe := (*ForfeitError)(nil); errors.As(err, &fe) {
+			g.Result, g.Termination = env.BlackWins, env.Forfeit
+			if pos.SideToMove() == env.Black {
+				g.Result = env.WhiteWins
+			}
+			g.Reason = fmt.Sprintf("%s (%s) at ply %d: %s", p.Name(), pos.SideToMove(), g.Plies, fe.Reason)
+			return g, nil
 		}
 		if err != nil {
 			return g, fmt.Errorf("%s (%s) at ply %d: %w", p.Name(), pos.SideToMove(), g.Plies, err)

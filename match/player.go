@@ -66,6 +66,11 @@ type Maker struct {
 // loader's default). SearchLoader is the loader of the command-line tools.
 type ModelLoader func(v *env.Variant, spec agent.Spec) (Maker, error)
 
+// EngineLoader builds the Maker of an outside engine's player from its whole
+// spec ("uci:PATH[:OPTIONS]", package match/external): the loader checks
+// that the engine starts and plays variant v before the match begins.
+type EngineLoader func(v *env.Variant, spec string) (Maker, error)
+
 // Options are what Parse needs beyond the spec.
 type Options struct {
 	// agent.Values replace entries of DefaultValues for greedy and alpha-beta.
@@ -73,6 +78,9 @@ type Options struct {
 	// Models loads searching players (checkpoints and network-free
 	// models); nil refuses them with an error.
 	Models ModelLoader
+	// Engines loads outside engines ("uci:..." specs); nil refuses them
+	// with an error.
+	Engines EngineLoader
 }
 
 // ErrBadSpec is wrapped by every error Parse returns for a spec it cannot read.
@@ -81,7 +89,7 @@ var ErrBadSpec = errors.New("bad player spec")
 // MaxDepth is the deepest alpha-beta search Parse accepts.
 const MaxDepth = 8
 
-const specHelp = "want random, greedy[:VALUES], alphabeta:DEPTH[:VALUES], engine[:KEY=VALUE...], material|uniform|rollout[:SIMS] or CHECKPOINT[:SIMS] (VALUES like G=2.5,I=8)"
+const specHelp = "want random, greedy[:VALUES], alphabeta:DEPTH[:VALUES], engine[:KEY=VALUE...], material|uniform|rollout[:SIMS], CHECKPOINT[:SIMS] or uci:PATH[:KEY=VALUE,...] (VALUES like G=2.5,I=8)"
 
 // Parse reads a player spec for variant v:
 //
@@ -96,6 +104,8 @@ const specHelp = "want random, greedy[:VALUES], alphabeta:DEPTH[:VALUES], engine
 //	rollout[:SIMS]          loader's default without)
 //	PATH[:SIMS]             the search over a checkpoint file (a name with
 //	                        "/" or "."), the same
+//	uci:PATH[:KEY=VALUE,..] an outside UCI engine (package match/external),
+//	                        as uci:stockfish:movetime=100ms,UCI_Elo=1800
 //
 // VALUES overrides piece values, as "G=2.5,I=8".
 func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
@@ -104,6 +114,16 @@ func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {
 	}
 	spec = strings.TrimSpace(spec)
 	kind, rest, hasRest := strings.Cut(spec, ":")
+	if kind == "uci" {
+		if opt.Engines == nil {
+			return Maker{}, fmt.Errorf("player %q: outside engines are not available here (no engine loader)", spec)
+		}
+		m, err := opt.Engines(v, spec)
+		if err != nil {
+			return Maker{}, fmt.Errorf("player %q: %w", spec, err)
+		}
+		return m, nil
+	}
 	if err := opt.Values.CheckPieces(v); err != nil {
 		return Maker{}, fmt.Errorf("player %q: %w", spec, err)
 	}

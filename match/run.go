@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"sync"
@@ -56,6 +57,10 @@ type Result struct {
 	// Reasons counts how the games ended (in JSON keyed by the
 	// termination's text, as "checkmate").
 	Reasons map[env.Termination]int `json:"reasons"`
+	// Forfeits says, for each game lost by forfeit (env.Forfeit), which
+	// player broke the match's rules and how, as "game 3: uci:sf (White)
+	// at ply 12: engine sf: exited: exit status 3".
+	Forfeits []string `json:"forfeits,omitempty"`
 	// MeanPlies is the mean game length.
 	MeanPlies float64 `json:"mean_plies"`
 	// SPRT fields, set when the match ran one.
@@ -87,6 +92,9 @@ func (r *Result) add(g Game, aWhite bool) {
 	}
 	r.Total = r.Total.Add(w)
 	r.Reasons[g.Termination]++
+	if g.Termination == env.Forfeit {
+		r.Forfeits = append(r.Forfeits, fmt.Sprintf("game %d: %s", g.Index, g.Reason))
+	}
 	r.plies += g.Plies
 	r.MeanPlies = float64(r.plies) / float64(r.Total.Games())
 	r.Est = stats.NewEstimate(r.Total.Wins, r.Total.Draws, r.Total.Losses)
@@ -236,6 +244,8 @@ func playOne(ctx context.Context, cfg Config, start *env.Position, i, maxPlies i
 	if err != nil {
 		return Game{}, fmt.Errorf("match: game %d: player %s: %w", i, cfg.B.Spec, err)
 	}
+	defer closePlayer(a)
+	defer closePlayer(b)
 	white, black := a, b
 	if !AWhiteIn(i) {
 		white, black = b, a
@@ -250,4 +260,12 @@ func playOne(ctx context.Context, cfg Config, start *env.Position, i, maxPlies i
 		g.White, g.Black = cfg.B.Spec, cfg.A.Spec
 	}
 	return g, nil
+}
+
+// closePlayer ends what a player holds (an outside engine's process) when
+// it has a Close method.
+func closePlayer(p Player) {
+	if c, ok := p.(io.Closer); ok {
+		_ = c.Close()
+	}
 }

@@ -3,6 +3,8 @@ package mcts
 import (
 	"fmt"
 	"strconv"
+
+	"bomberzero/internal/keys"
 )
 
 // Config holds the search parameters. DefaultConfig gives the documented
@@ -141,27 +143,27 @@ const (
 // ("sims = 0: want 1 to 1048576"). Every number must be finite.
 func (c Config) Validate() error {
 	checks := []error{
-		IntIn("sims", c.Sims, 1, MaxSims),
-		IntIn("cheap_sims", c.CheapSims, 0, MaxSims),
-		FloatIn("cheap_share", c.CheapShare, 0, 1),
-		FloatIn("cpuct_init", c.CPUCTInit, 0, 100),
-		FloatAbove("cpuct_base", c.CPUCTBase, 0, 1e9),
-		FloatIn("fpu_reduction", c.FPUReduction, 0, 10),
-		FloatIn("root_fpu_reduction", c.RootFPUReduction, 0, 10),
-		FloatIn("dirichlet_total", c.DirichletTotal, 0, 1000),
-		FloatIn("noise_fraction", c.NoiseFraction, 0, 1),
-		IntIn("temp_plies", c.TempPlies, 0, 100000),
-		FloatIn("temp", c.Temp, 0, 100),
-		FloatIn("final_temp", c.FinalTemp, 0, 100),
-		IntIn("gumbel_m", c.GumbelM, 1, MaxCacheMoves),
-		FloatIn("gumbel_c_visit", c.GumbelCVisit, 0, 1e6),
-		FloatIn("gumbel_c_scale", c.GumbelCScale, 0, 1000),
-		IntIn("leaves_per_game", c.LeavesPerGame, 1, MaxLeaves),
-		IntIn("virtual_loss", c.VirtualLoss, 0, 1000),
-		IntIn("cache_entries", c.CacheEntries, 0, MaxCacheEntries),
-		IntIn("cache_moves", c.CacheMoves, 1, MaxCacheMoves),
-		FloatIn("leaf_material_mix", c.LeafMaterialMix, 0, 1),
-		FloatAbove("leaf_material_scale", c.LeafMaterialScale, 0, 1000),
+		keys.IntIn("sims", c.Sims, 1, MaxSims),
+		keys.IntIn("cheap_sims", c.CheapSims, 0, MaxSims),
+		keys.FloatIn("cheap_share", c.CheapShare, 0, 1),
+		keys.FloatIn("cpuct_init", c.CPUCTInit, 0, 100),
+		keys.FloatAbove("cpuct_base", c.CPUCTBase, 0, 1e9),
+		keys.FloatIn("fpu_reduction", c.FPUReduction, 0, 10),
+		keys.FloatIn("root_fpu_reduction", c.RootFPUReduction, 0, 10),
+		keys.FloatIn("dirichlet_total", c.DirichletTotal, 0, 1000),
+		keys.FloatIn("noise_fraction", c.NoiseFraction, 0, 1),
+		keys.IntIn("temp_plies", c.TempPlies, 0, 100000),
+		keys.FloatIn("temp", c.Temp, 0, 100),
+		keys.FloatIn("final_temp", c.FinalTemp, 0, 100),
+		keys.IntIn("gumbel_m", c.GumbelM, 1, MaxCacheMoves),
+		keys.FloatIn("gumbel_c_visit", c.GumbelCVisit, 0, 1e6),
+		keys.FloatIn("gumbel_c_scale", c.GumbelCScale, 0, 1000),
+		keys.IntIn("leaves_per_game", c.LeavesPerGame, 1, MaxLeaves),
+		keys.IntIn("virtual_loss", c.VirtualLoss, 0, 1000),
+		keys.IntIn("cache_entries", c.CacheEntries, 0, MaxCacheEntries),
+		keys.IntIn("cache_moves", c.CacheMoves, 1, MaxCacheMoves),
+		keys.FloatIn("leaf_material_mix", c.LeafMaterialMix, 0, 1),
+		keys.FloatAbove("leaf_material_scale", c.LeafMaterialScale, 0, 1000),
 	}
 	for _, err := range checks {
 		if err != nil {
@@ -170,46 +172,9 @@ func (c Config) Validate() error {
 	}
 	switch {
 	case c.CheapShare > 0 && c.CheapSims < 1:
-		return &KeyError{"cheap_sims", strconv.Itoa(c.CheapSims), ">= 1 when cheap_share > 0"}
+		return &keys.KeyError{Key: "cheap_sims", Value: strconv.Itoa(c.CheapSims), Want: ">= 1 when cheap_share > 0"}
 	case c.NoiseFraction > 0 && c.DirichletTotal <= 0:
-		return &KeyError{"dirichlet_total", fmt.Sprint(c.DirichletTotal), "> 0 when noise_fraction > 0"}
-	}
-	return nil
-}
-
-// KeyError is a config value outside its range, naming its key: its
-// message reads "sims = 0: want 1 to 1048576". A caller that nests the
-// config under a table prefixes Key ("selfplay.sims").
-type KeyError struct {
-	Key   string // the config key, as in the TOML file
-	Value string // the value given, as text
-	Want  string // what the key takes
-}
-
-func (e *KeyError) Error() string { return fmt.Sprintf("%s = %s: want %s", e.Key, e.Value, e.Want) }
-
-// IntIn returns a *KeyError naming key unless lo <= v <= hi.
-func IntIn(key string, v, lo, hi int) error {
-	if v < lo || v > hi {
-		return &KeyError{key, strconv.Itoa(v), fmt.Sprintf("%d to %d", lo, hi)}
-	}
-	return nil
-}
-
-// FloatIn returns a *KeyError naming key unless v is a finite number with
-// lo <= v <= hi (NaN and infinities are refused).
-func FloatIn(key string, v, lo, hi float64) error {
-	if !(v >= lo && v <= hi) {
-		return &KeyError{key, fmt.Sprint(v), fmt.Sprintf("a finite number from %g to %g", lo, hi)}
-	}
-	return nil
-}
-
-// FloatAbove returns a *KeyError naming key unless v is a finite number
-// with lo < v <= hi.
-func FloatAbove(key string, v, lo, hi float64) error {
-	if !(v > lo && v <= hi) {
-		return &KeyError{key, fmt.Sprint(v), fmt.Sprintf("a finite number above %g, at most %g", lo, hi)}
+		return &keys.KeyError{Key: "dirichlet_total", Value: fmt.Sprint(c.DirichletTotal), Want: "> 0 when noise_fraction > 0"}
 	}
 	return nil
 }

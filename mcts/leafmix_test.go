@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"bomberzero/internal/keys"
 )
 
 // materialSubtraction is the subtraction game with a material balance for
@@ -94,7 +96,7 @@ func TestLeafMaterialKeysValidated(t *testing.T) {
 	} {
 		cfg := DefaultConfig()
 		cfg.LeafMaterialMix, cfg.LeafMaterialScale = tc.mix, tc.scale
-		var ke *KeyError
+		var ke *keys.KeyError
 		if err := cfg.Validate(); !errors.As(err, &ke) || ke.Key != tc.key {
 			t.Errorf("mix %g, scale %g: Validate = %v, want a KeyError for %s", tc.mix, tc.scale, err, tc.key)
 		}

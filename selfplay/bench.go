@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"bomberzero/agent"
-	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/eval"
 	"bomberzero/mcts"
@@ -122,19 +121,12 @@ func Bench(cfg BenchConfig) (*BenchResult, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	out, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "bench"})
-	if err != nil {
-		return nil, err
-	}
 	c := cfg.Config
 	c.Out = dir
-	w, err := newWorker(0, &c, r, m.Name, ev, out, dir+"/records")
+	w, err := newBenchPlayer(&c, r, m.Name, ev)
 	if err != nil {
 		return nil, err
 	}
-	w.claim = func() bool { return true }
-	w.searched = func(int) {}
-	w.written = func([]finished) {}
 	if err := w.fill(); err != nil {
 		return nil, err
 	}
@@ -201,4 +193,21 @@ func Bench(cfg BenchConfig) (*BenchResult, error) {
 		res.GamesPerHour = 3600 * res.SimsPerS / (res.SimsPerMove * res.GameLength)
 	}
 	return res, nil
+}
+
+// newBenchPlayer returns self-play's player of worker 0 of a run of
+// endless games into cfg.Out, searching with ev, as the benchmarks drive
+// it: step by step, without a Driver's pool.
+func newBenchPlayer(cfg *Config, r *agent.Rules, model string, ev eval.Evaluator) (*mctsPlayer, error) {
+	d := &Driver{Out: cfg.Out, Games: 1, Workers: 1, Start: cfg.Start, FlushGames: cfg.FlushGames}
+	run, err := d.newWorker("bench", func() (int, bool) { return 0, true }, func(int) {}, func([]tally) {})
+	if err != nil {
+		return nil, err
+	}
+	w, err := newMCTSPlayer(0, cfg, r, model, ev)
+	if err != nil {
+		return nil, err
+	}
+	w.run = run
+	return w, nil
 }

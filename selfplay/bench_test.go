@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"bomberzero/agent"
-	"bomberzero/datasets"
 	"bomberzero/mcts"
 )
 
@@ -58,17 +57,10 @@ func BenchmarkWorkerPlayout(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	out, err := datasets.NewChunkWriter(cfg.Out, datasets.ChunkMeta{Writer: "bench"})
+	w, err := newBenchPlayer(&cfg, r, m.Name, ev)
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := newWorker(0, &cfg, r, m.Name, ev, out, cfg.Out+"/records")
-	if err != nil {
-		b.Fatal(err)
-	}
-	w.claim = func() bool { return true }
-	w.searched = func(int) {}
-	w.written = func([]finished) {}
 	if err := w.fill(); err != nil {
 		b.Fatal(err)
 	}

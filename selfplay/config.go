@@ -9,6 +9,7 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/configs"
+	"bomberzero/internal/keys"
 	"bomberzero/mcts"
 )
 
@@ -85,14 +86,14 @@ const (
 // ("slots = 0: want 1 to 4096"). Every number must be finite.
 func (s *Settings) Validate() error {
 	for _, err := range []error{
-		mcts.IntIn("games", s.Games, 1, MaxGames),
-		mcts.IntIn("workers", s.Workers, 0, MaxWorkers),
-		mcts.IntIn("slots", s.Slots, 1, MaxSlots),
-		mcts.IntIn("max_plies", s.MaxPlies, 1, MaxMaxPlies),
-		mcts.FloatIn("resign_threshold", s.ResignThreshold, -1, 1),
-		mcts.IntIn("resign_moves", s.ResignMoves, 0, MaxMaxPlies),
-		mcts.FloatIn("resign_off_share", s.ResignOffShare, 0, 1),
-		mcts.FloatIn("adjudicate_margin", s.AdjudicateMargin, 0, MaxAdjudicateMargin),
+		keys.IntIn("games", s.Games, 1, MaxGames),
+		keys.IntIn("workers", s.Workers, 0, MaxWorkers),
+		keys.IntIn("slots", s.Slots, 1, MaxSlots),
+		keys.IntIn("max_plies", s.MaxPlies, 1, MaxMaxPlies),
+		keys.FloatIn("resign_threshold", s.ResignThreshold, -1, 1),
+		keys.IntIn("resign_moves", s.ResignMoves, 0, MaxMaxPlies),
+		keys.FloatIn("resign_off_share", s.ResignOffShare, 0, 1),
+		keys.FloatIn("adjudicate_margin", s.AdjudicateMargin, 0, MaxAdjudicateMargin),
 	} {
 		if err != nil {
 			return err
@@ -188,7 +189,7 @@ func (c *Config) Validate() error {
 	case c.Out == "":
 		return fmt.Errorf("selfplay: no output directory given")
 	}
-	if err := mcts.IntIn("flush-games", c.FlushGames, 1, MaxGames); err != nil {
+	if err := keys.IntIn("flush-games", c.FlushGames, 1, MaxGames); err != nil {
 		return fmt.Errorf("selfplay: %w", err)
 	}
 	if _, err := agent.ParseSpec(c.Model); err != nil {

@@ -8,10 +8,16 @@
 // The search sees the games through package agent (agent.Rules and
 // agent.Game adapt the rules engine to mcts; agent.Model makes the
 // evaluators). Settings are the self-play knobs, each with its TOML key, as
-// the training config embeds them. Run starts one worker per core; each owns one mcts.Searcher with many game slots, its own evaluator
-// and its own chunk writer, and shares nothing but read-only weights, so the
-// same workers can run on many machines against shared storage. A game is
-// reported finished only once it is on disk.
+// the training config embeds them. Run starts one worker per core; each owns
+// one mcts.Searcher with many game slots, its own evaluator and its own chunk
+// writer, and shares nothing but read-only weights, so the same workers can
+// run on many machines against shared storage. A game is reported finished
+// only once it is on disk.
+//
+// The pool of workers, their chunk writers and records, the flushing and the
+// progress reports are the Driver, which takes the move chooser as a Player:
+// self-play's batched search is one, the alpha-beta teacher of package
+// teacher another.
 //
 // Resignation: a side whose search value stays below a threshold for a
 // number of its consecutive moves resigns, except in a configurable share of

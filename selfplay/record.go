@@ -4,11 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
+	"strconv"
 
-	"bomberzero/internal/atomicfile"
+	"bomberzero/datasets/record"
 )
 
 // RecordVersion is the version of the game-record text layout.
@@ -27,61 +25,38 @@ type GameText struct {
 	Moves       []string // Game Courier move text, in order
 }
 
-// Format writes the record: [Tag "value"] lines, including a SHA-256 of
-// the move text, then numbered moves ("1. e2-e4 e9-e7") and the result.
+// Record returns t as a game record (package record writes it) in the
+// layout of RecordVersion: the Event, Format, Variant, GameID, Model,
+// Generation, Result and Termination tags, FEN when the game has a start
+// position of its own, Plies and a SHA-256 of the move text (MovesSHA256),
+// then the numbered moves ("1. e2-e4 e9-e7") and the result.
 // "bomberzero replay --variant V FILE" reads it.
-func (t *GameText) Format() string {
-	var mv strings.Builder
-	for i, m := range t.Moves {
-		switch {
-		case i%2 == 0:
-			if i > 0 {
-				if i%16 == 0 {
-					mv.WriteByte('\n')
-				} else {
-					mv.WriteByte(' ')
-				}
-			}
-			fmt.Fprintf(&mv, "%d. %s", i/2+1, m)
-		default:
-			mv.WriteString(" " + m)
-		}
-	}
-	if len(t.Moves) > 0 {
-		mv.WriteByte(' ')
-	}
-	mv.WriteString(t.Result)
-	sum := sha256.Sum256([]byte(mv.String()))
-	var b strings.Builder
-	tag := func(k, v string) { fmt.Fprintf(&b, "[%s %q]\n", k, v) }
-	tag("Event", "bomberzero self-play")
-	tag("Format", fmt.Sprintf("bomberzero-record %d", RecordVersion))
-	tag("Variant", t.Variant)
-	tag("GameID", t.ID)
-	tag("Model", t.Model)
-	tag("Generation", fmt.Sprint(t.Generation))
-	tag("Result", t.Result)
-	tag("Termination", t.Termination)
+func (t *GameText) Record() record.Game {
+	g := record.Game{Moves: t.Moves}
+	g.Set("Event", "bomberzero self-play")
+	g.Set("Format", fmt.Sprintf("bomberzero-record %d", RecordVersion))
+	g.Set("Variant", t.Variant)
+	g.Set("GameID", t.ID)
+	g.Set("Model", t.Model)
+	g.Set("Generation", strconv.Itoa(t.Generation))
+	g.Set("Result", t.Result)
+	g.Set("Termination", t.Termination)
 	if t.Start != "" {
-		tag("FEN", t.Start)
+		g.Set("FEN", t.Start)
 	}
-	tag("Plies", fmt.Sprint(len(t.Moves)))
-	tag("MovesSHA256", hex.EncodeToString(sum[:]))
-	b.WriteByte('\n')
-	b.WriteString(mv.String())
-	b.WriteByte('\n')
-	return b.String()
+	g.Set("Plies", strconv.Itoa(len(t.Moves)))
+	sum := sha256.Sum256([]byte(g.MoveText()))
+	g.Set("MovesSHA256", hex.EncodeToString(sum[:]))
+	return g
 }
 
-// WriteRecord writes t to dir/<ID>.txt atomically (temporary file, fsync,
-// rename, fsync of the directory) and returns the path.
+// WriteRecord writes t's Record to dir/<ID>.txt atomically (record.Save)
+// and returns the path.
 func WriteRecord(dir string, t *GameText) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("game record: %w", err)
-	}
-	path := filepath.Join(dir, t.ID+".txt")
-	if err := atomicfile.WriteFile(path, []byte(t.Format())); err != nil {
-		return "", fmt.Errorf("game record: %w", err)
+	g := t.Record()
+	path, err := record.Save(dir, t.ID, &g)
+	if err != nil {
+		return "", fmt.Errorf("game record %s: %w", t.ID, err)
 	}
 	return path, nil
 }

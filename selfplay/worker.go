@@ -1,10 +1,10 @@
 package selfplay
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"bomberzero/agent"
 	"bomberzero/datasets"
@@ -13,37 +13,19 @@ import (
 	"bomberzero/mcts"
 )
 
-// finished is what a worker tells its run about one game it has written.
-type finished struct {
-	result      int // White's view
-	termination env.Termination
-	length      int
-	positions   int
-}
-
-// worker plays cfg.Slots games at once with one searcher and writes each
-// finished game to its own chunk writer and the records directory.
-type worker struct {
-	cfg     *Config
-	rules   *agent.Rules
-	model   string
-	s       *mcts.Searcher
-	out     *datasets.ChunkWriter
-	records string
-	rng     *rand.Rand
-	start   *agent.Game
-	slots   []slotState
-	active  int
-
-	// claim reserves one more game to start; false when enough have been.
-	claim func() bool
-	// searched counts positions searched, for the progress rate.
-	searched func(n int)
-	// written reports games once they are on disk.
-	written func(games []finished)
-
-	pending   []finished // games added to the chunk writer, not yet flushed
-	lastFlush time.Time
+// mctsPlayer is self-play's Player: it plays cfg.Slots games at once with
+// one searcher (one batch of network evaluations for all of them) and
+// hands each finished game to its driver's Worker.
+type mctsPlayer struct {
+	cfg    *Config
+	rules  *agent.Rules
+	model  string
+	s      *mcts.Searcher
+	rng    *rand.Rand
+	start  *agent.Game
+	slots  []slotState
+	active int
+	run    *Worker // the driver's worker it plays for, set by Play
 
 	// Totals for benchmarks: playouts of finished searches, searches,
 	// games finished and their plies.
@@ -58,8 +40,8 @@ type slotState struct {
 	low    [2]int // consecutive searches under the resign threshold per side
 }
 
-// newWorker returns worker id of a run, searching with ev.
-func newWorker(id int, cfg *Config, r *agent.Rules, model string, ev eval.Evaluator, out *datasets.ChunkWriter, records string) (*worker, error) {
+// newMCTSPlayer returns the player of worker id of a run, searching with ev.
+func newMCTSPlayer(id int, cfg *Config, r *agent.Rules, model string, ev eval.Evaluator) (*mctsPlayer, error) {
 	scfg := agent.SelfPlaySearch(cfg.Search, cfg.Search.Seed^(cfg.Seed*0x9e3779b97f4a7c15+uint64(id)*0xbf58476d1ce4e5b9))
 	s, err := mcts.NewSearcher(scfg, ev, cfg.Slots)
 	if err != nil {
@@ -71,19 +53,43 @@ func newWorker(id int, cfg *Config, r *agent.Rules, model string, ev eval.Evalua
 			return nil, fmt.Errorf("start position %q: %w", cfg.Start, err)
 		}
 	}
-	return &worker{cfg: cfg, rules: r, model: model, s: s, out: out, records: records,
+	return &mctsPlayer{cfg: cfg, rules: r, model: model, s: s,
 		rng:   rand.New(rand.NewPCG(cfg.Seed, uint64(id)+0x5e1f)),
-		start: r.NewGame(start), slots: make([]slotState, cfg.Slots), lastFlush: time.Now()}, nil
+		start: r.NewGame(start), slots: make([]slotState, cfg.Slots)}, nil
+}
+
+// Play plays w's games until none is left to claim and every started game
+// is finished, or ctx ends.
+func (w *mctsPlayer) Play(ctx context.Context, dw *Worker) error {
+	w.run = dw
+	if err := w.fill(); err != nil {
+		return err
+	}
+	for w.active > 0 && ctx.Err() == nil {
+		if err := w.step(); err != nil {
+			return err
+		}
+		if err := dw.Tick(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claim reserves one more game to start; false when enough have been.
+func (w *mctsPlayer) claim() bool {
+	_, ok := w.run.Claim()
+	return ok
 }
 
 // fill starts a new game in every empty slot while games remain to be
 // claimed, and clears the rest.
-func (w *worker) fill() error {
+func (w *mctsPlayer) fill() error {
 	for i := range w.slots {
 		if w.slots[i].active {
 			continue
 		}
-		if w.claim == nil || !w.claim() {
+		if !w.claim() {
 			if err := w.s.Clear(i); err != nil {
 				return err
 			}
@@ -97,7 +103,7 @@ func (w *worker) fill() error {
 }
 
 // begin starts a new game in slot i.
-func (w *worker) begin(i int) error {
+func (w *mctsPlayer) begin(i int) error {
 	if err := w.s.Reset(i, w.start); err != nil {
 		return fmt.Errorf("starting a game: %w", err)
 	}
@@ -117,7 +123,7 @@ func (w *worker) begin(i int) error {
 // step runs one searcher step and handles every finished search: record
 // the position, resign or play the move, finish ended games and start new
 // ones.
-func (w *worker) step() error {
+func (w *mctsPlayer) step() error {
 	done, err := w.s.Step()
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
@@ -128,13 +134,13 @@ func (w *worker) step() error {
 		}
 	}
 	if len(done) > 0 {
-		w.searched(len(done))
+		w.run.Searched(len(done))
 	}
 	return nil
 }
 
 // handle takes slot i's finished search.
-func (w *worker) handle(i int) error {
+func (w *mctsPlayer) handle(i int) error {
 	st := &w.slots[i]
 	r := w.s.Result(i)
 	w.sims += r.Sims
@@ -214,10 +220,9 @@ func PieceCounts(p *env.Position) []datasets.PieceCount {
 	return out
 }
 
-// finish ends slot i's game with res, writes its record, hands it to the
-// chunk writer (flushing when enough games are buffered) and starts the
-// slot's next game.
-func (w *worker) finish(i int, res env.Result, why env.Termination) error {
+// finish ends slot i's game with res, hands it to the driver's worker
+// (which writes its record and chunk rows) and starts the slot's next game.
+func (w *mctsPlayer) finish(i int, res env.Result, why env.Termination) error {
 	st := &w.slots[i]
 	rec := &st.rec
 	g := w.s.Game(i).(*agent.Game)
@@ -235,27 +240,15 @@ func (w *worker) finish(i int, res env.Result, why env.Termination) error {
 	if why == env.NotOver {
 		return fmt.Errorf("game %s ended without a reason (%v)", rec.ID, res)
 	}
-	text := GameText{ID: rec.ID, Variant: rec.Variant, Model: rec.Model, Generation: rec.Generation,
-		Result: res.String(), Termination: rec.Termination.String(), Start: w.cfg.Start,
-		Moves: st.moves}
-	if _, err := WriteRecord(w.records, &text); err != nil {
+	if err := w.run.Done(Finished{Rec: rec, Moves: st.moves}); err != nil {
 		return err
 	}
-	if err := w.out.AddGame(rec); err != nil {
-		return fmt.Errorf("game %s: %w", rec.ID, err)
-	}
-	w.pending = append(w.pending, finished{rec.Result, rec.Termination, rec.Length, len(rec.Positions)})
 	w.games++
 	w.plies += rec.Length
 	st.active = false
 	st.rec.Positions = nil
 	w.active--
-	if len(w.pending) >= w.cfg.FlushGames {
-		if err := w.flush(); err != nil {
-			return err
-		}
-	}
-	if w.claim != nil && w.claim() {
+	if w.claim() {
 		return w.begin(i)
 	}
 	return w.s.Clear(i)
@@ -280,18 +273,4 @@ func winnerIs(side env.Color) env.Result {
 		return env.WhiteWins
 	}
 	return env.BlackWins
-}
-
-// flush writes the buffered games as one chunk and reports them.
-func (w *worker) flush() error {
-	if len(w.pending) == 0 {
-		return nil
-	}
-	if _, err := w.out.Flush(); err != nil {
-		return fmt.Errorf("writing %d finished games: %w", len(w.pending), err)
-	}
-	w.written(w.pending)
-	w.pending = w.pending[:0]
-	w.lastFlush = time.Now()
-	return nil
 }

@@ -165,7 +165,7 @@ func TestTrainerAndWorkersOverS3SurviveKills(t *testing.T) {
 		t.Fatalf("%d metrics records, want %d", len(recs), gens)
 	}
 	for i, r := range recs {
-		if r.Generation != i || r.SelfPlay == nil || r.SelfPlay.Games < cfg.gamesIn(i) {
+		if r.Generation != i || r.SelfPlay == nil || r.SelfPlay.Games < cfg.GamesIn(i) {
 			t.Errorf("record %d: generation %d, self-play %+v", i, r.Generation, r.SelfPlay)
 		}
 		if r.Train == nil || r.Train.TotalSteps != (i+1)*cfg.Train.MaxSteps {

@@ -57,7 +57,7 @@ const (
 // games count towards its number: each generation has that many games of
 // its own model.
 func (r *runner) collect(ctx context.Context) error {
-	want := r.cfg.gamesIn(r.st.Generation)
+	want := r.cfg.GamesIn(r.st.Generation)
 	if r.teaching() {
 		want = r.cfg.Teacher.Games
 	}

@@ -6,7 +6,7 @@
 //
 // A run directory holds:
 //
-//	config.toml        the resolved configuration, written once
+//	config.toml        the resolved configuration (a setup.Config), written once
 //	state.json         counters, random state and the phase in progress (atomic, checksummed)
 //	checkpoints/       gen-NNNN.safetensors per generation, step-NNNNNNNN.safetensors mid-training
 //	data/              self-play training positions (package datasets chunks)

@@ -25,7 +25,7 @@ func (r *runner) previousMaker(gen int) (match.Maker, error) {
 	name := genName(gen)
 	var model *agent.Model
 	var err error
-	if spec := r.cfg.networkFree(gen); spec != "" {
+	if spec := r.cfg.NetworkFree(gen); spec != "" {
 		model, err = agent.LoadModel(spec, r.evRules)
 	} else {
 		var net *nn.Net
@@ -37,7 +37,7 @@ func (r *runner) previousMaker(gen int) (match.Maker, error) {
 	if err != nil {
 		return match.Maker{}, fmt.Errorf("train: previous model %s: %w", name, err)
 	}
-	return match.NewSearchMaker(name, r.evRules, model, agent.MatchSearch(r.cfg.PlayerSearch(), r.cfg.Eval.Sims))
+	return match.NewSearchMaker(name, r.evRules, model, r.cfg.MatchSearch(r.cfg.Eval.Sims))
 }
 
 // evalPhase rates the newly trained model against the previous one and the
@@ -111,7 +111,7 @@ func (r *runner) rate(ctx context.Context, gen int, model *agent.Model) ([]metri
 	if ec.Games == 0 {
 		return nil, nil, nil
 	}
-	me, err := match.NewSearchMaker(model.Name, r.evRules, model, agent.MatchSearch(r.cfg.PlayerSearch(), ec.Sims))
+	me, err := match.NewSearchMaker(model.Name, r.evRules, model, r.cfg.MatchSearch(ec.Sims))
 	if err != nil {
 		return nil, nil, fmt.Errorf("train: %w", err)
 	}
@@ -168,7 +168,7 @@ func (r *runner) heldoutScore(ctx context.Context, model *agent.Model) (*metrics
 	if err != nil {
 		return nil, fmt.Errorf("train: held-out set: %w", err)
 	}
-	mk, err := match.NewSearchMaker(model.Name, r.evRules, model, agent.MatchSearch(r.cfg.PlayerSearch(), heldoutSims))
+	mk, err := match.NewSearchMaker(model.Name, r.evRules, model, r.cfg.MatchSearch(heldoutSims))
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}

@@ -132,7 +132,7 @@ func (r *runner) unrated(ctx context.Context, s *runstore.Store) ([]int, error) 
 func (r *runner) evaluateGen(ctx context.Context, s *runstore.Store, gen int) error {
 	// The checkpoints the matches load: this one and the one rated before.
 	for _, g := range []int{gen, max(0, gen-r.cfg.Eval.Every)} {
-		if r.cfg.networkFree(g) != "" {
+		if r.cfg.NetworkFree(g) != "" {
 			continue
 		}
 		key := ckptDir + "/" + genName(g) + ".safetensors"

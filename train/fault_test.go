@@ -142,8 +142,8 @@ func TestFaultInjectionLosesNoGame(t *testing.T) {
 	recs := readMetrics(t, dir)
 	seenGen := map[int]bool{}
 	for _, r := range recs {
-		if r.SelfPlay == nil || r.SelfPlay.Games != cfg.gamesIn(r.Generation) {
-			t.Errorf("generation %d counted %+v, want %d games", r.Generation, r.SelfPlay, cfg.gamesIn(r.Generation))
+		if r.SelfPlay == nil || r.SelfPlay.Games != cfg.GamesIn(r.Generation) {
+			t.Errorf("generation %d counted %+v, want %d games", r.Generation, r.SelfPlay, cfg.GamesIn(r.Generation))
 		}
 		seenGen[r.Generation] = true
 	}
@@ -172,8 +172,8 @@ func TestFaultInjectionLosesNoGame(t *testing.T) {
 	}
 	total := 0
 	for g := range gens {
-		total += cfg.gamesIn(g)
-		if want := cfg.gamesIn(g) - damaged[g]; per[g] != want {
+		total += cfg.GamesIn(g)
+		if want := cfg.GamesIn(g) - damaged[g]; per[g] != want {
 			t.Errorf("generation %d: %d games in the data, want %d (%d removed by faults)", g, per[g], want, damaged[g])
 		}
 	}

@@ -7,23 +7,24 @@ import (
 	"bomberzero/datasets"
 	"bomberzero/metrics"
 	"bomberzero/nn"
+	"bomberzero/setup"
 )
 
 // tinyConfig is fbgc with a one-block network, few short games, few steps
 // and tiny matches: a whole generation takes a second or two, so tests can
 // run several and interrupt them.
-func tinyConfig(t *testing.T) Config {
+func tinyConfig(t *testing.T) setup.Config {
 	t.Helper()
-	c, err := DefaultConfig("fbgc")
+	c, err := setup.DefaultConfig("fbgc")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Net = NetConfig{Blocks: 1, Filters: 8, PolicyFilters: 2, ValueFilters: 1, ValueHidden: 8}
+	c.Net = setup.NetConfig{Blocks: 1, Filters: 8, PolicyFilters: 2, ValueFilters: 1, ValueHidden: 8}
 	c.SelfPlay.Games, c.SelfPlay.FirstGames, c.SelfPlay.Slots, c.SelfPlay.Workers = 6, 8, 2, 2
 	c.SelfPlay.Sims, c.SelfPlay.CheapSims, c.SelfPlay.CheapShare, c.SelfPlay.MaxPlies = 8, 4, 0.5, 30
 	c.Train.Batch, c.Train.MaxSteps, c.Train.MinPositions, c.Train.CheckpointSteps = 16, 8, 10, 2
-	c.Train.SampleRatio = 1000 // every generation takes MaxSteps steps, so step counts are exact
-	c.Eval = EvalConfig{Every: 1, Games: 2, Sims: 2, Previous: true, Baselines: []string{"random"}, MaxPlies: 20, Workers: 2}
+	c.Train.SampleRatio = 1000 // every generation takes setup.MaxSteps steps, so step counts are exact
+	c.Eval = setup.EvalConfig{Every: 1, Games: 2, Sims: 2, Previous: true, Baselines: []string{"random"}, MaxPlies: 20, Workers: 2}
 	c.Teacher.Enabled = false // generation 0 by selfplay.first_model; teacher_test.go enables it
 	return c
 }
@@ -75,7 +76,7 @@ func gamesPerGeneration(t *testing.T, dir string) (map[int]int, int) {
 // generations holds: one metrics record per generation in order, the
 // configured games and steps in each, exact step totals, no game lost or
 // written twice, and a game record per game.
-func checkRunComplete(t *testing.T, dir string, cfg Config, gens int) {
+func checkRunComplete(t *testing.T, dir string, cfg setup.Config, gens int) {
 	t.Helper()
 	recs := readMetrics(t, dir)
 	if len(recs) != gens {
@@ -86,8 +87,8 @@ func checkRunComplete(t *testing.T, dir string, cfg Config, gens int) {
 		if r.Generation != i || r.Model != genName(i+1) {
 			t.Errorf("record %d: generation %d model %q, want %d %q", i, r.Generation, r.Model, i, genName(i+1))
 		}
-		if r.SelfPlay == nil || r.SelfPlay.Games != cfg.gamesIn(i) {
-			t.Errorf("generation %d: self-play %+v, want %d games", i, r.SelfPlay, cfg.gamesIn(i))
+		if r.SelfPlay == nil || r.SelfPlay.Games != cfg.GamesIn(i) {
+			t.Errorf("generation %d: self-play %+v, want %d games", i, r.SelfPlay, cfg.GamesIn(i))
 		}
 		total += cfg.Train.MaxSteps
 		if r.Train == nil || r.Train.Steps != cfg.Train.MaxSteps || r.Train.TotalSteps != total {
@@ -106,8 +107,8 @@ func checkRunComplete(t *testing.T, dir string, cfg Config, gens int) {
 	}
 	games := 0
 	for g := range gens {
-		if per[g] != cfg.gamesIn(g) {
-			t.Errorf("generation %d: %d games on disk, want %d", g, per[g], cfg.gamesIn(g))
+		if per[g] != cfg.GamesIn(g) {
+			t.Errorf("generation %d: %d games on disk, want %d", g, per[g], cfg.GamesIn(g))
 		}
 		games += per[g]
 	}

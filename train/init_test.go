@@ -10,11 +10,12 @@ import (
 	"bomberzero/agent"
 	"bomberzero/env"
 	"bomberzero/nn"
+	"bomberzero/setup"
 )
 
 // saveStart writes a network of cfg's shape for variant, drawn from seed,
 // as a checkpoint a run can start from.
-func saveStart(t *testing.T, cfg Config, variant string, seed uint64) string {
+func saveStart(t *testing.T, cfg setup.Config, variant string, seed uint64) string {
 	t.Helper()
 	v, err := env.LoadVariant(variant)
 	if err != nil {

@@ -11,12 +11,13 @@ import (
 	"bomberzero/datasets"
 	"bomberzero/internal/progress"
 	"bomberzero/nn"
+	"bomberzero/setup"
 )
 
 // trainSteps is how many steps the generation may still take: no more than
 // MaxSteps in the generation, and never so many that the samples drawn over
 // the run exceed SampleRatio per position that ever arrived.
-func trainSteps(cfg TrainConfig, arrived, samples int64, doneThisGen int) int {
+func trainSteps(cfg setup.TrainConfig, arrived, samples int64, doneThisGen int) int {
 	allowed := int64(cfg.SampleRatio*float64(arrived)) - samples
 	if allowed < int64(cfg.Batch) {
 		return 0

@@ -9,24 +9,25 @@ import (
 	"bomberzero/match"
 	"bomberzero/mcts"
 	"bomberzero/selfplay"
+	"bomberzero/setup"
 	"bomberzero/stats"
 )
 
 // gardnerConfig trains Gardner's 5x5 minichess (testdata/gardner.toml) with
 // a one-block network: generation 0 is played by the material search, the
 // later ones by the network.
-func gardnerConfig(t *testing.T) Config {
+func gardnerConfig(t *testing.T) setup.Config {
 	t.Helper()
 	c := tinyConfig(t)
 	c.Variant = "testdata/gardner.toml"
-	c.Net = NetConfig{Blocks: 1, Filters: 16, PolicyFilters: 4, ValueFilters: 2, ValueHidden: 16}
+	c.Net = setup.NetConfig{Blocks: 1, Filters: 16, PolicyFilters: 4, ValueFilters: 2, ValueHidden: 16}
 	search := mcts.DefaultConfig()
 	search.Sims, search.CheapSims, search.CheapShare, search.TempPlies = 24, 0, 0, 6
-	c.SelfPlay = SelfPlayConfig{FirstGames: 100, FirstModel: "material", Settings: selfplay.Settings{
+	c.SelfPlay = setup.SelfPlayConfig{FirstGames: 100, FirstModel: "material", Settings: selfplay.Settings{
 		Games: 40, Workers: 2, Slots: 10, MaxPlies: 60, ResignThreshold: -0.9, Search: search}}
-	c.Train = TrainConfig{Batch: 64, Window: 20000, SampleRatio: 4, MaxSteps: 60, MinPositions: 100, CheckpointSteps: 20,
+	c.Train = setup.TrainConfig{Batch: 64, Window: 20000, SampleRatio: 4, MaxSteps: 60, MinPositions: 100, CheckpointSteps: 20,
 		Optimizer: "sgd", LearningRate: 0.02, Momentum: 0.9, L2: 1e-4, ValueMix: 0.5, LRDecayFinal: 1}
-	c.Eval = EvalConfig{Every: 1, Games: 0, Sims: 16, Previous: true, Baselines: []string{"random"}, MaxPlies: 60}
+	c.Eval = setup.EvalConfig{Every: 1, Games: 0, Sims: 16, Previous: true, Baselines: []string{"random"}, MaxPlies: 60}
 	return c
 }
 

@@ -9,6 +9,7 @@ import (
 	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/nn"
+	"bomberzero/setup"
 )
 
 // TestSamplesNeverExceedTheRatioPerArrivedPosition replays random arrival
@@ -18,7 +19,7 @@ import (
 func TestSamplesNeverExceedTheRatioPerArrivedPosition(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := range 500 {
-		cfg := TrainConfig{Batch: 1 + rng.IntN(300), SampleRatio: 0.1 + 8*rng.Float64(), MaxSteps: rng.IntN(400)}
+		cfg := setup.TrainConfig{Batch: 1 + rng.IntN(300), SampleRatio: 0.1 + 8*rng.Float64(), MaxSteps: rng.IntN(400)}
 		var arrived, samples int64
 		for gen := range 30 {
 			arrived += int64(rng.IntN(5000))

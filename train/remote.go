@@ -135,7 +135,7 @@ const teacherModel = "teacher"
 // directory (the next push stores it after the model it names).
 func (r *runner) publish() error {
 	wo := WorkOrder{Version: workOrderVersion, Generation: r.st.Generation, Published: time.Now().UTC()}
-	free := r.cfg.networkFree(r.st.Generation)
+	free := r.cfg.NetworkFree(r.st.Generation)
 	switch {
 	case r.teaching():
 		wo.Model = teacherModel

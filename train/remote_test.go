@@ -186,8 +186,8 @@ func TestTrainerAndWorkersSplitARun(t *testing.T) {
 		t.Fatalf("%d metrics records, want 2", len(recs))
 	}
 	for i, r := range recs {
-		if r.SelfPlay == nil || r.SelfPlay.Games < cfg.gamesIn(i) {
-			t.Errorf("generation %d: self-play %+v, want at least %d games", i, r.SelfPlay, cfg.gamesIn(i))
+		if r.SelfPlay == nil || r.SelfPlay.Games < cfg.GamesIn(i) {
+			t.Errorf("generation %d: self-play %+v, want at least %d games", i, r.SelfPlay, cfg.GamesIn(i))
 		}
 		if len(r.Matches) != 0 {
 			t.Errorf("generation %d: the trainer played matches %+v (the evaluator's job)", i, r.Matches)

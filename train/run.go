@@ -21,6 +21,7 @@ import (
 	"bomberzero/metrics"
 	"bomberzero/metrics/plot"
 	"bomberzero/nn"
+	"bomberzero/setup"
 )
 
 // Options say where a run lives, what it is and how long it may go.
@@ -29,7 +30,7 @@ type Options struct {
 	// resumed with its own config.toml; otherwise a new run starts there.
 	Dir string
 	// Config is a new run's configuration (ignored when resuming).
-	Config Config
+	Config setup.Config
 	// Sets are "key=value" overrides (Config.Set) applied to a resumed
 	// run's config.toml before it is validated, and saved into it: the way
 	// to repair a run whose saved config is no longer valid, or to change a
@@ -115,7 +116,7 @@ var errStop = errors.New("stopped")
 // runner is one call of Run.
 type runner struct {
 	dir   string
-	cfg   Config
+	cfg   setup.Config
 	opt   Options
 	st    *state
 	start time.Time // when this call began
@@ -260,7 +261,7 @@ func (r *runner) open(resume bool) error {
 	r.variant = v
 	limit := r.opt.MemoryLimit
 	if limit <= 0 {
-		limit = MemoryLimit()
+		limit = setup.MemoryLimit()
 	}
 	if err := r.cfg.Check(v, limit); err != nil {
 		if resume {
@@ -309,7 +310,7 @@ func (r *runner) open(resume bool) error {
 }
 
 // netConfig is the network of table n for the rules' input and policy shape.
-func netConfig(rules *agent.Rules, n NetConfig) nn.Config {
+func netConfig(rules *agent.Rules, n setup.NetConfig) nn.Config {
 	s := rules.Shape()
 	return nn.Config{Channels: s.Channels, Height: s.Height, Width: s.Width, PolicyPlanes: s.PolicySize / (s.Height * s.Width),
 		Blocks: n.Blocks, Filters: n.Filters, PolicyFilters: n.PolicyFilters, ValueFilters: n.ValueFilters, ValueHidden: n.ValueHidden}

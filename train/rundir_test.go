@@ -134,16 +134,16 @@ func TestDamagedOldChunksDeleteNoRecord(t *testing.T) {
 				t.Fatal(err)
 			}
 			recs := readMetrics(t, dir)
-			if len(recs) != 2 || recs[1].SelfPlay.Games != cfg.gamesIn(1) {
-				t.Fatalf("generation 1 reports %+v, want %d games", recs[len(recs)-1].SelfPlay, cfg.gamesIn(1))
+			if len(recs) != 2 || recs[1].SelfPlay.Games != cfg.GamesIn(1) {
+				t.Fatalf("generation 1 reports %+v, want %d games", recs[len(recs)-1].SelfPlay, cfg.GamesIn(1))
 			}
 			records, _ := filepath.Glob(filepath.Join(dir, gamesDir, "*.txt"))
-			if want := cfg.gamesIn(0) + cfg.gamesIn(1); len(records) != want {
+			if want := cfg.GamesIn(0) + cfg.GamesIn(1); len(records) != want {
 				t.Errorf("%d records in games/, want %d (none deleted)", len(records), want)
 			}
 			per, _ := gamesPerGeneration(t, dir)
-			if per[1] != cfg.gamesIn(1) {
-				t.Errorf("generation 1: %d games in the data, want %d", per[1], cfg.gamesIn(1))
+			if per[1] != cfg.GamesIn(1) {
+				t.Errorf("generation 1: %d games in the data, want %d", per[1], cfg.GamesIn(1))
 			}
 			if fault != "delete" {
 				q, _ := filepath.Glob(filepath.Join(DataDir(dir), quarantineDir, "*.parquet"))

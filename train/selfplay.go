@@ -24,7 +24,7 @@ import (
 // network-free first model in generation 0 (unless it is "net"), else the
 // trainer's network.
 func (r *runner) currentModel(rules *agent.Rules) (*agent.Model, error) {
-	if spec := r.cfg.networkFree(r.st.Generation); spec != "" {
+	if spec := r.cfg.NetworkFree(r.st.Generation); spec != "" {
 		return agent.LoadModel(spec, rules)
 	}
 	return agent.NewNetModel(genName(r.st.Generation), r.trainer.Net().Fold(), rules)
@@ -129,7 +129,7 @@ func (r *runner) selfPlay(ctx context.Context) error {
 		if err := r.teacherPhase(ctx, done); err != nil {
 			return err
 		}
-	} else if remaining := r.cfg.gamesIn(r.st.Generation) - done; remaining > 0 {
+	} else if remaining := r.cfg.GamesIn(r.st.Generation) - done; remaining > 0 {
 		model, err := r.currentModel(r.spRules)
 		if err != nil {
 			return fmt.Errorf("train: self-play model: %w", err)

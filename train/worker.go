@@ -26,6 +26,7 @@ import (
 	"bomberzero/nn"
 	"bomberzero/selfplay"
 	"bomberzero/selfplay/teacher"
+	"bomberzero/setup"
 )
 
 // FollowOptions configure a self-play worker of a run in a store.
@@ -151,10 +152,10 @@ func (f *follower) logf(format string, args ...any) {
 
 // waitConfig reads the run's config from the store, waiting for the
 // trainer to create the run.
-func (f *follower) waitConfig(ctx context.Context) (Config, error) {
-	return waitUntilFound(ctx, f, "the trainer to create the run", func() (Config, error) {
+func (f *follower) waitConfig(ctx context.Context) (setup.Config, error) {
+	return waitUntilFound(ctx, f, "the trainer to create the run", func() (setup.Config, error) {
 		if err := f.opt.Store.Download(ctx, configName, filepath.Join(f.opt.Dir, configName), 1<<20); err != nil {
-			return Config{}, err
+			return setup.Config{}, err
 		}
 		cfg, _, err := loadRunConfig(f.opt.Dir, nil)
 		return cfg, err
@@ -199,7 +200,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 // play plays one batch of the work order's games into the spool, landing
 // them as they finish.
-func (f *follower) play(ctx context.Context, cfg Config, wo WorkOrder) error {
+func (f *follower) play(ctx context.Context, cfg setup.Config, wo WorkOrder) error {
 	var seed [8]byte
 	rand.Read(seed[:])
 	s := binary.LittleEndian.Uint64(seed[:])
@@ -222,7 +223,7 @@ func (f *follower) play(ctx context.Context, cfg Config, wo WorkOrder) error {
 		tc := cfg.Teacher
 		games = min(games*8, tc.Games) // teacher games are fast
 		var sum *teacher.Summary
-		tcfg := tc.games(cfg.Variant, wo.Generation, games)
+		tcfg := tc.Settings(cfg.Variant, wo.Generation, games)
 		tcfg.Out, tcfg.Workers, tcfg.FlushGames = f.spool, workers, 1
 		tcfg.Writer, tcfg.Seed = writer, s
 		sum, err = teacher.Run(ctx, tcfg, nil)
@@ -260,7 +261,7 @@ func (f *follower) play(ctx context.Context, cfg Config, wo WorkOrder) error {
 }
 
 // loadModel loads the work order's model unless it is the one loaded.
-func (f *follower) loadModel(ctx context.Context, cfg Config, wo WorkOrder) error {
+func (f *follower) loadModel(ctx context.Context, cfg setup.Config, wo WorkOrder) error {
 	if f.model != nil && f.modelKey == wo.Model+"@"+wo.SHA256 {
 		return nil
 	}
@@ -285,7 +286,7 @@ func (f *follower) loadModel(ctx context.Context, cfg Config, wo WorkOrder) erro
 
 // fetchNet reads the work order's checkpoint from the store, checks it
 // against the order's SHA-256 and loads it.
-func (f *follower) fetchNet(ctx context.Context, cfg Config, rules *agent.Rules, wo WorkOrder) (*agent.Model, error) {
+func (f *follower) fetchNet(ctx context.Context, cfg setup.Config, rules *agent.Rules, wo WorkOrder) (*agent.Model, error) {
 	data, err := f.opt.Store.Read(ctx, wo.Model, runstore.MaxFile)
 	if err != nil {
 		return nil, err

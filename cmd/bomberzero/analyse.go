@@ -10,6 +10,7 @@ import (
 	"bomberzero/agent"
 	"bomberzero/env"
 	"bomberzero/frontend"
+	"bomberzero/setup"
 )
 
 // runAnalyse searches one position with a model and reports its move, its
@@ -17,7 +18,7 @@ import (
 func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("analyse", "usage: bomberzero analyse [--variant V] [--model MODEL[:SIMS]] [--fen TEXT] [--moves TEXT] [--top N] [--json]\n\nSearches one position with a model and prints its move, its value for the side to move, the top\nroot moves with visits, priors and values, and the principal variation.", stderr)
 	variant := variantFlag(fs)
-	model := fs.String("model", "material:400", "the model and its playouts, MODEL[:SIMS]: material, uniform, rollout (no network; none is material) or a checkpoint path")
+	model := fs.String("model", fmt.Sprintf("material:%d", setup.DefaultSims), "the model and its playouts, MODEL[:SIMS]: material, uniform, rollout (no network; none is material) or a checkpoint path")
 	fen := fs.String("fen", "", "position text (default: the variant's start)")
 	moves := fs.String("moves", "", "moves to play from the position first")
 	top := fs.Int("top", 8, "how many root moves to list")
@@ -52,7 +53,7 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
-	cfg := frontend.SearchConfig(tc.PlayerSearch(), sims)
+	cfg := setup.AnalysisSearch(tc.PlayerSearch(), sims)
 	if set(fs, "gumbel") {
 		cfg.Gumbel = *gumbel
 	}

@@ -1,13 +1,15 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 
 	"bomberzero/agent"
 	"bomberzero/env"
 	"bomberzero/match"
-	"bomberzero/train"
+	"bomberzero/match/external"
+	"bomberzero/setup"
 )
 
 // configFlags are the --config and --set flags of every command that reads
@@ -33,32 +35,32 @@ func addConfigFlags(fs *flag.FlagSet) *configFlags {
 // load returns the config for variant: the embedded defaults, the --config
 // file over them, then every --set in order, validated. Errors name the file
 // or key.
-func (c *configFlags) load(variant string) (train.Config, error) {
+func (c *configFlags) load(variant string) (setup.Config, error) {
 	cfg, err := c.loadUnchecked(variant)
 	if err != nil {
-		return train.Config{}, err
+		return setup.Config{}, err
 	}
 	if err := cfg.Validate(); err != nil {
-		return train.Config{}, err
+		return setup.Config{}, err
 	}
 	return cfg, nil
 }
 
 // loadUnchecked is load without the final validation, for a command whose
 // own flags still change the config.
-func (c *configFlags) loadUnchecked(variant string) (train.Config, error) {
-	cfg, err := train.DefaultConfig(variant)
+func (c *configFlags) loadUnchecked(variant string) (setup.Config, error) {
+	cfg, err := setup.DefaultConfig(variant)
 	if err != nil {
-		return train.Config{}, err
+		return setup.Config{}, err
 	}
 	if c.file != "" {
-		if cfg, err = train.LoadConfig(c.file, cfg); err != nil {
-			return train.Config{}, err
+		if cfg, err = setup.LoadConfig(c.file, cfg); err != nil {
+			return setup.Config{}, err
 		}
 	}
 	for _, s := range c.sets {
 		if err := cfg.Set(s); err != nil {
-			return train.Config{}, err
+			return setup.Config{}, err
 		}
 	}
 	return cfg, nil
@@ -89,7 +91,7 @@ type matchFlags struct {
 // addMatchFlags defines --config, --set, --sims and, with maxPlies,
 // --max-plies on fs; the help shows the embedded defaults.
 func addMatchFlags(fs *flag.FlagSet, maxPlies bool) *matchFlags {
-	def, _ := train.DefaultConfig("fbgc") // the embedded file: train.TestEmbeddedDefaultsLoadForEveryBuiltInVariant checks it reads
+	def, _ := setup.DefaultConfig("fbgc") // the embedded file: setup.TestEmbeddedDefaultsLoadForEveryBuiltInVariant checks it reads
 	m := &matchFlags{configFlags: addConfigFlags(fs), fs: fs}
 	m.sims = fs.Int("sims", def.Eval.Sims, "playouts per move of a searching player whose spec gives no :SIMS (config key eval.sims)")
 	if maxPlies {
@@ -101,10 +103,10 @@ func addMatchFlags(fs *flag.FlagSet, maxPlies bool) *matchFlags {
 // load returns the config for variant (as configFlags.load) with --sims and
 // --max-plies applied when given, validated; a negative --max-plies leaves
 // Eval.MaxPlies -1 (no cap) after the validation.
-func (m *matchFlags) load(variant string) (train.Config, error) {
+func (m *matchFlags) load(variant string) (setup.Config, error) {
 	cfg, err := m.loadUnchecked(variant)
 	if err != nil {
-		return train.Config{}, err
+		return setup.Config{}, err
 	}
 	if set(m.fs, "sims") {
 		cfg.Eval.Sims = *m.sims
@@ -114,7 +116,7 @@ func (m *matchFlags) load(variant string) (train.Config, error) {
 		cfg.Eval.MaxPlies = *m.maxPlies
 	}
 	if err := cfg.Validate(); err != nil {
-		return train.Config{}, err
+		return setup.Config{}, err
 	}
 	if noCap {
 		cfg.Eval.MaxPlies = -1
@@ -126,27 +128,28 @@ func (m *matchFlags) load(variant string) (train.Config, error) {
 // for variant (load), the start position (setupPosition of variant, fen
 // and moves) and the player options with piece values text values; every
 // error is a usage error.
-func (m *matchFlags) setup(variant, fen, moves, values string) (train.Config, *env.Position, match.Options, error) {
+func (m *matchFlags) setup(variant, fen, moves, values string) (setup.Config, *env.Position, match.Options, error) {
 	tc, err := m.load(variant)
 	if err != nil {
-		return train.Config{}, nil, match.Options{}, usageErr(err)
+		return setup.Config{}, nil, match.Options{}, usageErr(err)
 	}
 	start, err := setupPosition(variant, fen, moves)
 	if err != nil {
-		return train.Config{}, nil, match.Options{}, err
+		return setup.Config{}, nil, match.Options{}, err
 	}
 	opt, err := playerOptions(tc, values)
 	if err != nil {
-		return train.Config{}, nil, match.Options{}, fmt.Errorf("%w: --values: %v", errUsage, err)
+		return setup.Config{}, nil, match.Options{}, fmt.Errorf("%w: --values: %v", errUsage, err)
 	}
 	return tc, start, opt, nil
 }
 
 // playerOptions returns what match.Parse needs to build players under cfg:
 // piece values (text as "G=2.5,I=8", or empty) and the loader of searching
-// players (eval.sims playouts over the [selfplay] search).
-func playerOptions(cfg train.Config, values string) (match.Options, error) {
-	opt := match.Options{Models: match.SearchLoader(cfg.PlayerSearch(), cfg.Eval.Sims)}
+// players (eval.sims playouts over the [selfplay] search) and of outside
+// engines ("uci:PATH[:OPTIONS]").
+func playerOptions(cfg setup.Config, values string) (match.Options, error) {
+	opt := match.Options{Models: match.SearchLoader(cfg.PlayerSearch(), cfg.Eval.Sims), Engines: external.Loader(context.Background())}
 	if values != "" {
 		v, err := agent.ParseValues(values)
 		if err != nil {

@@ -26,7 +26,7 @@ func runLadder(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("ladder", "usage: bomberzero ladder --model PLAYER [flags]\n\nPlays PLAYER (a checkpoint, a shipped model such as models/fbgc.safetensors,\nor any match player) against each anchor in turn, colours alternating, and prints\none Markdown table of the W-D-L, score and Elo with their 95% intervals and how\nthe games ended. The protocol of docs/RESULTS.md is the default: 64 playouts a\nmove (--sims, or PLAYER:SIMS), 400-ply cap, 200 games an anchor, seed 1.", stderr)
 	variant := variantFlag(fs)
 	model := fs.String("model", "", "the player rated: CHECKPOINT[:SIMS] or any match player")
-	anchors := fs.String("anchors", defaultLadder, "comma-separated anchors, weakest first")
+	anchors := fs.String("anchors", defaultLadder, "comma-separated anchors, weakest first (a player's own KEY=VALUE list stays with it, as uci:stockfish:movetime=100,UCI_Elo=1800)")
 	games := fs.Int("games", 200, "games against each anchor")
 	seed := fs.Uint64("seed", 1, "random seed of the players")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
@@ -36,7 +36,7 @@ func runLadder(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	list := splitList(*anchors)
+	list := splitPlayers(*anchors)
 	if *model == "" || *games < 1 || len(list) == 0 {
 		return fmt.Errorf("%w: ladder --model PLAYER [--anchors A,B,...] [--games N] [--sims N] [--max-plies N] [--json]", errUsage)
 	}
@@ -85,4 +85,20 @@ func runLadder(args []string, stdout, stderr io.Writer) error {
 			res.MeanPlies, strings.ReplaceAll(endings(res.Reasons), "|", "/"))
 	}
 	return nil
+}
+
+// splitPlayers splits a comma-separated list of player specs, keeping a
+// spec's own comma-separated KEY=VALUE list with it: a piece with "=" and
+// no ":" continues the spec before it, so "random,greedy:G=2.5,I=8" is two
+// players and "uci:sf:movetime=100,UCI_Elo=1800,alphabeta:2" two more.
+func splitPlayers(s string) []string {
+	var out []string
+	for _, p := range splitList(s) {
+		if n := len(out); n > 0 && strings.Contains(p, "=") && !strings.Contains(p, ":") {
+			out[n-1] += "," + p
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }

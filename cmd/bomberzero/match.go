@@ -105,6 +105,9 @@ func writeMatch(w io.Writer, r *match.Result, variant string, seed uint64) {
 		r.Total.Wins, r.Total.Draws, r.Total.Losses, e.Score, e.ScoreLow, e.ScoreHigh, 100*e.DrawRate)
 	fmt.Fprintf(w, "  Elo A-B: %+.1f [%+.1f, %+.1f] (95%%), LOS %.1f%%\n", e.Elo, e.EloLow, e.EloHigh, 100*e.LOS)
 	fmt.Fprintf(w, "  mean length %.1f plies; endings: %s\n", r.MeanPlies, endings(r.Reasons))
+	for _, f := range r.Forfeits {
+		fmt.Fprintf(w, "  forfeit: %s\n", f)
+	}
 	if r.SPRT != nil {
 		lo, hi := r.SPRT.Bounds()
 		fmt.Fprintf(w, "  SPRT elo0 %g elo1 %g alpha %g beta %g: LLR %.3f in [%.3f, %.3f]: %s\n",

@@ -11,7 +11,7 @@ import (
 
 	"bomberzero/env"
 	"bomberzero/match"
-	"bomberzero/train"
+	"bomberzero/setup"
 )
 
 func TestMatchCommandReportsPerColourAndJSON(t *testing.T) {
@@ -59,7 +59,7 @@ func TestMatchCommandRejectsBadSpecsWithUsageErrors(t *testing.T) {
 // eval.max_plies (--set, --config, the flags named after them) and refuse
 // an unknown key by name.
 func TestMatchCommandsReadTheConfigsMatchKnobs(t *testing.T) {
-	def, err := train.DefaultConfig("fbgc")
+	def, err := setup.DefaultConfig("fbgc")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"bomberzero/internal/progress"
 	"bomberzero/internal/runstore"
 	"bomberzero/selfplay"
+	"bomberzero/setup"
 	"bomberzero/train"
 )
 
@@ -90,7 +91,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	if err := c.Validate(); err != nil {
 		return usageErr(err)
 	}
-	if need, limit := c.Settings.MemoryBytes(), train.MemoryLimit(); need > float64(limit) {
+	if need, limit := c.Settings.MemoryBytes(), setup.MemoryLimit(); need > float64(limit) {
 		return usageErr(fmt.Errorf("selfplay: the searches would need about %.1f GiB (workers x slots trees of up to sims playouts, and the caches), "+
 			"over the limit of %.1f GiB (half this machine's memory): lower --slots, --workers, --sims or selfplay.cache_entries",
 			need/(1<<30), float64(limit)/(1<<30)))

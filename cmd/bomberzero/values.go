@@ -12,9 +12,9 @@ import (
 	"bomberzero/env"
 	"bomberzero/internal/progress"
 	"bomberzero/match"
+	"bomberzero/setup"
 	"bomberzero/study/compare"
 	"bomberzero/study/values"
-	"bomberzero/train"
 )
 
 // valuesUsage is the help text of "bomberzero values".
@@ -182,7 +182,7 @@ func modelValue(variant, model string) (values.ValueFunc, error) {
 // position (the length cap of eval.max_plies) and returns the games, those
 // the cap stopped left out unless withCapped, and how many were.
 func playerGames(variant, spec string, games int, seed uint64, workers int, withCapped bool, stderr io.Writer, quiet bool) (*values.Dataset, int, error) {
-	tc, err := train.DefaultConfig(variant)
+	tc, err := setup.DefaultConfig(variant)
 	if err != nil {
 		return nil, 0, usageErr(err)
 	}

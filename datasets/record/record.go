@@ -48,14 +48,23 @@ func (g *Game) Set(name, value string) {
 	g.Tags = append(g.Tags, Tag{name, value})
 }
 
-// Format writes the record: the tags, a blank line, the numbered moves
-// (eight move pairs a line) and the Result tag's value (or "*").
+// Format writes the record: the tags, a blank line and its MoveText.
 func (g *Game) Format() string {
 	var b strings.Builder
 	for _, t := range g.Tags {
 		fmt.Fprintf(&b, "[%s %s]\n", t.Name, strconv.Quote(t.Value))
 	}
 	b.WriteByte('\n')
+	b.WriteString(g.MoveText())
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// MoveText is the record's move section without its final newline: the
+// numbered moves ("1. e2-e4 e9-e7", eight move pairs a line) and the Result
+// tag's value (or "*"). Self-play's records carry its SHA-256.
+func (g *Game) MoveText() string {
+	var b strings.Builder
 	for i, m := range g.Moves {
 		switch {
 		case i%2 == 0:
@@ -78,7 +87,7 @@ func (g *Game) Format() string {
 	if res == "" {
 		res = "*"
 	}
-	b.WriteString(res + "\n")
+	b.WriteString(res)
 	return b.String()
 }
 

@@ -6,90 +6,57 @@
 package uci
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"bomberzero/agent"
 	"bomberzero/env"
-	"bomberzero/frontend"
+	"bomberzero/frontend/session"
 	"bomberzero/mcts"
-	"bomberzero/train"
 )
 
-// MaxSims bounds the playouts of one search ("go infinite" included).
-const MaxSims = 1 << 22
-
-// engine is one UCI session's state.
-type engine struct {
-	out     io.Writer
-	outMu   sync.Mutex
-	variant string
-	model   string
-	sims    int
-	base    mcts.Config // the base of every search (frontend.SearchConfig)
-	pos     *env.Position
-	rules   *agent.Rules
-	loaded  *agent.Model
-	loadKey string
-
-	stop context.CancelFunc // the running search's, nil when idle
-	done chan struct{}
-}
-
-func (e *engine) send(format string, args ...any) {
-	e.outMu.Lock()
-	defer e.outMu.Unlock()
-	fmt.Fprintf(e.out, format+"\n", args...)
+// uciSession is one UCI session: the shared session, driven by UCI's commands.
+type uciSession struct {
+	*session.Session
 }
 
 // Run reads UCI commands from in and answers on out until "quit", the end
 // of in, or ctx ends. Unknown or malformed commands are answered with an
 // "info string" line and otherwise ignored, as UCI asks. Its searches
 // derive from the match player's search of the embedded training defaults
-// (train.Config.PlayerSearch).
+// (session.DefaultSearch).
 func Run(ctx context.Context, in io.Reader, out io.Writer) error {
-	tc, err := train.DefaultConfig("chess")
+	search, err := session.DefaultSearch()
 	if err != nil {
 		return err
 	}
-	return RunWith(ctx, in, out, tc.PlayerSearch())
+	return RunWith(ctx, in, out, search)
 }
 
 // RunWith is Run with its searches derived from search (a training
 // config's [selfplay] search).
 func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Config) error {
-	e := &engine{out: out, variant: "chess", model: "material", sims: 400, base: search}
-	if err := e.setVariant("chess"); err != nil {
+	s, err := session.New(out, search, env.UCI{})
+	if err != nil {
 		return err
 	}
-	defer e.halt()
-	lines := make(chan string)
-	errc := make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		errc <- sc.Err()
-		close(lines)
-	}()
+	e := &uciSession{s}
+	defer e.Stop()
+	input := session.Read(in)
+	defer input.Close()
 	for {
 		var line string
 		var ok bool
 		select {
 		case <-ctx.Done():
 			return nil
-		case line, ok = <-lines:
+		case line, ok = <-input.Lines:
 		}
 		if !ok {
-			return <-errc
+			return input.Err()
 		}
 		f := strings.Fields(line)
 		if len(f) == 0 {
@@ -97,85 +64,79 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Confi
 		}
 		switch f[0] {
 		case "uci":
-			e.send("id name bomberzero")
-			e.send("id author the bomberzero authors")
-			e.send("option name UCI_Variant type combo default chess%s", varList())
-			e.send("option name Model type string default material")
-			e.send("option name Playouts type spin default 400 min 1 max %d", MaxSims)
-			e.send("uciok")
+			e.Send("id name bomberzero")
+			e.Send("id author the bomberzero authors")
+			for _, l := range optionLines(session.Options()) {
+				e.Send("%s", l)
+			}
+			e.Send("uciok")
 		case "isready":
-			e.send("readyok")
+			e.Send("readyok")
 		case "setoption":
 			e.setOption(f[1:])
 		case "ucinewgame":
-			e.halt()
-			e.pos = e.pos.Variant().NewPosition()
+			e.Stop()
+			e.SetPosition(e.Variant().NewPosition())
 		case "position":
-			e.halt()
+			e.Stop()
 			if err := e.position(f[1:]); err != nil {
-				e.send("info string position refused: %v", err)
+				e.Send("info string position refused: %v", err)
 			}
 		case "go":
-			e.halt()
+			e.Stop()
 			e.goSearch(f[1:])
 		case "stop":
-			e.halt()
+			e.Stop()
 		case "quit":
 			return nil
 		case "d":
-			e.send("info string %s", e.pos)
+			e.Send("info string %s", e.Position())
 		default:
-			e.send("info string unknown command %q", f[0])
+			e.Send("info string unknown command %q", f[0])
 		}
 	}
 }
 
-func varList() string {
-	var b strings.Builder
-	for _, n := range env.VariantNames() {
-		b.WriteString(" var " + n)
+// optionLines writes the "option" lines of "uci" for opts: each option by
+// its UCI name, type, default and range.
+func optionLines(opts []session.Option) []string {
+	var out []string
+	for _, o := range opts {
+		name := o.Name
+		if o.UCI != "" {
+			name = o.UCI
+		}
+		l := fmt.Sprintf("option name %s type ", name)
+		switch o.Kind {
+		case session.Spin:
+			l += fmt.Sprintf("spin default %s min %d max %d", o.Default, o.Min, o.Max)
+		case session.Combo:
+			l += "combo default " + o.Default
+			for _, c := range o.Choices {
+				l += " var " + c
+			}
+		default:
+			l += "string default " + o.Default
+		}
+		out = append(out, l)
 	}
-	return b.String()
-}
-
-func (e *engine) setVariant(name string) error {
-	v, err := env.LoadVariant(name)
-	if err != nil {
-		return err
-	}
-	e.variant, e.pos, e.rules = name, v.NewPosition(), agent.NewRules(v, 0)
-	return nil
+	return out
 }
 
 // setOption reads "name N [value V]".
-func (e *engine) setOption(f []string) {
+func (e *uciSession) setOption(f []string) {
 	s := strings.Join(f, " ")
 	s = strings.TrimPrefix(s, "name ")
 	name, value, _ := strings.Cut(s, " value ")
-	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-	switch strings.ToLower(name) {
-	case "uci_variant":
-		e.halt()
-		if err := e.setVariant(value); err != nil {
-			e.send("info string UCI_Variant %q: %v", value, err)
-		}
-	case "model":
-		e.model = value
-	case "playouts":
-		if n, err := strconv.Atoi(value); err == nil && n >= 1 && n <= MaxSims {
-			e.sims = n
-		} else {
-			e.send("info string Playouts %q: want 1 to %d", value, MaxSims)
-		}
-	default:
-		e.send("info string unknown option %q", name)
+	if err := e.Set(strings.TrimSpace(name), strings.TrimSpace(value)); err != nil {
+		e.Send("info string %v", err)
 	}
 }
 
 // position reads "startpos|fen TEXT [moves M...]"; on error the position
 // is left as it was.
-func (e *engine) position(f []string) error {
-	v := e.pos.Variant()
+func (e *uciSession) position(f []string) error {
+	v := e.Variant()
 	var p *env.Position
 	rest := f
 	switch {
@@ -199,20 +160,20 @@ func (e *engine) position(f []string) error {
 			return fmt.Errorf("unexpected %q", rest[0])
 		}
 		for _, t := range rest[1:] {
-			m, err := ParseMove(p, t)
+			m, err := e.ParseMove(p, t)
 			if err != nil {
 				return err
 			}
 			p.DoMove(m)
 		}
 	}
-	e.pos = p
+	e.SetPosition(p)
 	return nil
 }
 
 // goSearch starts a search by "go" parameters; its bestmove line comes
 // when it ends.
-func (e *engine) goSearch(f []string) {
+func (e *uciSession) goSearch(f []string) {
 	num := func(i int) int {
 		if i+1 < len(f) {
 			if n, err := strconv.Atoi(f[i+1]); err == nil {
@@ -221,8 +182,8 @@ func (e *engine) goSearch(f []string) {
 		}
 		return -1
 	}
-	limit, start := e.sims, min(64, e.sims)
-	var movetime time.Duration
+	sims := e.Playouts()
+	lim := session.Limits{Start: min(64, sims), Limit: sims}
 	var clock [2]int
 	var inc [2]int
 	infinite := false
@@ -230,11 +191,11 @@ func (e *engine) goSearch(f []string) {
 		switch f[i] {
 		case "nodes":
 			if n := num(i); n > 0 {
-				limit, start = min(n, MaxSims), min(n, 64)
+				lim.Limit, lim.Start = min(n, session.MaxPlayouts), min(n, 64)
 			}
 		case "movetime":
 			if n := num(i); n > 0 {
-				movetime, limit, start = time.Duration(n)*time.Millisecond, MaxSims, 64
+				lim = session.Limits{Start: 64, Limit: session.MaxPlayouts, Movetime: time.Duration(n) * time.Millisecond}
 			}
 		case "wtime", "btime", "winc", "binc":
 			n := max(num(i), 0)
@@ -248,156 +209,48 @@ func (e *engine) goSearch(f []string) {
 			case "binc":
 				inc[1] = n
 			}
-			limit, start = MaxSims, 64
+			lim.Limit, lim.Start = session.MaxPlayouts, 64
 		case "infinite":
-			infinite, limit, start = true, MaxSims, 64
+			infinite, lim.Limit, lim.Start = true, session.MaxPlayouts, 64
 		}
 	}
-	side := int(e.pos.SideToMove())
-	if movetime == 0 && clock[side] > 0 {
+	side := int(e.Position().SideToMove())
+	if lim.Movetime == 0 && clock[side] > 0 {
 		// A fortieth of the time left and half the increment, kept under
 		// the time left.
 		ms := clock[side]/40 + inc[side]/2
-		movetime = time.Duration(min(ms, clock[side]*3/4)) * time.Millisecond
+		lim.Movetime = time.Duration(min(ms, clock[side]*3/4)) * time.Millisecond
 	}
-	pos, model := e.pos.Clone(), e.model
-	ctx, cancel := context.WithCancel(context.Background())
-	e.stop, e.done = cancel, make(chan struct{})
-	done := e.done
-	go func() {
-		defer close(done)
-		defer cancel()
-		best := e.search(ctx, pos, model, start, limit, movetime)
+	pos, model := e.Position().Clone(), e.Model()
+	e.Start(func(ctx context.Context, _ context.CancelFunc) env.Move {
+		best := e.search(ctx, pos, model, lim)
 		if infinite {
 			<-ctx.Done() // UCI: no bestmove before "stop"
 		}
-		e.send("bestmove %s", best)
-	}()
+		e.Send("bestmove %s", best)
+		return env.NoMove
+	})
 }
 
 // search runs the deepening search and returns the best move's text.
-func (e *engine) search(ctx context.Context, pos *env.Position, modelSpec string, start, limit int, movetime time.Duration) string {
-	legal := pos.LegalMoves(nil)
-	if res, _ := pos.StatusOf(len(legal)); res != env.Ongoing {
-		return "0000"
-	}
-	name, _, err := frontend.ParseModelSpec(modelSpec, e.sims)
-	var model *agent.Model
-	if err == nil {
-		model, err = e.loadModel(name)
-	}
-	if err != nil {
-		e.send("info string model %q: %v; playing the first legal move", modelSpec, err)
-		return FormatMove(pos, legal[0])
-	}
-	var deadline time.Time
-	if movetime > 0 {
-		deadline = time.Now().Add(movetime)
-	}
-	cfg := frontend.SearchConfig(e.base, start)
-	cfg.Solver = true
-	began := time.Now()
-	rep, err := frontend.Deepen(ctx, pos, e.rules, model, cfg, 1, limit, deadline, func(r frontend.Report) {
-		e.send("info depth %d nodes %d time %d score %s pv %s", max(len(r.PV), 1), r.Sims, time.Since(began).Milliseconds(), score(r), uciLine(pos, r.PV))
+func (e *uciSession) search(ctx context.Context, pos *env.Position, model string, lim session.Limits) string {
+	best, err := e.Search(ctx, pos, model, lim, func(i session.Info) {
+		e.Send("info depth %d nodes %d time %d score %s pv %s", i.Depth, i.Nodes, i.Elapsed.Milliseconds(), score(i), strings.Join(i.PV, " "))
 	})
 	if err != nil {
-		// Stopped before the first search finished: any legal move.
-		return FormatMove(pos, legal[0])
+		e.Send("info string %v; playing the first legal move", err)
 	}
-	return FormatMove(pos, rep.BestMove)
+	if best == env.NoMove {
+		return "0000"
+	}
+	return e.FormatMove(pos, best)
 }
 
-func (e *engine) loadModel(name string) (*agent.Model, error) {
-	key := e.variant + "\x00" + name
-	if e.loaded != nil && e.loadKey == key {
-		return e.loaded, nil
+// score writes a search step's value as UCI does: "mate N" (moves,
+// negative when losing) for a proven result, else centipawns.
+func score(i session.Info) string {
+	if i.Mate != 0 {
+		return fmt.Sprintf("mate %d", i.Mate)
 	}
-	m, err := frontend.LoadModel(name, e.rules)
-	if err != nil {
-		return nil, err
-	}
-	e.loaded, e.loadKey = m, key
-	return m, nil
-}
-
-// halt stops a running search and waits for its bestmove line.
-func (e *engine) halt() {
-	if e.stop != nil {
-		e.stop()
-		<-e.done
-		e.stop, e.done = nil, nil
-	}
-}
-
-// score writes a report's value as UCI does: "mate N" (moves, negative
-// when losing) for a proven result, else centipawns by lc0's mapping
-// (frontend.Centipawns).
-func score(r frontend.Report) string {
-	if r.Proven && r.Value != 0 {
-		n := (len(r.PV) + 1) / 2
-		if r.Value < 0 {
-			return fmt.Sprintf("mate -%d", max(n, 1))
-		}
-		return fmt.Sprintf("mate %d", max(n, 1))
-	}
-	return fmt.Sprintf("cp %d", frontend.Centipawns(r.Value))
-}
-
-// uciLine rewrites a principal variation (Game Courier text) in UCI moves.
-func uciLine(pos *env.Position, pv []string) string {
-	p := pos.Clone()
-	out := make([]string, 0, len(pv))
-	for _, t := range pv {
-		m, err := p.ParseMove(t)
-		if err != nil {
-			break
-		}
-		out = append(out, FormatMove(p, m))
-		p.DoMove(m)
-	}
-	return strings.Join(out, " ")
-}
-
-// FormatMove writes legal move m of p in UCI's coordinate form, extended
-// for the family (docs/uci.md): from and to squares ("e2e4", "e9e10"), a
-// promotion as a lower-case letter ("e9e10q"), castling as the king's
-// from and to squares (with "O" after them when a king step has the same
-// squares), a drop as LETTER@SQUARE ("J@e2") and a drop with a push as
-// LETTER@SQUARE then the push's end ("J@e2e4"). A double capture or a
-// fly-over needs no more: the removed pieces follow from the position.
-func FormatMove(p *env.Position, m env.Move) string {
-	g := p.Variant().Geo
-	switch m.Kind() {
-	case env.Drop:
-		return p.FormatMove(m)
-	case env.Castle:
-		s := g.Name(m.From()) + g.Name(m.To())
-		for _, o := range p.LegalMoves(nil) {
-			if o != m && o.From() == m.From() && o.To() == m.To() {
-				return s + "O"
-			}
-		}
-		return s
-	}
-	s := g.Name(m.From()) + g.Name(m.To())
-	if t := m.Promotion(); t != 0 {
-		s += strings.ToLower(string(p.Variant().Pieces[t].Letter))
-	}
-	return s
-}
-
-// ParseMove reads a move in the UCI form FormatMove writes (or the
-// canonical or Game Courier text of docs/notation.md) and returns the
-// legal move of p it names.
-func ParseMove(p *env.Position, text string) (env.Move, error) {
-	for _, m := range p.LegalMoves(nil) {
-		if FormatMove(p, m) == text {
-			return m, nil
-		}
-	}
-	m, err := p.ParseMove(text)
-	if err != nil {
-		return env.NoMove, fmt.Errorf("move %q: %w", text, err)
-	}
-	return m, nil
+	return fmt.Sprintf("cp %d", i.Centipawns)
 }

@@ -1,93 +1,53 @@
 package uci
 
 import (
-	"bufio"
 	"context"
-	"fmt"
-	"io"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"bomberzero/env"
+	"bomberzero/frontend/session/sessiontest"
 )
 
-// session is a UCI conversation with an engine over pipes.
-type session struct {
-	t    *testing.T
-	in   io.WriteCloser
-	out  *bufio.Scanner
-	seen []string
-}
+// uciMoves is the notation of the moves UCI sends and reads.
+var uciMoves env.UCI
 
-func (s *session) send(cmd string) {
-	s.t.Helper()
-	if _, err := fmt.Fprintln(s.in, cmd); err != nil {
-		s.t.Fatal(err)
-	}
-}
-
-// until reads lines until one starts with prefix, returning it; every
-// line read is kept in seen.
-func (s *session) until(prefix string) string {
-	s.t.Helper()
-	for s.out.Scan() {
-		line := s.out.Text()
-		s.seen = append(s.seen, line)
-		if strings.HasPrefix(line, prefix) {
-			return line
-		}
-	}
-	s.t.Fatalf("the engine ended before %q; it said:\n%s", prefix, strings.Join(s.seen, "\n"))
-	return ""
-}
-
-func newSession(t *testing.T) *session {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- Run(context.Background(), inR, outW); outW.Close() }()
-	t.Cleanup(func() {
-		inW.Close()
-		go io.Copy(io.Discard, outR)
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return &session{t: t, in: inW, out: bufio.NewScanner(outR)}
-}
+// newSession starts a UCI engine; the cleanup checks that it ends without
+// error.
+func newSession(t *testing.T) *sessiontest.Conversation { return sessiontest.Start(t, Run) }
 
 func TestUCISession(t *testing.T) {
 	s := newSession(t)
-	s.send("uci")
-	s.until("uciok")
-	opts := strings.Join(s.seen, "\n")
+	s.Send("uci")
+	s.Until("uciok")
+	opts := strings.Join(s.Seen, "\n")
 	for _, n := range env.VariantNames() {
 		if !strings.Contains(opts, " var "+n) {
 			t.Errorf("UCI_Variant does not offer %s:\n%s", n, opts)
 		}
 	}
-	s.send("isready")
-	s.until("readyok")
+	s.Send("isready")
+	s.Until("readyok")
 
 	// Orthodox chess: a legal reply after moves in coordinate form, with
 	// info lines carrying nodes, score and a legal pv.
-	s.send("ucinewgame")
-	s.send("position startpos moves e2e4 e7e5 g1f3")
-	s.seen = nil
-	s.send("go nodes 200")
-	best := strings.Fields(s.until("bestmove"))[1]
+	s.Send("ucinewgame")
+	s.Send("position startpos moves e2e4 e7e5 g1f3")
+	s.Seen = nil
+	s.Send("go nodes 200")
+	best := strings.Fields(s.Until("bestmove"))[1]
 	v, _ := env.LoadVariant("chess")
 	p, err := env.PlayMoves(v.NewPosition(), "e2e4 e7e5 g1f3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ParseMove(p, best); err != nil {
+	if _, err := uciMoves.ParseMove(p, best); err != nil {
 		t.Errorf("bestmove %s is not legal: %v", best, err)
 	}
 	infos := 0
-	for _, l := range s.seen {
+	for _, l := range s.Seen {
 		if strings.HasPrefix(l, "info depth") {
 			infos++
 			f := strings.Fields(l)
@@ -97,7 +57,7 @@ func TestUCISession(t *testing.T) {
 			i := strings.Index(l, " pv ")
 			q := p.Clone()
 			for _, m := range strings.Fields(l[i+4:]) {
-				mv, err := ParseMove(q, m)
+				mv, err := uciMoves.ParseMove(q, m)
 				if err != nil {
 					t.Fatalf("pv move %s in %q: %v", m, l, err)
 				}
@@ -107,75 +67,49 @@ func TestUCISession(t *testing.T) {
 		}
 	}
 	if infos < 2 {
-		t.Errorf("%d info lines for a doubling search to 200 nodes, want several:\n%s", infos, strings.Join(s.seen, "\n"))
+		t.Errorf("%d info lines for a doubling search to 200 nodes, want several:\n%s", infos, strings.Join(s.Seen, "\n"))
 	}
 
 	// A promotion in UCI's form.
-	s.send("position fen 8/P6k/8/8/8/8/8/K7 w - - 0 1 moves a7a8q h7g6")
-	s.send("d")
-	if l := s.until("info string"); !strings.Contains(l, "Q7/8/6k1") {
+	s.Send("position fen 8/P6k/8/8/8/8/8/K7 w - - 0 1 moves a7a8q h7g6")
+	s.Send("d")
+	if l := s.Until("info string"); !strings.Contains(l, "Q7/8/6k1") {
 		t.Errorf("after a7a8q: %s", l)
 	}
 
 	// FBGC: a mate in one found and scored as a mate, in 10x10 squares.
-	s.send("setoption name UCI_Variant value fbgc")
-	s.send("position fen k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1")
-	s.seen = nil
-	s.send("go nodes 500")
-	if l := s.until("bestmove"); l != "bestmove e1e10" {
+	s.Send("setoption name UCI_Variant value fbgc")
+	s.Send("position fen k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1")
+	s.Seen = nil
+	s.Send("go nodes 500")
+	if l := s.Until("bestmove"); l != "bestmove e1e10" {
 		t.Errorf("mate in one: %s", l)
 	}
-	if !strings.Contains(strings.Join(s.seen, "\n"), "score mate 1") {
-		t.Errorf("no mate score:\n%s", strings.Join(s.seen, "\n"))
+	if !strings.Contains(strings.Join(s.Seen, "\n"), "score mate 1") {
+		t.Errorf("no mate score:\n%s", strings.Join(s.Seen, "\n"))
 	}
 
 	// Birds and Ninjas: a drop with a push in the extended form.
-	s.send("setoption name UCI_Variant value birds-ninjas")
-	s.send("position startpos moves e2e4 e9e7 J@e2e3")
-	s.send("d")
-	if l := s.until("info string"); !strings.Contains(l, "[JJJjjjj]") {
+	s.Send("setoption name UCI_Variant value birds-ninjas")
+	s.Send("position startpos moves e2e4 e9e7 J@e2e3")
+	s.Send("d")
+	if l := s.Until("info string"); !strings.Contains(l, "[JJJjjjj]") {
 		t.Errorf("after the drop J@e2e3: %s", l)
 	}
-	s.send("position startpos moves e2e4 e9e7 J@d2")
-	if l := s.until("info string"); !strings.Contains(l, "refused") {
+	s.Send("position startpos moves e2e4 e9e7 J@d2")
+	if l := s.Until("info string"); !strings.Contains(l, "refused") {
 		t.Errorf("an illegal drop was not refused: %s", l)
 	}
 
 	// go infinite runs until stop, then answers bestmove.
-	s.send("position startpos")
-	s.send("go infinite")
+	s.Send("position startpos")
+	s.Send("go infinite")
 	time.Sleep(200 * time.Millisecond)
-	s.send("stop")
-	s.until("bestmove")
-	s.send("isready")
-	s.until("readyok")
-	s.send("quit")
-}
-
-func TestFormatAndParseMoveRoundTripOnEveryVariant(t *testing.T) {
-	for _, name := range env.VariantNames() {
-		v, _ := env.LoadVariant(name)
-		p := v.NewPosition()
-		for ply := 0; ply < 80; ply++ {
-			ms := p.LegalMoves(nil)
-			if res, _ := p.StatusOf(len(ms)); res != env.Ongoing {
-				break
-			}
-			seen := map[string]bool{}
-			for _, m := range ms {
-				s := FormatMove(p, m)
-				if seen[s] {
-					t.Fatalf("%s %s: two moves written %s", name, p, s)
-				}
-				seen[s] = true
-				back, err := ParseMove(p, s)
-				if err != nil || back != m {
-					t.Fatalf("%s %s: %s read back as %v, %v", name, p, s, back, err)
-				}
-			}
-			p.DoMove(ms[(ply*7919)%len(ms)])
-		}
-	}
+	s.Send("stop")
+	s.Until("bestmove")
+	s.Send("isready")
+	s.Until("readyok")
+	s.Send("quit")
 }
 
 // TestMatchAgainstStockfish plays a short real match on orthodox chess
@@ -201,16 +135,16 @@ func TestMatchAgainstStockfish(t *testing.T) {
 	}
 	defer cmd.Wait()
 	defer sfIn.Close()
-	sf := &session{t: t, in: sfIn, out: bufio.NewScanner(sfOut)}
-	sf.send("uci")
-	sf.until("uciok")
-	sf.send("setoption name Skill Level value 0")
-	sf.send("isready")
-	sf.until("readyok")
+	sf := sessiontest.New(t, sfIn, sfOut)
+	sf.Send("uci")
+	sf.Until("uciok")
+	sf.Send("setoption name Skill Level value 0")
+	sf.Send("isready")
+	sf.Until("readyok")
 	bz := newSession(t)
-	bz.send("uci")
-	bz.until("uciok")
-	bz.send("setoption name Playouts value 300")
+	bz.Send("uci")
+	bz.Until("uciok")
+	bz.Send("setoption name Playouts value 300")
 
 	v, _ := env.LoadVariant("chess")
 	const games, maxPlies = 4, 200
@@ -232,11 +166,11 @@ func TestMatchAgainstStockfish(t *testing.T) {
 			if (pos.SideToMove() == env.White) == bzWhite {
 				e, goCmd = bz, "go nodes 300"
 			}
-			e.send("position startpos moves " + strings.Join(moves, " "))
-			e.seen = nil
-			e.send(goCmd)
-			best := strings.Fields(e.until("bestmove"))[1]
-			m, err := ParseMove(pos, best)
+			e.Send("position startpos moves " + strings.Join(moves, " "))
+			e.Seen = nil
+			e.Send(goCmd)
+			best := strings.Fields(e.Until("bestmove"))[1]
+			m, err := uciMoves.ParseMove(pos, best)
 			if err != nil {
 				t.Fatalf("game %d ply %d: %s played %q, illegal in %s: %v", g, ply, map[bool]string{true: "bomberzero", false: "stockfish"}[e == bz], best, pos, err)
 			}

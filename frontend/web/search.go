@@ -14,6 +14,7 @@ import (
 	"bomberzero/env"
 	"bomberzero/frontend"
 	"bomberzero/match"
+	"bomberzero/setup"
 )
 
 // model returns the search model called name: a network-free evaluator
@@ -126,7 +127,7 @@ func (s *Server) agentMove(ctx context.Context, spec string, seed uint64, g *gam
 	if err != nil {
 		return env.NoMove, err
 	}
-	cfg := frontend.SearchConfig(s.cfg.Search, sims)
+	cfg := setup.AnalysisSearch(s.cfg.Search, sims)
 	cfg.Seed = seed
 	cfg.Solver = true
 	rep, err := frontend.Search(ctx, g.pos, rules, m, cfg, 1)
@@ -172,7 +173,7 @@ func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request) {
 type analyseReq struct {
 	gameReq
 	Model      string `json:"model"`       // MODEL, as the agent's; "" for material
-	Sims       int    `json:"sims"`        // playouts (the most, with movetime_ms); 0: 400, or the limit with movetime_ms
+	Sims       int    `json:"sims"`        // playouts (the most, with movetime_ms); 0: setup.DefaultSims (400), or the limit with movetime_ms
 	MovetimeMS int    `json:"movetime_ms"` // search with doubling playouts for this long; 0: one search of sims
 	Top        int    `json:"top"`         // root moves listed; 0: 8
 	Gumbel     bool   `json:"gumbel"`
@@ -228,7 +229,7 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 	var out analyseReply
 	err = s.search(r, func(ctx context.Context) error {
 		began := time.Now()
-		cfg := frontend.SearchConfig(s.cfg.Search, max(q.Sims, 1))
+		cfg := setup.AnalysisSearch(s.cfg.Search, max(q.Sims, 1))
 		cfg.Seed, cfg.Gumbel, cfg.Solver = q.Seed, q.Gumbel, true
 		var rep frontend.Report
 		var err error
@@ -241,7 +242,7 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 			rep, err = frontend.Deepen(ctx, g.pos, rules, m, cfg, q.Top, limit, began.Add(time.Duration(q.MovetimeMS)*time.Millisecond), nil)
 		} else {
 			if q.Sims == 0 {
-				cfg.Sims = 400
+				cfg.Sims = setup.DefaultSims
 			}
 			rep, err = frontend.Search(ctx, g.pos, rules, m, cfg, q.Top)
 		}

@@ -26,7 +26,7 @@ import (
 	"bomberzero/agent"
 	"bomberzero/env"
 	"bomberzero/mcts"
-	"bomberzero/train"
+	"bomberzero/setup"
 )
 
 //go:embed static
@@ -60,7 +60,7 @@ type Config struct {
 	// MaxDepth is the deepest alpha-beta agent allowed.
 	MaxDepth int
 	// Search is the search an agent's and an analysis's search derives
-	// from (analysis.SearchConfig), and Sims the playouts of a model spec
+	// from (setup.AnalysisSearch), and Sims the playouts of a model spec
 	// that names none: the training config's [selfplay] search and
 	// eval.sims. Zero takes DefaultConfig's, the embedded defaults.
 	Search mcts.Config
@@ -70,12 +70,12 @@ type Config struct {
 // DefaultConfig returns the default limits: one search per core, 20000
 // playouts, 10 s, 64 KiB bodies, 2000 moves, alpha-beta depth 3; and the
 // match player's search of the embedded training defaults
-// (train.Config.PlayerSearch).
+// (setup.Config.PlayerSearch).
 func DefaultConfig() Config {
 	c := Config{MaxSearches: runtime.GOMAXPROCS(0), MaxSims: 20000, MaxTime: 10 * time.Second, MaxBody: 64 << 10, MaxMoves: 2000, MaxDepth: 3}
-	// The embedded file always reads (a train test checks it); were it
+	// The embedded file always reads (a setup test checks it); were it
 	// broken, the zero search would be refused at the first search.
-	if tc, err := train.DefaultConfig("fbgc"); err == nil {
+	if tc, err := setup.DefaultConfig("fbgc"); err == nil {
 		c.Search, c.Sims = tc.PlayerSearch(), tc.Eval.Sims
 	}
 	return c

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"bomberzero/env"
-	"bomberzero/frontend/uci"
 )
 
 // knownToXBoard says whether XBoard knows v's rules itself: orthodox chess,
@@ -63,9 +62,19 @@ func (c coords) scan(text string) (env.Square, int) {
 	return s, n
 }
 
+// Notation is the move notation bomberzero speaks with XBoard (FormatMove
+// and ParseMove), as an env.Notation for the session.
+type Notation struct{}
+
+// FormatMove writes legal move m of p as FormatMove does.
+func (Notation) FormatMove(p *env.Position, m env.Move) string { return FormatMove(p, m) }
+
+// ParseMove reads a move of p as ParseMove does.
+func (Notation) ParseMove(p *env.Position, text string) (env.Move, error) { return ParseMove(p, text) }
+
 // FormatMove writes legal move m of p as bomberzero sends it to XBoard
 // (docs/xboard.md). For orthodox chess, which XBoard knows, that is UCI's
-// coordinate form (uci.FormatMove). For the engine-defined variants it is
+// coordinate form (env.UCI). For the engine-defined variants it is
 // XBoard's coordinate form with XBoard's rank numbers (coords), extended
 // so that XBoard's own board follows every move:
 //
@@ -84,7 +93,7 @@ func (c coords) scan(text string) (env.Square, int) {
 func FormatMove(p *env.Position, m env.Move) string {
 	v := p.Variant()
 	if knownToXBoard(v) {
-		return uci.FormatMove(p, m)
+		return env.UCI{}.FormatMove(p, m)
 	}
 	c := coordsOf(v)
 	switch m.Kind() {
@@ -211,7 +220,7 @@ func forcedPromotion(m env.Move, legal []env.Move) bool {
 
 // ParseMove reads a move as XBoard sends it and returns the legal move of p
 // it names. For orthodox chess that is UCI's coordinate form
-// (uci.ParseMove). For the engine-defined variants it reads what
+// (env.UCI). For the engine-defined variants it reads what
 // FormatMove writes, XBoard's own castling legs ("f0b0,b0c0"), a plain
 // from-to for a move that removes a piece off its landing square ("d0d5"),
 // the king's move alone for a castling no king step shares, UCI's drop
@@ -221,7 +230,7 @@ func forcedPromotion(m env.Move, legal []env.Move) bool {
 func ParseMove(p *env.Position, text string) (env.Move, error) {
 	v := p.Variant()
 	if knownToXBoard(v) {
-		return uci.ParseMove(p, text)
+		return env.UCI{}.ParseMove(p, text)
 	}
 	legal := p.LegalMoves(nil)
 	for _, m := range legal {

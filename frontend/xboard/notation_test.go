@@ -32,19 +32,15 @@ func position(t *testing.T, v *env.Variant, text string) *env.Position {
 func checkTexts(t *testing.T, name string, p *env.Position) []env.Move {
 	t.Helper()
 	ms := p.LegalMoves(nil)
-	seen := map[string]env.Move{}
-	for _, m := range ms {
-		s := FormatMove(p, m)
-		if o, dup := seen[s]; dup {
-			t.Fatalf("%s %s: %v and %v are both written %s", name, p, o, m, s)
-		}
-		seen[s] = m
-		if back, err := ParseMove(p, s); err != nil || back != m {
-			t.Fatalf("%s %s: %s read back as %v, %v", name, p, s, back, err)
-		}
+	if err := env.CheckNotation(Notation{}, p); err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
 	if knownToXBoard(p.Variant()) {
 		return ms
+	}
+	seen := map[string]env.Move{}
+	for _, m := range ms {
+		seen[FormatMove(p, m)] = m
 	}
 	for _, m := range ms {
 		for _, a := range alternates(p, m, ms) {

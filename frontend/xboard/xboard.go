@@ -10,28 +10,18 @@
 package xboard
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	"bomberzero/agent"
 	"bomberzero/env"
-	"bomberzero/frontend"
+	"bomberzero/frontend/session"
 	"bomberzero/mcts"
-	"bomberzero/train"
 )
-
-// MaxSims bounds the playouts of one search (analysis included).
-const MaxSims = 1 << 22
-
-// defaultSims is a search's playouts when no time control is set.
-const defaultSims = 400
 
 // clock is the time control XBoard set: "level", "st", "sd", "time".
 type clock struct {
@@ -50,99 +40,59 @@ type played struct {
 	u env.Undo
 }
 
-// job is a running search.
-type job struct {
-	cancel context.CancelFunc
-	done   chan env.Move // the move chosen; NoMove when there is none
-	play   bool          // a move to play, not analysis
-}
+// cecpSession is one CECP session's state over the shared session. Only Run's
+// goroutine changes it; a search goroutine reads the fields it was
+// started with and reports back through the session (Session.Done).
+type cecpSession struct {
+	*session.Session
 
-// engine is one CECP session's state. Only Run's goroutine changes it;
-// a search goroutine reads the fields it was started with and reports
-// back through its job.
-type engine struct {
-	out   io.Writer
-	outMu sync.Mutex
-	base  mcts.Config // the base of every search (frontend.SearchConfig)
-
-	v       *env.Variant
-	rules   *agent.Rules
-	pos     *env.Position
 	history []played
 	bad     string // why the last setboard was refused; moves are refused until a new position
 
 	force     bool
 	side      env.Color // the colour the engine plays when not in force mode
 	analyzing bool
+	play      bool // the running search is for a move to play, not analysis
 	post      atomic.Bool
 
-	model   string
-	sims    int
-	clock   clock
-	pongs   []string // pings answered after the move being thought about
-	job     *job
-	loaded  *agent.Model
-	loadKey string
-	warned  string // the model spec last reported as unusable
-}
-
-func (e *engine) send(format string, args ...any) {
-	e.outMu.Lock()
-	defer e.outMu.Unlock()
-	fmt.Fprintf(e.out, format+"\n", args...)
+	clock  clock
+	pongs  []string // pings answered after the move being thought about
+	warned string   // the model spec last reported as unusable
 }
 
 // Run reads CECP commands from in and answers on out until "quit", the end
 // of in, or ctx ends. Unknown commands are answered "Error (unknown
 // command): ..." and illegal moves "Illegal move (reason): ...". Its
 // searches derive from the match player's search of the embedded training
-// defaults (train.Config.PlayerSearch).
+// defaults (session.DefaultSearch).
 func Run(ctx context.Context, in io.Reader, out io.Writer) error {
-	tc, err := train.DefaultConfig("chess")
+	search, err := session.DefaultSearch()
 	if err != nil {
 		return fmt.Errorf("xboard: %w", err)
 	}
-	return RunWith(ctx, in, out, tc.PlayerSearch())
+	return RunWith(ctx, in, out, search)
 }
 
 // RunWith is Run with its searches derived from search (a training
 // config's [selfplay] search).
 func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Config) error {
-	e := &engine{out: out, base: search, model: "material", sims: defaultSims, side: env.Black}
-	if err := e.setVariant("chess"); err != nil {
+	s, err := session.New(out, search, Notation{})
+	if err != nil {
 		return fmt.Errorf("xboard: %w", err)
 	}
+	e := &cecpSession{Session: s, side: env.Black}
 	defer e.stop()
-	lines := make(chan string)
-	errc := make(chan error, 1)
-	quit := make(chan struct{})
-	defer close(quit)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			case <-quit:
-				return
-			}
-		}
-		errc <- sc.Err()
-	}()
+	input := session.Read(in)
+	defer input.Close()
 	for {
-		var finished <-chan env.Move
-		if e.job != nil {
-			finished = e.job.done
-		}
 		select {
 		case <-ctx.Done():
 			return nil
-		case m := <-finished:
-			e.finished(m)
-		case line, ok := <-lines:
+		case <-e.Done():
+			e.finished(e.Stop())
+		case line, ok := <-input.Lines:
 			if !ok {
-				if err := <-errc; err != nil {
+				if err := input.Err(); err != nil {
 					return fmt.Errorf("xboard: reading commands: %w", err)
 				}
 				return nil
@@ -155,7 +105,7 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Confi
 }
 
 // command carries out one command line; it returns true on "quit".
-func (e *engine) command(line string) bool {
+func (e *cecpSession) command(line string) bool {
 	f := strings.Fields(line)
 	if len(f) == 0 {
 		return false
@@ -188,31 +138,32 @@ func (e *engine) command(line string) bool {
 		e.force = true
 	case "go":
 		e.stop()
-		e.force, e.side = false, e.pos.SideToMove()
+		e.force, e.side = false, e.Position().SideToMove()
 		e.think()
 	case "playother":
 		e.stop()
-		e.force, e.side = false, e.pos.SideToMove().Other()
+		e.force, e.side = false, e.Position().SideToMove().Other()
 	case "?":
 		e.moveNow()
 	case "ping":
-		if e.job != nil && e.job.play {
+		if e.Running() && e.play {
 			e.pongs = append(e.pongs, arg) // CECP: after the move
 		} else {
-			e.send("pong %s", arg)
+			e.Send("pong %s", arg)
 		}
 	case "post", "nopost":
 		e.post.Store(f[0] == "post")
 	case "setboard":
 		e.stop()
-		p, err := parsePosition(e.v, arg)
+		p, err := parsePosition(e.Variant(), arg)
 		if err != nil {
 			e.bad = err.Error()
-			e.send("Error (illegal position: %v): %s", err, line)
-			e.send("tellusererror Illegal position: %v", err)
+			e.Send("Error (illegal position: %v): %s", err, line)
+			e.Send("tellusererror Illegal position: %v", err)
 			break
 		}
-		e.pos, e.history, e.bad = p, nil, ""
+		e.SetPosition(p)
+		e.history, e.bad = nil, ""
 		e.resume()
 	case "usermove":
 		e.userMove(arg, true)
@@ -223,12 +174,12 @@ func (e *engine) command(line string) bool {
 			n = 2
 		}
 		if len(e.history) < n || e.bad != "" {
-			e.send("Error (command not legal now): %s", line)
+			e.Send("Error (command not legal now): %s", line)
 			break
 		}
 		for ; n > 0; n-- {
 			last := e.history[len(e.history)-1]
-			e.pos.UndoMove(last.u)
+			e.Position().UndoMove(last.u)
 			e.history = e.history[:len(e.history)-1]
 		}
 		e.resume()
@@ -241,26 +192,26 @@ func (e *engine) command(line string) bool {
 		e.analyzing = false
 	case "level":
 		if err := e.setLevel(f[1:]); err != nil {
-			e.send("Error (%v): %s", err, line)
+			e.Send("Error (%v): %s", err, line)
 		}
 	case "st":
 		s, err := strconv.ParseFloat(arg, 64)
 		if err != nil || s <= 0 {
-			e.send("Error (want seconds per move): %s", line)
+			e.Send("Error (want seconds per move): %s", line)
 			break
 		}
 		e.clock.level, e.clock.perMove = false, time.Duration(s*float64(time.Second))
 	case "sd":
 		d, err := strconv.Atoi(arg)
 		if err != nil || d < 1 {
-			e.send("Error (want a depth of 1 or more): %s", line)
+			e.Send("Error (want a depth of 1 or more): %s", line)
 			break
 		}
 		e.clock.depth = d
 	case "time":
 		cs, err := strconv.Atoi(arg)
 		if err != nil {
-			e.send("Error (want centiseconds): %s", line)
+			e.Send("Error (want centiseconds): %s", line)
 			break
 		}
 		e.clock.left = time.Duration(cs) * 10 * time.Millisecond
@@ -268,61 +219,105 @@ func (e *engine) command(line string) bool {
 		e.setOption(arg, line)
 	case "d":
 		// Not CECP: the position as bomberzero writes it, for people and tests.
-		e.send("# %s", e.pos)
+		e.Send("# %s", e.Position())
 	default:
 		if looksLikeMove(f[0]) && len(f) == 1 {
 			e.userMove(f[0], false)
 			break
 		}
-		e.send("Error (unknown command): %s", line)
+		e.Send("Error (unknown command): %s", line)
 	}
 	return false
 }
 
 // features answers "protover 2".
-func (e *engine) features() {
-	names := []string{"normal"}
-	for _, n := range env.VariantNames() {
-		if n != "chess" {
-			names = append(names, n)
-		}
+func (e *cecpSession) features() {
+	opts := session.Options()
+	e.Send("feature myname=\"bomberzero\" variants=\"%s\" setboard=1 usermove=1 ping=1 playother=1 time=1 draw=0 "+
+		"sigint=0 sigterm=0 san=0 colors=0 analyze=1 memory=0 smp=0 name=1 debug=1 reuse=1", strings.Join(variants(opts), ","))
+	for _, l := range optionFeatures(opts) {
+		e.Send("%s", l)
 	}
-	e.send("feature myname=\"bomberzero\" variants=\"%s\" setboard=1 usermove=1 ping=1 playother=1 time=1 draw=0 "+
-		"sigint=0 sigterm=0 san=0 colors=0 analyze=1 memory=0 smp=0 name=1 debug=1 reuse=1", strings.Join(names, ","))
-	e.send("feature option=\"Model -string material\"")
-	e.send("feature option=\"Playouts -spin %d 1 %d\"", defaultSims, MaxSims)
-	e.send("feature done=1")
+	e.Send("feature done=1")
 }
 
-// setVariant loads a variant and sets up its start position.
-func (e *engine) setVariant(name string) error {
-	v, err := env.LoadVariant(name)
-	if err != nil {
+// variants lists the choices of the option XBoard sets with "variant",
+// orthodox chess under XBoard's name for it, "normal", and first.
+func variants(opts []session.Option) []string {
+	names := []string{"normal"}
+	for _, o := range opts {
+		if o.XBoardCommand != "variant" {
+			continue
+		}
+		for _, n := range o.Choices {
+			if n != "chess" {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// optionFeatures writes the "feature option" lines of "protover 2" for
+// opts: each option XBoard sets with "option", by its name, type, default
+// and range.
+func optionFeatures(opts []session.Option) []string {
+	var out []string
+	for _, o := range opts {
+		if o.XBoardCommand != "" {
+			continue
+		}
+		var l string
+		switch o.Kind {
+		case session.Spin:
+			l = fmt.Sprintf("%s -spin %s %d %d", o.Name, o.Default, o.Min, o.Max)
+		case session.Combo:
+			l = o.Name + " -combo"
+			for i, c := range o.Choices {
+				if i > 0 {
+					l += " ///"
+				}
+				if c == o.Default {
+					c = "*" + c
+				}
+				l += " " + c
+			}
+		default:
+			l = fmt.Sprintf("%s -string %s", o.Name, o.Default)
+		}
+		out = append(out, fmt.Sprintf("feature option=%q", l))
+	}
+	return out
+}
+
+// setVariant sets a variant and its start position, with no history.
+func (e *cecpSession) setVariant(name string) error {
+	if err := e.SetVariant(name); err != nil {
 		return err
 	}
-	e.v, e.pos, e.rules, e.history, e.bad = v, v.NewPosition(), agent.NewRules(v, 0), nil, ""
+	e.history, e.bad = nil, ""
 	return nil
 }
 
 // changeVariant sets a variant for the commands new and variant, tells
 // XBoard about it (setup and piece lines) and resumes frontend.
-func (e *engine) changeVariant(name, line string) {
+func (e *cecpSession) changeVariant(name, line string) {
 	if err := e.setVariant(name); err != nil {
-		e.send("Error (unknown variant: %v): %s", err, line)
+		e.Send("Error (unknown variant: %v): %s", err, line)
 		return
 	}
-	lines, err := Setup(e.v)
+	lines, err := Setup(e.Variant())
 	if err != nil {
-		e.send("Error (%v): %s", err, line)
+		e.Send("Error (%v): %s", err, line)
 	}
 	for _, l := range lines {
-		e.send("%s", l)
+		e.Send("%s", l)
 	}
 	e.resume()
 }
 
 // setLevel reads "level MPS BASE INC"; BASE is minutes or minutes:seconds.
-func (e *engine) setLevel(f []string) error {
+func (e *cecpSession) setLevel(f []string) error {
 	if len(f) != 3 {
 		return fmt.Errorf("want level MOVES MINUTES[:SECONDS] INCREMENT")
 	}
@@ -359,29 +354,19 @@ func (e *engine) setLevel(f []string) error {
 }
 
 // setOption reads "NAME=VALUE" for the options the features offer.
-func (e *engine) setOption(arg, line string) {
+func (e *cecpSession) setOption(arg, line string) {
 	name, value, ok := strings.Cut(arg, "=")
 	if !ok {
-		e.send("Error (want option NAME=VALUE): %s", line)
+		e.Send("Error (want option NAME=VALUE): %s", line)
 		return
 	}
-	switch strings.TrimSpace(name) {
-	case "Model":
-		value = strings.TrimSpace(value)
-		if _, _, err := frontend.ParseModelSpec(value, e.sims); err != nil {
-			e.send("Error (Model %q: %v): %s", value, err, line)
-			return
-		}
-		e.model = value
-	case "Playouts":
-		n, err := strconv.Atoi(strings.TrimSpace(value))
-		if err != nil || n < 1 || n > MaxSims {
-			e.send("Error (Playouts: want 1 to %d): %s", MaxSims, line)
-			return
-		}
-		e.sims = n
-	default:
-		e.send("Error (unknown option %q): %s", name, line)
+	name = strings.TrimSpace(name)
+	if o, known := session.Lookup(name); known && o.XBoardCommand != "" {
+		e.Send("Error (%s is set with %s, not option): %s", o.Name, o.XBoardCommand, line)
+		return
+	}
+	if err := e.Set(name, strings.TrimSpace(value)); err != nil {
+		e.Send("Error (%v): %s", err, line)
 	}
 }
 
@@ -389,23 +374,23 @@ func (e *engine) setOption(arg, line string) {
 // analyze mode), then thinks if it is the engine's turn. explicit says it
 // came with "usermove"; a bare word that is no legal move is only an
 // illegal move when it has a move's shape.
-func (e *engine) userMove(text string, explicit bool) {
+func (e *cecpSession) userMove(text string, explicit bool) {
 	e.stop()
 	if e.bad != "" {
-		e.send("Illegal move (no position: %s): %s", e.bad, text)
+		e.Send("Illegal move (no position: %s): %s", e.bad, text)
 		return
 	}
-	if res, why := e.pos.Status(); res != env.Ongoing {
-		e.send("Illegal move (the game is over: %s): %s", why, text)
+	if res, why := e.Position().Status(); res != env.Ongoing {
+		e.Send("Illegal move (the game is over: %s): %s", why, text)
 		return
 	}
-	m, err := ParseMove(e.pos, text)
+	m, err := e.ParseMove(e.Position(), text)
 	if err != nil {
 		if !explicit && !looksLikeMove(text) {
-			e.send("Error (unknown command): %s", text)
+			e.Send("Error (unknown command): %s", text)
 			return
 		}
-		e.send("Illegal move (%v): %s", err, text)
+		e.Send("Illegal move (%v): %s", err, text)
 		return
 	}
 	e.warnIfUnseen(m, text)
@@ -417,7 +402,7 @@ func (e *engine) userMove(text string, explicit bool) {
 	if e.reportEnd() {
 		return
 	}
-	if e.pos.SideToMove() == e.side {
+	if e.Position().SideToMove() == e.side {
 		e.think()
 	}
 }
@@ -426,49 +411,49 @@ func (e *engine) userMove(text string, explicit bool) {
 // XBoard's own board will show: a piece removed off the landing square
 // sent without the leg through it, a promotion sent without its letter,
 // or a king moved onto its own rook that XBoard castles otherwise.
-func (e *engine) warnIfUnseen(m env.Move, text string) {
-	if knownToXBoard(e.v) {
+func (e *cecpSession) warnIfUnseen(m env.Move, text string) {
+	if knownToXBoard(e.Variant()) {
 		return
 	}
 	if m.Kind() == env.Castle && !strings.Contains(text, ",") {
 		// A king sent onto its own rook is castled by XBoard as in Chess960:
 		// king to the c- or second-last file, rook beside it.
-		g := e.v.Geo
-		rf, rt := castleRook(e.pos, m)
+		g := e.Variant().Geo
+		rf, rt := castleRook(e.Position(), m)
 		if rf == m.To() {
 			kf, rtf := 2, 3
 			if g.File(m.To()) > g.File(m.From()) {
 				kf, rtf = g.Files-2, g.Files-3
 			}
 			if kf != g.File(m.To()) || rtf != g.File(rt) {
-				e.send("telluser bomberzero read %s as %s: XBoard may place the king and rook elsewhere (enter it as %s)",
-					text, FormatMove(e.pos, m), FormatMove(e.pos, m))
+				e.Send("telluser bomberzero read %s as %s: XBoard may place the king and rook elsewhere (enter it as %s)",
+					text, e.FormatMove(e.Position(), m), e.FormatMove(e.Position(), m))
 			}
 		}
 		return
 	}
-	if k := killSquare(e.pos, m); k != env.NoSquare && !strings.Contains(text, ",") {
-		c := coordsOf(e.v)
-		e.send("telluser bomberzero read %s as %s: it also removes the piece on %s, which XBoard may still show (enter such captures through the captured piece)",
-			text, FormatMove(e.pos, m), c.name(k))
-	} else if s := promoSuffix(e.pos, m); s != "" && !strings.HasSuffix(strings.ToLower(text), s) {
-		e.send("telluser bomberzero read %s as %s: the piece becomes %s, which XBoard may not show", text, FormatMove(e.pos, m), strings.ToUpper(s))
+	if k := killSquare(e.Position(), m); k != env.NoSquare && !strings.Contains(text, ",") {
+		c := coordsOf(e.Variant())
+		e.Send("telluser bomberzero read %s as %s: it also removes the piece on %s, which XBoard may still show (enter such captures through the captured piece)",
+			text, e.FormatMove(e.Position(), m), c.name(k))
+	} else if s := promoSuffix(e.Position(), m); s != "" && !strings.HasSuffix(strings.ToLower(text), s) {
+		e.Send("telluser bomberzero read %s as %s: the piece becomes %s, which XBoard may not show", text, e.FormatMove(e.Position(), m), strings.ToUpper(s))
 	}
 }
 
 // push plays m on the game's position.
-func (e *engine) push(m env.Move) {
-	u := e.pos.DoMove(m)
+func (e *cecpSession) push(m env.Move) {
+	u := e.Position().DoMove(m)
 	e.history = append(e.history, played{m: m, u: u})
 }
 
 // reportEnd prints the result line when the game is over and says so.
-func (e *engine) reportEnd() bool {
-	res, why := e.pos.Status()
+func (e *cecpSession) reportEnd() bool {
+	res, why := e.Position().Status()
 	if res == env.Ongoing {
 		return false
 	}
-	e.send("%s {%s}", res, resultComment(res, why))
+	e.Send("%s {%s}", res, resultComment(res, why))
 	return true
 }
 
@@ -494,7 +479,7 @@ func resultComment(res env.Result, why env.Termination) string {
 }
 
 // resume restarts analysis after the position changed in analyze mode.
-func (e *engine) resume() {
+func (e *cecpSession) resume() {
 	if e.analyzing && e.bad == "" {
 		e.start(false)
 	}
@@ -502,9 +487,9 @@ func (e *engine) resume() {
 
 // think starts a search for the engine's move, or prints the result when
 // the game is over.
-func (e *engine) think() {
+func (e *cecpSession) think() {
 	if e.bad != "" {
-		e.send("Error (no position: %s): go", e.bad)
+		e.Send("Error (no position: %s): go", e.bad)
 		return
 	}
 	if e.reportEnd() {
@@ -515,166 +500,108 @@ func (e *engine) think() {
 
 // stop ends a running search; its move, if any, is not played. Pings held
 // back for it are answered.
-func (e *engine) stop() {
-	if e.job != nil {
-		e.job.cancel()
-		<-e.job.done
-		e.job = nil
-	}
+func (e *cecpSession) stop() {
+	e.Stop()
 	e.flushPongs()
 }
 
 // moveNow ends the search for the engine's move and plays the best move
 // found so far ("?"); it does nothing in analysis or when idle.
-func (e *engine) moveNow() {
-	if e.job == nil || !e.job.play {
+func (e *cecpSession) moveNow() {
+	if !e.Running() || !e.play {
 		return
 	}
-	e.job.cancel()
-	e.finished(<-e.job.done)
+	e.finished(e.Stop())
 }
 
-// finished takes a search's result: a move to play, or the end of frontend.
-func (e *engine) finished(m env.Move) {
-	j := e.job
-	e.job = nil
-	if j.play && m != env.NoMove {
-		text := FormatMove(e.pos, m)
+// finished takes a search's result, once the session has let it go: a
+// move to play, or the end of analysis.
+func (e *cecpSession) finished(m env.Move) {
+	if e.play && m != env.NoMove {
+		text := e.FormatMove(e.Position(), m)
 		e.push(m)
-		e.send("move %s", text)
+		e.Send("move %s", text)
 		e.reportEnd()
 	}
+	e.play = false
 	e.flushPongs()
 }
 
-func (e *engine) flushPongs() {
+func (e *cecpSession) flushPongs() {
 	for _, p := range e.pongs {
-		e.send("pong %s", p)
+		e.Send("pong %s", p)
 	}
 	e.pongs = nil
 }
 
-// limits returns a search's first and last playout counts and its time.
-func (e *engine) limits(play bool) (start, limit int, movetime time.Duration) {
+// limits returns a search's playouts and time.
+func (e *cecpSession) limits(play bool) session.Limits {
 	c := e.clock
 	switch {
 	case !play:
-		return 64, MaxSims, 0
+		return session.Limits{Start: 64, Limit: session.MaxPlayouts}
 	case c.perMove > 0:
 		// A little under the exact time, for the move to reach XBoard.
-		return 64, MaxSims, c.perMove * 95 / 100
+		return session.Limits{Start: 64, Limit: session.MaxPlayouts, Movetime: c.perMove * 95 / 100}
 	case c.level:
 		left := c.left
 		if left <= 0 {
 			left = time.Millisecond
 		}
+		var movetime time.Duration
 		if c.mps > 0 {
-			togo := c.mps - (e.pos.MoveNumber()-1)%c.mps
+			togo := c.mps - (e.Position().MoveNumber()-1)%c.mps
 			movetime = left / time.Duration(togo)
 		} else {
 			movetime = left/40 + c.inc/2
 		}
-		return 64, MaxSims, max(min(movetime, left*3/4), time.Millisecond)
+		return session.Limits{Start: 64, Limit: session.MaxPlayouts, Movetime: max(min(movetime, left*3/4), time.Millisecond)}
 	}
-	return min(64, e.sims), e.sims, 0
+	sims := e.Playouts()
+	return session.Limits{Start: min(64, sims), Limit: sims}
 }
 
 // start runs a search of the current position in the background: for the
 // engine's move (play) or analysis until stopped.
-func (e *engine) start(play bool) {
-	start, limit, movetime := e.limits(play)
-	ctx, cancel := context.WithCancel(context.Background())
-	j := &job{cancel: cancel, done: make(chan env.Move, 1), play: play}
-	e.job = j
-	pos, model, sims, depth := e.pos.Clone(), e.model, e.sims, e.clock.depth
+func (e *cecpSession) start(play bool) {
+	lim := e.limits(play)
+	pos, model, depth := e.Position().Clone(), e.Model(), e.clock.depth
 	if !play {
 		depth = 0
 	}
-	go func() {
-		defer cancel()
-		j.done <- e.search(ctx, cancel, pos, model, sims, start, limit, movetime, depth)
-	}()
+	e.Start(func(ctx context.Context, stop context.CancelFunc) env.Move {
+		return e.search(ctx, stop, pos, model, lim, depth)
+	})
+	e.play = play
 }
 
 // search runs the doubling search and returns the move it chose (NoMove
 // when the game is over), posting a thinking line after each step.
-func (e *engine) search(ctx context.Context, stop context.CancelFunc, pos *env.Position, spec string, sims, start, limit int, movetime time.Duration, depth int) env.Move {
-	legal := pos.LegalMoves(nil)
-	if res, _ := pos.StatusOf(len(legal)); res != env.Ongoing {
-		return env.NoMove
-	}
-	name, _, err := frontend.ParseModelSpec(spec, sims)
-	var model *agent.Model
-	if err == nil {
-		model, err = e.loadModel(name)
-	}
-	if err != nil {
-		if e.warned != spec {
-			e.warned = spec
-			e.send("tellusererror bomberzero: model %q: %v; playing the first legal move", spec, err)
-		}
-		return legal[0]
-	}
-	var deadline time.Time
-	if movetime > 0 {
-		deadline = time.Now().Add(movetime)
-	}
-	cfg := frontend.SearchConfig(e.base, start)
-	cfg.Solver = true
-	began := time.Now()
-	rep, err := frontend.Deepen(ctx, pos, e.rules, model, cfg, 1, limit, deadline, func(r frontend.Report) {
+func (e *cecpSession) search(ctx context.Context, stop context.CancelFunc, pos *env.Position, spec string, lim session.Limits, depth int) env.Move {
+	m, err := e.Search(ctx, pos, spec, lim, func(i session.Info) {
 		if e.post.Load() {
-			e.send("%d %d %d %d %s", max(len(r.PV), 1), score(r), time.Since(began).Milliseconds()/10, r.Sims, line(pos, r.PV))
+			e.Send("%d %d %d %d %s", i.Depth, score(i), i.Elapsed.Milliseconds()/10, i.Nodes, strings.Join(i.PV, " "))
 		}
-		if depth > 0 && len(r.PV) >= depth {
+		if depth > 0 && len(i.PV) >= depth {
 			stop()
 		}
 	})
-	if err != nil {
-		// Stopped before the first search finished: any legal move.
-		return legal[0]
+	if err != nil && e.warned != spec {
+		e.warned = spec
+		e.Send("tellusererror bomberzero: %v; playing the first legal move", err)
 	}
-	return rep.BestMove
+	return m
 }
 
-func (e *engine) loadModel(name string) (*agent.Model, error) {
-	key := e.v.Name + "\x00" + name
-	if e.loaded != nil && e.loadKey == key {
-		return e.loaded, nil
+// score writes a search step's value as CECP asks: centipawns for the side
+// to move, or 100000+N for a proven mate in N moves (-100000-N when
+// mated).
+func score(i session.Info) int {
+	switch {
+	case i.Mate > 0:
+		return 100000 + i.Mate
+	case i.Mate < 0:
+		return -100000 + i.Mate
 	}
-	m, err := frontend.LoadModel(name, e.rules)
-	if err != nil {
-		return nil, err
-	}
-	e.loaded, e.loadKey = m, key
-	return m, nil
-}
-
-// score writes a report's value as CECP asks: centipawns for the side to
-// move (frontend.Centipawns), or 100000+N for a proven mate in N moves
-// (-100000-N when mated).
-func score(r frontend.Report) int {
-	if r.Proven && r.Value != 0 {
-		n := max((len(r.PV)+1)/2, 1)
-		if r.Value < 0 {
-			return -100000 - n
-		}
-		return 100000 + n
-	}
-	return frontend.Centipawns(r.Value)
-}
-
-// line rewrites a principal variation (Game Courier text) in XBoard moves.
-func line(pos *env.Position, pv []string) string {
-	p := pos.Clone()
-	out := make([]string, 0, len(pv))
-	for _, t := range pv {
-		m, err := p.ParseMove(t)
-		if err != nil {
-			break
-		}
-		out = append(out, FormatMove(p, m))
-		p.DoMove(m)
-	}
-	return strings.Join(out, " ")
+	return i.Centipawns
 }

@@ -1,86 +1,35 @@
 package xboard
 
 import (
-	"bufio"
-	"context"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"bomberzero/env"
+	"bomberzero/frontend/session/sessiontest"
 )
 
-// session is a CECP conversation with an engine over pipes. The engine's
-// lines are read as they come, as an operating system's pipe buffers
-// them, so the engine never waits on the test.
-type session struct {
-	t    *testing.T
-	in   io.WriteCloser
-	out  chan string
-	seen []string
-}
-
-func (s *session) send(cmd string) {
-	s.t.Helper()
-	if _, err := fmt.Fprintln(s.in, cmd); err != nil {
-		s.t.Fatal(err)
-	}
-}
-
-// until reads lines until one starts with prefix, returning it; every line
-// read is kept in seen.
-func (s *session) until(prefix string) string {
-	s.t.Helper()
-	timeout := time.After(2 * time.Minute)
-	for {
-		select {
-		case line, ok := <-s.out:
-			if !ok {
-				s.t.Fatalf("the engine ended before %q; it said:\n%s", prefix, strings.Join(s.seen, "\n"))
-			}
-			s.seen = append(s.seen, line)
-			if strings.HasPrefix(line, prefix) {
-				return line
-			}
-		case <-timeout:
-			s.t.Fatalf("no %q in 2 minutes; the engine said:\n%s", prefix, strings.Join(s.seen, "\n"))
-		}
-	}
+// conversation is a CECP conversation with an engine over pipes, with
+// CECP's ping and pong to read up to.
+type conversation struct {
+	*sessiontest.Conversation
+	t *testing.T
 }
 
 // sync sends a ping and reads up to its pong, returning the lines before it.
-func (s *session) sync(n int) []string {
+func (s *conversation) sync(n int) []string {
 	s.t.Helper()
-	s.seen = nil
-	s.send(fmt.Sprintf("ping %d", n))
-	s.until(fmt.Sprintf("pong %d", n))
-	return s.seen[:len(s.seen)-1]
+	s.Seen = nil
+	s.Send(fmt.Sprintf("ping %d", n))
+	s.Until(fmt.Sprintf("pong %d", n))
+	return s.Seen[:len(s.Seen)-1]
 }
 
 // newSession starts an engine; the cleanup checks that it ends without error.
-func newSession(t *testing.T) *session {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- Run(context.Background(), inR, outW); outW.Close() }()
-	out := make(chan string, 1<<16)
-	go func() {
-		defer close(out)
-		sc := bufio.NewScanner(outR)
-		for sc.Scan() {
-			out <- sc.Text()
-		}
-	}()
-	t.Cleanup(func() {
-		inW.Close()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return &session{t: t, in: inW, out: out}
+func newSession(t *testing.T) *conversation {
+	return &conversation{Conversation: sessiontest.Start(t, Run), t: t}
 }
 
 // thinking is CECP's thinking output: ply score time nodes pv.
@@ -114,10 +63,10 @@ func checkPV(t *testing.T, p *env.Position, lines []string) int {
 
 func TestXBoardSession(t *testing.T) {
 	s := newSession(t)
-	s.send("xboard")
-	s.send("protover 2")
-	s.until("feature done=1")
-	features := strings.Join(s.seen, "\n")
+	s.Send("xboard")
+	s.Send("protover 2")
+	s.Until("feature done=1")
+	features := strings.Join(s.Seen, "\n")
 	for _, f := range []string{`myname="bomberzero"`, "setboard=1", "usermove=1", "ping=1", "sigint=0", "sigterm=0",
 		"san=0", "colors=0", "analyze=1", "memory=0", "smp=0", "name=1", "debug=1", `option="Model -string material"`} {
 		if !strings.Contains(features, f) {
@@ -140,16 +89,16 @@ func TestXBoardSession(t *testing.T) {
 			t.Errorf("variants %q lack %s", vars[1], n)
 		}
 	}
-	s.send("accepted setboard") // XBoard's answers to features are ignored
+	s.Send("accepted setboard") // XBoard's answers to features are ignored
 	if got := s.sync(1); len(got) != 0 {
 		t.Errorf("before pong 1: %q, want nothing", got)
 	}
-	s.send("option Playouts=100")
+	s.Send("option Playouts=100")
 
 	// Orthodox chess: after new the engine plays Black and answers a move.
-	s.send("new")
-	s.send("usermove e2e4")
-	reply := strings.TrimPrefix(s.until("move "), "move ")
+	s.Send("new")
+	s.Send("usermove e2e4")
+	reply := strings.TrimPrefix(s.Until("move "), "move ")
 	chess, _ := env.LoadVariant("chess")
 	p, err := env.PlayMoves(chess.NewPosition(), "e2e4")
 	if err != nil {
@@ -161,42 +110,42 @@ func TestXBoardSession(t *testing.T) {
 	}
 	p.DoMove(m)
 	// go: the engine takes White and moves.
-	s.send("force")
-	s.send("usermove d2d4")
+	s.Send("force")
+	s.Send("usermove d2d4")
 	p.DoMove(mustParse(t, p, "d2d4"))
-	s.send("go")
-	reply = strings.TrimPrefix(s.until("move "), "move ")
+	s.Send("go")
+	reply = strings.TrimPrefix(s.Until("move "), "move ")
 	if _, err := ParseMove(p, reply); err != nil {
 		t.Fatalf("go answered %q, not a legal move of %s: %v", reply, p, err)
 	}
 
 	// playother: the engine takes the side not on move and answers its move.
-	s.send("new")
-	s.send("force")
-	s.send("usermove e2e4")
-	s.send("playother")
+	s.Send("new")
+	s.Send("force")
+	s.Send("usermove e2e4")
+	s.Send("playother")
 	if got := s.sync(10); len(got) != 0 {
 		t.Errorf("after playother, with the opponent on move: %q, want nothing", got)
 	}
-	s.send("usermove e7e5")
-	reply = strings.TrimPrefix(s.until("move "), "move ")
+	s.Send("usermove e7e5")
+	reply = strings.TrimPrefix(s.Until("move "), "move ")
 	p, _ = env.PlayMoves(chess.NewPosition(), "e2e4 e7e5")
 	if _, err := ParseMove(p, reply); err != nil {
 		t.Errorf("playother then e7e5: the engine (White) answered %q: %v", reply, err)
 	}
 	// remove takes back two moves, undo one.
-	s.send("force")
-	s.send("remove")
+	s.Send("force")
+	s.Send("remove")
 	if got := s.syncAfter("d", 11); len(got) != 1 || !strings.Contains(got[0], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b") {
 		t.Errorf("after remove: %q, want the position after e2e4", got)
 	}
-	s.send("undo")
+	s.Send("undo")
 	if got := s.syncAfter("d", 12); len(got) != 1 || !strings.Contains(got[0], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w") {
 		t.Errorf("after undo: %q, want the start", got)
 	}
 	// An illegal move is refused and the position kept.
-	s.send("new")
-	s.send("force")
+	s.Send("new")
+	s.Send("force")
 	if got := strings.Join(s.syncAfter("usermove e2e5", 2), "\n"); !strings.HasPrefix(got, "Illegal move (") || !strings.HasSuffix(got, "): e2e5") {
 		t.Errorf("e2e5 from the start: %q, want Illegal move (reason): e2e5", got)
 	}
@@ -230,8 +179,8 @@ func TestXBoardSession(t *testing.T) {
 		t.Errorf("the setup FEN is not fbgc's start: %s", got[0])
 	}
 	// XBoard numbers a 10-rank board's ranks from 0: e1e3 is fbgc's e2-e4.
-	s.send("force")
-	s.send("usermove e1e3")
+	s.Send("force")
+	s.Send("usermove e1e3")
 	if got := s.syncAfter("d", 7); len(got) != 1 || !strings.Contains(got[0], "/4P5/10/PPPP1PPPPP/") {
 		t.Errorf("after usermove e1e3: %q, want the e-pawn on fbgc's e4", got)
 	}
@@ -239,11 +188,11 @@ func TestXBoardSession(t *testing.T) {
 	// A fly-over read from its plain from-to is played, with a word that
 	// XBoard's board may still show the piece flown over; its two legs
 	// are played without one.
-	s.send("setboard k9/10/10/10/10/3p6/10/10/10/3F2K3 w - - 0 1")
+	s.Send("setboard k9/10/10/10/10/3p6/10/10/10/3F2K3 w - - 0 1")
 	if got := strings.Join(s.syncAfter("usermove d0d5", 14), "\n"); !strings.HasPrefix(got, "telluser ") || !strings.Contains(got, "d4") {
 		t.Errorf("a plain fly-over: %q, want a telluser naming d4", got)
 	}
-	s.send("setboard k9/10/10/10/10/3p6/10/10/10/3F2K3 w - - 0 1")
+	s.Send("setboard k9/10/10/10/10/3p6/10/10/10/3F2K3 w - - 0 1")
 	if got := s.syncAfter("usermove d0d4,d4d5", 15); len(got) != 0 {
 		t.Errorf("a two-leg fly-over: %q, want nothing", got)
 	}
@@ -254,47 +203,47 @@ func TestXBoardSession(t *testing.T) {
 	// The king sent onto its own b-file rook: XBoard would castle it as in
 	// Chess960 (king c0, rook d0), so the user is told; onto the i-file
 	// rook XBoard agrees with the rules (king i0, rook h0).
-	s.send("setboard 5k4/10/10/10/10/10/10/10/10/1R3K2R1 w KQ - 0 1")
+	s.Send("setboard 5k4/10/10/10/10/10/10/10/10/1R3K2R1 w KQ - 0 1")
 	if got := strings.Join(s.syncAfter("usermove f0b0", 17), "\n"); !strings.HasPrefix(got, "telluser ") {
 		t.Errorf("the king onto the b-file rook: %q, want a telluser", got)
 	}
-	s.send("setboard 5k4/10/10/10/10/10/10/10/10/1R3K2R1 w KQ - 0 1")
+	s.Send("setboard 5k4/10/10/10/10/10/10/10/10/1R3K2R1 w KQ - 0 1")
 	if got := s.syncAfter("usermove f0i0", 18); len(got) != 0 {
 		t.Errorf("the king onto the i-file rook: %q, want nothing", got)
 	}
 
 	// FBGC's mate in one (as uci_test): found, scored as a mate, the result sent.
-	s.send("setboard k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1")
-	s.send("option Playouts=500")
-	s.send("post")
-	s.seen = nil
-	s.send("go")
-	if l := s.until("move "); l != "move e0e9" {
+	s.Send("setboard k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1")
+	s.Send("option Playouts=500")
+	s.Send("post")
+	s.Seen = nil
+	s.Send("go")
+	if l := s.Until("move "); l != "move e0e9" {
 		t.Errorf("mate in one: %s, want move e0e9 (fbgc's e1-e10)", l)
 	}
-	if l := s.until("1-0"); l != "1-0 {White mates}" {
+	if l := s.Until("1-0"); l != "1-0 {White mates}" {
 		t.Errorf("after the mate: %q", l)
 	}
-	if !strings.Contains(strings.Join(s.seen, "\n"), " 100001 ") {
-		t.Errorf("no mate score (100001) in the thinking:\n%s", strings.Join(s.seen, "\n"))
+	if !strings.Contains(strings.Join(s.Seen, "\n"), " 100001 ") {
+		t.Errorf("no mate score (100001) in the thinking:\n%s", strings.Join(s.Seen, "\n"))
 	}
 
 	// Analysis: thinking lines with legal pvs until exit.
-	s.send("new")
-	s.send("variant fbgc")
-	s.send("force")
-	s.send("usermove e1e3")
-	s.send("post")
-	s.send("analyze")
-	s.seen = nil
+	s.Send("new")
+	s.Send("variant fbgc")
+	s.Send("force")
+	s.Send("usermove e1e3")
+	s.Send("post")
+	s.Send("analyze")
+	s.Seen = nil
 	for {
-		l := s.until("")
+		l := s.Until("")
 		if thinking.MatchString(l) {
 			break
 		}
 	}
-	analysed := s.seen
-	s.send("exit")
+	analysed := s.Seen
+	s.Send("exit")
 	lines := s.sync(8)
 	start, err := env.PlayMoves(fbgc.NewPosition(), "e2-e4")
 	if err != nil {
@@ -308,34 +257,34 @@ func TestXBoardSession(t *testing.T) {
 		t.Errorf("after exit: %q, want nothing", got)
 	}
 	// A ping while the engine thinks is answered after its move.
-	s.send("new")
-	s.send("st 1")
-	s.send("go")
+	s.Send("new")
+	s.Send("st 1")
+	s.Send("go")
 	got = s.syncAfter("ping 13", 13)
 	if len(got) == 0 || !strings.HasPrefix(got[len(got)-1], "move ") {
 		t.Errorf("ping during the search: %q before the pong, want the move last", got)
 	}
 	// ? plays at once: a 30-second search ends in well under that.
-	s.send("force")
-	s.send("st 30")
+	s.Send("force")
+	s.Send("st 30")
 	began := time.Now()
-	s.send("go")
-	s.send("?")
-	s.until("move ")
+	s.Send("go")
+	s.Send("?")
+	s.Until("move ")
 	if d := time.Since(began); d > 10*time.Second {
 		t.Errorf("? took %v to move in a 30 s search", d)
 	}
-	s.send("quit")
+	s.Send("quit")
 }
 
 // syncAfter sends cmd and returns what the engine says before pong n.
-func (s *session) syncAfter(cmd string, n int) []string {
+func (s *conversation) syncAfter(cmd string, n int) []string {
 	s.t.Helper()
-	s.seen = nil
-	s.send(cmd)
-	s.send(fmt.Sprintf("ping %d", n))
-	s.until(fmt.Sprintf("pong %d", n))
-	return s.seen[:len(s.seen)-1]
+	s.Seen = nil
+	s.Send(cmd)
+	s.Send(fmt.Sprintf("ping %d", n))
+	s.Until(fmt.Sprintf("pong %d", n))
+	return s.Seen[:len(s.Seen)-1]
 }
 
 func mustParse(t *testing.T, p *env.Position, text string) env.Move {
@@ -349,9 +298,9 @@ func mustParse(t *testing.T, p *env.Position, text string) env.Move {
 
 func TestMalformedCommandsAreAnsweredNotFatal(t *testing.T) {
 	s := newSession(t)
-	s.send("xboard")
-	s.send("protover 2")
-	s.until("feature done=1")
+	s.Send("xboard")
+	s.Send("protover 2")
+	s.Until("feature done=1")
 	for i, c := range []struct{ cmd, want string }{
 		{"frobnicate", "Error (unknown command): frobnicate"},
 		{"variant nosuch", "Error (unknown variant"},
@@ -382,5 +331,5 @@ func TestMalformedCommandsAreAnsweredNotFatal(t *testing.T) {
 			t.Errorf("%q: %q, want a line starting %q", c.cmd, got, c.want)
 		}
 	}
-	s.send("quit")
+	s.Send("quit")
 }

@@ -12,6 +12,7 @@ import (
 	"bomberzero/env"
 	"bomberzero/match"
 	"bomberzero/mcts"
+	"bomberzero/setup"
 	"bomberzero/study/values"
 	"bomberzero/train"
 )
@@ -36,7 +37,7 @@ type Config struct {
 	// of runs on other machines.
 	Models []string
 	// Budget, without Runs or Models, trains each variant for this long with its
-	// embedded defaults (train.DefaultConfig) and the same Seed, in
+	// embedded defaults (setup.DefaultConfig) and the same Seed, in
 	// RunsDir/<variant>, and compares those runs' games.
 	Budget  time.Duration
 	RunsDir string
@@ -60,9 +61,9 @@ type Config struct {
 	Search mcts.Config
 	// Training returns the training config of a variant: what a --budget
 	// run trains with, and (for the first variant) the source of the match
-	// knobs left zero above. Nil is train.DefaultConfig, the embedded
+	// knobs left zero above. Nil is setup.DefaultConfig, the embedded
 	// defaults.
-	Training func(variant string) (train.Config, error)
+	Training func(variant string) (setup.Config, error)
 	// Anchors are the fixed players every variant's trained model meets
 	// (Games games each, Sims playouts) to show the compared agents are of
 	// matched strength; nil is DefaultAnchors, an empty non-nil list none.
@@ -287,11 +288,11 @@ func (c *Config) checkImbalances() error {
 }
 
 // training returns the training config of variant (Config.Training).
-func (c *Config) training(variant string) (train.Config, error) {
+func (c *Config) training(variant string) (setup.Config, error) {
 	if c.Training != nil {
 		return c.Training(variant)
 	}
-	return train.DefaultConfig(variant)
+	return setup.DefaultConfig(variant)
 }
 
 // fillMatchKnobs sets the match knobs left zero (Sims, MaxPlies, Search)

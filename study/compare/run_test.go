@@ -12,8 +12,8 @@ import (
 	"bomberzero/match"
 	"bomberzero/mcts"
 	"bomberzero/selfplay/teacher"
+	"bomberzero/setup"
 	"bomberzero/study/values"
-	"bomberzero/train"
 )
 
 // writeGames plays n greedy games of variant and writes them as training
@@ -196,7 +196,7 @@ func TestRunLeavesOutTeacherGamesUnlessAsked(t *testing.T) {
 }
 
 func TestMatchKnobsLeftZeroComeFromTheTrainingConfig(t *testing.T) {
-	def, err := train.DefaultConfig("fbgc")
+	def, err := setup.DefaultConfig("fbgc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestMatchKnobsLeftZeroComeFromTheTrainingConfig(t *testing.T) {
 			cfg.Sims, cfg.MaxPlies, cfg.Search, def.Eval.Sims, def.Eval.MaxPlies, def.PlayerSearch())
 	}
 	var asked string
-	cfg = Config{Variants: []string{"fbgc", "chess"}, MaxPlies: 33, Training: func(v string) (train.Config, error) {
+	cfg = Config{Variants: []string{"fbgc", "chess"}, MaxPlies: 33, Training: func(v string) (setup.Config, error) {
 		asked = v
 		c := def
 		c.Eval.Sims, c.Eval.MaxPlies, c.SelfPlay.Search.CPUCTInit = 9, 77, 2.5

@@ -1,4 +1,4 @@
-package train
+package setup
 
 import (
 	"io/fs"

@@ -1,4 +1,4 @@
-package train
+package setup
 
 import (
 	"bufio"
@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"bomberzero/eval"
-	"bomberzero/mcts"
+	"bomberzero/internal/keys"
 )
 
 // Memory is the estimated peak memory of a run, by part, in bytes
@@ -72,7 +72,7 @@ func (c Config) MemoryBytes(s eval.Shape) Memory {
 
 // CheckMemory refuses a config whose estimated memory on a variant of
 // shape s (MemoryBytes) exceeds limit bytes, naming the keys that drive
-// the largest part. The error is a *mcts.KeyError on that part's main key,
+// the largest part. The error is a *keys.KeyError on that part's main key,
 // so that its message says what to lower.
 func (c Config) CheckMemory(s eval.Shape, limit int64) error {
 	m := c.MemoryBytes(s)
@@ -92,7 +92,7 @@ func (c Config) CheckMemory(s eval.Shape, limit int64) error {
 	case m.Window:
 		part, k, v, lower = "the training window", "train.window", strconv.Itoa(c.Train.Window), "train.window"
 	}
-	return fmt.Errorf("train: config: %w", &mcts.KeyError{Key: k, Value: v,
+	return fmt.Errorf("train: config: %w", &keys.KeyError{Key: k, Value: v,
 		Want: fmt.Sprintf("less memory: the run would need about %s (%s about %s), over the limit of %s; lower %s",
 			gib(m.Total()), part, gib(biggest), gib(float64(limit)), lower)})
 }

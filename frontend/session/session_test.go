@@ -1,0 +1,113 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"bomberzero/env"
+	"bomberzero/frontend"
+)
+
+func TestSearchFindsAMateInOneAndReportsItInTheSessionsNotation(t *testing.T) {
+	s, _ := newTest(t)
+	if err := s.Set("Variant", "fbgc"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Variant().ParsePosition("k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var infos []Info
+	m, err := s.Search(context.Background(), p, "material", Limits{Start: 64, Limit: 500}, func(i Info) { infos = append(infos, i) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.FormatMove(p, m); got != "e1e10" {
+		t.Errorf("mate in one: %s, want e1e10", got)
+	}
+	if len(infos) == 0 {
+		t.Fatal("no search steps reported")
+	}
+	last := infos[len(infos)-1]
+	if last.Mate != 1 || len(last.PV) == 0 || last.PV[0] != "e1e10" || last.Depth != len(last.PV) || last.Nodes < 64 {
+		t.Errorf("the last step: %+v, want mate 1 with the pv e1e10 in UCI's form", last)
+	}
+}
+
+func TestSearchOfAnEndedGameOrWithAnUnusableModel(t *testing.T) {
+	s, _ := newTest(t)
+	mated, err := env.PlayMoves(s.Position(), "f2f3 e7e5 g2g4 d8h4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := s.Search(context.Background(), mated, "material", Limits{Start: 1, Limit: 1}, nil); m != env.NoMove || err != nil {
+		t.Errorf("a mated position: %v, %v; want no move and no error", m, err)
+	}
+	start := s.Position()
+	m, err := s.Search(context.Background(), start, "/no/such/checkpoint", Limits{Start: 1, Limit: 8}, nil)
+	if err == nil || !strings.Contains(err.Error(), `model "/no/such/checkpoint"`) {
+		t.Errorf("a missing checkpoint: %v, want an error naming the model", err)
+	}
+	if m != start.LegalMoves(nil)[0] {
+		t.Errorf("a missing checkpoint: %s, want the first legal move", s.FormatMove(start, m))
+	}
+}
+
+func TestStopEndsTheRunningSearchAndReturnsItsMove(t *testing.T) {
+	s, _ := newTest(t)
+	if s.Running() || s.Done() != nil || s.Stop() != env.NoMove {
+		t.Fatal("a new session runs a search")
+	}
+	began := time.Now()
+	pos := s.Position().Clone()
+	s.Start(func(ctx context.Context, _ context.CancelFunc) env.Move {
+		m, _ := s.Search(ctx, pos, "material", Limits{Start: 64, Limit: MaxPlayouts}, nil)
+		return m
+	})
+	if !s.Running() {
+		t.Fatal("not running after Start")
+	}
+	time.Sleep(50 * time.Millisecond)
+	m := s.Stop()
+	if m == env.NoMove || s.Running() {
+		t.Errorf("Stop: %v, running %v; want a move and no search", m, s.Running())
+	}
+	if d := time.Since(began); d > 20*time.Second {
+		t.Errorf("Stop took %v", d)
+	}
+	// A search that stops itself is done without Stop.
+	s.Start(func(ctx context.Context, stop context.CancelFunc) env.Move {
+		stop()
+		<-ctx.Done()
+		return pos.LegalMoves(nil)[1]
+	})
+	select {
+	case <-s.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("a search that stopped itself is not done")
+	}
+	if got := s.Stop(); got != pos.LegalMoves(nil)[1] {
+		t.Errorf("the finished search's move: %v", got)
+	}
+}
+
+func TestMateInCountsMovesAndSignsThem(t *testing.T) {
+	for _, c := range []struct {
+		r    frontend.Report
+		want int
+	}{
+		{frontend.Report{Proven: true, Value: 1, PV: []string{"a"}}, 1},
+		{frontend.Report{Proven: true, Value: 1, PV: []string{"a", "b", "c"}}, 2},
+		{frontend.Report{Proven: true, Value: -1, PV: []string{"a", "b"}}, -1},
+		{frontend.Report{Proven: true, Value: -1, PV: []string{"a", "b", "c", "d"}}, -2},
+		{frontend.Report{Proven: true, Value: 1}, 1},
+		{frontend.Report{Proven: true, Value: 0, PV: []string{"a"}}, 0},
+		{frontend.Report{Proven: false, Value: 0.9, PV: []string{"a"}}, 0},
+	} {
+		if got := mateIn(c.r); got != c.want {
+			t.Errorf("mateIn(%+v) = %d, want %d", c.r, got, c.want)
+		}
+	}
+}
