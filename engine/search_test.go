@@ -303,3 +303,44 @@ func TestMultiPVGivesDistinctLegalLinesBestFirst(t *testing.T) {
 		t.Errorf("king against king, 3 moves: %d lines, %v", len(res.Lines), err)
 	}
 }
+
+func TestFiftyMoveRuleIsSeenInsideTheSearch(t *testing.T) {
+	e, v := newTestEngine(t, "chess", 1)
+	// 99 half-moves without a pawn move or capture: every queen or king
+	// move draws at once; only the pawn keeps White's win.
+	pos, err := v.ParsePosition("4k3/8/8/8/8/8/4P3/Q3K3 w - - 99 80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Search(context.Background(), pos, Limits{Depth: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mv := pos.FormatMove(res.Move); (mv != "e2e3" && mv != "e2e4") || res.Score < 500 {
+		t.Errorf("played %s with %s, want a pawn move keeping the win", mv, ScoreText(res.Score))
+	}
+}
+
+func TestARepetitionInsideTheSearchLineIsADraw(t *testing.T) {
+	e, v := newTestEngine(t, "chess", 1)
+	pos, err := env.PlayMoves(v.NewPosition(), "g1f3 g8f6 f3g1 f6g8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := e.workers[0]
+	w.pos = pos
+	// The start position again, its first occurrence four plies back: a
+	// draw when those plies are inside the search, not when they were
+	// played before its root.
+	if s, over := w.drawnOrWon(4); !over || s != 0 {
+		t.Errorf("repeated 4 plies back at ply 4: %d, %v; want a draw", s, over)
+	}
+	if _, over := w.drawnOrWon(3); over {
+		t.Errorf("repeated 4 plies back at ply 3 (before the root): scored as over")
+	}
+	pos, _ = env.PlayMoves(pos, "g1f3 g8f6 f3g1 f6g8") // the third occurrence
+	w.pos = pos
+	if s, over := w.drawnOrWon(1); !over || s != 0 {
+		t.Errorf("third occurrence: %d, %v; want the draw by the rules", s, over)
+	}
+}
