@@ -175,26 +175,33 @@ func TestDepthLimitEndsAtThatDepth(t *testing.T) {
 	}
 }
 
-// TestStopIsObeyedWithin50ms cancels an infinite search and times its
-// answer. The bound is 50 ms on an idle machine; the test allows 200 ms
-// so that a loaded machine (five builds on two cores) does not fail it.
+// TestStopIsObeyedWithin50ms cancels an infinite search, with one and two
+// threads, and times its answer. The bound is 50 ms on an idle machine;
+// the test allows 200 ms so that a loaded machine (five builds on two
+// cores) does not fail it.
 func TestStopIsObeyedWithin50ms(t *testing.T) {
-	e, v := newTestEngine(t, "fbgc-superpower", 1)
-	ctx, cancel := context.WithCancel(context.Background())
-	var stopped time.Time
-	go func() {
-		time.Sleep(150 * time.Millisecond)
-		stopped = time.Now()
-		cancel()
-	}()
-	res, err := e.Search(ctx, v.NewPosition(), Limits{Infinite: true}, nil)
-	lag := time.Since(stopped)
-	if err != nil || res.Move == env.NoMove {
-		t.Fatalf("stopped search: move %v, error %v", res.Move, err)
-	}
-	t.Logf("answered %v after the stop", lag)
-	if lag > 200*time.Millisecond {
-		t.Errorf("answered %v after the stop, want within 50 ms (200 ms allowed under load)", lag)
+	v, _ := env.LoadVariant("fbgc-superpower")
+	for _, threads := range []int{1, 2} {
+		e, err := New(v, Options{HashMB: 4, Threads: threads, Table: testTable(v)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		stopped := make(chan time.Time, 1)
+		go func() {
+			time.Sleep(150 * time.Millisecond)
+			stopped <- time.Now()
+			cancel()
+		}()
+		res, err := e.Search(ctx, v.NewPosition(), Limits{Infinite: true}, nil)
+		lag := time.Since(<-stopped)
+		if err != nil || res.Move == env.NoMove {
+			t.Fatalf("%d threads, stopped search: move %v, error %v", threads, res.Move, err)
+		}
+		t.Logf("%d threads: answered %v after the stop", threads, lag)
+		if lag > 200*time.Millisecond {
+			t.Errorf("%d threads: answered %v after the stop, want within 50 ms (200 ms allowed under load)", threads, lag)
+		}
 	}
 }
 
@@ -301,5 +308,46 @@ func TestMultiPVGivesDistinctLegalLinesBestFirst(t *testing.T) {
 	pos, _ = v.ParsePosition("k9/10/10/10/10/10/10/10/10/K9 w - - 0 1")
 	if res, err = e.Search(context.Background(), pos, Limits{Depth: 3}, nil); err != nil || len(res.Lines) != 3 {
 		t.Errorf("king against king, 3 moves: %d lines, %v", len(res.Lines), err)
+	}
+}
+
+func TestFiftyMoveRuleIsSeenInsideTheSearch(t *testing.T) {
+	e, v := newTestEngine(t, "chess", 1)
+	// 99 half-moves without a pawn move or capture: every queen or king
+	// move draws at once; only the pawn keeps White's win.
+	pos, err := v.ParsePosition("4k3/8/8/8/8/8/4P3/Q3K3 w - - 99 80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Search(context.Background(), pos, Limits{Depth: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mv := pos.FormatMove(res.Move); (mv != "e2e3" && mv != "e2e4") || res.Score < 500 {
+		t.Errorf("played %s with %s, want a pawn move keeping the win", mv, ScoreText(res.Score))
+	}
+}
+
+func TestARepetitionInsideTheSearchLineIsADraw(t *testing.T) {
+	e, v := newTestEngine(t, "chess", 1)
+	pos, err := env.PlayMoves(v.NewPosition(), "g1f3 g8f6 f3g1 f6g8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := e.workers[0]
+	w.pos = pos
+	// The start position again, its first occurrence four plies back: a
+	// draw when those plies are inside the search, not when they were
+	// played before its root.
+	if s, over := w.drawnOrWon(4); !over || s != 0 {
+		t.Errorf("repeated 4 plies back at ply 4: %d, %v; want a draw", s, over)
+	}
+	if _, over := w.drawnOrWon(3); over {
+		t.Errorf("repeated 4 plies back at ply 3 (before the root): scored as over")
+	}
+	pos, _ = env.PlayMoves(pos, "g1f3 g8f6 f3g1 f6g8") // the third occurrence
+	w.pos = pos
+	if s, over := w.drawnOrWon(1); !over || s != 0 {
+		t.Errorf("third occurrence: %d, %v; want the draw by the rules", s, over)
 	}
 }

@@ -80,7 +80,11 @@ func (s *Spec) set(key, val string) error {
 		s.Limits.MoveTime = d
 		return nil
 	case "hash":
-		n, err := whole(1, MaxHashMB)
+		hi := int64(MaxHashMB)
+		if total := totalMemoryMB(); total > 0 {
+			hi = min(hi, int64(total/2)) // half of this machine's memory
+		}
+		n, err := whole(1, hi)
 		s.HashMB = int(n)
 		return err
 	case "threads":

@@ -46,3 +46,24 @@ func TestParseSpecReadsEveryOptionAndNamesTheBadOne(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"", "nodes=20000", "depth=6", "movetime=100ms", "nodes=5000:hash=16:threads=1", "nodes", ":", "hash=-1", "movetime=1e9h"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := ParseSpec(text)
+		if err != nil {
+			return
+		}
+		if err := s.Limits.Validate(); err != nil {
+			t.Errorf("%q accepted with limits that do not validate: %v", text, err)
+		}
+		if s.HashMB < 1 || s.HashMB > MaxHashMB || s.Threads < 1 || s.Threads > MaxThreads {
+			t.Errorf("%q accepted with hash %d, threads %d", text, s.HashMB, s.Threads)
+		}
+		if s.Limits.Depth == 0 && s.Limits.Nodes == 0 && s.Limits.MoveTime == 0 {
+			t.Errorf("%q accepted with no limit", text)
+		}
+	})
+}

@@ -71,10 +71,15 @@ type Probe struct {
 	Bound Bound
 }
 
-// NewTT returns a table of mb megabytes (1 to MaxHashMB).
+// NewTT returns a table of mb megabytes: 1 to MaxHashMB, and at most half
+// of the machine's memory where it is known (a larger table would end the
+// process, not return an error).
 func NewTT(mb int) (*TT, error) {
 	if mb < 1 || mb > MaxHashMB {
 		return nil, fmt.Errorf("hash %d MB: want 1 to %d", mb, MaxHashMB)
+	}
+	if total := totalMemoryMB(); total > 0 && mb > total/2 {
+		return nil, fmt.Errorf("hash %d MB: more than half of this machine's %d MB of memory; want at most %d", mb, total, total/2)
 	}
 	n := mb << 20 / (bucketSize * 16)
 	return &TT{buckets: make([][bucketSize]entry, n)}, nil

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"bomberzero/env"
@@ -81,5 +82,19 @@ func TestTableSizeOutOfRangeIsRefused(t *testing.T) {
 		if _, err := NewTT(mb); err == nil {
 			t.Errorf("hash %d MB accepted", mb)
 		}
+	}
+}
+
+func TestTableLargerThanHalfTheMemoryIsRefused(t *testing.T) {
+	total := totalMemoryMB()
+	if total == 0 {
+		t.Skip("the machine's memory is unknown here")
+	}
+	if total/2+1 > MaxHashMB {
+		t.Skipf("%d MB of memory: half of it is above MaxHashMB", total)
+	}
+	_, err := NewTT(total/2 + 1)
+	if err == nil || !strings.Contains(err.Error(), "memory") {
+		t.Errorf("hash %d MB on a %d MB machine: error %v, want one about memory", total/2+1, total, err)
 	}
 }

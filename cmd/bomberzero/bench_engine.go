@@ -22,6 +22,7 @@ import (
 // engineBenchResult is one line of "bomberzero bench engine".
 type engineBenchResult struct {
 	Variant   string `json:"variant"`
+	Threads   int    `json:"threads"`
 	Positions int    `json:"positions"`
 	Nodes     int64  `json:"nodes"`
 	// NPS is nodes per wall second, CPUNPS per CPU-second of this process
@@ -46,7 +47,8 @@ type engineBenchResult struct {
 func runBenchEngine(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench engine", "usage: bomberzero bench engine [flags]\n\nMeasures the alpha-beta engine's nodes/s (one thread, quiescence included) on\npositions from seeded random games, beside the rate of full legal-move\ngenerations on the same positions and, when fairy-stockfish is on PATH,\nFairy-Stockfish's own bench nodes/s: as ratios, all in one run.", stderr)
 	variants := fs.String("variants", "fbgc,chess", "comma-separated variants")
-	nodes := fs.Int64("nodes", 50000, "node limit of each position's search")
+	nodes := fs.Int64("nodes", 50000, "node limit of each position's search (all threads together)")
+	threads := fs.Int("threads", 1, "search threads (Lazy SMP); compare nps at 1 and 2 on an idle machine")
 	positions := fs.Int("positions", 12, "positions per variant")
 	genTime := fs.Duration("movegen-time", time.Second, "measuring time of the move generation rate")
 	fairy := fs.String("fairy", "fairy-stockfish", "Fairy-Stockfish binary for its bench (\"\" skips it)")
@@ -57,6 +59,9 @@ func runBenchEngine(args []string, stdout, stderr io.Writer) error {
 	}
 	if *nodes < 1 || *positions < 1 {
 		return fmt.Errorf("%w: --nodes and --positions must be at least 1", errUsage)
+	}
+	if *threads < 1 || *threads > engine.MaxThreads {
+		return fmt.Errorf("%w: --threads %d: want 1 to %d", errUsage, *threads, engine.MaxThreads)
 	}
 	fairyNPS := 0.0
 	if *fairy != "" {
@@ -72,7 +77,7 @@ func runBenchEngine(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%w: --variants: %v", errUsage, err)
 		}
-		res, err := benchEngine(v, *nodes, *positions, *genTime)
+		res, err := benchEngine(v, *threads, *nodes, *positions, *genTime)
 		if err != nil {
 			return err
 		}
@@ -85,8 +90,8 @@ func runBenchEngine(args []string, stdout, stderr io.Writer) error {
 			}
 			continue
 		}
-		fmt.Fprintf(stdout, "%-15s %d positions, %d nodes: nps=%.0fk cpu_nps=%.0fk; movegen %.0fk/cpu-s, nodes/movegen %.2f",
-			res.Variant, res.Positions, res.Nodes, res.NPS/1e3, res.CPUNPS/1e3, res.MovegenCPURate/1e3, res.NodesPerMovegen)
+		fmt.Fprintf(stdout, "%-15s %d thread(s), %d positions, %d nodes: nps=%.0fk cpu_nps=%.0fk; movegen %.0fk/cpu-s, nodes/movegen %.2f",
+			res.Variant, res.Threads, res.Positions, res.Nodes, res.NPS/1e3, res.CPUNPS/1e3, res.MovegenCPURate/1e3, res.NodesPerMovegen)
 		if fairyNPS > 0 {
 			fmt.Fprintf(stdout, "; fairy-stockfish bench %.0fk/cpu-s, engine/fairy %.2f", fairyNPS/1e3, res.OverFairy)
 		}
@@ -95,9 +100,10 @@ func runBenchEngine(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// benchEngine searches n positions of v from two seeded random games,
-// each from a cleared table, and times move generation on them.
-func benchEngine(v *env.Variant, nodes int64, n int, genTime time.Duration) (engineBenchResult, error) {
+// benchEngine searches n positions of v from seeded random games with
+// the given threads, each from a cleared table, and times move generation
+// on them.
+func benchEngine(v *env.Variant, threads int, nodes int64, n int, genTime time.Duration) (engineBenchResult, error) {
 	table, err := agent.DefaultValues().Table(v)
 	if err != nil {
 		return engineBenchResult{}, err
@@ -120,11 +126,11 @@ func benchEngine(v *env.Variant, nodes int64, n int, genTime time.Duration) (eng
 			p.DoMove(m)
 		}
 	}
-	e, err := engine.New(v, engine.Options{HashMB: 16, Threads: 1, Table: table})
+	e, err := engine.New(v, engine.Options{HashMB: 16, Threads: threads, Table: table})
 	if err != nil {
 		return engineBenchResult{}, err
 	}
-	res := engineBenchResult{Variant: v.Name, Positions: len(sample)}
+	res := engineBenchResult{Variant: v.Name, Threads: threads, Positions: len(sample)}
 	var wall, cpu float64
 	for _, p := range sample {
 		e.Clear()

@@ -20,12 +20,14 @@ func TestBenchEngineGivesEachVariantsRatesAndRatio(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}
-		if r.Variant != []string{"fbgc", "claustrophobia"}[i] || r.Positions != 2 || r.Nodes != 600 || r.CPUNPS <= 0 || r.MovegenCPURate <= 0 ||
+		if r.Variant != []string{"fbgc", "claustrophobia"}[i] || r.Threads != 1 || r.Positions != 2 || r.Nodes != 600 || r.CPUNPS <= 0 || r.MovegenCPURate <= 0 ||
 			r.NodesPerMovegen <= 0 || r.FairyCPUNPS != 0 {
 			t.Errorf("line %d: %+v", i, r)
 		}
 	}
-	if code, _, errs := runCmd(t, "bench", "engine", "--nodes", "0"); code != 2 || !strings.Contains(errs, "--nodes") {
-		t.Errorf("--nodes 0: exit %d, stderr %q; want a usage error naming --nodes", code, errs)
+	for _, bad := range [][2]string{{"--nodes", "0"}, {"--threads", "0"}} {
+		if code, _, errs := runCmd(t, "bench", "engine", bad[0], bad[1]); code != 2 || !strings.Contains(errs, bad[0]) {
+			t.Errorf("%s %s: exit %d, stderr %q; want a usage error naming %s", bad[0], bad[1], code, errs, bad[0])
+		}
 	}
 }
