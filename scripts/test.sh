@@ -54,13 +54,15 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libopenblas\.so\b'; then
   fi
 fi
 # Chromium for the web app's browser tests (package frontend/web), Stockfish
-# for the UCI match test, XBoard under a virtual display (xvfb-run) for the
-# XBoard games; each test skips without its program.
+# for the UCI match tests, Fairy-Stockfish for the engine's speed yardstick,
+# XBoard under a virtual display (xvfb-run) for the XBoard games; each test
+# skips without its program.
 # Debian installs stockfish and xboard in /usr/games.
 export PATH="$PATH:/usr/games:$(go env GOPATH)/bin"
 missing=""
 command -v chromium >/dev/null || missing="$missing chromium"
 command -v stockfish >/dev/null || missing="$missing stockfish"
+command -v fairy-stockfish >/dev/null || missing="$missing fairy-stockfish"
 command -v xboard >/dev/null || missing="$missing xboard"
 command -v xvfb-run >/dev/null || missing="$missing xvfb xauth"
 if [ -n "$missing" ]; then
@@ -71,6 +73,7 @@ if [ -n "$missing" ]; then
   why="could not be installed (apt-get: ${apt_error:-it ran, but the program is not on PATH}); they skip"
   command -v chromium >/dev/null || skip "the browser tests (frontend/web)" "chromium $why"
   command -v stockfish >/dev/null || skip "the Stockfish match tests (match/external)" "stockfish $why"
+  command -v fairy-stockfish >/dev/null || skip "the Fairy-Stockfish yardstick (bench engine)" "fairy-stockfish $why"
   command -v xboard >/dev/null || skip "the XBoard games (frontend/xboard)" "xboard $why"
   command -v xvfb-run >/dev/null || skip "the tests under a virtual display (XBoard)" "xvfb $why"
 fi

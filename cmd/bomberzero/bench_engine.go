@@ -66,6 +66,12 @@ func runBenchEngine(args []string, stdout, stderr io.Writer) error {
 	fairyNPS := 0.0
 	if *fairy != "" {
 		path, err := exec.LookPath(*fairy)
+		if err != nil && !strings.Contains(*fairy, "/") {
+			// Debian installs its engines in /usr/games, often not on PATH.
+			if p, err2 := exec.LookPath("/usr/games/" + *fairy); err2 == nil {
+				path, err = p, nil
+			}
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "no Fairy-Stockfish: %v (its bench skipped; --fairy names the binary, Debian puts it in /usr/games)\n", err)
 		} else if fairyNPS, err = fairyBench(path); err != nil {
