@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"time"
 
-	"bomberzero/agent"
 	"bomberzero/engine"
 	"bomberzero/env"
+	"bomberzero/frontend"
 )
 
 // DefaultEngineNodes is the node limit of an engine search given no
@@ -72,12 +72,8 @@ func (s *Session) engineFor(v *env.Variant) (*engine.Engine, int, error) {
 	// the engine.
 	key := fmt.Sprintf("%p/%d/%d", v, s.hashMB, s.threads)
 	if s.eng == nil || s.engKey != key {
-		table, err := agent.DefaultValues().Table(v)
-		if err != nil {
-			return nil, 0, err
-		}
 		s.eng = nil // the old table may go before the new one is made
-		e, err := engine.New(v, engine.Options{HashMB: s.hashMB, Threads: s.threads, Table: table})
+		e, err := frontend.NewEngine(v, s.hashMB, s.threads)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -21,7 +21,7 @@ const MaxPlayouts = mcts.MaxSims
 // EngineModel is the value of the option Model that searches with the
 // alpha-beta engine of package engine (its classical evaluation) instead
 // of a model and playouts.
-const EngineModel = "engine"
+const EngineModel = frontend.EngineModel
 
 // MaxHashMB bounds the option Hash: a table of a few gigabytes is as much
 // as one engine on one machine of this project uses well, well below the
