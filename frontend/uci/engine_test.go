@@ -123,6 +123,18 @@ func TestEngineStopsAnInfiniteSearchAtOnce(t *testing.T) {
 	s.Until("bestmove")
 	s.Send("go movetime 50")
 	s.Until("bestmove")
+	// A clock already run out (as some GUIs send) is the least time, for
+	// the engine and the model alike: a move at once, not a refusal.
+	for _, model := range []string{"engine", "material"} {
+		s.Send("setoption name Model value " + model)
+		s.Seen = nil
+		began := time.Now()
+		s.Send("go wtime -20 btime 1000")
+		s.Until("bestmove")
+		if d := time.Since(began); d > 2*time.Second || strings.Contains(strings.Join(s.Seen, "\n"), "info string") {
+			t.Errorf("%s: a run-out clock took %v: %q", model, d, s.Seen)
+		}
+	}
 	s.Send("quit")
 }
 

@@ -232,11 +232,15 @@ func (e *uciSession) goSearch(f []string) {
 		}
 	}
 	side := int(e.Position().SideToMove())
+	if clock[side] < 0 {
+		// A GUI may send a clock already run out: the least time.
+		clock[side] = 1
+	}
 	if lim.Movetime == 0 && clock[side] > 0 {
 		// A fortieth of the time left and half the increment, kept under
-		// the time left.
+		// the time left (and a millisecond at least: never no limit).
 		ms := clock[side]/40 + inc[side]/2
-		lim.Movetime = time.Duration(min(ms, clock[side]*3/4)) * time.Millisecond
+		lim.Movetime = max(time.Duration(min(ms, clock[side]*3/4))*time.Millisecond, time.Millisecond)
 	}
 	if clock[side] != 0 || inc[side] != 0 {
 		c := session.EngineLimits(int(clock[side]), int(inc[side]), int(movesToGo))
