@@ -27,6 +27,12 @@ type Move struct {
 	// when the search never tried the move.
 	Q      *float64 `json:"q"`
 	Proven bool     `json:"proven"`
+	// Score, Centipawns and PV are the engine's (EngineSearch): the
+	// line's score as UCI writes it ("cp 35", "mate 2"), its centipawns
+	// for the side to move (absent for a mate) and its line.
+	Score      string   `json:"score,omitempty"`
+	Centipawns *int     `json:"cp,omitempty"`
+	PV         []string `json:"pv,omitempty"`
 }
 
 // Report is what one search says about a position.
@@ -40,6 +46,12 @@ type Report struct {
 	Proven   bool     `json:"proven"` // the solver proved Value
 	PV       []string `json:"pv"`
 	Top      []Move   `json:"top"`
+	// Score, Depth and Nodes are the engine's (EngineSearch): the best
+	// line's score as UCI writes it, the last iteration's depth in plies
+	// and the positions searched.
+	Score string `json:"score,omitempty"`
+	Depth int    `json:"depth,omitempty"`
+	Nodes int64  `json:"nodes,omitempty"`
 	// BestMove is Best as a move of the position.
 	BestMove env.Move `json:"-"`
 }

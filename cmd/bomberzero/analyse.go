@@ -8,17 +8,20 @@ import (
 	"strings"
 
 	"bomberzero/agent"
+	"bomberzero/engine"
 	"bomberzero/env"
 	"bomberzero/frontend"
 	"bomberzero/setup"
 )
 
-// runAnalyse searches one position with a model and reports its move, its
-// value, the top moves and the principal variation.
+// runAnalyse searches one position with the alpha-beta engine or a model
+// and reports its move, its value, the top moves (the engine's MultiPV
+// lines with their scores, or the model's root moves) and the principal
+// variation.
 func runAnalyse(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("analyse", "usage: bomberzero analyse [--variant V] [--model MODEL[:SIMS]] [--fen TEXT] [--moves TEXT] [--top N] [--json]\n\nSearches one position with a model and prints its move, its value for the side to move, the top\nroot moves with visits, priors and values, and the principal variation.", stderr)
+	fs := newFlagSet("analyse", "usage: bomberzero analyse [--variant V] [--model engine[:KEY=VALUE...]|MODEL[:SIMS]] [--fen TEXT] [--moves TEXT] [--top N] [--json]\n\nSearches one position and prints its move, its value for the side to move and the principal variation:\nwith the alpha-beta engine (the default) its --top best lines, each with its score (MultiPV); with a model\nthe top root moves with visits, priors and values.", stderr)
 	variant := variantFlag(fs)
-	model := fs.String("model", fmt.Sprintf("material:%d", setup.DefaultSims), "the model and its playouts, MODEL[:SIMS]: material, uniform, rollout (no network; none is material) or a checkpoint path")
+	model := fs.String("model", frontend.EngineModel, fmt.Sprintf("engine[:KEY=VALUE...], the alpha-beta engine with the options of an engine: player (depth=PLIES, nodes=N, movetime=DURATION, hash=MB, threads=N; default %d nodes), or a model and its playouts, MODEL[:SIMS]: material, uniform, rollout (no network; none is material) or a checkpoint path", frontend.DefaultAnalysisNodes))
 	fen := fs.String("fen", "", "position text (default: the variant's start)")
 	moves := fs.String("moves", "", "moves to play from the position first")
 	top := fs.Int("top", 8, "how many root moves to list")
@@ -43,6 +46,9 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	tc, err := mf.load(*variant)
 	if err != nil {
 		return usageErr(err)
+	}
+	if kind, rest, _ := strings.Cut(*model, ":"); kind == frontend.EngineModel {
+		return analyseEngine(stdout, pos, *model, rest, *top, *asJSON)
 	}
 	name, sims, err := frontend.ParseModelSpec(*model, tc.Eval.Sims)
 	if err != nil {
@@ -75,6 +81,45 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	printAnalysis(stdout, rep)
+	return nil
+}
+
+// analyseEngine is analyse with the alpha-beta engine, spec its options
+// (engine.ParseSpec, the text after "engine:").
+func analyseEngine(stdout io.Writer, pos *env.Position, model, spec string, top int, asJSON bool) error {
+	es, err := engine.ParseSpec(spec)
+	if err != nil {
+		return fmt.Errorf("%w: --model: %v", errUsage, err)
+	}
+	if !strings.Contains(spec, "depth=") && !strings.Contains(spec, "nodes=") && !strings.Contains(spec, "movetime=") {
+		es.Limits = engine.Limits{Nodes: frontend.DefaultAnalysisNodes}
+	}
+	if top > engine.MaxMultiPV {
+		return fmt.Errorf("%w: --top %d: want 1 to %d with the engine", errUsage, top, engine.MaxMultiPV)
+	}
+	e, err := frontend.NewEngine(pos.Variant(), es.HashMB, es.Threads)
+	if err != nil {
+		return fmt.Errorf("%w: --model: %v", errUsage, err)
+	}
+	rep, err := frontend.EngineSearch(context.Background(), pos, e, es.Limits, top)
+	if err != nil {
+		return err
+	}
+	rep.Model = model
+	if asJSON {
+		b, err := json.Marshal(rep)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, string(b))
+		return nil
+	}
+	fmt.Fprintf(stdout, "%s  %s\nmodel %s, depth %d, %d nodes\nbest %s, %s, value %+.3f for the side to move\npv %s\n",
+		rep.Variant, rep.Position, rep.Model, rep.Depth, rep.Nodes, rep.Best, rep.Score, rep.Value, strings.Join(rep.PV, " "))
+	fmt.Fprintf(stdout, "%-16s %-9s %s\n", "move", "score", "line")
+	for _, m := range rep.Top {
+		fmt.Fprintf(stdout, "%-16s %-9s %s\n", m.Move, m.Score, strings.Join(m.PV, " "))
+	}
 	return nil
 }
 

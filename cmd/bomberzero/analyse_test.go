@@ -108,3 +108,49 @@ func TestAnalyseRejectsBadInputWithExitTwo(t *testing.T) {
 		}
 	}
 }
+
+func TestAnalyseWithTheEngineListsItsBestLinesWithScores(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"analyse", "--fen", playMateIn1, "--model", "engine:depth=3", "--top", "3", "--json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var rep struct {
+		Best, Score string
+		Value       float64
+		Proven      bool
+		Depth       int
+		Top         []struct {
+			Move, Score string
+			PV          []string
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if rep.Best != "e1-e10" || rep.Score != "mate 1" || rep.Value != 1 || !rep.Proven || rep.Depth != 3 {
+		t.Errorf("%+v: want the mate e1-e10 scored mate 1 at depth 3", rep)
+	}
+	if len(rep.Top) != 3 || rep.Top[0].Move == rep.Top[1].Move || rep.Top[1].Move == rep.Top[2].Move || rep.Top[0].Move == rep.Top[2].Move {
+		t.Errorf("top %+v, want 3 lines with distinct first moves", rep.Top)
+	}
+	for _, m := range rep.Top {
+		if !strings.HasPrefix(m.Score, "cp ") && !strings.HasPrefix(m.Score, "mate ") || len(m.PV) == 0 || m.PV[0] != m.Move {
+			t.Errorf("line %+v: want a score and a pv starting with its move", m)
+		}
+	}
+
+	// The engine is the default model; the text lists --top lines.
+	out.Reset()
+	if code := run([]string{"analyse", "--model", "engine:nodes=20000", "--top", "2"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if s := out.String(); !strings.Contains(s, "model engine:nodes=20000, depth ") || strings.Count(s, "\n") != 5+2 || !strings.Contains(s, "score") {
+		t.Errorf("text output:\n%s", s)
+	}
+	for _, c := range []struct{ args []string }{{[]string{"--model", "engine:depth=0"}}, {[]string{"--model", "engine:hash=0"}}, {[]string{"--model", "engine:colour=red"}}, {[]string{"--top", "1000"}}} {
+		errb.Reset()
+		if code := run(append([]string{"analyse"}, c.args...), &out, &errb); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", c.args, code, errb.String())
+		}
+	}
+}

@@ -40,14 +40,14 @@ func engineOptions(set string, uci bool) string {
 
 // runUCI speaks UCI on standard input and output (docs/uci.md).
 func runUCI(args []string, stdout, stderr io.Writer) error {
-	return runEngine("uci", "usage: bomberzero uci [--config FILE] [--set KEY=VALUE]\n\nSpeaks UCI on standard input and output, for chess GUIs and tournament managers (docs/uci.md).\nIts searches derive from the [selfplay] search of the training config."+engineOptions("setoption name NAME value V", true),
+	return runEngine("uci", "usage: bomberzero uci [--config FILE] [--set KEY=VALUE]\n\nSpeaks UCI on standard input and output, for chess GUIs and tournament managers (docs/uci.md).\nWith the option Model at engine it searches with the alpha-beta engine (Hash, Threads, MultiPV);\nwith a model its searches derive from the [selfplay] search of the training config."+engineOptions("setoption name NAME value V", true),
 		uci.RunWith, args, stdout, stderr)
 }
 
 // runXBoard speaks the XBoard/WinBoard protocol on standard input and
 // output (docs/xboard.md).
 func runXBoard(args []string, stdout, stderr io.Writer) error {
-	return runEngine("xboard", "usage: bomberzero xboard [--config FILE] [--set KEY=VALUE]\n\nSpeaks the XBoard/WinBoard protocol (CECP version 2) on standard input and output; every variant but chess\nis sent to XBoard 4.9 as an engine-defined variant, so it can draw the 10x10 family (docs/xboard.md).\nIts searches derive from the [selfplay] search of the training config."+engineOptions("option NAME=V", false),
+	return runEngine("xboard", "usage: bomberzero xboard [--config FILE] [--set KEY=VALUE]\n\nSpeaks the XBoard/WinBoard protocol (CECP version 2) on standard input and output; every variant but chess\nis sent to XBoard 4.9 as an engine-defined variant, so it can draw the 10x10 family (docs/xboard.md).\nWith the option Model at engine it searches with the alpha-beta engine (memory, cores, MultiPV);\nwith a model its searches derive from the [selfplay] search of the training config."+engineOptions("option NAME=V", false),
 		xboard.RunWith, args, stdout, stderr)
 }
 

@@ -16,6 +16,8 @@ func TestEngineHelpListsEveryOptionFromTheSessionsTable(t *testing.T) {
 			name := o.Name
 			if o.Name == "Variant" {
 				name = variant[uci]
+			} else if !uci && o.XBoardCommand != "" {
+				name = o.XBoardCommand + " (a command of its own)" // memory, cores
 			}
 			if !strings.Contains(help, "\n  "+name+"  ") || !strings.Contains(help, o.Help) || !strings.Contains(help, "default "+o.Default) {
 				t.Errorf("uci %v: the help lacks %s, its default or its help:\n%s", uci, name, help)

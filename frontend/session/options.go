@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bomberzero/engine"
 	"bomberzero/env"
 	"bomberzero/frontend"
 	"bomberzero/mcts"
@@ -16,6 +17,19 @@ import (
 // MaxPlayouts bounds the playouts of one search, a time-limited or
 // infinite one included: the search's own limit (mcts.MaxSims).
 const MaxPlayouts = mcts.MaxSims
+
+// EngineModel is the value of the option Model that searches with the
+// alpha-beta engine of package engine (its classical evaluation) instead
+// of a model and playouts.
+const EngineModel = frontend.EngineModel
+
+// MaxHashMB bounds the option Hash: a table of a few gigabytes is as much
+// as one engine on one machine of this project uses well, well below the
+// engine's own bound (engine.MaxHashMB).
+const MaxHashMB = 4096
+
+// DefaultHashMB is the option Hash's default.
+const DefaultHashMB = frontend.DefaultHashMB
 
 // Kind is an option's type, as the engine protocols name their types.
 type Kind int
@@ -72,7 +86,7 @@ func Options() []Option {
 		},
 		{
 			Name: "Model", Kind: String, Default: "material",
-			Help:  "the model that evaluates positions: none, material, uniform, rollout or a checkpoint path, with an optional :SIMS",
+			Help:  "what searches: engine (the alpha-beta engine), or a model and playouts: none, material, uniform, rollout or a checkpoint path, with an optional :SIMS",
 			check: checkModel,
 			set:   func(s *Session, v string) error { s.model = v; return nil },
 		},
@@ -88,12 +102,30 @@ func Options() []Option {
 				return nil
 			},
 		},
+		{
+			Name: "Hash", XBoardCommand: "memory", Kind: Spin, Default: strconv.Itoa(DefaultHashMB), Min: 1, Max: MaxHashMB,
+			Help: "the alpha-beta engine's transposition table in megabytes; a new size starts an empty table",
+			set:  func(s *Session, v string) error { return s.setEngineOption(&s.hashMB, v) },
+		},
+		{
+			Name: "Threads", XBoardCommand: "cores", Kind: Spin, Default: "1", Min: 1, Max: engine.MaxThreads,
+			Help: "the alpha-beta engine's search threads (Lazy SMP)",
+			set:  func(s *Session, v string) error { return s.setEngineOption(&s.threads, v) },
+		},
+		{
+			Name: "MultiPV", Kind: Spin, Default: "1", Min: 1, Max: engine.MaxMultiPV,
+			Help: "the alpha-beta engine's best lines reported, each with its score; more lines cost more time",
+			set:  func(s *Session, v string) error { return s.setEngineOption(&s.multiPV, v) },
+		},
 	}
 }
 
 // checkModel accepts a model spec agent.ParseSpec reads; whether the model
 // loads is found when a search needs it.
 func checkModel(v string) error {
+	if v == EngineModel {
+		return nil
+	}
 	if _, _, err := frontend.ParseModelSpec(v, 1); err != nil {
 		// Check names the option and the value; the reason is enough here.
 		return errors.New(strings.TrimPrefix(err.Error(), fmt.Sprintf("model %q: ", v)))

@@ -23,7 +23,8 @@ func newTest(t *testing.T) (*Session, *bytes.Buffer) {
 
 // state is what a refused option must leave as it was.
 func state(s *Session) string {
-	return strings.Join([]string{s.Variant().Name, s.Position().String(), s.Model(), strconv.Itoa(s.Playouts())}, " | ")
+	return strings.Join([]string{s.Variant().Name, s.Position().String(), s.Model(), strconv.Itoa(s.Playouts()),
+		strconv.Itoa(s.HashMB()), strconv.Itoa(s.Threads()), strconv.Itoa(s.MultiPV())}, " | ")
 }
 
 func TestEveryOptionRefusesValuesOutsideItsRangeNamingItAndKeepsTheSession(t *testing.T) {
@@ -35,6 +36,10 @@ func TestEveryOptionRefusesValuesOutsideItsRangeNamingItAndKeepsTheSession(t *te
 		{"Variant", []string{"", "nosuch", "Chess ", "fbgc2"}, "fbgc"},
 		{"Model", []string{"", "material:0", "material:x", "material:-5"}, "uniform:50"},
 		{"Playouts", []string{"0", "-1", "", "x", "1.5", strconv.Itoa(mcts.MaxSims + 1), "1e9"}, strconv.Itoa(mcts.MaxSims)},
+		{"Model", []string{"engine:0", "engine:x"}, "engine"},
+		{"Hash", []string{"0", "-1", "", "x", "4097", "65536", "1e3"}, "4096"},
+		{"Threads", []string{"0", "-1", "", "257", "2.0"}, "256"},
+		{"MultiPV", []string{"0", "-1", "", "257", "three"}, "3"},
 	} {
 		s, _ := newTest(t)
 		if err := s.Set("Variant", "birds-ninjas"); err != nil {
@@ -93,7 +98,7 @@ func TestTheTableDeclaresEachOptionOnceWithItsDefaultInRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _ := newTest(t)
-	if got, want := state(s), "chess | "+chess.NewPosition().String()+" | material | 400"; got != want {
+	if got, want := state(s), "chess | "+chess.NewPosition().String()+" | material | 400 | 16 | 1 | 1"; got != want {
 		t.Errorf("a new session: %s, want %s", got, want)
 	}
 }

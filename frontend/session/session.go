@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"bomberzero/agent"
+	"bomberzero/engine"
 	"bomberzero/env"
 	"bomberzero/frontend"
 	"bomberzero/mcts"
@@ -51,6 +52,13 @@ type Session struct {
 	loaded  *agent.Model
 	loadKey string
 	job     *job
+
+	// The alpha-beta engine and its options; engMu guards them, as a
+	// search reads them on its own goroutine.
+	engMu                    sync.Mutex
+	hashMB, threads, multiPV int
+	eng                      *engine.Engine
+	engKey                   string // the variant, Hash and Threads eng was made with
 }
 
 // job is a search running in the background.
@@ -149,35 +157,52 @@ func (s *Session) Stop() env.Move {
 	return m
 }
 
-// Limits are one search's playouts and time.
+// Limits are one search's playouts and time, and the engine's limits.
 type Limits struct {
 	// Start is the first search's playouts; each next one has twice as
 	// many, up to Limit (frontend.Deepen).
 	Start, Limit int
 	// Movetime ends the search when it passes (zero: no time limit).
 	Movetime time.Duration
+	// Engine are the limits of a search with the alpha-beta engine (the
+	// option Model at EngineModel), which reads no other field.
+	Engine engine.Limits
 }
 
 // Info is one finished step of a search, read for the protocols.
 type Info struct {
-	// Depth is the principal variation's length, at least 1.
+	// Depth is the principal variation's length, at least 1; the
+	// engine's iteration depth in plies with Engine.
 	Depth int
-	// Nodes is the step's playouts.
+	// Nodes is the step's playouts; the engine's nodes with Engine.
 	Nodes int
+	// Engine says the line is the alpha-beta engine's, and that SelDepth,
+	// NPS and HashFull hold.
+	Engine bool
+	// SelDepth is the engine's deepest ply, quiescence included.
+	SelDepth int
+	// NPS is the engine's nodes a second.
+	NPS int64
+	// HashFull is the permille of the engine's table written.
+	HashFull int
+	// MultiPV is the line's rank, 1 for the best, when the engine reports
+	// more than one line (the option MultiPV); 0 otherwise.
+	MultiPV int
 	// Elapsed is the time since the search began.
 	Elapsed time.Duration
 	// Mate is the moves to a proven mate, negative when the side to move
 	// is mated; 0 when no mate is proven.
 	Mate int
 	// Centipawns is the value for the side to move by lc0's mapping
-	// (frontend.Centipawns).
+	// (frontend.Centipawns); the engine's own score with Engine.
 	Centipawns int
 	// PV is the principal variation in the session's notation.
 	PV []string
 }
 
 // Search searches pos with the model spec (the option Model when the
-// search started), deepening within lim, and returns the move chosen:
+// search started), deepening within lim, or with the alpha-beta engine
+// within lim.Engine when spec is EngineModel, and returns the move chosen:
 // NoMove when the game is over, the first legal move when the search was
 // stopped before its first step. It calls each (when not nil) with every
 // step. When the model cannot be used it returns the first legal move and
@@ -186,6 +211,9 @@ func (s *Session) Search(ctx context.Context, pos *env.Position, spec string, li
 	legal := pos.LegalMoves(nil)
 	if res, _ := pos.StatusOf(len(legal)); res != env.Ongoing {
 		return env.NoMove, nil
+	}
+	if spec == EngineModel {
+		return s.searchEngine(ctx, pos, legal, lim.Engine, each)
 	}
 	model, err := s.loadModel(spec)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"bomberzero/engine"
 	"bomberzero/env"
 	"bomberzero/frontend"
 )
@@ -108,6 +109,64 @@ func TestMateInCountsMovesAndSignsThem(t *testing.T) {
 	} {
 		if got := mateIn(c.r); got != c.want {
 			t.Errorf("mateIn(%+v) = %d, want %d", c.r, got, c.want)
+		}
+	}
+}
+
+func TestTheEngineSearchesWithTheSessionsOptions(t *testing.T) {
+	s, _ := newTest(t)
+	if err := s.Set("Variant", "fbgc"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Variant().ParsePosition("k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		option, value string
+		lines         int
+	}{
+		{"MultiPV", "1", 1},
+		{"MultiPV", "3", 3},
+		{"Threads", "2", 3},
+		{"Hash", "1", 3},
+	} {
+		if err := s.Set(c.option, c.value); err != nil {
+			t.Fatal(err)
+		}
+		var infos []Info
+		m, err := s.Search(context.Background(), p, EngineModel, Limits{Engine: engine.Limits{Depth: 3}}, func(i Info) { infos = append(infos, i) })
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.option, c.value, err)
+		}
+		if got := s.FormatMove(p, m); got != "e1e10" {
+			t.Errorf("%s %s: mate in one %s, want e1e10", c.option, c.value, got)
+		}
+		if len(infos) != 3*c.lines {
+			t.Fatalf("%s %s: %d lines, want %d for 3 depths of %d lines", c.option, c.value, len(infos), 3*c.lines, c.lines)
+		}
+		last := infos[len(infos)-c.lines]
+		if !last.Engine || last.Depth != 3 || last.Mate != 1 || last.PV[0] != "e1e10" || last.Nodes <= 0 || last.SelDepth < 1 {
+			t.Errorf("%s %s: the best line at depth 3: %+v, want the engine's mate 1 by e1e10", c.option, c.value, last)
+		}
+		if want := map[bool]int{true: 1, false: 0}[c.lines > 1]; last.MultiPV != want {
+			t.Errorf("%s %s: multipv %d, want %d", c.option, c.value, last.MultiPV, want)
+		}
+	}
+	if s.Threads() != 2 || s.HashMB() != 1 {
+		t.Errorf("threads %d hash %d, want 2 and 1", s.Threads(), s.HashMB())
+	}
+}
+
+func TestTheEngineFollowsAVariantLoadedAgain(t *testing.T) {
+	s, _ := newTest(t)
+	for range 2 {
+		// "new" in XBoard loads chess again: another variant to the engine.
+		if err := s.SetVariant("chess"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Search(context.Background(), s.Position(), EngineModel, Limits{Engine: engine.Limits{Depth: 2}}, nil); err != nil {
+			t.Errorf("after SetVariant: %v", err)
 		}
 	}
 }

@@ -75,7 +75,7 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, search mcts.Confi
 		case "setoption":
 			e.setOption(f[1:])
 		case "ucinewgame":
-			e.Stop()
+			e.NewGame()
 			e.SetPosition(e.Variant().NewPosition())
 		case "position":
 			e.Stop()
@@ -172,33 +172,48 @@ func (e *uciSession) position(f []string) error {
 }
 
 // goSearch starts a search by "go" parameters; its bestmove line comes
-// when it ends.
+// when it ends. The model's search reads nodes, movetime, the clock and
+// infinite (its playouts); the engine's (Model engine) reads them all:
+// depth, nodes, movetime, wtime, btime, winc, binc, movestogo, infinite.
+// A malformed number is answered by an "info string" and ignored; one out
+// of the engine's range by an "info string" and the first legal move.
 func (e *uciSession) goSearch(f []string) {
-	num := func(i int) int {
+	num := func(i int) int64 {
 		if i+1 < len(f) {
-			if n, err := strconv.Atoi(f[i+1]); err == nil {
+			n, err := strconv.ParseInt(f[i+1], 10, 64)
+			if err == nil {
 				return n
 			}
+			e.Send("info string go %s %q: want a whole number", f[i], f[i+1])
+		} else {
+			e.Send("info string go %s: want a whole number after it", f[i])
 		}
 		return -1
 	}
 	sims := e.Playouts()
 	lim := session.Limits{Start: min(64, sims), Limit: sims}
-	var clock [2]int
-	var inc [2]int
-	infinite := false
+	var clock, inc [2]int64
+	var movesToGo int64
+	limited, infinite := false, false
 	for i := 0; i < len(f); i++ {
 		switch f[i] {
+		case "depth":
+			lim.Engine.Depth = int(min(max(num(i), -1), 1<<20))
+			limited = true
 		case "nodes":
-			if n := num(i); n > 0 {
-				lim.Limit, lim.Start = min(n, session.MaxPlayouts), min(n, 64)
+			n := num(i)
+			if n > 0 {
+				lim.Limit, lim.Start = int(min(n, int64(session.MaxPlayouts))), int(min(n, 64))
 			}
+			lim.Engine.Nodes, limited = n, true
 		case "movetime":
-			if n := num(i); n > 0 {
-				lim = session.Limits{Start: 64, Limit: session.MaxPlayouts, Movetime: time.Duration(n) * time.Millisecond}
+			n := num(i)
+			if n > 0 {
+				lim.Start, lim.Limit, lim.Movetime = 64, session.MaxPlayouts, time.Duration(n)*time.Millisecond
 			}
+			lim.Engine.MoveTime, limited = time.Duration(n)*time.Millisecond, true
 		case "wtime", "btime", "winc", "binc":
-			n := max(num(i), 0)
+			n := num(i)
 			switch f[i] {
 			case "wtime":
 				clock[0] = n
@@ -210,16 +225,30 @@ func (e *uciSession) goSearch(f []string) {
 				inc[1] = n
 			}
 			lim.Limit, lim.Start = session.MaxPlayouts, 64
+		case "movestogo":
+			movesToGo = num(i)
 		case "infinite":
 			infinite, lim.Limit, lim.Start = true, session.MaxPlayouts, 64
 		}
 	}
 	side := int(e.Position().SideToMove())
+	if clock[side] < 0 {
+		// A GUI may send a clock already run out: the least time.
+		clock[side] = 1
+	}
 	if lim.Movetime == 0 && clock[side] > 0 {
 		// A fortieth of the time left and half the increment, kept under
-		// the time left.
+		// the time left (and a millisecond at least: never no limit).
 		ms := clock[side]/40 + inc[side]/2
-		lim.Movetime = time.Duration(min(ms, clock[side]*3/4)) * time.Millisecond
+		lim.Movetime = max(time.Duration(min(ms, clock[side]*3/4))*time.Millisecond, time.Millisecond)
+	}
+	if clock[side] != 0 || inc[side] != 0 {
+		c := session.EngineLimits(int(clock[side]), int(inc[side]), int(movesToGo))
+		lim.Engine.Time, lim.Engine.Inc, lim.Engine.MovesToGo, limited = c.Time, c.Inc, c.MovesToGo, true
+	}
+	lim.Engine.Infinite = infinite
+	if !limited && !infinite {
+		lim.Engine.Nodes = session.DefaultEngineNodes
 	}
 	pos, model := e.Position().Clone(), e.Model()
 	e.Start(func(ctx context.Context, _ context.CancelFunc) env.Move {
@@ -232,11 +261,9 @@ func (e *uciSession) goSearch(f []string) {
 	})
 }
 
-// search runs the deepening search and returns the best move's text.
+// search runs the search and returns the best move's text.
 func (e *uciSession) search(ctx context.Context, pos *env.Position, model string, lim session.Limits) string {
-	best, err := e.Search(ctx, pos, model, lim, func(i session.Info) {
-		e.Send("info depth %d nodes %d time %d score %s pv %s", i.Depth, i.Nodes, i.Elapsed.Milliseconds(), score(i), strings.Join(i.PV, " "))
-	})
+	best, err := e.Search(ctx, pos, model, lim, func(i session.Info) { e.Send("%s", infoLine(i)) })
 	if err != nil {
 		e.Send("info string %v; playing the first legal move", err)
 	}
@@ -244,6 +271,21 @@ func (e *uciSession) search(ctx context.Context, pos *env.Position, model string
 		return "0000"
 	}
 	return e.FormatMove(pos, best)
+}
+
+// infoLine writes a search step as UCI's "info" line: the engine's with
+// seldepth, multipv (more than one line asked), nps and hashfull.
+func infoLine(i session.Info) string {
+	if !i.Engine {
+		return fmt.Sprintf("info depth %d nodes %d time %d score %s pv %s", i.Depth, i.Nodes, i.Elapsed.Milliseconds(), score(i), strings.Join(i.PV, " "))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "info depth %d seldepth %d", i.Depth, i.SelDepth)
+	if i.MultiPV > 0 {
+		fmt.Fprintf(&b, " multipv %d", i.MultiPV)
+	}
+	fmt.Fprintf(&b, " score %s nodes %d nps %d hashfull %d time %d pv %s", score(i), i.Nodes, i.NPS, i.HashFull, i.Elapsed.Milliseconds(), strings.Join(i.PV, " "))
+	return b.String()
 }
 
 // score writes a search step's value as UCI does: "mate N" (moves,

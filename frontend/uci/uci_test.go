@@ -114,8 +114,26 @@ func TestUCISession(t *testing.T) {
 
 // TestMatchAgainstStockfish plays a short real match on orthodox chess
 // against Debian's stockfish at its lowest level (Skill Level 0, 1 node a
-// move), both engines driven over UCI, and reports the score.
+// move), both engines driven over UCI, every move checked legal, and
+// reports the score: bomberzero with the material model at 300 playouts
+// and with the alpha-beta engine at 3000 nodes.
 func TestMatchAgainstStockfish(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		setup []string
+		goCmd string
+		games int
+	}{
+		{"material, 300 playouts", []string{"setoption name Playouts value 300"}, "go nodes 300", 4},
+		{"engine, 3000 nodes", []string{"setoption name Model value engine"}, "go nodes 3000", 2},
+	} {
+		t.Run(c.name, func(t *testing.T) { playStockfish(t, c.name, c.setup, c.goCmd, c.games) })
+	}
+}
+
+// playStockfish plays games against stockfish, bomberzero set up by the
+// setoption lines setup and searching by goCmd.
+func playStockfish(t *testing.T, name string, setup []string, goCmd string, games int) {
 	path, err := exec.LookPath("stockfish")
 	if err != nil {
 		if path, err = exec.LookPath("/usr/games/stockfish"); err != nil {
@@ -144,10 +162,12 @@ func TestMatchAgainstStockfish(t *testing.T) {
 	bz := newSession(t)
 	bz.Send("uci")
 	bz.Until("uciok")
-	bz.Send("setoption name Playouts value 300")
+	for _, l := range setup {
+		bz.Send(l)
+	}
 
 	v, _ := env.LoadVariant("chess")
-	const games, maxPlies = 4, 200
+	const maxPlies = 200
 	var score float64
 	for g := 0; g < games; g++ {
 		pos := v.NewPosition()
@@ -162,13 +182,13 @@ func TestMatchAgainstStockfish(t *testing.T) {
 				res, why = env.Draw, env.LengthCap
 				break
 			}
-			e, goCmd := sf, "go nodes 1"
+			e, cmd := sf, "go nodes 1"
 			if (pos.SideToMove() == env.White) == bzWhite {
-				e, goCmd = bz, "go nodes 300"
+				e, cmd = bz, goCmd
 			}
 			e.Send("position startpos moves " + strings.Join(moves, " "))
 			e.Seen = nil
-			e.Send(goCmd)
+			e.Send(cmd)
 			best := strings.Fields(e.Until("bestmove"))[1]
 			m, err := uciMoves.ParseMove(pos, best)
 			if err != nil {
@@ -185,7 +205,7 @@ func TestMatchAgainstStockfish(t *testing.T) {
 			pts = 0
 		}
 		score += pts
-		t.Logf("game %d: bomberzero (material, 300 playouts) with %s: %s by %s in %d plies", g+1, map[bool]string{true: "White", false: "Black"}[bzWhite], res, why, len(moves))
+		t.Logf("game %d: bomberzero (%s) with %s: %s by %s in %d plies", g+1, name, map[bool]string{true: "White", false: "Black"}[bzWhite], res, why, len(moves))
 	}
-	t.Logf("bomberzero scored %.1f of %d against stockfish (Skill Level 0, 1 node)", score, games)
+	t.Logf("bomberzero (%s) scored %.1f of %d against stockfish (Skill Level 0, 1 node)", name, score, games)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bomberzero/agent"
+	"bomberzero/engine"
 	"bomberzero/env"
 	"bomberzero/frontend"
 	"bomberzero/match"
@@ -172,7 +173,7 @@ func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request) {
 
 type analyseReq struct {
 	gameReq
-	Model      string `json:"model"`       // MODEL, as the agent's; "" for material
+	Model      string `json:"model"`       // engine (the alpha-beta engine, its top MultiPV lines) or MODEL, as the agent's; "" for material
 	Sims       int    `json:"sims"`        // playouts (the most, with movetime_ms); 0: setup.DefaultSims (400), or the limit with movetime_ms
 	MovetimeMS int    `json:"movetime_ms"` // search with doubling playouts for this long; 0: one search of sims
 	Top        int    `json:"top"`         // root moves listed; 0: 8
@@ -220,6 +221,11 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 	if q.Top == 0 {
 		q.Top = 8
 	}
+	if q.Model == frontend.EngineModel {
+		out, err := s.analyseEngine(r, g, q)
+		reply(w, out, err)
+		return
+	}
 	rules := s.rulesOf(g.pos.Variant())
 	m, err := s.model(q.Model, rules)
 	if err != nil {
@@ -256,6 +262,33 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 	reply(w, out, err)
 }
 
+// analyseEngine is the analysis with the alpha-beta engine: its top lines
+// (MultiPV) with their scores, for movetime_ms or, without it,
+// frontend.DefaultAnalysisNodes nodes; either way within nine tenths of
+// the server's time limit, so that it answers with the lines it has.
+func (s *Server) analyseEngine(r *http.Request, g *game, q analyseReq) (analyseReply, error) {
+	lim := engine.Limits{Nodes: frontend.DefaultAnalysisNodes, MoveTime: s.cfg.MaxTime * 9 / 10}
+	if q.MovetimeMS > 0 {
+		lim = engine.Limits{MoveTime: min(time.Duration(q.MovetimeMS)*time.Millisecond, lim.MoveTime)}
+	}
+	lim.MoveTime = max(lim.MoveTime, time.Millisecond)
+	var out analyseReply
+	err := s.search(r, func(ctx context.Context) error {
+		began := time.Now()
+		e, err := frontend.NewEngine(g.pos.Variant(), frontend.DefaultHashMB, 1)
+		if err != nil {
+			return err
+		}
+		rep, err := frontend.EngineSearch(ctx, g.pos, e, lim, q.Top)
+		if err != nil {
+			return err
+		}
+		out = analyseReply{rep, time.Since(began).Milliseconds()}
+		return nil
+	})
+	return out, err
+}
+
 func (s *Server) handlePlayers(w http.ResponseWriter, r *http.Request) {
 	players := []string{"random", "greedy", "alphabeta:1", "alphabeta:2"}
 	for d := 3; d <= s.cfg.MaxDepth; d++ {
@@ -263,6 +296,6 @@ func (s *Server) handlePlayers(w http.ResponseWriter, r *http.Request) {
 	}
 	players = append(players, "material:200", "material:800", "rollout:200")
 	models := s.listModels()
-	writeJSON(w, http.StatusOK, map[string]any{"players": players, "models": models, "evaluators": []string{"material", "uniform", "rollout"},
+	writeJSON(w, http.StatusOK, map[string]any{"players": players, "models": models, "evaluators": []string{frontend.EngineModel, "material", "uniform", "rollout"},
 		"limits": map[string]any{"max_sims": s.cfg.MaxSims, "max_time_ms": s.cfg.MaxTime.Milliseconds(), "max_depth": s.cfg.MaxDepth, "max_searches": s.cfg.MaxSearches}})
 }

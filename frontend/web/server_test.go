@@ -531,3 +531,24 @@ func TestRunCardsCountGamesOfRunsWithoutAGamesFolder(t *testing.T) {
 		t.Errorf("runs %+v", runs.Runs)
 	}
 }
+
+func TestAnalyseWithTheEngineGivesItsBestLinesWithinTheTimeLimit(t *testing.T) {
+	f := newFixture(t, Config{MaxSims: 500, MaxTime: 2 * time.Second})
+	var rep analyseReply
+	if code, msg := call(t, "POST", f.url+"/api/analyse", `{"variant":"fbgc","start":"k9/pp8/10/10/10/10/10/10/10/4RK4 w - - 0 1","model":"engine","top":3,"movetime_ms":300}`, &rep); code != 200 {
+		t.Fatal(code, msg)
+	}
+	if rep.Best != "e1-e10" || !rep.Proven || rep.Value != 1 || rep.Score != "mate 1" || rep.Depth < 1 {
+		t.Errorf("engine analysis of a mate in one: %+v", rep.Report)
+	}
+	if len(rep.Top) != 3 || rep.Top[0].Move == rep.Top[1].Move || rep.Top[0].Score == "" || len(rep.Top[2].PV) == 0 {
+		t.Errorf("engine lines: %+v, want 3 distinct lines with scores", rep.Top)
+	}
+	if rep.ElapsedMS > 1500 {
+		t.Errorf("movetime 300 ms took %d ms", rep.ElapsedMS)
+	}
+	// Without a time the node limit applies, within the server's limit.
+	if code, msg := call(t, "POST", f.url+"/api/analyse", `{"variant":"chess","model":"engine"}`, &rep); code != 200 || len(rep.Top) != 8 || rep.ElapsedMS > 1900 {
+		t.Errorf("untimed engine analysis: %d %s %d lines in %d ms", code, msg, len(rep.Top), rep.ElapsedMS)
+	}
+}

@@ -57,8 +57,17 @@ func TestAgainstDebiansXBoard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, variant := range []string{"fbgc", "birds-ninjas"} {
-		t.Run(variant, func(t *testing.T) {
+	for _, c := range []struct{ variant, options string }{
+		{"fbgc", ""}, {"birds-ninjas", ""},
+		// The alpha-beta engine on both sides, with XBoard's memory and cores.
+		{"fbgc", "Model=engine"},
+	} {
+		variant := c.variant
+		name := variant
+		if c.options != "" {
+			name += "," + c.options
+		}
+		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			debug := filepath.Join(dir, "debug.txt")
 			final := filepath.Join(dir, "final.fen")
@@ -66,6 +75,9 @@ func TestAgainstDebiansXBoard(t *testing.T) {
 				"-variant", variant, "-matchGames", "1", "-testLegality", "false", "-animateMoving", "false",
 				"-mps", "40", "-tc", "0:10", "-adjudicateDrawMoves", "40", "-saveSettingsOnExit", "false",
 				"-savePositionFile", final, "-debug", "-nameOfDebugFile", debug)
+			if c.options != "" {
+				cmd.Args = append(cmd.Args, "-firstOptions", c.options, "-secondOptions", c.options)
+			}
 			cmd.Env = append(os.Environ(), engineEnv+"=1", "HOME="+dir)
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			if err := cmd.Start(); err != nil {
@@ -89,6 +101,17 @@ func TestAgainstDebiansXBoard(t *testing.T) {
 			}
 			saved, _ := os.ReadFile(final)
 			moves, complaints := readDebug(t, debug)
+			if c.options != "" {
+				// XBoard set the option and, for the features memory and smp,
+				// the engine's table and threads, and nothing was refused
+				// (complaints).
+				log, _ := os.ReadFile(debug)
+				for _, sent := range []string{">first : option " + c.options, ">first : memory ", ">first : cores "} {
+					if !strings.Contains(string(log), sent) {
+						t.Errorf("XBoard did not send %q", sent)
+					}
+				}
+			}
 			for _, c := range complaints {
 				t.Errorf("%s", c)
 			}

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bomberzero/engine"
 	"bomberzero/env"
 	"bomberzero/frontend/session"
 	"bomberzero/mcts"
@@ -113,14 +114,23 @@ func (e *cecpSession) command(line string) bool {
 	arg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))
 	switch f[0] {
 	case "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics",
-		"hard", "easy", "draw", "hint", "bk", ".", "otim", "cores", "memory", "egtpath", "pause", "resume":
-		// Nothing to do: no pondering, book, draw offers or status lines.
+		"hard", "easy", "draw", "hint", "bk", ".", "otim", "egtpath", "pause", "resume":
+		// Nothing to do: no pondering, book, draw offers or status lines;
+		// the engine budgets from its own clock only.
+	case "memory", "cores":
+		// The engine's table in megabytes and its threads: the options Hash
+		// and Threads, refused out of their range.
+		name := map[string]string{"memory": "Hash", "cores": "Threads"}[f[0]]
+		if err := e.Set(name, arg); err != nil {
+			e.Send("Error (%v): %s", err, line)
+		}
 	case "protover":
 		e.features()
 	case "quit":
 		return true
 	case "new":
 		e.stop()
+		e.NewGame()
 		e.force, e.side, e.clock.depth = false, env.Black, 0
 		e.changeVariant("chess", line) // CECP: new is orthodox chess until "variant"
 	case "variant":
@@ -234,7 +244,7 @@ func (e *cecpSession) command(line string) bool {
 func (e *cecpSession) features() {
 	opts := session.Options()
 	e.Send("feature myname=\"bomberzero\" variants=\"%s\" setboard=1 usermove=1 ping=1 playother=1 time=1 draw=0 "+
-		"sigint=0 sigterm=0 san=0 colors=0 analyze=1 memory=0 smp=0 name=1 debug=1 reuse=1", strings.Join(variants(opts), ","))
+		"sigint=0 sigterm=0 san=0 colors=0 analyze=1 memory=1 smp=1 name=1 debug=1 reuse=1", strings.Join(variants(opts), ","))
 	for _, l := range optionFeatures(opts) {
 		e.Send("%s", l)
 	}
@@ -534,8 +544,35 @@ func (e *cecpSession) flushPongs() {
 	e.pongs = nil
 }
 
-// limits returns a search's playouts and time.
+// limits returns a search's playouts and time, and the engine's limits:
+// analysis until stopped, "st" as the time a move, "level" and "time" as
+// the clock (with the moves to the next control), "sd" as the engine's
+// depth, or with none of them the playouts (the model) or
+// session.DefaultEngineNodes (the engine).
 func (e *cecpSession) limits(play bool) session.Limits {
+	lim := e.modelLimits(play)
+	c := e.clock
+	switch {
+	case !play:
+		lim.Engine = engine.Limits{Infinite: true}
+	case c.perMove > 0:
+		lim.Engine.MoveTime = max(c.perMove*95/100, time.Millisecond)
+	case c.level:
+		lim.Engine.Time, lim.Engine.Inc = max(c.left, time.Millisecond), c.inc
+		if c.mps > 0 {
+			lim.Engine.MovesToGo = c.mps - (e.Position().MoveNumber()-1)%c.mps
+		}
+	case c.depth == 0:
+		lim.Engine.Nodes = session.DefaultEngineNodes
+	}
+	if play {
+		lim.Engine.Depth = c.depth
+	}
+	return lim
+}
+
+// modelLimits returns a model search's playouts and time.
+func (e *cecpSession) modelLimits(play bool) session.Limits {
 	c := e.clock
 	switch {
 	case !play:
@@ -582,7 +619,9 @@ func (e *cecpSession) search(ctx context.Context, stop context.CancelFunc, pos *
 		if e.post.Load() {
 			e.Send("%d %d %d %d %s", i.Depth, score(i), i.Elapsed.Milliseconds()/10, i.Nodes, strings.Join(i.PV, " "))
 		}
-		if depth > 0 && len(i.PV) >= depth {
+		if depth > 0 && !i.Engine && len(i.PV) >= depth {
+			// The model's search has no depth: stop at a line this long (the
+			// engine stops at the depth itself).
 			stop()
 		}
 	})

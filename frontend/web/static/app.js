@@ -194,13 +194,13 @@ function drawArrows(svg) {
     const mv = G.state.legal.find((x) => x.text === m.move);
     if (!mv) return;
     const from = center(mv.from), to = center(mv.to);
-    const w = 3 + 9 * m.visits / total;
+    const w = m.score ? (i === 0 ? 9 : 5) : 3 + 9 * m.visits / total;
     const dx = to.x - from.x, dy = to.y - from.y, len = Math.hypot(dx, dy) || 1;
     const ex = to.x - dx / len * 12, ey = to.y - dy / len * 12;
     if (mv.drop) el('circle', { cx: to.x, cy: to.y, r: 12, class: 'arrow', 'data-arrow': m.move }, svg);
     else el('line', { x1: from.x, y1: from.y, x2: ex, y2: ey, 'stroke-width': w, class: 'arrow', 'marker-end': 'url(#ah)', 'data-arrow': m.move, opacity: i === 0 ? 0.85 : 0.5 }, svg);
     const t = el('text', { x: (from.x + to.x) / 2, y: (from.y + to.y) / 2, 'text-anchor': 'middle', class: 'arrow-label' }, svg);
-    t.textContent = m.visits;
+    t.textContent = m.score ? scoreLabel(m.score) : m.visits;
   });
 }
 
@@ -403,7 +403,7 @@ function startAnalysis() {
         G.analysis = rep;
         drawAnalysis(rep);
         drawBoard();
-        if (rep.proven || sims >= G.limits.max_sims) break;
+        if (model === 'engine' || rep.proven || sims >= G.limits.max_sims) break; // the engine's one search uses its time
         sims = Math.min(sims * 2, G.limits.max_sims);
       } catch (e) {
         if (ctl.signal.aborted) return;
@@ -423,10 +423,25 @@ function stopAnalysis() {
 }
 function restartAnalysis() { G.analysis = null; startAnalysis(); }
 
+// scoreLabel writes an engine score ("cp 35", "mate -2") short: +0.35, #-2.
+function scoreLabel(score) {
+  const [kind, n] = score.split(' ');
+  const v = parseInt(n, 10);
+  return kind === 'mate' ? '#' + v : (v >= 0 ? '+' : '') + (v / 100).toFixed(2);
+}
+
 function drawAnalysis(rep) {
   const white = G.state.side === 'white' ? rep.value : -rep.value;
   $('evalfill').style.height = (50 + 50 * white) + '%';
   $('evaltext').textContent = (white >= 0 ? '+' : '') + white.toFixed(2);
+  if (rep.score) {
+    // The alpha-beta engine: its best lines, each with its score.
+    const lines = rep.top.map((m) => `<tr><td>${esc(m.move)}</td><td>${esc(scoreLabel(m.score))}</td><td style="text-align:left">${(m.pv || []).map(esc).join(' ')}</td></tr>`).join('');
+    $('analysis').innerHTML = `<div class="headline">${esc(rep.best)} <span class="muted">${esc(scoreLabel(rep.score))} for ${G.state.side}</span></div>
+    <div class="muted">${esc(rep.model)} · depth ${rep.depth} · ${rep.nodes} nodes · ${rep.elapsed_ms} ms</div>
+    <table><thead><tr><th>move</th><th>score</th><th>line</th></tr></thead><tbody>${lines}</tbody></table>`;
+    return;
+  }
   const rows = rep.top.map((m) => `<tr><td>${esc(m.move)}</td><td>${m.visits}</td><td>${(100 * m.prior).toFixed(1)}%</td><td>${m.q === null ? '–' : (m.q >= 0 ? '+' : '') + m.q.toFixed(3) + (m.proven ? '!' : '')}</td></tr>`).join('');
   $('analysis').innerHTML = `<div class="headline">${esc(rep.best)} <span class="muted">value ${(rep.value >= 0 ? '+' : '') + rep.value.toFixed(3)} for ${G.state.side}${rep.proven ? ' (proven)' : ''}</span></div>
     <div class="muted">${esc(rep.model)} · ${rep.sims} playouts · ${rep.elapsed_ms} ms</div>
