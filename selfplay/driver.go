@@ -12,6 +12,7 @@ import (
 
 	"bomberzero/datasets"
 	"bomberzero/env"
+	"bomberzero/stats"
 )
 
 // Progress is a snapshot of a run for a progress display.
@@ -62,14 +63,11 @@ func (s *Summary) add(g tally) {
 	s.Games++
 	s.Positions += g.positions
 	s.TotalPlies += g.length
-	switch g.result {
-	case 1:
-		s.WhiteWins++
-	case -1:
-		s.BlackWins++
-	default:
-		s.Draws++
-	}
+	var w stats.WDL // White's side of the game
+	w.Count(g.result)
+	s.WhiteWins += w.Wins
+	s.Draws += w.Draws
+	s.BlackWins += w.Losses
 	if s.Ends == nil {
 		s.Ends = map[env.Termination]int{}
 	}

@@ -85,7 +85,7 @@ func Options() []Option {
 			set:  (*Session).SetVariant,
 		},
 		{
-			Name: "Model", Kind: String, Default: "material",
+			Name: "Model", Kind: String, Default: "engine",
 			Help:  "what searches: engine (the alpha-beta engine), or a model and playouts: none, material, uniform, rollout or a checkpoint path, with an optional :SIMS",
 			check: checkModel,
 			set:   func(s *Session, v string) error { s.model = v; return nil },

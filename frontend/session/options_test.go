@@ -36,7 +36,7 @@ func TestEveryOptionRefusesValuesOutsideItsRangeNamingItAndKeepsTheSession(t *te
 		{"Variant", []string{"", "nosuch", "Chess ", "fbgc2"}, "fbgc"},
 		{"Model", []string{"", "material:0", "material:x", "material:-5"}, "uniform:50"},
 		{"Playouts", []string{"0", "-1", "", "x", "1.5", strconv.Itoa(mcts.MaxSims + 1), "1e9"}, strconv.Itoa(mcts.MaxSims)},
-		{"Model", []string{"engine:0", "engine:x"}, "engine"},
+		{"Model", []string{"engine:0", "engine:x"}, "material"},
 		{"Hash", []string{"0", "-1", "", "x", "4097", "65536", "1e3"}, "4096"},
 		{"Threads", []string{"0", "-1", "", "257", "2.0"}, "256"},
 		{"MultiPV", []string{"0", "-1", "", "257", "three"}, "3"},
@@ -98,7 +98,7 @@ func TestTheTableDeclaresEachOptionOnceWithItsDefaultInRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _ := newTest(t)
-	if got, want := state(s), "chess | "+chess.NewPosition().String()+" | material | 400 | 16 | 1 | 1"; got != want {
+	if got, want := state(s), "chess | "+chess.NewPosition().String()+" | engine | 400 | 16 | 1 | 1"; got != want {
 		t.Errorf("a new session: %s, want %s", got, want)
 	}
 }

@@ -68,7 +68,7 @@ func TestXBoardSession(t *testing.T) {
 	s.Until("feature done=1")
 	features := strings.Join(s.Seen, "\n")
 	for _, f := range []string{`myname="bomberzero"`, "setboard=1", "usermove=1", "ping=1", "sigint=0", "sigterm=0",
-		"san=0", "colors=0", "analyze=1", "memory=1", "smp=1", "name=1", "debug=1", `option="Model -string material"`} {
+		"san=0", "colors=0", "analyze=1", "memory=1", "smp=1", "name=1", "debug=1", `option="Model -string engine"`} {
 		if !strings.Contains(features, f) {
 			t.Errorf("the features lack %s:\n%s", f, features)
 		}
