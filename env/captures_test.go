@@ -1,0 +1,71 @@
+package env
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTacticalMovesAreTheTacticalLegalMoves checks, over random games of
+// every built-in variant and some option sets, that TacticalMoves gives
+// exactly the legal moves (in LegalMoves' order) that remove a piece or
+// promote, that IsTactical agrees with the pieces a move removes, and that
+// HasLegalMove says whether LegalMoves is empty.
+func TestTacticalMovesAreTheTacticalLegalMoves(t *testing.T) {
+	games, plies := 200, 120
+	if testing.Short() {
+		games = 50
+	}
+	names := append(VariantNames(), "birds-ninjas+scepter+insane-knight", "fbgc+superknights+superpower", "testdata/designer.toml")
+	for _, name := range names {
+		t.Run(strings.TrimPrefix(name, "testdata/"), func(t *testing.T) {
+			v := mustLoad(t, name)
+			rng := rand.New(rand.NewPCG(7, uint64(len(name))))
+			tacBuf := make([]Move, 0, MaxMoves)
+			positions, tactical := 0, 0
+			for g := 0; g < games && !t.Failed(); g++ {
+				randomGame(v, rng, plies, func(p *Position, moves []Move) {
+					positions++
+					var want []Move
+					for _, m := range moves {
+						_, n := p.removals(m)
+						tac := n > 0 || m.Kind() != Drop && m.Kind() != Castle && m.Promotion() != 0
+						if p.IsTactical(m) != tac {
+							t.Fatalf("%s: IsTactical(%s) = %v, want %v", p, p.FormatGC(m), !tac, tac)
+						}
+						if tac {
+							want = append(want, m)
+						}
+					}
+					tactical += len(want)
+					got := p.TacticalMoves(tacBuf[:0])
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s: TacticalMoves %v, want %v", p, gcList(p, got), gcList(p, want))
+					}
+					if has := p.HasLegalMove(); has != (len(moves) > 0) {
+						t.Fatalf("%s: HasLegalMove %v with %d legal moves", p, has, len(moves))
+					}
+				})
+			}
+			t.Logf("%d positions, %d tactical moves", positions, tactical)
+		})
+	}
+}
+
+func gcList(p *Position, moves []Move) []string {
+	out := make([]string, len(moves))
+	for i, m := range moves {
+		out[i] = p.FormatGC(m)
+	}
+	return out
+}
+
+func TestTacticalMovesAllocatesNothing(t *testing.T) {
+	v := mustLoad(t, "fbgc")
+	p := v.NewPosition()
+	buf := make([]Move, 0, MaxMoves)
+	if n := testing.AllocsPerRun(100, func() { buf = p.TacticalMoves(buf[:0]); _ = p.HasLegalMove() }); n != 0 {
+		t.Errorf("TacticalMoves and HasLegalMove: %v allocations a call, want 0", n)
+	}
+}
