@@ -56,27 +56,23 @@ func (w *worker) quiesce(alpha, beta int32, ply int) int32 {
 		alpha = max(alpha, stand)
 		best = stand
 	}
-	moves := pos.LegalMoves(w.moves[ply][:0])
-	if len(moves) == 0 {
-		if inCheck {
+	var moves []env.Move
+	if inCheck {
+		moves = pos.LegalMoves(w.moves[ply][:0])
+		if len(moves) == 0 {
 			return matedIn(ply)
 		}
-		return 0
-	}
-	if fifty {
-		return 0
-	}
-	if !inCheck {
-		// Only captures and promotions are searched: keep them alone, so
-		// that the order is built over a short list.
-		n := 0
-		for _, m := range moves {
-			if tac, _ := w.tactical(m); tac {
-				moves[n] = m
-				n++
-			}
+		if fifty {
+			return 0
 		}
-		moves = moves[:n]
+	} else {
+		// Only captures and promotions are searched, so only they are
+		// generated; stalemate stays exact, at the cost of a search for
+		// one legal move when there is no capture.
+		moves = pos.TacticalMoves(w.moves[ply][:0])
+		if len(moves) == 0 && !pos.HasLegalMove() {
+			return 0
+		}
 	}
 	keys := w.keys[ply][:len(moves)]
 	w.orderMoves(moves, keys, ttMove, ply)
