@@ -217,3 +217,53 @@ func (p *Position) HasLegalMove() bool {
 	}
 	return false
 }
+
+// IsLegal says whether m is one of the legal moves of the side to move
+// (LegalMoves would list it), generating only the moves of the piece on
+// m's from square (or the drops): a search can try a remembered move, as a
+// transposition table's, before generating them all. scratch is working
+// space (MaxMoves long is always enough); any Move value is accepted.
+func (p *Position) IsLegal(m Move, scratch []Move) bool {
+	us, them := p.side, p.side.Other()
+	if m == NoMove || int(m.From()) >= maxCells || int(m.To()) >= maxCells {
+		return false
+	}
+	if k := p.king[them]; k != NoSquare && p.v.scepter[them].has(k) {
+		return false
+	}
+	ksq := p.king[us]
+	inCheck := ksq != NoSquare && p.attacked(ksq, them)
+	var cands []Move
+	if m.Kind() == Drop {
+		if p.v.dropType == 0 || p.hand[us][p.v.dropType] == 0 {
+			return false
+		}
+		cands = p.dropMoves(scratch[:0])
+	} else {
+		q := p.board[m.From()]
+		if q == NoPiece || q.Color() != us {
+			return false
+		}
+		cands = p.pieceMoves(scratch[:0], m.From(), inCheck)
+	}
+	found := false
+	for _, c := range cands {
+		if c == m {
+			found = true
+			break
+		}
+	}
+	if !found || ksq == NoSquare {
+		return found
+	}
+	switch {
+	case m.Kind() == Castle:
+		return true // fully checked when generated
+	case m.Kind() == Drop:
+		return !inCheck || p.safeAfter(m, ksq, us)
+	case inCheck || m.Kind() == EnPassant || m.fly() || m.From() == ksq:
+		return p.safeAfter(m, ksq, us)
+	}
+	pinned := p.sensitive(ksq, us)
+	return !(pinned.has(m.From()) || pinned.has(m.To())) || p.safeAfter(m, ksq, us)
+}

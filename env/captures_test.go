@@ -11,7 +11,8 @@ import (
 // every built-in variant and some option sets, that TacticalMoves gives
 // exactly the legal moves (in LegalMoves' order) that remove a piece or
 // promote, that IsTactical agrees with the pieces a move removes, and that
-// HasLegalMove says whether LegalMoves is empty.
+// HasLegalMove says whether LegalMoves is empty, and that IsLegal holds
+// exactly for the moves LegalMoves lists.
 func TestTacticalMovesAreTheTacticalLegalMoves(t *testing.T) {
 	games, plies := 200, 120
 	if testing.Short() {
@@ -24,6 +25,7 @@ func TestTacticalMovesAreTheTacticalLegalMoves(t *testing.T) {
 			rng := rand.New(rand.NewPCG(7, uint64(len(name))))
 			tacBuf := make([]Move, 0, MaxMoves)
 			positions, tactical := 0, 0
+			var recent, older []Move
 			for g := 0; g < games && !t.Failed(); g++ {
 				randomGame(v, rng, plies, func(p *Position, moves []Move) {
 					positions++
@@ -46,6 +48,16 @@ func TestTacticalMovesAreTheTacticalLegalMoves(t *testing.T) {
 					if has := p.HasLegalMove(); has != (len(moves) > 0) {
 						t.Fatalf("%s: HasLegalMove %v with %d legal moves", p, has, len(moves))
 					}
+					// IsLegal: every legal move, and the legal moves of
+					// the last two positions (mostly illegal here).
+					cands := append(append(slices.Clone(moves), recent...), older...)
+					for _, m := range cands {
+						if got, want := p.IsLegal(m, tacBuf[:0]), slices.Contains(moves, m); got != want {
+							t.Fatalf("%s: IsLegal(%s) = %v, want %v", p, p.FormatGC(m), got, want)
+						}
+					}
+					older = append(older[:0], recent...)
+					recent = append(recent[:0], moves...)
 				})
 			}
 			t.Logf("%d positions, %d tactical moves", positions, tactical)
@@ -65,7 +77,12 @@ func TestTacticalMovesAllocatesNothing(t *testing.T) {
 	v := mustLoad(t, "fbgc")
 	p := v.NewPosition()
 	buf := make([]Move, 0, MaxMoves)
-	if n := testing.AllocsPerRun(100, func() { buf = p.TacticalMoves(buf[:0]); _ = p.HasLegalMove() }); n != 0 {
-		t.Errorf("TacticalMoves and HasLegalMove: %v allocations a call, want 0", n)
+	m := p.LegalMoves(buf[:0])[0]
+	if n := testing.AllocsPerRun(100, func() {
+		buf = p.TacticalMoves(buf[:0])
+		_ = p.HasLegalMove()
+		_ = p.IsLegal(m, buf[:0])
+	}); n != 0 {
+		t.Errorf("TacticalMoves, HasLegalMove and IsLegal: %v allocations a call, want 0", n)
 	}
 }
