@@ -224,25 +224,59 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut bool) int32 {
 			}
 		}
 	}
-	moves := pos.LegalMoves(w.moves[ply][:0])
-	if len(moves) == 0 {
-		if inCheck {
-			return matedIn(ply)
+	// The table's move is tried before the moves are generated, when it
+	// is legal here (not at the root, whose MultiPV may exclude it, nor
+	// when the fifty-move draw is to be told from mate): a cut-off on it
+	// saves the generation. It is the move the order would take first
+	// anyway, so the search is the same, move for move.
+	staged := env.NoMove
+	if !root && !fifty && ttMove != env.NoMove && pos.IsLegal(ttMove, w.moves[ply][:0]) {
+		staged = ttMove
+	}
+	var moves []env.Move
+	var keys []int64
+	generated := false
+	if staged == env.NoMove {
+		moves = pos.LegalMoves(w.moves[ply][:0])
+		if len(moves) == 0 {
+			if inCheck {
+				return matedIn(ply)
+			}
+			return 0 // stalemate
 		}
-		return 0 // stalemate
+		if fifty && !root {
+			return 0 // in check but not mated: the fifty-move draw
+		}
+		keys = w.keys[ply][:len(moves)]
+		w.orderMoves(moves, keys, ttMove, ply)
+		generated = true
 	}
-	if fifty && !root {
-		return 0 // in check but not mated: the fifty-move draw
-	}
-	keys := w.keys[ply][:len(moves)]
-	w.orderMoves(moves, keys, ttMove, ply)
 	improving := ply >= 2 && !inCheck && static > w.stack[ply-2].static
 	quiets := w.quiets[ply][:0]
 	best, bestMove := -Infinite, env.NoMove
 	alpha0 := alpha
 	searched := 0
-	for i := range moves {
-		m := pick(moves, keys, i)
+loop:
+	for i := 0; !generated || i < len(moves); i++ {
+		var m env.Move
+		switch {
+		case i == 0 && staged != env.NoMove:
+			m = staged
+		case !generated:
+			// The table's move did not cut off: generate the rest. It
+			// is ordered first, so it is at 0 after one pick.
+			moves = pos.LegalMoves(w.moves[ply][:0])
+			keys = w.keys[ply][:len(moves)]
+			w.orderMoves(moves, keys, ttMove, ply)
+			pick(moves, keys, 0)
+			generated = true
+			if i >= len(moves) {
+				break loop // the table's move was the only one
+			}
+			m = pick(moves, keys, i)
+		default:
+			m = pick(moves, keys, i)
+		}
 		if root && len(w.excluded) > 0 && slices.Contains(w.excluded, m) {
 			continue // a line MultiPV has already given
 		}
