@@ -198,6 +198,12 @@ type Info struct {
 	Centipawns int
 	// PV is the principal variation in the session's notation.
 	PV []string
+	// TreeFull says the step's search filled its tree (the node budget of
+	// the base search's TreeMemoryMB, the config's selfplay.tree_memory_mb)
+	// and was the last: its move is kept until the search is stopped, and
+	// TreeNodes is the tree's size.
+	TreeFull  bool
+	TreeNodes int
 }
 
 // Search searches pos with the model spec (the option Model when the
@@ -231,7 +237,8 @@ func (s *Session) Search(ctx context.Context, pos *env.Position, spec string, li
 			each(Info{
 				Depth: max(len(r.PV), 1), Nodes: r.Sims, Elapsed: time.Since(began),
 				Mate: mateIn(r), Centipawns: frontend.Centipawns(r.Value),
-				PV: env.FormatLine(pos, r.PV, env.GameCourier{}, s.moves),
+				PV:       env.FormatLine(pos, r.PV, env.GameCourier{}, s.moves),
+				TreeFull: r.TreeFull, TreeNodes: r.TreeNodes,
 			})
 		}
 	})
