@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"time"
 
@@ -193,6 +195,11 @@ func Centipawns(v float64) int {
 	return int(math.Round(90 * math.Tan(1.5637541897*v)))
 }
 
+// bigTree is the size, in nodes, from which Deepen collects a finished
+// search's tree before the next search and returns its memory to the
+// system when the deepening ends (about 100 MiB of nodes).
+const bigTree = 1 << 20
+
 // Deepen searches pos again and again with doubling playout counts, from
 // cfg.Sims up to maxSims, until maxSims is searched, a search proves the
 // value, a search fills its tree (Report.TreeFull: a longer one would end
@@ -215,6 +222,11 @@ func Deepen(ctx context.Context, pos *env.Position, rules *agent.Rules, model *a
 		}
 		c := cfg
 		c.Sims = sims
+		if have && last.TreeNodes >= bigTree {
+			// The last search's tree is garbage now: collected before
+			// the next grows, so two large trees never share the heap.
+			runtime.GC()
+		}
 		rep, err := Search(ctx, pos, rules, model, c, top)
 		if err != nil {
 			if have && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
@@ -227,6 +239,12 @@ func Deepen(ctx context.Context, pos *env.Position, rules *agent.Rules, model *a
 			each(rep)
 		}
 		if sims >= maxSims || rep.Proven || rep.TreeFull {
+			if rep.TreeNodes >= bigTree {
+				// The tree is gone with its search: its memory goes back
+				// to the system while an "infinite" search waits for
+				// its stop.
+				debug.FreeOSMemory()
+			}
 			return last, nil
 		}
 	}

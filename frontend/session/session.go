@@ -71,6 +71,9 @@ type job struct {
 // New starts a session that writes on out, derives its searches from base
 // (a training config's player search, DefaultSearch without one) and
 // writes moves in the notation moves. Every option starts at its default.
+// It sets the process's soft memory limit to MemoryLimit of base's tree
+// cap and the option Hash (again whenever the engine is rebuilt with
+// another Hash), unless GOMEMLIMIT is set.
 func New(out io.Writer, base mcts.Config, moves env.Notation) (*Session, error) {
 	s := &Session{out: out, base: base, moves: moves}
 	for _, o := range Options() {
@@ -78,6 +81,9 @@ func New(out io.Writer, base mcts.Config, moves env.Notation) (*Session, error) 
 			return nil, fmt.Errorf("session: the default of %w", err)
 		}
 	}
+	s.engMu.Lock()
+	s.limitMemory()
+	s.engMu.Unlock()
 	return s, nil
 }
 
