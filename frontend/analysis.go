@@ -205,8 +205,9 @@ const bigTree = 1 << 20
 // value, a search fills its tree (Report.TreeFull: a longer one would end
 // at the same node budget, so the deepening stops there and keeps that
 // search's move, and an "infinite" search runs in memory bounded by
-// cfg.TreeMemoryMB), the deadline passes (zero: none) or ctx ends. It calls each (when
-// not nil) with every finished search's report and returns the last one.
+// cfg.TreeMemoryMB), the deadline passes (zero: none) or ctx ends. It
+// calls each (when not nil) with every finished search's report and
+// returns the last one.
 // It fails only when no search finished: when even the first was stopped.
 func Deepen(ctx context.Context, pos *env.Position, rules *agent.Rules, model *agent.Model, cfg mcts.Config, top, maxSims int, deadline time.Time, each func(Report)) (Report, error) {
 	if !deadline.IsZero() {

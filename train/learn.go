@@ -36,9 +36,8 @@ func (r *runner) trainPhase(ctx context.Context) error {
 	}
 	// Chunks the window found unusable on reading their rows (damaged, or
 	// of another variant): quarantined and named, as self-play's listing
-	// does with those it finds.
-	// A duplicate is left to the listing (datasets.List), which keeps the
-	// first in chunk order.
+	// does with those it finds; a duplicate is left to the listing
+	// (datasets.List), which keeps the first in chunk order.
 	r.quarantine(slices.DeleteFunc(rep.Problems, func(p *datasets.ChunkError) bool { return errors.Is(p, datasets.ErrDuplicate) }))
 	tc := r.cfg.Train
 	if r.teaching() && r.cfg.Teacher.TrainSteps > 0 {
