@@ -33,6 +33,10 @@ func (e *ChunkError) Unwrap() error { return e.Err }
 // foreign file (as opposed to one that could not be read at all).
 var ErrCorrupt = errors.New("corrupt chunk")
 
+// ErrForeign is wrapped, with ErrCorrupt, by the ChunkError of a chunk of
+// another variant than the data it sits in (WindowConfig.Variant).
+var ErrForeign = errors.New("a chunk of another variant")
+
 // Chunk is one chunk file read and verified in full.
 type Chunk struct {
 	Info ChunkInfo

@@ -15,6 +15,11 @@ type WindowConfig struct {
 	// IncludeCheap also keeps positions from playout-cap randomization's
 	// cheap searches; by default only full searches are kept.
 	IncludeCheap bool
+	// Variant, when set, is the one variant the window's positions may be
+	// of: a chunk with a row of another variant is unusable, reported as a
+	// ChunkError wrapping ErrForeign (and ErrCorrupt, so a run quarantines
+	// it like a damaged chunk) and never loaded.
+	Variant string
 }
 
 // Sample is one training position drawn from a Window. Its slices alias the
@@ -246,6 +251,9 @@ func (w *Window) newBlock(info ChunkInfo, rows []trainRow) (*block, error) {
 	variantIdx := map[string]uint16{}
 	for i := range rows {
 		r := &rows[i]
+		if w.cfg.Variant != "" && r.Variant != w.cfg.Variant {
+			return nil, fmt.Errorf("%w: %w: row %d is a position of %q, this data is of %q", ErrCorrupt, ErrForeign, i, r.Variant, w.cfg.Variant)
+		}
 		if !r.FullSearch && !w.cfg.IncludeCheap {
 			continue
 		}

@@ -1,11 +1,13 @@
 package datasets
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -338,5 +340,37 @@ func TestWindowSamplesCarryTheirPlyAndGameLength(t *testing.T) {
 		if got := (truth{s.Ply, s.GameLength}); got != want[s.Position] {
 			t.Fatalf("sample %q: ply %d, game length %d; want %+v", s.Position, s.Ply, s.GameLength, want[s.Position])
 		}
+	}
+}
+
+// A chunk with a game of another variant than WindowConfig.Variant is
+// unusable, named, and wraps ErrForeign and ErrCorrupt (issue 34).
+func TestWindowRefusesAChunkOfAnotherVariant(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(9, 9))
+	mine := synthGames(rng, "a", 4)
+	for _, g := range mine {
+		g.Variant = "fbgc"
+	}
+	labelPositions(mine)
+	writeChunkAt(t, dir, t0, mine)
+	theirs := synthGames(rng, "b", 4)
+	for _, g := range theirs {
+		g.Variant = "fbgc"
+	}
+	theirs[2].Variant = "chess"
+	labelPositions(theirs)
+	foreign := writeChunkAt(t, dir, t0.Add(time.Second), theirs)
+	w, _ := NewWindow(dir, WindowConfig{Size: 1000, Variant: "fbgc"})
+	rep, err := w.Refresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Problems) != 1 || rep.Problems[0].Path != foreign || !errors.Is(rep.Problems[0], ErrForeign) || !errors.Is(rep.Problems[0], ErrCorrupt) ||
+		!strings.Contains(rep.Problems[0].Error(), `"chess"`) {
+		t.Fatalf("problems %v; want the chunk %s of another variant", rep.Problems, foreign)
+	}
+	if got, want := windowTexts(w), eligibleTexts(mine, false); !slices.Equal(got, want) {
+		t.Errorf("the window holds %d positions, want the %d of the fbgc chunk", len(got), len(want))
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"time"
 
@@ -52,6 +54,13 @@ type Report struct {
 	Score string `json:"score,omitempty"`
 	Depth int    `json:"depth,omitempty"`
 	Nodes int64  `json:"nodes,omitempty"`
+	// TreeNodes is the size of the search's tree in nodes, and TreeFull
+	// says the search ended before its playouts because the tree reached
+	// its node budget (mcts.Config.TreeMemoryMB, the config's
+	// selfplay.tree_memory_mb): Best is then the best move of the playouts
+	// made, and a longer search of the same budget would end there too.
+	TreeNodes int  `json:"tree_nodes,omitempty"`
+	TreeFull  bool `json:"tree_full,omitempty"`
 	// BestMove is Best as a move of the position.
 	BestMove env.Move `json:"-"`
 }
@@ -118,6 +127,10 @@ func Search(ctx context.Context, pos *env.Position, rules *agent.Rules, model *a
 	}
 	r := s.Result(0)
 	rep.Value, rep.Proven = float64(r.Value), r.Proven
+	rep.TreeNodes, rep.TreeFull = s.TreeSize(0), r.TreeFull
+	if r.TreeFull {
+		rep.Sims = r.Sims
+	}
 	// Move texts are written on a copy that follows the PV.
 	text := func(p *env.Position, idx int) (string, env.Move, error) {
 		m := rules.Index.Decode(p, idx)
@@ -182,10 +195,19 @@ func Centipawns(v float64) int {
 	return int(math.Round(90 * math.Tan(1.5637541897*v)))
 }
 
+// bigTree is the size, in nodes, from which Deepen collects a finished
+// search's tree before the next search and returns its memory to the
+// system when the deepening ends (about 100 MiB of nodes).
+const bigTree = 1 << 20
+
 // Deepen searches pos again and again with doubling playout counts, from
 // cfg.Sims up to maxSims, until maxSims is searched, a search proves the
-// value, the deadline passes (zero: none) or ctx ends. It calls each (when
-// not nil) with every finished search's report and returns the last one.
+// value, a search fills its tree (Report.TreeFull: a longer one would end
+// at the same node budget, so the deepening stops there and keeps that
+// search's move, and an "infinite" search runs in memory bounded by
+// cfg.TreeMemoryMB), the deadline passes (zero: none) or ctx ends. It
+// calls each (when not nil) with every finished search's report and
+// returns the last one.
 // It fails only when no search finished: when even the first was stopped.
 func Deepen(ctx context.Context, pos *env.Position, rules *agent.Rules, model *agent.Model, cfg mcts.Config, top, maxSims int, deadline time.Time, each func(Report)) (Report, error) {
 	if !deadline.IsZero() {
@@ -201,6 +223,11 @@ func Deepen(ctx context.Context, pos *env.Position, rules *agent.Rules, model *a
 		}
 		c := cfg
 		c.Sims = sims
+		if have && last.TreeNodes >= bigTree {
+			// The last search's tree is garbage now: collected before
+			// the next grows, so two large trees never share the heap.
+			runtime.GC()
+		}
 		rep, err := Search(ctx, pos, rules, model, c, top)
 		if err != nil {
 			if have && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
@@ -212,7 +239,13 @@ func Deepen(ctx context.Context, pos *env.Position, rules *agent.Rules, model *a
 		if each != nil {
 			each(rep)
 		}
-		if sims >= maxSims || rep.Proven {
+		if sims >= maxSims || rep.Proven || rep.TreeFull {
+			if rep.TreeNodes >= bigTree {
+				// The tree is gone with its search: its memory goes back
+				// to the system while an "infinite" search waits for
+				// its stop.
+				debug.FreeOSMemory()
+			}
 			return last, nil
 		}
 	}

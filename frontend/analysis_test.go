@@ -142,3 +142,41 @@ func TestCentipawnsFollowsLc0sMapping(t *testing.T) {
 		}
 	}
 }
+
+// An "infinite" deepening (the playout cap of the search itself) under a
+// tiny tree budget: it stops at the first search that fills its tree,
+// keeps that search's legal move, never grows past the budget and does not
+// search again and again to the playout cap.
+func TestDeepenStopsAtAFullTreeWithinTheNodeBudget(t *testing.T) {
+	pos, rules, m := openPosition(t, "fbgc", "")
+	cfg := setup.AnalysisSearch(mcts.DefaultConfig(), 64)
+	cfg.TreeMemoryMB = 1
+	budget := cfg.NodeBudget()
+	var reps []Report
+	began := time.Now()
+	rep, err := Deepen(context.Background(), pos, rules, m, cfg, 3, mcts.MaxSims, time.Time{}, func(r Report) { reps = append(reps, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.TreeFull {
+		t.Fatalf("last report %d playouts, %d nodes: want a full tree of budget %d", rep.Sims, rep.TreeNodes, budget)
+	}
+	for i, r := range reps {
+		// A last expansion may pass the budget by one batch's children.
+		if r.TreeNodes > budget+cfg.LeavesPerGame*len(pos.LegalMoves(nil))*4 {
+			t.Errorf("search %d: %d nodes, over the budget %d", i, r.TreeNodes, budget)
+		}
+		if r.TreeFull && i != len(reps)-1 {
+			t.Errorf("search %d filled its tree, yet %d more searches ran", i, len(reps)-1-i)
+		}
+	}
+	if rep.Sims >= mcts.MaxSims {
+		t.Errorf("last search %d playouts: want it ended by the tree", rep.Sims)
+	}
+	if _, err := pos.ParseMove(rep.Best); err != nil || rep.BestMove == env.NoMove {
+		t.Errorf("best %q: %v", rep.Best, err)
+	}
+	if d := time.Since(began); d > 30*time.Second {
+		t.Errorf("the deepening took %v", d)
+	}
+}

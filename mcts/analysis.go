@@ -96,3 +96,12 @@ func (t *tree) pvChild(i int32) int32 {
 	}
 	return best
 }
+
+// TreeSize is the number of nodes in slot i's search tree, the figure the
+// node budget (Config.NodeBudget) bounds; 0 for a slot out of range.
+func (s *Searcher) TreeSize(i int) int {
+	if i < 0 || i >= len(s.slots) {
+		return 0
+	}
+	return len(s.slots[i].tree.nodes)
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"bomberzero/datasets"
+	"bomberzero/nn"
 )
 
 // TestFaultInjectionLosesNoGame is the proof of issue 16: a small training
@@ -21,7 +22,9 @@ import (
 // generation must have counted its configured games, every game played
 // must have its record in games/ (none deleted), every game in the data
 // must be there once, and the data must hold exactly the games the faults
-// did not remove. -short runs a few faults; the full test runs many more.
+// did not remove, and every generation's checkpoint must be whole. -short
+// runs a few faults (under 30 s); the full test runs many more, and
+// scripts/soak.sh repeats it.
 func TestFaultInjectionLosesNoGame(t *testing.T) {
 	bin := buildBinary(t)
 	cfg := tinyConfig(t)
@@ -149,6 +152,13 @@ func TestFaultInjectionLosesNoGame(t *testing.T) {
 	}
 	if len(seenGen) != gens {
 		t.Errorf("metrics for %d generations, want %d", len(seenGen), gens)
+	}
+	// Intact: every generation's checkpoint is there, whole and finite
+	// (nn.ReadCheckpoint verifies it), never a torn write of a killed save.
+	for g := 1; g <= gens; g++ {
+		if _, err := nn.ReadCheckpoint(GenCheckpoint(dir, g)); err != nil {
+			t.Errorf("generation %d's checkpoint: %v", g, err)
+		}
 	}
 	// On disk: each good game once, the configured games less the removed.
 	chunks, _, err := datasets.List(DataDir(dir))

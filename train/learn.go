@@ -2,10 +2,12 @@ package train
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"bomberzero/datasets"
@@ -28,9 +30,15 @@ func trainSteps(cfg setup.TrainConfig, arrived, samples int64, doneThisGen int) 
 // trainPhase trains the network on the window of recent data, saving the
 // trainer and the state every CheckpointSteps steps.
 func (r *runner) trainPhase(ctx context.Context) error {
-	if _, err := r.window.Refresh(); err != nil {
+	rep, err := r.window.Refresh()
+	if err != nil {
 		return fmt.Errorf("train: data window: %w", err)
 	}
+	// Chunks the window found unusable on reading their rows (damaged, or
+	// of another variant): quarantined and named, as self-play's listing
+	// does with those it finds; a duplicate is left to the listing
+	// (datasets.List), which keeps the first in chunk order.
+	r.quarantine(slices.DeleteFunc(rep.Problems, func(p *datasets.ChunkError) bool { return errors.Is(p, datasets.ErrDuplicate) }))
 	tc := r.cfg.Train
 	if r.teaching() && r.cfg.Teacher.TrainSteps > 0 {
 		tc.MaxSteps = r.cfg.Teacher.TrainSteps

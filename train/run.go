@@ -317,7 +317,7 @@ func (r *runner) open(resume bool) error {
 			return err
 		}
 	}
-	if r.window, err = datasets.NewWindow(filepath.Join(r.dir, dataDir), datasets.WindowConfig{Size: r.cfg.Train.Window}); err != nil {
+	if r.window, err = datasets.NewWindow(filepath.Join(r.dir, dataDir), datasets.WindowConfig{Size: r.cfg.Train.Window, Variant: v.Name}); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"bomberzero/datasets"
 	"bomberzero/internal/atomicfile"
 	"bomberzero/internal/dirlock"
+	"bomberzero/setup"
 )
 
 // TestRunWithoutStateIsRefusedNotRestarted is finding 4 of issue 16: a run
@@ -224,5 +225,51 @@ func TestTornMetricsLineIsReportedAndRebuiltOnResume(t *testing.T) {
 	recs := readMetrics(t, dir)
 	if len(recs) != 2 || recs[1].Generation != 1 || recs[1].Model != "gen-0002" {
 		t.Errorf("records after the resume: %+v; want generations 0 and 1 (gen-0002)", recs)
+	}
+}
+
+// TestForeignChunkIsQuarantinedAndNamed is finding 5 of issue 34: a chunk
+// of another variant in a run's data blocked training with an error that
+// did not name the chunk. It is now quarantined like a damaged one, the
+// log naming it, and the run goes on.
+func TestForeignChunkIsQuarantinedAndNamed(t *testing.T) {
+	cfg := tinyConfig(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := Run(context.Background(), Options{Dir: dir, Config: cfg, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	other, err := setup.DefaultConfig("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Net, other.SelfPlay, other.Train, other.Eval, other.Teacher = cfg.Net, cfg.SelfPlay, cfg.Train, cfg.Eval, cfg.Teacher
+	odir := filepath.Join(t.TempDir(), "chess")
+	if _, err := Run(context.Background(), Options{Dir: odir, Config: other, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	foreign, _, err := datasets.List(DataDir(odir))
+	if err != nil || len(foreign) == 0 {
+		t.Fatalf("no chess chunks (%v)", err)
+	}
+	data, err := os.ReadFile(foreign[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := foreign[0].Name
+	if err := os.WriteFile(filepath.Join(DataDir(dir), name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	if _, err := Run(context.Background(), Options{Dir: dir, Generations: 2, Progress: &log}); err != nil {
+		t.Fatalf("resumed with a chess chunk in the data: %v\nlog:\n%s", err, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(DataDir(dir), quarantineDir, name)); err != nil {
+		t.Errorf("the chess chunk is not in quarantine: %v; log:\n%s", err, log.String())
+	}
+	if l := log.String(); !strings.Contains(l, name) || !strings.Contains(l, `"chess"`) || !strings.Contains(l, "moved to") {
+		t.Errorf("the log does not name the chunk, its variant and where it went:\n%s", l)
+	}
+	if recs := readMetrics(t, dir); len(recs) != 2 {
+		t.Errorf("%d generations recorded, want 2", len(recs))
 	}
 }

@@ -3,12 +3,15 @@ package session
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"strconv"
 	"time"
 
 	"bomberzero/engine"
 	"bomberzero/env"
 	"bomberzero/frontend"
+	"bomberzero/mcts"
 )
 
 // DefaultEngineNodes is the node limit of an engine search given no
@@ -78,6 +81,7 @@ func (s *Session) engineFor(v *env.Variant) (*engine.Engine, int, error) {
 			return nil, 0, err
 		}
 		s.eng, s.engKey = e, key
+		s.limitMemory()
 	}
 	return s.eng, s.multiPV, nil
 }
@@ -134,4 +138,31 @@ func (s *Session) formatLine(pos *env.Position, line []env.Move) []string {
 // are refused by the engine's own check (engine.Limits.Validate).
 func EngineLimits(timeMS, incMS, movesToGo int) engine.Limits {
 	return engine.Limits{Time: time.Duration(timeMS) * time.Millisecond, Inc: time.Duration(incMS) * time.Millisecond, MovesToGo: movesToGo}
+}
+
+// MemorySlackMB is the room the soft memory limit (limitMemory) leaves
+// above the search tree's cap and the engine's table: the model, the
+// evaluation cache, the old copy of a tree's nodes while they grow.
+const MemorySlackMB = 512
+
+// MemoryLimit is the soft memory limit of a session: the search tree's cap
+// (treeMB, mcts.Config.TreeMemoryMB, 0 for its default) plus the engine's
+// table (hashMB) plus MemorySlackMB, in bytes.
+func MemoryLimit(treeMB, hashMB int) int64 {
+	if treeMB == 0 {
+		treeMB = mcts.DefaultTreeMemoryMB
+	}
+	return int64(treeMB+hashMB+MemorySlackMB) << 20
+}
+
+// limitMemory sets Go's soft memory limit (runtime/debug.SetMemoryLimit)
+// to MemoryLimit of the session's tree cap and Hash, so the collector
+// frees a growing tree's old copies before the heap doubles and a long
+// search ("go infinite") peaks near its cap; GOMEMLIMIT in the
+// environment, when set, is left to rule. The caller holds engMu.
+func (s *Session) limitMemory() {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(MemoryLimit(s.base.TreeMemoryMB, s.hashMB))
 }

@@ -71,6 +71,9 @@ type job struct {
 // New starts a session that writes on out, derives its searches from base
 // (a training config's player search, DefaultSearch without one) and
 // writes moves in the notation moves. Every option starts at its default.
+// It sets the process's soft memory limit to MemoryLimit of base's tree
+// cap and the option Hash (again whenever the engine is rebuilt with
+// another Hash), unless GOMEMLIMIT is set.
 func New(out io.Writer, base mcts.Config, moves env.Notation) (*Session, error) {
 	s := &Session{out: out, base: base, moves: moves}
 	for _, o := range Options() {
@@ -78,6 +81,9 @@ func New(out io.Writer, base mcts.Config, moves env.Notation) (*Session, error) 
 			return nil, fmt.Errorf("session: the default of %w", err)
 		}
 	}
+	s.engMu.Lock()
+	s.limitMemory()
+	s.engMu.Unlock()
 	return s, nil
 }
 
@@ -198,6 +204,12 @@ type Info struct {
 	Centipawns int
 	// PV is the principal variation in the session's notation.
 	PV []string
+	// TreeFull says the step's search filled its tree (the node budget of
+	// the base search's TreeMemoryMB, the config's selfplay.tree_memory_mb)
+	// and was the last: its move is kept until the search is stopped, and
+	// TreeNodes is the tree's size.
+	TreeFull  bool
+	TreeNodes int
 }
 
 // Search searches pos with the model spec (the option Model when the
@@ -231,7 +243,8 @@ func (s *Session) Search(ctx context.Context, pos *env.Position, spec string, li
 			each(Info{
 				Depth: max(len(r.PV), 1), Nodes: r.Sims, Elapsed: time.Since(began),
 				Mate: mateIn(r), Centipawns: frontend.Centipawns(r.Value),
-				PV: env.FormatLine(pos, r.PV, env.GameCourier{}, s.moves),
+				PV:       env.FormatLine(pos, r.PV, env.GameCourier{}, s.moves),
+				TreeFull: r.TreeFull, TreeNodes: r.TreeNodes,
 			})
 		}
 	})

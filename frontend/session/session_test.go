@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"io"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"bomberzero/engine"
 	"bomberzero/env"
 	"bomberzero/frontend"
+	"bomberzero/mcts"
 )
 
 func TestSearchFindsAMateInOneAndReportsItInTheSessionsNotation(t *testing.T) {
@@ -168,5 +171,31 @@ func TestTheEngineFollowsAVariantLoadedAgain(t *testing.T) {
 		if _, err := s.Search(context.Background(), s.Position(), EngineModel, Limits{Engine: engine.Limits{Depth: 2}}, nil); err != nil {
 			t.Errorf("after SetVariant: %v", err)
 		}
+	}
+}
+
+// A session's soft memory limit is its tree cap plus Hash plus the slack,
+// and follows Hash when the engine is rebuilt.
+func TestSessionLimitsMemoryToTheTreeCapAndHash(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	before := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(before) })
+	base := mcts.DefaultConfig()
+	base.TreeMemoryMB = 64
+	s, err := New(io.Discard, base, env.UCI{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := debug.SetMemoryLimit(-1), int64(64+DefaultHashMB+MemorySlackMB)<<20; got != want {
+		t.Errorf("limit %d, want %d", got, want)
+	}
+	if err := s.Set("Hash", "32"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.engineFor(s.Variant()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := debug.SetMemoryLimit(-1), int64(64+32+MemorySlackMB)<<20; got != want {
+		t.Errorf("limit after Hash 32: %d, want %d", got, want)
 	}
 }

@@ -263,7 +263,12 @@ func (e *uciSession) goSearch(f []string) {
 
 // search runs the search and returns the best move's text.
 func (e *uciSession) search(ctx context.Context, pos *env.Position, model string, lim session.Limits) string {
-	best, err := e.Search(ctx, pos, model, lim, func(i session.Info) { e.Send("%s", infoLine(i)) })
+	best, err := e.Search(ctx, pos, model, lim, func(i session.Info) {
+		e.Send("%s", infoLine(i))
+		if i.TreeFull {
+			e.Send("info string the search tree is full (%d nodes, the config's selfplay.tree_memory_mb): this is the search's last line and its move the best move", i.TreeNodes)
+		}
+	})
 	if err != nil {
 		e.Send("info string %v; playing the first legal move", err)
 	}

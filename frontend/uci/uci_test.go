@@ -2,12 +2,15 @@ package uci
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"bomberzero/env"
+	"bomberzero/frontend/session"
 	"bomberzero/frontend/session/sessiontest"
 )
 
@@ -208,4 +211,43 @@ func playStockfish(t *testing.T, name string, setup []string, goCmd string, game
 		t.Logf("game %d: bomberzero (%s) with %s: %s by %s in %d plies", g+1, name, map[bool]string{true: "White", false: "Black"}[bzWhite], res, why, len(moves))
 	}
 	t.Logf("bomberzero (%s) scored %.1f of %d against stockfish (Skill Level 0, 1 node)", name, score, games)
+}
+
+// TestGoInfiniteStopsGrowingAtTheTreeBudget: with the material model under
+// a 1 MiB tree (tree_memory_mb = 1), go infinite searches until its tree is
+// full, says so, then waits for stop and answers a legal move at once.
+func TestGoInfiniteStopsGrowingAtTheTreeBudget(t *testing.T) {
+	base, err := session.DefaultSearch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base.TreeMemoryMB = 1
+	s := sessiontest.Start(t, func(ctx context.Context, in io.Reader, out io.Writer) error {
+		return RunWith(ctx, in, out, base)
+	})
+	s.Send("uci")
+	s.Until("uciok")
+	s.Send("setoption name Model value material")
+	s.Send("position startpos")
+	s.Send("go infinite")
+	full := s.Until("info string the search tree is full")
+	var nodes int
+	if _, err := fmt.Sscanf(full, "info string the search tree is full (%d nodes", &nodes); err != nil || nodes > base.NodeBudget()+8*256 {
+		t.Errorf("%q: want the tree's size within its budget %d", full, base.NodeBudget())
+	}
+	time.Sleep(100 * time.Millisecond)
+	began := time.Now()
+	s.Send("stop")
+	l := s.Until("bestmove")
+	if d := time.Since(began); d > 2*time.Second {
+		t.Errorf("stop answered after %v", d)
+	}
+	v, err := env.LoadVariant("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := uciMoves.ParseMove(v.NewPosition(), strings.Fields(l)[1]); err != nil {
+		t.Errorf("%q: %v", l, err)
+	}
+	s.Send("quit")
 }
