@@ -66,12 +66,33 @@ func FitScale(samples []Sample, w [NumTerms]float64) float64 {
 
 // FitWeights minimises TexelLoss over the weights at scale k, starting
 // from w0, by Levenberg-Marquardt (Gauss-Newton steps damped toward
-// gradient descent while they fail to lower the loss). Terms whose column
-// is zero in every sample keep their starting weight. It returns the
-// weights and their loss.
-func FitWeights(samples []Sample, w0 [NumTerms]float64, k float64, iters int) ([NumTerms]float64, float64) {
+// gradient descent while they fail to lower the loss), plus, with ridge >
+// 0, a penalty ridge * sum_a D_a (w_a - w0_a)^2 that holds the weights
+// near w0, D_a being the mean square of term a times the slope of the
+// expected result at an even score (so that ridge is unit-free). Terms
+// whose column is zero in every sample keep their starting weight. It
+// returns the weights and their penalised loss.
+func FitWeights(samples []Sample, w0 [NumTerms]float64, k float64, iters int, ridge float64) ([NumTerms]float64, float64) {
+	if len(samples) == 0 {
+		return w0, 0
+	}
+	n := float64(len(samples))
+	var dpen [NumTerms]float64
+	slope := k * texelScale / 4
+	for i := range samples {
+		for a, x := range samples[i].X {
+			dpen[a] += x * x * slope * slope / n
+		}
+	}
+	objective := func(w [NumTerms]float64) float64 {
+		l := TexelLoss(samples, w, k)
+		for a := range w {
+			l += ridge * dpen[a] * (w[a] - w0[a]) * (w[a] - w0[a])
+		}
+		return l
+	}
 	w := w0
-	loss := TexelLoss(samples, w, k)
+	loss := objective(w)
 	lambda := 1e-3
 	for it := 0; it < iters; it++ {
 		var jtj [NumTerms][NumTerms]float64
@@ -94,6 +115,13 @@ func FitWeights(samples []Sample, w0 [NumTerms]float64, k float64, iters int) ([
 				jtj[a][b] = jtj[b][a]
 			}
 		}
+		for a := range NumTerms { // per sample, with the penalty's terms
+			for b := range NumTerms {
+				jtj[a][b] /= n
+			}
+			jtr[a] = jtr[a]/n - ridge*dpen[a]*(w[a]-w0[a])
+			jtj[a][a] += ridge * dpen[a]
+		}
 		improved := false
 		for try := 0; try < 20; try++ {
 			m := jtj
@@ -110,7 +138,7 @@ func FitWeights(samples []Sample, w0 [NumTerms]float64, k float64, iters int) ([
 				cand[a] = w[a] + step[a]
 			}
 			cand[0] = min(max(cand[0], 0), 1000)
-			if l := TexelLoss(samples, cand, k); l < loss {
+			if l := objective(cand); l < loss {
 				improved = loss-l > 1e-12*loss
 				w, loss = cand, l
 				lambda = max(lambda/3, 1e-9)
@@ -361,20 +389,22 @@ type TuneReport struct {
 	LossBefore float64 `json:"loss_before"`
 	LossAfter  float64 `json:"loss_after"`
 	Samples    int     `json:"samples"`
+	Ridge      float64 `json:"ridge,omitempty"`
 }
 
 // TuneWeights fits weights to samples by Texel's method: first the scale
 // K for the starting weights w0, then the weights at that K. The weights
-// are rounded to whole numbers and LossAfter is the loss of the rounded
-// weights.
-func TuneWeights(samples []Sample, w0 Weights) (Weights, TuneReport, error) {
+// are rounded to whole numbers and LossAfter is the (unpenalised) loss of
+// the rounded weights. ridge holds the weights near w0 (see FitWeights).
+func TuneWeights(samples []Sample, w0 Weights, ridge float64) (Weights, TuneReport, error) {
 	if len(samples) == 0 {
 		return Weights{}, TuneReport{}, errNoSamples
 	}
 	x0 := w0.Vector()
 	k := FitScale(samples, x0)
 	rep := TuneReport{K: k, LossBefore: TexelLoss(samples, x0, k), Samples: len(samples)}
-	x, _ := FitWeights(samples, x0, k, 100)
+	x, _ := FitWeights(samples, x0, k, 100, ridge)
+	rep.Ridge = ridge
 	w := WeightsOf(x)
 	rep.LossAfter = TexelLoss(samples, w.Vector(), k)
 	return w, rep, nil

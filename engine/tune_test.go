@@ -53,7 +53,7 @@ func TestTuneRecoversKnownWeights(t *testing.T) {
 			if math.Abs(k-c.k) > 0.01*c.k {
 				t.Errorf("scale: got %.4f, want %.4f", k, c.k)
 			}
-			x, loss := FitWeights(samples, start, c.k, 200)
+			x, loss := FitWeights(samples, start, c.k, 200, 0)
 			if got := WeightsOf(x); got != c.w {
 				t.Errorf("weights:\n got %+v\nwant %+v", got, c.w)
 			}
@@ -76,7 +76,7 @@ func TestTuneWeightsLowersTheLoss(t *testing.T) {
 			samples[i].Result = 0
 		}
 	}
-	w, rep, err := TuneWeights(samples, DefaultWeights())
+	w, rep, err := TuneWeights(samples, DefaultWeights(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestTuneWeightsLowersTheLoss(t *testing.T) {
 	if w.Passed < 40 {
 		t.Errorf("Passed fitted at %d on data made with 60", w.Passed)
 	}
-	if _, _, err := TuneWeights(nil, DefaultWeights()); err == nil {
+	if _, _, err := TuneWeights(nil, DefaultWeights(), 0); err == nil {
 		t.Errorf("no samples: no error")
 	}
 }
@@ -209,4 +209,19 @@ func mustVariant(t *testing.T, name string) (*env.Variant, []int32) {
 		t.Fatal(err)
 	}
 	return v, testTable(v)
+}
+
+func TestRidgeHoldsTheWeightsNearTheStart(t *testing.T) {
+	truth := DefaultWeights()
+	truth.Passed = 80
+	samples := synthSamples(2000, truth.Vector(), 1, 6)
+	free, _ := FitWeights(samples, DefaultWeights().Vector(), 1, 200, 0)
+	held, _ := FitWeights(samples, DefaultWeights().Vector(), 1, 200, 100)
+	d := DefaultWeights().Vector()
+	if math.Abs(free[10]-80) > 0.5 {
+		t.Errorf("no ridge: Passed %.2f, want 80", free[10])
+	}
+	if !(math.Abs(held[10]-d[10]) < math.Abs(free[10]-d[10])/2) {
+		t.Errorf("ridge 100: Passed %.2f, want within half the way from %v to %.2f", held[10], d[10], free[10])
+	}
 }

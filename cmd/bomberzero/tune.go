@@ -37,6 +37,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	from := fs.String("from", "", "weights file the self-play engine plays and the fit starts from (default: the built-in weights)")
 	seed := fs.Uint64("seed", def.Seed, "seed of the games")
 	workers := fs.Int("workers", 1, "games played at once")
+	ridge := fs.Float64("ridge", 0, "penalty holding the weights near the starting ones (0: none; 1 is strong)")
 	out := fs.String("out", "", "weights file to write (required)")
 	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -44,6 +45,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	}
 	if *out == "" {
 		return fmt.Errorf("%w: tune needs --out FILE", errUsage)
+	}
+	if *ridge < 0 {
+		return fmt.Errorf("%w: --ridge %v: want 0 or more", errUsage, *ridge)
 	}
 	if *workers < 1 {
 		return fmt.Errorf("%w: --workers %d: want at least 1", errUsage, *workers)
@@ -80,11 +84,11 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	played := time.Since(began)
 	fmt.Fprintf(stdout, "%s: %d games at %d nodes a move in %s: %d-%d-%d (white-black-draw), %d capped; %d positions, %d quiet ones fitted\n",
 		v.Name, st.Games, cfg.Nodes, played.Round(time.Second), st.WhiteWins, st.BlackWins, st.Draw, st.Capped, st.Positions, st.Quiet)
-	w, rep, err := engine.TuneWeights(samples, cfg.Weights)
+	w, rep, err := engine.TuneWeights(samples, cfg.Weights, *ridge)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "scale K %.4f; mean squared error %.6f before, %.6f after\n", rep.K, rep.LossBefore, rep.LossAfter)
+	fmt.Fprintf(stdout, "scale K %.4f; mean squared error %.6f before, %.6f after (ridge %g)\n", rep.K, rep.LossBefore, rep.LossAfter, rep.Ridge)
 	fmt.Fprint(stdout, weightsTable(cfg.Weights, w))
 	if err := engine.WriteWeightsFile(*out, engine.WeightsFile{Variant: v.Name, Weights: w, Fit: &rep, Games: st.Games, Nodes: cfg.Nodes, Seed: cfg.Seed}); err != nil {
 		return err

@@ -42,6 +42,7 @@ func TestTuneRefusesBadArguments(t *testing.T) {
 		{[]string{"tune", "--variant", "nosuch", "--out", filepath.Join(dir, "w.json")}, "--variant"},
 		{[]string{"tune", "--games", "0", "--out", filepath.Join(dir, "w.json")}, "games 0"},
 		{[]string{"tune", "--from", filepath.Join(dir, "none.json"), "--out", filepath.Join(dir, "w.json")}, "none.json"},
+		{[]string{"tune", "--ridge", "-1", "--out", filepath.Join(dir, "w.json")}, "--ridge"},
 		{[]string{"tune", "--workers", "0", "--out", filepath.Join(dir, "w.json")}, "--workers"},
 	}
 	for _, c := range cases {
