@@ -30,6 +30,15 @@ func TestTuneWritesAWeightsFileThatMatchPlays(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("match with the weights: exit %d: %s %s", code, stdout, errs)
 	}
+	code, stdout, errs = runCmd(t, "analyse", "--variant", "fbgc", "--model", "engine:nodes=200:weights="+out, "--top", "2")
+	if code != 0 {
+		t.Fatalf("analyse with the weights: exit %d: %s %s", code, stdout, errs)
+	}
+	// Weights of another variant are refused by name.
+	code, _, errs = runCmd(t, "analyse", "--variant", "chess", "--model", "engine:nodes=200:weights="+out)
+	if code == 0 || !strings.Contains(errs, "tuned on variant fbgc") {
+		t.Errorf("fbgc weights analysing chess: exit %d, %s", code, errs)
+	}
 }
 
 func TestTuneRefusesBadArguments(t *testing.T) {
