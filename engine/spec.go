@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"bomberzero/env"
 )
 
 // Spec is an engine player's settings: its limits, table size and
@@ -13,13 +15,19 @@ type Spec struct {
 	Limits  Limits
 	HashMB  int
 	Threads int
+	// Weights, when not nil, are the classical evaluation's weights, read
+	// from the file WeightsFile (tuned on variant WeightsVariant, if it
+	// says); nil is DefaultWeights.
+	Weights        *Weights
+	WeightsFile    string
+	WeightsVariant string
 }
 
 // DefaultNodes is the node limit of a spec that names no limit.
 const DefaultNodes = 20000
 
 // specKeys is the help for the keys ParseSpec reads.
-const specKeys = "depth=PLIES, nodes=N, movetime=DURATION (as 100ms), hash=MB, threads=N"
+const specKeys = "depth=PLIES, nodes=N, movetime=DURATION (as 100ms), hash=MB, threads=N, weights=FILE (classical weights from bomberzero tune)"
 
 // ParseSpec reads the options of an engine player spec, the text after
 // "engine:": keys joined by ":", as "nodes=5000:hash=16:threads=1" or
@@ -91,6 +99,34 @@ func (s *Spec) set(key, val string) error {
 		n, err := whole(1, MaxThreads)
 		s.Threads = int(n)
 		return err
+	case "weights":
+		if val == "" {
+			return fmt.Errorf("weights: want the path of a weights file")
+		}
+		f, err := ReadWeightsFile(val)
+		if err != nil {
+			return err
+		}
+		s.Weights, s.WeightsFile, s.WeightsVariant = &f.Weights, val, f.Variant
+		return nil
 	}
 	return fmt.Errorf("unknown key %q; want %s", key, specKeys)
+}
+
+// Evaluator returns the evaluation the spec names for variant v over
+// piece table table: nil (the engine's default) without weights, else the
+// classical evaluation with the spec's weights. Weights tuned on another
+// variant are refused, naming the file.
+func (s Spec) Evaluator(v *env.Variant, table []int32) (Evaluator, error) {
+	if s.Weights == nil {
+		return nil, nil
+	}
+	if s.WeightsVariant != "" && s.WeightsVariant != v.Name {
+		return nil, fmt.Errorf("weights file %s: tuned on variant %s, not %s", s.WeightsFile, s.WeightsVariant, v.Name)
+	}
+	ev, err := NewClassical(v, table, *s.Weights)
+	if err != nil {
+		return nil, fmt.Errorf("weights file %s: %w", s.WeightsFile, err)
+	}
+	return ev, nil
 }

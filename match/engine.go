@@ -28,7 +28,11 @@ var (
 // of spec, piece values table (centipawns by type, from agent.Values.Table)
 // and seed; name is its spec.
 func NewEnginePlayer(v *env.Variant, spec engine.Spec, table []int32, seed uint64, name string) (*EnginePlayer, error) {
-	e, err := engine.New(v, engine.Options{HashMB: spec.HashMB, Threads: spec.Threads, Seed: seed, Table: table})
+	ev, err := spec.Evaluator(v, table)
+	if err != nil {
+		return nil, err
+	}
+	e, err := engine.New(v, engine.Options{HashMB: spec.HashMB, Threads: spec.Threads, Seed: seed, Table: table, Eval: ev})
 	if err != nil {
 		return nil, err
 	}

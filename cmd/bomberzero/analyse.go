@@ -21,7 +21,7 @@ import (
 func runAnalyse(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("analyse", "usage: bomberzero analyse [--variant V] [--model engine[:KEY=VALUE...]|MODEL[:SIMS]] [--fen TEXT] [--moves TEXT] [--top N] [--json]\n\nSearches one position and prints its move, its value for the side to move and the principal variation:\nwith the alpha-beta engine (the default) its --top best lines, each with its score (MultiPV); with a model\nthe top root moves with visits, priors and values.", stderr)
 	variant := variantFlag(fs)
-	model := fs.String("model", frontend.EngineModel, fmt.Sprintf("engine[:KEY=VALUE...], the alpha-beta engine with the options of an engine: player (depth=PLIES, nodes=N, movetime=DURATION, hash=MB, threads=N; default %d nodes), or a model and its playouts, MODEL[:SIMS]: material, uniform, rollout (no network; none is material) or a checkpoint path", frontend.DefaultAnalysisNodes))
+	model := fs.String("model", frontend.EngineModel, fmt.Sprintf("engine[:KEY=VALUE...], the alpha-beta engine with the options of an engine: player (depth=PLIES, nodes=N, movetime=DURATION, hash=MB, threads=N, weights=FILE; default %d nodes), or a model and its playouts, MODEL[:SIMS]: material, uniform, rollout (no network; none is material) or a checkpoint path", frontend.DefaultAnalysisNodes))
 	fen := fs.String("fen", "", "position text (default: the variant's start)")
 	moves := fs.String("moves", "", "moves to play from the position first")
 	top := fs.Int("top", 8, "how many root moves to list")
@@ -98,6 +98,15 @@ func analyseEngine(stdout io.Writer, pos *env.Position, model, spec string, top 
 		return fmt.Errorf("%w: --top %d: want 1 to %d with the engine", errUsage, top, engine.MaxMultiPV)
 	}
 	e, err := frontend.NewEngine(pos.Variant(), es.HashMB, es.Threads)
+	if err == nil && es.Weights != nil { // weights=FILE: the classical evaluation with them
+		var table []int32
+		var ev engine.Evaluator
+		if table, err = agent.DefaultValues().Table(pos.Variant()); err == nil {
+			if ev, err = es.Evaluator(pos.Variant(), table); err == nil {
+				e, err = engine.New(pos.Variant(), engine.Options{HashMB: es.HashMB, Threads: es.Threads, Table: table, Eval: ev})
+			}
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}

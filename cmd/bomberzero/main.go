@@ -42,6 +42,7 @@ func commands() []command {
 		{"compare", "compare variants side by side and write a report folder", runCompare},
 		{"bench", "measure speed against this machine's ceilings", runBench},
 		{"match", "play a match between two players and rate them", runMatch},
+		{"tune", "tune the engine's classical weights on its own games (Texel's method)", runTune},
 		{"plot", "draw a run's metrics as PNG or SVG charts", runPlot},
 		{"play", "play against an agent in the terminal", runPlay},
 		{"analyse", "search one position: best move, value, top moves, principal variation", runAnalyse},

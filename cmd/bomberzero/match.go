@@ -18,7 +18,7 @@ import (
 func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("match", "usage: bomberzero match --a PLAYER --b PLAYER [flags]\n\nPlays a match between two players, colours alternating, and reports the score,\nthe Elo difference with its 95% interval and the likelihood of superiority;\n--sprt stops as soon as a sequential test decides.", stderr)
 	variant := variantFlag(fs)
-	a := fs.String("a", "", "player A: random, greedy, alphabeta:D, engine[:nodes=N:depth=D:movetime=T:hash=MB:threads=N], material|uniform|rollout[:SIMS], CHECKPOINT[:SIMS] or uci:PATH[:KEY=VALUE,...] (an outside engine)")
+	a := fs.String("a", "", "player A: random, greedy, alphabeta:D, engine[:nodes=N:depth=D:movetime=T:hash=MB:threads=N:weights=FILE], material|uniform|rollout[:SIMS], CHECKPOINT[:SIMS] or uci:PATH[:KEY=VALUE,...] (an outside engine)")
 	b := fs.String("b", "", "player B, the same choices")
 	games := fs.Int("games", 100, "games to play (the most, with --sprt)")
 	seed := fs.Uint64("seed", 1, "random seed of the players")
