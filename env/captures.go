@@ -20,11 +20,12 @@ func (p *Position) TacticalMoves(buf []Move) []Move {
 	inCheck := ksq != NoSquare && p.attacked(ksq, them)
 	for w := 0; w < len(p.occ[us]); w++ {
 		for bb := p.occ[us][w]; bb != 0; bb &= bb - 1 {
-			buf = p.tacticalPieceMoves(buf, Square(w*64+bits.TrailingZeros64(bb)))
+			buf = p.pieceMoves(buf, Square(w*64+bits.TrailingZeros64(bb)), inCheck, false)
 		}
 	}
-	// Keep only the moves that really remove a piece or promote (the
-	// generator may list a few more), then test legality as LegalMoves does.
+	// Keep only the moves that really remove a piece or promote (pawns'
+	// pushes and the helicopter's quiet hops are generated too), then test
+	// legality as LegalMoves does.
 	var pinned sqSet
 	if ksq != NoSquare && !inCheck {
 		pinned = p.sensitive(ksq, us)
@@ -63,109 +64,6 @@ func (p *Position) IsTactical(m Move) bool {
 		return n > 0
 	}
 	return false
-}
-
-// tacticalPieceMoves appends the pseudo-legal moves of the side to move's
-// piece on from that may be tactical: it is pieceMoves without the quiet
-// slides and leaps (unless they land on a promoting landing square) and
-// without castling, in pieceMoves' order. Pawns get all their moves; the
-// caller filters.
-func (p *Position) tacticalPieceMoves(buf []Move, from Square) []Move {
-	v := p.v
-	g := v.Geo
-	us := p.side
-	s := int(from)
-	ti := p.board[s].Type()
-	t := &v.Pieces[ti]
-	if t.Pawn != NotPawn {
-		return p.pawnMoves(buf, from, t.Pawn)
-	}
-	landing := v.landFrom&(1<<ti) != 0
-	var land sqSet
-	if landing {
-		land = v.landSq[us]
-	}
-	add := func(buf []Move, to Square, fly bool) []Move {
-		promo := 0
-		if landing && land.has(to) {
-			promo = v.landTo
-		}
-		m := newMove(from, to, promo, Normal)
-		if fly {
-			m |= flyBit
-		}
-		return append(buf, m)
-	}
-	for _, lt := range t.leaps[s] {
-		if tq := p.board[lt.to]; tq == NoPiece {
-			if lt.mode&modeMove == 0 || !landing || !land.has(lt.to) {
-				continue
-			}
-		} else if tq.Color() == us || lt.mode&modeCapture == 0 {
-			continue
-		}
-		if lt.line != 0 && p.lineReaches(t, from, lt.to, int(lt.line-1)) {
-			continue // the line move gives it
-		}
-		buf = add(buf, lt.to, false)
-	}
-	if lineDirs := t.slideMove | t.slideCap | t.bomb; lineDirs != 0 {
-		for d := 0; d < 8; d++ {
-			bit := uint8(1) << d
-			if lineDirs&bit == 0 {
-				continue
-			}
-			ray := g.rays[s][d]
-			i := 0
-			for ; i < len(ray) && p.board[ray[i]] == NoPiece; i++ {
-				if landing && t.slideMove&bit != 0 && land.has(ray[i]) {
-					buf = add(buf, ray[i], false)
-				}
-			}
-			if i == len(ray) || p.board[ray[i]].Color() == us {
-				continue
-			}
-			if t.slideCap&bit != 0 {
-				buf = add(buf, ray[i], false)
-			}
-			if t.bomb&bit != 0 {
-				for j := i + 1; j < len(ray) && p.board[ray[j]] == NoPiece; j++ {
-					buf = add(buf, ray[j], true)
-					if !t.bombExt {
-						break
-					}
-				}
-			}
-		}
-	}
-	if t.heli != 0 {
-		for d := 0; d < 8; d++ {
-			bit := uint8(1) << d
-			if t.heli&bit == 0 {
-				continue
-			}
-			h := g.hops[s][d]
-			if h.land == NoSquare {
-				continue
-			}
-			lq := p.board[h.land]
-			if lq != NoPiece && lq.Color() == us {
-				continue
-			}
-			mq := NoPiece
-			if h.mid != NoSquare {
-				mq = p.board[h.mid]
-			}
-			midEnemy := mq != NoPiece && mq.Color() != us
-			if lq == NoPiece && mq == NoPiece && t.slideMove&bit != 0 ||
-				lq != NoPiece && mq == NoPiece && t.slideCap&bit != 0 ||
-				lq == NoPiece && midEnemy && t.bomb&bit != 0 {
-				continue
-			}
-			buf = add(buf, h.land, midEnemy)
-		}
-	}
-	return buf
 }
 
 // HasLegalMove says whether the side to move has a legal move; it stops at
@@ -207,7 +105,7 @@ func (p *Position) HasLegalMove() bool {
 	}
 	for w := 0; w < len(p.occ[us]); w++ {
 		for bb := p.occ[us][w]; bb != 0; bb &= bb - 1 {
-			if legal(p.pieceMoves(buf[:0], Square(w*64+bits.TrailingZeros64(bb)), inCheck)) {
+			if legal(p.pieceMoves(buf[:0], Square(w*64+bits.TrailingZeros64(bb)), inCheck, true)) {
 				return true
 			}
 		}
@@ -244,7 +142,7 @@ func (p *Position) IsLegal(m Move, scratch []Move) bool {
 		if q == NoPiece || q.Color() != us {
 			return false
 		}
-		cands = p.pieceMoves(scratch[:0], m.From(), inCheck)
+		cands = p.pieceMoves(scratch[:0], m.From(), inCheck, true)
 	}
 	found := false
 	for _, c := range cands {

@@ -152,7 +152,7 @@ func (p *Position) pseudoMoves(buf []Move, inCheck bool) []Move {
 	us := p.side
 	for w := 0; w < len(p.occ[us]); w++ {
 		for bb := p.occ[us][w]; bb != 0; bb &= bb - 1 {
-			buf = p.pieceMoves(buf, Square(w*64+bits.TrailingZeros64(bb)), inCheck)
+			buf = p.pieceMoves(buf, Square(w*64+bits.TrailingZeros64(bb)), inCheck, true)
 		}
 	}
 	if v.dropType != 0 && p.hand[us][v.dropType] > 0 {
@@ -161,8 +161,12 @@ func (p *Position) pseudoMoves(buf []Move, inCheck bool) []Move {
 	return buf
 }
 
-// pieceMoves appends the moves of the side to move's piece on from.
-func (p *Position) pieceMoves(buf []Move, from Square, inCheck bool) []Move {
+// pieceMoves appends the moves of the side to move's piece on from. With
+// quiets false it leaves out the moves that can never remove a piece or
+// promote (quiet leaps and slides that land on no promoting landing square,
+// castling), for TacticalMoves; the order of the rest is the same. Pawns
+// always get all their moves.
+func (p *Position) pieceMoves(buf []Move, from Square, inCheck, quiets bool) []Move {
 	v := p.v
 	g := v.Geo
 	us := p.side
@@ -192,7 +196,7 @@ func (p *Position) pieceMoves(buf []Move, from Square, inCheck bool) []Move {
 				continue // the line move gives it (and a fly-over capture is never optional)
 			}
 			if tq := p.board[lt.to]; tq == NoPiece {
-				if lt.mode&modeMove != 0 {
+				if lt.mode&modeMove != 0 && (quiets || landing && v.landSq[us].has(lt.to)) {
 					buf = add(buf, lt.to, false)
 				}
 			} else if tq.Color() != us && lt.mode&modeCapture != 0 {
@@ -208,7 +212,7 @@ func (p *Position) pieceMoves(buf []Move, from Square, inCheck bool) []Move {
 				ray := g.rays[s][d]
 				i := 0
 				for ; i < len(ray) && p.board[ray[i]] == NoPiece; i++ {
-					if t.slideMove&bit != 0 {
+					if t.slideMove&bit != 0 && (quiets || landing && v.landSq[us].has(ray[i])) {
 						buf = add(buf, ray[i], false)
 					}
 				}
@@ -256,7 +260,7 @@ func (p *Position) pieceMoves(buf []Move, from Square, inCheck bool) []Move {
 				buf = add(buf, h.land, midEnemy)
 			}
 		}
-		if ti == v.king && !inCheck && p.castle != 0 {
+		if quiets && ti == v.king && !inCheck && p.castle != 0 {
 			buf = p.castleMoves(buf, from)
 		}
 	}
