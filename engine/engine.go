@@ -13,7 +13,8 @@ import (
 
 // Options configure an Engine.
 type Options struct {
-	// HashMB is the transposition table's size in megabytes (default 16).
+	// HashMB is the transposition table's size in megabytes (0:
+	// DefaultHashMB).
 	HashMB int
 	// Threads is the number of search threads (default 1; at most
 	// MaxThreads). More than one searches in Lazy SMP: every thread
@@ -103,7 +104,7 @@ func New(v *env.Variant, opt Options) (*Engine, error) {
 		return nil, fmt.Errorf("engine: piece table of %d types for variant %s with %d: want one value per type", len(opt.Table)-1, v.Name, len(v.Pieces)-1)
 	}
 	if opt.HashMB == 0 {
-		opt.HashMB = 16
+		opt.HashMB = DefaultHashMB
 	}
 	if opt.Threads == 0 {
 		opt.Threads = 1

@@ -27,6 +27,10 @@ const bucketSize = 4
 // MaxHashMB bounds the table's size.
 const MaxHashMB = 1 << 16
 
+// DefaultHashMB is the table's size in megabytes where nothing sets it: an
+// engine's Options, the engine protocols' Hash option, the web analysis.
+const DefaultHashMB = 16
+
 // entry is one stored search result. Its two words are read and written
 // atomically, and key holds the position's key XORed with data, so a read
 // that races with a write of another thread is detected as a miss

@@ -20,10 +20,6 @@ const EngineModel = "engine"
 // no limit: about a second of one thread.
 const DefaultAnalysisNodes = 1_000_000
 
-// DefaultHashMB is the engine's table in megabytes where nothing sets it:
-// the option Hash's default, the web app's analysis.
-const DefaultHashMB = 16
-
 // NewEngine returns the alpha-beta engine for variant v with the project's
 // piece values (agent.DefaultValues), a table of hashMB megabytes and
 // threads search threads.

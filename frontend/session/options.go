@@ -29,7 +29,7 @@ const EngineModel = frontend.EngineModel
 const MaxHashMB = 4096
 
 // DefaultHashMB is the option Hash's default.
-const DefaultHashMB = frontend.DefaultHashMB
+const DefaultHashMB = engine.DefaultHashMB
 
 // Kind is an option's type, as the engine protocols name their types.
 type Kind int
