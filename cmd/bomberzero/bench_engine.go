@@ -17,6 +17,7 @@ import (
 	"bomberzero/env"
 	"bomberzero/internal/cputime"
 	"bomberzero/match"
+	"bomberzero/match/external"
 )
 
 // engineBenchResult is one line of "bomberzero bench engine".
@@ -65,13 +66,7 @@ func runBenchEngine(args []string, stdout, stderr io.Writer) error {
 	}
 	fairyNPS := 0.0
 	if *fairy != "" {
-		path, err := exec.LookPath(*fairy)
-		if err != nil && !strings.Contains(*fairy, "/") {
-			// Debian installs its engines in /usr/games, often not on PATH.
-			if p, err2 := exec.LookPath("/usr/games/" + *fairy); err2 == nil {
-				path, err = p, nil
-			}
-		}
+		path, err := external.LookPath(*fairy)
 		if err != nil {
 			fmt.Fprintf(stderr, "no Fairy-Stockfish: %v (its bench skipped; --fairy names the binary, Debian puts it in /usr/games)\n", err)
 		} else if fairyNPS, err = fairyBench(path); err != nil {

@@ -243,7 +243,7 @@ func TestStopIsObeyedWhenTheContextEnds(t *testing.T) {
 // bomberzero's rules, no game is forfeited, and the game's moves follow
 // the position (the engine is told the game move by move).
 func TestStockfishPlaysLegalGames(t *testing.T) {
-	if _, err := lookPath("stockfish"); err != nil {
+	if _, err := LookPath("stockfish"); err != nil {
 		t.Skip("no stockfish on PATH or in /usr/games (scripts/test.sh installs it)")
 	}
 	v, err := env.LoadVariant("chess")

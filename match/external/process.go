@@ -41,7 +41,7 @@ type process struct {
 // start runs the engine at path and completes the UCI handshake ("uci" up
 // to "uciok"); the engine's options are recorded. ctx ends the process.
 func start(ctx context.Context, path string) (*process, error) {
-	exe, err := lookPath(path)
+	exe, err := LookPath(path)
 	if err != nil {
 		return nil, err
 	}
@@ -80,15 +80,16 @@ func start(ctx context.Context, path string) (*process, error) {
 	}
 }
 
-// lookPath finds the engine's program: a name without "/" on PATH or in
-// /usr/games (where Debian installs stockfish), a path as it is.
-func lookPath(path string) (string, error) {
-	if strings.Contains(path, "/") {
-		return path, nil
-	}
+// LookPath finds an engine's program: a name without "/" on PATH or in
+// /usr/games (where Debian installs stockfish and fairy-stockfish, often
+// not on PATH), a path as it is; either way it must be an executable file.
+func LookPath(path string) (string, error) {
 	exe, err := exec.LookPath(path)
 	if err == nil {
 		return exe, nil
+	}
+	if strings.Contains(path, "/") {
+		return "", fmt.Errorf("engine %q: %w", path, err)
 	}
 	if exe, err2 := exec.LookPath("/usr/games/" + path); err2 == nil {
 		return exe, nil
