@@ -1,0 +1,174 @@
+package nnue
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"bomberzero/internal/atomicfile"
+	"bomberzero/internal/readfile"
+)
+
+// FileVersion is the version of the net file format WriteFile writes and
+// ReadFile reads.
+const FileVersion = 1
+
+// MaxFileBytes bounds the size of a net file ReadFile accepts.
+const MaxFileBytes = 256 << 20
+
+// magic opens every net file.
+const magic = "BZNNUE\r\n"
+
+// header is the JSON header of a net file.
+type header struct {
+	Version  int               `json:"version"`
+	Variant  string            `json:"variant"`
+	Layout   string            `json:"layout"`
+	Features int               `json:"features"`
+	Hidden   int               `json:"hidden"`
+	L2       int               `json:"l2"`
+	Scale    float32           `json:"scale"`
+	B3       float32           `json:"b3"`
+	Tensors  []tensorHeader    `json:"tensors"`
+	Meta     map[string]string `json:"meta,omitempty"`
+}
+
+type tensorHeader struct {
+	Name  string `json:"name"`
+	Shape []int  `json:"shape"`
+}
+
+// Encode returns the file form of n: the magic "BZNNUE\r\n", the header's
+// length (uint32, little-endian), the JSON header (version, variant,
+// layout, sizes, scale, B3, the tensors' names and shapes, meta), the
+// tensors W1, B1, W2, B2, W3 as little-endian float32 in that order, and
+// the SHA-256 of everything before it.
+func Encode(n *Net) ([]byte, error) {
+	if err := n.Check(); err != nil {
+		return nil, err
+	}
+	h := header{Version: FileVersion, Variant: n.Variant, Layout: n.Layout, Features: n.Features,
+		Hidden: n.H, L2: n.L2, Scale: n.Scale, B3: n.B3, Meta: n.Meta}
+	size := 0
+	for _, t := range n.tensors() {
+		h.Tensors = append(h.Tensors, tensorHeader{t.name, t.shape})
+		size += 4 * len(t.data)
+	}
+	js, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Grow(len(magic) + 4 + len(js) + size + sha256.Size)
+	b.WriteString(magic)
+	binary.Write(&b, binary.LittleEndian, uint32(len(js)))
+	b.Write(js)
+	var w [4]byte
+	for _, t := range n.tensors() {
+		for _, x := range t.data {
+			binary.LittleEndian.PutUint32(w[:], math.Float32bits(x))
+			b.Write(w[:])
+		}
+	}
+	sum := sha256.Sum256(b.Bytes())
+	b.Write(sum[:])
+	return b.Bytes(), nil
+}
+
+// WriteFile writes n to path atomically: a reader sees the old file or the
+// whole new one.
+func WriteFile(path string, n *Net) error {
+	data, err := Encode(n)
+	if err != nil {
+		return fmt.Errorf("net file %s: %w", path, err)
+	}
+	if err := atomicfile.WriteFile(path, data); err != nil {
+		return fmt.Errorf("net file %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadFile reads a net file of at most MaxFileBytes. Errors name the file
+// and what was expected: a damaged file (checksum), another version, a
+// truncated file, sizes that do not agree, weights that are not finite.
+func ReadFile(path string) (*Net, error) {
+	data, err := readfile.Regular(path, MaxFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("net file: %w", err)
+	}
+	n, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("net file %s: %w", path, err)
+	}
+	return n, nil
+}
+
+// Decode reads the file form Encode writes.
+func Decode(data []byte) (*Net, error) {
+	if len(data) < len(magic) || string(data[:len(magic)]) != magic {
+		return nil, fmt.Errorf("not a bomberzero net file (want it to start with %q)", magic)
+	}
+	if len(data) < len(magic)+4+sha256.Size {
+		return nil, fmt.Errorf("truncated: %d bytes", len(data))
+	}
+	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	hlen := int(binary.LittleEndian.Uint32(data[len(magic):]))
+	rest := body[len(magic)+4:]
+	if hlen > len(rest) {
+		return nil, fmt.Errorf("truncated: header of %d bytes, %d bytes left", hlen, len(rest))
+	}
+	var h header
+	if err := json.Unmarshal(rest[:hlen], &h); err != nil {
+		if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+			return nil, fmt.Errorf("damaged: checksum mismatch (header unreadable: %v)", err)
+		}
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	if h.Version != FileVersion {
+		return nil, fmt.Errorf("version %d; this build reads version %d", h.Version, FileVersion)
+	}
+	n := &Net{Variant: h.Variant, Layout: h.Layout, Features: h.Features, H: h.Hidden, L2: h.L2,
+		Scale: h.Scale, B3: h.B3, Meta: h.Meta}
+	if n.Features < 1 || n.H < 1 || n.L2 < 1 || n.H > 4096 || n.L2 > 1024 || n.Features > 1<<16 {
+		return nil, fmt.Errorf("sizes features %d, hidden %d, l2 %d; want 1-65536, 1-4096, 1-1024", n.Features, n.H, n.L2)
+	}
+	want := n.tensors()
+	if len(h.Tensors) != len(want) {
+		return nil, fmt.Errorf("%d tensors; want %d (W1, B1, W2, B2, W3)", len(h.Tensors), len(want))
+	}
+	size := 0
+	for i, t := range want {
+		got := h.Tensors[i]
+		if got.Name != t.name || fmt.Sprint(got.Shape) != fmt.Sprint(t.shape) {
+			return nil, fmt.Errorf("tensor %d is %s %v; want %s %v from the header's sizes", i, got.Name, got.Shape, t.name, t.shape)
+		}
+		size += 4 * t.want
+	}
+	data32 := rest[hlen:]
+	if len(data32) != size {
+		if len(data32) < size {
+			return nil, fmt.Errorf("truncated: %d bytes of weights; want %d", len(data32), size)
+		}
+		return nil, fmt.Errorf("%d bytes of weights; want %d for the header's sizes", len(data32), size)
+	}
+	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+		return nil, fmt.Errorf("damaged: checksum mismatch")
+	}
+	floats := make([]float32, size/4)
+	for i := range floats {
+		floats[i] = math.Float32frombits(binary.LittleEndian.Uint32(data32[4*i:]))
+	}
+	take := func(k int) []float32 {
+		s := floats[:k:k]
+		floats = floats[k:]
+		return s
+	}
+	n.W1, n.B1, n.W2, n.B2, n.W3 = take(want[0].want), take(want[1].want), take(want[2].want), take(want[3].want), take(want[4].want)
+	if err := n.Check(); err != nil {
+		return nil, err
+	}
+	return n, nil
+}

@@ -1,0 +1,218 @@
+package nnue
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Default sizes of a new net.
+const (
+	DefaultHidden = 128
+	DefaultL2     = 16
+	DefaultScale  = 400
+)
+
+// MaxScore bounds the centipawns a net returns, well inside the engine's
+// mate scores.
+const MaxScore = 20000
+
+// Net is a learned evaluation: two perspectives sharing one input layer.
+// The input layer (Features x H, with bias) gives one accumulator per
+// perspective; the side to move's and the opponent's, concatenated (2H),
+// go through a clipped ReLU [0,1], a dense layer 2H x L2, a clipped ReLU
+// and a dense layer L2 x 1, whose output times Scale is the score in
+// centipawns for the side to move. Every matrix is stored row-major with
+// its input index first: W1[f*H+j] is feature f's weight into hidden unit
+// j, W2[i*L2+j] the weight of concatenated input i into unit j.
+type Net struct {
+	Variant  string // the variant's name, as env.LoadVariant takes it
+	Layout   string // FeatureSet.Layout of the variant
+	Features int    // FeatureSet.Len
+	H, L2    int
+	Scale    float32 // centipawns per unit of output
+
+	W1 []float32 // Features x H
+	B1 []float32 // H
+	W2 []float32 // 2H x L2
+	B2 []float32 // L2
+	W3 []float32 // L2 (x 1)
+	B3 float32
+
+	// Meta is free text about the net (how it was trained), kept in the
+	// file's header.
+	Meta map[string]string
+}
+
+// NewNet returns a net for feature set fs with h hidden units a
+// perspective and l2 in the second layer, its weights drawn at random from
+// seed (He-style uniform ranges, small enough that a fresh net scores near
+// zero) and Scale DefaultScale.
+func NewNet(fs *FeatureSet, h, l2 int, seed uint64) *Net {
+	n := &Net{
+		Variant: fs.Variant(), Layout: fs.Layout(), Features: fs.Len(), H: h, L2: l2, Scale: DefaultScale,
+		W1: make([]float32, fs.Len()*h), B1: make([]float32, h),
+		W2: make([]float32, 2*h*l2), B2: make([]float32, l2),
+		W3: make([]float32, l2),
+	}
+	r := rand.New(rand.NewPCG(seed, 0x6e6e7565))
+	fill := func(w []float32, limit float64, base float64) {
+		for i := range w {
+			w[i] = float32(base + (2*r.Float64()-1)*limit)
+		}
+	}
+	// About 40 features are on at once: keep accumulators near [0, 1].
+	fill(n.W1, 0.1, 0)
+	fill(n.B1, 0.1, 0.5)
+	fill(n.W2, math.Sqrt(1/float64(h)), 0)
+	fill(n.B2, 0.1, 0.5)
+	fill(n.W3, math.Sqrt(1/float64(l2))*0.5, 0)
+	return n
+}
+
+// Check reports the first inconsistency of the net's sizes or a weight
+// that is not finite.
+func (n *Net) Check() error {
+	switch {
+	case n.Features < 1 || n.H < 1 || n.L2 < 1:
+		return fmt.Errorf("sizes features %d, hidden %d, l2 %d; want all positive", n.Features, n.H, n.L2)
+	case n.H > 4096 || n.L2 > 1024 || n.Features > 1<<16:
+		return fmt.Errorf("sizes features %d, hidden %d, l2 %d; want at most 65536, 4096, 1024", n.Features, n.H, n.L2)
+	case !finite32(n.Scale) || n.Scale <= 0:
+		return fmt.Errorf("scale %v; want a positive number", n.Scale)
+	}
+	for _, t := range n.tensors() {
+		if len(t.data) != t.want {
+			return fmt.Errorf("%s has %d weights; want %d", t.name, len(t.data), t.want)
+		}
+		for i, x := range t.data {
+			if !finite32(x) {
+				return fmt.Errorf("%s[%d] is %v; want a finite number", t.name, i, x)
+			}
+		}
+	}
+	if !finite32(n.B3) {
+		return fmt.Errorf("B3 is %v; want a finite number", n.B3)
+	}
+	return nil
+}
+
+type tensor struct {
+	name  string
+	data  []float32
+	want  int
+	shape []int
+}
+
+// tensors lists the net's weight arrays in file order (B3 is in the header).
+func (n *Net) tensors() []tensor {
+	return []tensor{
+		{"W1", n.W1, n.Features * n.H, []int{n.Features, n.H}},
+		{"B1", n.B1, n.H, []int{n.H}},
+		{"W2", n.W2, 2 * n.H * n.L2, []int{2 * n.H, n.L2}},
+		{"B2", n.B2, n.L2, []int{n.L2}},
+		{"W3", n.W3, n.L2, []int{n.L2}},
+	}
+}
+
+func finite32(x float32) bool {
+	f := float64(x)
+	return !math.IsNaN(f) && !math.IsInf(f, 0)
+}
+
+// Clone returns a deep copy of n.
+func (n *Net) Clone() *Net {
+	c := *n
+	c.W1 = append([]float32(nil), n.W1...)
+	c.B1 = append([]float32(nil), n.B1...)
+	c.W2 = append([]float32(nil), n.W2...)
+	c.B2 = append([]float32(nil), n.B2...)
+	c.W3 = append([]float32(nil), n.W3...)
+	if n.Meta != nil {
+		c.Meta = make(map[string]string, len(n.Meta))
+		for k, v := range n.Meta {
+			c.Meta[k] = v
+		}
+	}
+	return &c
+}
+
+// Output returns the net's raw output (before Scale) for the two
+// perspectives' active features, the side to move's first, computed from
+// scratch. It allocates; the Evaluator is the fast path.
+func (n *Net) Output(us, them []int32) float32 {
+	x := make([]float32, 2*n.H)
+	for half, feats := range [2][]int32{us, them} {
+		a := x[half*n.H : (half+1)*n.H]
+		copy(a, n.B1)
+		for _, f := range feats {
+			addRow(a, n.W1[int(f)*n.H:int(f+1)*n.H])
+		}
+	}
+	h2 := make([]float32, n.L2)
+	return n.head(x, h2)
+}
+
+// head runs the layers after the accumulators: x (2H, clipped as read)
+// to the raw output, with h2 (L2) as scratch.
+func (n *Net) head(x, h2 []float32) float32 {
+	copy(h2, n.B2)
+	l2 := n.L2
+	w2 := n.W2[:len(x)*l2]
+	for i, v := range x {
+		if v <= 0 {
+			continue
+		}
+		if v > 1 {
+			v = 1
+		}
+		axpy(h2, w2[i*l2:i*l2+l2], v)
+	}
+	out := n.B3
+	w3 := n.W3[:len(h2)]
+	for j, v := range h2 {
+		if v <= 0 {
+			continue
+		}
+		if v > 1 {
+			v = 1
+		}
+		out += v * w3[j]
+	}
+	return out
+}
+
+// Centipawns turns a raw output into the score the engine uses.
+func (n *Net) Centipawns(out float32) int32 {
+	cp := float64(out) * float64(n.Scale)
+	switch {
+	case cp > MaxScore:
+		return MaxScore
+	case cp < -MaxScore:
+		return -MaxScore
+	case math.IsNaN(cp):
+		return 0
+	}
+	return int32(math.Round(cp))
+}
+
+func addRow(a, w []float32) {
+	w = w[:len(a)]
+	for i, x := range w {
+		a[i] += x
+	}
+}
+
+func subRow(a, w []float32) {
+	w = w[:len(a)]
+	for i, x := range w {
+		a[i] -= x
+	}
+}
+
+func axpy(y, x []float32, a float32) {
+	x = x[:len(y)]
+	for i, v := range x {
+		y[i] += a * v
+	}
+}

@@ -1,0 +1,278 @@
+package nnue
+
+import (
+	"crypto/sha256"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bomberzero/env"
+)
+
+// variantsUnderTest is every built-in variant and every option each one
+// accepts.
+func variantsUnderTest(t testing.TB) []*env.Variant {
+	t.Helper()
+	var out []*env.Variant
+	for _, name := range env.VariantNames() {
+		v, err := env.LoadVariant(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+		for _, o := range env.OptionNames() {
+			if v, err := env.LoadVariant(name + "+" + o); err == nil {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+func mustVariant(t testing.TB, name string) *env.Variant {
+	t.Helper()
+	v, err := env.LoadVariant(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// reference is a from-scratch forward pass in float64.
+func reference(n *Net, fs *FeatureSet, pos *env.Position) float64 {
+	us := pos.SideToMove()
+	x := make([]float64, 2*n.H)
+	for half, c := range [2]env.Color{us, us.Other()} {
+		for j := range n.H {
+			x[half*n.H+j] = float64(n.B1[j])
+		}
+		for _, f := range fs.Active(pos, c, nil) {
+			for j := range n.H {
+				x[half*n.H+j] += float64(n.W1[int(f)*n.H+j])
+			}
+		}
+	}
+	clip := func(v float64) float64 { return math.Min(1, math.Max(0, v)) }
+	out := float64(n.B3)
+	for j := range n.L2 {
+		h := float64(n.B2[j])
+		for i := range x {
+			h += clip(x[i]) * float64(n.W2[i*n.L2+j])
+		}
+		out += clip(h) * float64(n.W3[j])
+	}
+	return out * float64(n.Scale)
+}
+
+// scratch is the float32 forward pass from scratch, in centipawns.
+func scratch(n *Net, fs *FeatureSet, pos *env.Position) float64 {
+	us := pos.SideToMove()
+	return float64(n.Output(fs.Active(pos, us, nil), fs.Active(pos, us.Other(), nil))) * float64(n.Scale)
+}
+
+func TestFeaturesAreDistinctInRangeAndMirrored(t *testing.T) {
+	for _, v := range variantsUnderTest(t) {
+		fs := NewFeatureSet(v)
+		pos := v.NewPosition()
+		for c := range env.Color(2) {
+			seen := map[int32]bool{}
+			feats := fs.Active(pos, c, make([]int32, 0, fs.MaxActive()))
+			if len(feats) == 0 {
+				t.Fatalf("%s: no features at the start", v.Name)
+			}
+			for _, f := range feats {
+				if f < 0 || int(f) >= fs.Len() || seen[f] {
+					t.Fatalf("%s: feature %d out of range %d or repeated", v.Name, f, fs.Len())
+				}
+				seen[f] = true
+			}
+		}
+		// The start positions are symmetric: White's view of White equals Black's view of Black.
+		w, b := fs.Active(pos, env.White, nil), fs.Active(pos, env.Black, nil)
+		if !sameSet(w, b) && symmetricStart(v) {
+			t.Errorf("%s: the start position's features differ between the perspectives", v.Name)
+		}
+	}
+}
+
+func symmetricStart(v *env.Variant) bool {
+	pos := v.NewPosition()
+	g := v.Geo
+	for s := range g.Cells() {
+		q := pos.At(env.Square(s))
+		m := (g.Ranks-1-s/g.Files)*g.Files + s%g.Files
+		r := pos.At(env.Square(m))
+		if (q == env.NoPiece) != (r == env.NoPiece) || (q != env.NoPiece && (q.Type() != r.Type() || q.Color() == r.Color())) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameSet(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	m := map[int32]int{}
+	for _, f := range a {
+		m[f]++
+	}
+	for _, f := range b {
+		m[f]--
+	}
+	for _, k := range m {
+		if k != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestIncrementalEqualsScratchInEveryVariant(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for vi, v := range variantsUnderTest(t) {
+		fs := NewFeatureSet(v)
+		n := NewNet(fs, 32, 8, uint64(vi))
+		e, err := NewEvaluator(n, fs, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var saved []*env.Position
+		buf := make([]env.Move, 0, 256)
+		for game := range 3 {
+			pos := v.NewPosition()
+			for ply := 0; ply < 120; ply++ {
+				check := func(p *env.Position) {
+					t.Helper()
+					got := float64(e.Output(p)) * float64(n.Scale)
+					if want := scratch(n, fs, p); math.Abs(got-want) > 1e-3 {
+						t.Fatalf("%s game %d ply %d: incremental %.6f cp, from scratch %.6f (%s)", v.Name, game, ply, got, want, p)
+					}
+					if ref := reference(n, fs, p); math.Abs(got-ref) > 1e-2 {
+						t.Fatalf("%s game %d ply %d: %.6f cp, float64 reference %.6f", v.Name, game, ply, got, ref)
+					}
+				}
+				check(pos)
+				if len(saved) > 0 && r.IntN(8) == 0 { // a jump to an unrelated position and back
+					check(saved[r.IntN(len(saved))])
+				}
+				if r.IntN(10) == 0 {
+					saved = append(saved, pos.Clone())
+				}
+				if res, _ := pos.Status(); res != env.Ongoing {
+					break
+				}
+				moves := pos.LegalMoves(buf[:0])
+				pos.DoMove(moves[r.IntN(len(moves))])
+			}
+		}
+	}
+}
+
+func TestEvaluateDoesNotAllocate(t *testing.T) {
+	v := mustVariant(t, "fbgc")
+	fs := NewFeatureSet(v)
+	e, _ := NewEvaluator(NewNet(fs, DefaultHidden, DefaultL2, 1), fs, "t")
+	pos := v.NewPosition()
+	moves := pos.LegalMoves(nil)
+	if a := testing.AllocsPerRun(100, func() {
+		u := pos.DoMove(moves[3])
+		e.Evaluate(pos)
+		pos.UndoMove(u)
+		e.Evaluate(pos)
+	}); a != 0 {
+		t.Fatalf("%v allocations a call; want 0", a)
+	}
+}
+
+func TestFileRoundTripsAndRefusesBadFiles(t *testing.T) {
+	v := mustVariant(t, "fbgc")
+	fs := NewFeatureSet(v)
+	n := NewNet(fs, 8, 4, 3)
+	n.Meta = map[string]string{"by": "test"}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.nnue")
+	if err := WriteFile(path, n); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := v.NewPosition()
+	if a, b := scratch(n, fs, pos), scratch(got, fs, pos); a != b || got.Meta["by"] != "test" || got.Variant != "fbgc" || got.Layout != fs.Layout() {
+		t.Fatalf("read back %v, wrote %v", b, a)
+	}
+	data, _ := os.ReadFile(path)
+	write := func(name string, d []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, d, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	damaged := append([]byte(nil), data...)
+	damaged[len(damaged)-100] ^= 1
+	nan := n.Clone()
+	nan.W2[5] = float32(math.NaN())
+	cases := []struct {
+		name string
+		path string
+		want string
+	}{
+		{"damaged", write("damaged.nnue", damaged), "checksum"},
+		{"truncated", write("short.nnue", data[:len(data)-200]), "truncated"},
+		{"not a net", write("text.nnue", []byte("hello world, this is not a net file at all, not at all")), "not a bomberzero net file"},
+		{"version", write("v2.nnue", rewriteHeader(t, data, `"version":1`, `"version":2`)), "version 2; this build reads version 1"},
+		{"sizes", write("sizes.nnue", rewriteHeader(t, data, `"hidden":8`, `"hidden":9`)), "want"},
+		{"missing", filepath.Join(dir, "none.nnue"), "none.nnue"},
+	}
+	for _, c := range cases {
+		_, err := ReadFile(c.path)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), filepath.Base(c.path)) {
+			t.Errorf("%s: error %v; want one naming the file and %q", c.name, err, c.want)
+		}
+	}
+	if err := WriteFile(filepath.Join(dir, "nan.nnue"), nan); err == nil || !strings.Contains(err.Error(), "W2[5]") {
+		t.Errorf("writing a NaN weight: %v; want an error naming W2[5]", err)
+	}
+	other := NewFeatureSet(mustVariant(t, "chess"))
+	if _, err := NewEvaluator(n, other, "x"); err == nil || !strings.Contains(err.Error(), "fbgc") || !strings.Contains(err.Error(), "chess") {
+		t.Errorf("a fbgc net over chess: %v; want an error naming both", err)
+	}
+}
+
+// rewriteHeader replaces old by new in the header and fixes the length
+// and the checksum, so that only the change is wrong.
+func rewriteHeader(t *testing.T, data []byte, old, new string) []byte {
+	t.Helper()
+	s := string(data[:len(data)-32])
+	if !strings.Contains(s, old) {
+		t.Fatalf("no %s in the header", old)
+	}
+	s = strings.Replace(s, old, new, 1)
+	b := []byte(s)
+	hl := int(b[8]) | int(b[9])<<8 | int(b[10])<<16 | int(b[11])<<24
+	hl += len(new) - len(old)
+	b[8], b[9], b[10], b[11] = byte(hl), byte(hl>>8), byte(hl>>16), byte(hl>>24)
+	sum := sha256.Sum256(b)
+	return append(b, sum[:]...)
+}
+
+func BenchmarkNNUEEvaluate(b *testing.B) {
+	v := mustVariant(b, "fbgc")
+	fs := NewFeatureSet(v)
+	e, _ := NewEvaluator(NewNet(fs, DefaultHidden, DefaultL2, 1), fs, "b")
+	pos := v.NewPosition()
+	moves := pos.LegalMoves(nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		u := pos.DoMove(moves[i%len(moves)])
+		e.Evaluate(pos)
+		pos.UndoMove(u)
+	}
+}
