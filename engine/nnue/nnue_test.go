@@ -276,3 +276,28 @@ func BenchmarkNNUEEvaluate(b *testing.B) {
 		pos.UndoMove(u)
 	}
 }
+
+func TestKernelsAgreeWithGo(t *testing.T) {
+	if !simd {
+		t.Skip("no assembly kernels in this build or on this CPU")
+	}
+	defer func() { simd = true }()
+	r := rand.New(rand.NewPCG(4, 4))
+	v := mustVariant(t, "fbgc")
+	fs := NewFeatureSet(v)
+	for _, pos := range []*env.Position{v.NewPosition()} {
+		for seed := range uint64(5) {
+			n := NewNet(fs, DefaultHidden, DefaultL2, seed)
+			for i := range n.W1 {
+				n.W1[i] += float32(r.NormFloat64() * 0.2)
+			}
+			simd = true
+			fast := scratch(n, fs, pos)
+			simd = false
+			slow := scratch(n, fs, pos)
+			if math.Abs(fast-slow) > 1e-3 {
+				t.Errorf("seed %d: kernels %.6f cp, Go %.6f", seed, fast, slow)
+			}
+		}
+	}
+}
