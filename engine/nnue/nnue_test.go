@@ -301,3 +301,23 @@ func TestKernelsAgreeWithGo(t *testing.T) {
 		}
 	}
 }
+
+func FuzzDecode(f *testing.F) {
+	v := mustVariant(f, "chess")
+	good, err := Encode(NewNet(NewFeatureSet(v), 8, 4, 1))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte(magic + "\x05\x00\x00\x00{}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n, err := Decode(data)
+		if err != nil {
+			return
+		}
+		if err := n.Check(); err != nil {
+			t.Fatalf("decoded a net that does not check: %v", err)
+		}
+	})
+}
