@@ -21,14 +21,20 @@ const EngineModel = "engine"
 const DefaultAnalysisNodes = 1_000_000
 
 // NewEngine returns the alpha-beta engine for variant v with the project's
-// piece values (agent.DefaultValues), a table of hashMB megabytes and
-// threads search threads.
-func NewEngine(v *env.Variant, hashMB, threads int) (*engine.Engine, error) {
+// piece values (agent.DefaultValues) and the table size, threads and
+// evaluation of spec (its classical weights or learned net; a net or
+// weights for another variant are refused, naming the file). Its limits
+// are the caller's to pass to each search.
+func NewEngine(v *env.Variant, spec engine.Spec) (*engine.Engine, error) {
 	table, err := agent.DefaultValues().Table(v)
 	if err != nil {
 		return nil, err
 	}
-	return engine.New(v, engine.Options{HashMB: hashMB, Threads: threads, Table: table})
+	ev, err := spec.Evaluator(v, table)
+	if err != nil {
+		return nil, err
+	}
+	return engine.New(v, engine.Options{HashMB: spec.HashMB, Threads: spec.Threads, Table: table, Eval: ev})
 }
 
 // EngineSearch searches pos (which must not be over) with the engine e

@@ -17,7 +17,7 @@ func TestEngineSearchReadsTheMultiPVLinesWithTheirScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewEngine(v, 4, 1)
+	e, err := NewEngine(v, engine.Spec{HashMB: 4, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,16 +97,7 @@ func analyseEngine(stdout io.Writer, pos *env.Position, model, spec string, top 
 	if top > engine.MaxMultiPV {
 		return fmt.Errorf("%w: --top %d: want 1 to %d with the engine", errUsage, top, engine.MaxMultiPV)
 	}
-	e, err := frontend.NewEngine(pos.Variant(), es.HashMB, es.Threads)
-	if err == nil && es.Weights != nil { // weights=FILE: the classical evaluation with them
-		var table []int32
-		var ev engine.Evaluator
-		if table, err = agent.DefaultValues().Table(pos.Variant()); err == nil {
-			if ev, err = es.Evaluator(pos.Variant(), table); err == nil {
-				e, err = engine.New(pos.Variant(), engine.Options{HashMB: es.HashMB, Threads: es.Threads, Table: table, Eval: ev})
-			}
-		}
-	}
+	e, err := frontend.NewEngine(pos.Variant(), es)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}

@@ -3,8 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"bomberzero/engine/nnue"
+	"bomberzero/env"
 )
 
 func TestAnalyseFindsTheMateInOneAsAProvenWin(t *testing.T) {
@@ -152,5 +156,30 @@ func TestAnalyseWithTheEngineListsItsBestLinesWithScores(t *testing.T) {
 		if code := run(append([]string{"analyse"}, c.args...), &out, &errb); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", c.args, code, errb.String())
 		}
+	}
+}
+
+// analyse --model engine:eval=FILE searches with the learned net; a net of
+// another variant is refused naming the file and both variants.
+func TestAnalyseWithALearnedNet(t *testing.T) {
+	v, err := env.LoadVariant("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := filepath.Join(t.TempDir(), "fbgc.nnue")
+	if err := nnue.WriteFile(net, nnue.NewNet(nnue.NewFeatureSet(v), 8, 4, 1)); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"analyse", "--fen", playMateIn1, "--model", "engine:depth=2:eval=" + net}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "e1-e10") {
+		t.Errorf("the mate in one with a learned net:\n%s", out.String())
+	}
+	errb.Reset()
+	code := run([]string{"analyse", "--variant", "chess", "--model", "engine:depth=2:eval=" + net}, &out, &errb)
+	if e := errb.String(); code == 0 || !strings.Contains(e, net) || !strings.Contains(e, "fbgc") || !strings.Contains(e, "chess") {
+		t.Errorf("a fbgc net on chess: exit %d, %s; want an error naming the file and both variants", code, e)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bomberzero/engine"
+	"bomberzero/engine/nnue"
 	"bomberzero/env"
 	"bomberzero/frontend"
 	"bomberzero/mcts"
@@ -47,6 +48,35 @@ func (s *Session) Threads() int {
 	return s.threads
 }
 
+// setEvalFile is the option EvalFile: "" or "classical" is the classical
+// evaluation, anything else the path of a learned net, read and checked
+// now (a bad file leaves the option as it was); the engine is rebuilt with
+// it by the next search.
+func (s *Session) setEvalFile(path string) error {
+	var net *nnue.Net
+	if path != "" && path != "classical" {
+		n, err := nnue.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		net = n
+	} else {
+		path = ""
+	}
+	s.engMu.Lock()
+	defer s.engMu.Unlock()
+	s.net, s.netFile = net, path
+	return nil
+}
+
+// EvalFile is the option EvalFile: the learned net's file, or "" for the
+// classical evaluation.
+func (s *Session) EvalFile() string {
+	s.engMu.Lock()
+	defer s.engMu.Unlock()
+	return s.netFile
+}
+
 // MultiPV is the option MultiPV: the engine's best lines reported.
 func (s *Session) MultiPV() int {
 	s.engMu.Lock()
@@ -66,17 +96,18 @@ func (s *Session) NewGame() {
 }
 
 // engineFor returns the engine for the variant played with the options
-// Hash and Threads, building a new one only when one of them changed, and
-// the option MultiPV.
+// Hash, Threads and EvalFile, building a new one only when one of them
+// changed, and the option MultiPV. A net of another variant than v is
+// refused here, naming the file and both variants.
 func (s *Session) engineFor(v *env.Variant) (*engine.Engine, int, error) {
 	s.engMu.Lock()
 	defer s.engMu.Unlock()
 	// The variant by its address: a variant loaded again is another one to
 	// the engine.
-	key := fmt.Sprintf("%p/%d/%d", v, s.hashMB, s.threads)
+	key := fmt.Sprintf("%p/%d/%d/%p", v, s.hashMB, s.threads, s.net)
 	if s.eng == nil || s.engKey != key {
 		s.eng = nil // the old table may go before the new one is made
-		e, err := frontend.NewEngine(v, s.hashMB, s.threads)
+		e, err := frontend.NewEngine(v, engine.Spec{HashMB: s.hashMB, Threads: s.threads, Net: s.net, NetFile: s.netFile})
 		if err != nil {
 			return nil, 0, err
 		}

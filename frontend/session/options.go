@@ -113,6 +113,11 @@ func Options() []Option {
 			set:  func(s *Session, v string) error { return s.setEngineOption(&s.threads, v) },
 		},
 		{
+			Name: "EvalFile", Kind: String, Default: "classical",
+			Help: "the alpha-beta engine's evaluation: classical, or the path of a learned net (bomberzero nnue) for the variant played",
+			set:  (*Session).setEvalFile,
+		},
+		{
 			Name: "MultiPV", Kind: Spin, Default: "1", Min: 1, Max: engine.MaxMultiPV,
 			Help: "the alpha-beta engine's best lines reported, each with its score; more lines cost more time",
 			set:  func(s *Session, v string) error { return s.setEngineOption(&s.multiPV, v) },

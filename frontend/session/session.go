@@ -17,6 +17,7 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/engine"
+	"bomberzero/engine/nnue"
 	"bomberzero/env"
 	"bomberzero/frontend"
 	"bomberzero/mcts"
@@ -57,6 +58,8 @@ type Session struct {
 	// search reads them on its own goroutine.
 	engMu                    sync.Mutex
 	hashMB, threads, multiPV int
+	net                      *nnue.Net // the option EvalFile's net; nil is the classical evaluation
+	netFile                  string
 	eng                      *engine.Engine
 	engKey                   string // the variant, Hash and Threads eng was made with
 }

@@ -3,12 +3,15 @@ package session
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 
 	"bomberzero/engine"
+	"bomberzero/engine/nnue"
 	"bomberzero/env"
 	"bomberzero/frontend"
 	"bomberzero/mcts"
@@ -197,5 +200,56 @@ func TestSessionLimitsMemoryToTheTreeCapAndHash(t *testing.T) {
 	}
 	if got, want := debug.SetMemoryLimit(-1), int64(64+32+MemorySlackMB)<<20; got != want {
 		t.Errorf("limit after Hash 32: %d, want %d", got, want)
+	}
+}
+
+// The option EvalFile puts a learned net in the engine: a damaged file is
+// refused naming it and keeps the classical evaluation, a chess net plays
+// chess, the same net is refused for fbgc naming both variants, and
+// "classical" goes back.
+func TestEvalFileLoadsALearnedNetForItsVariantOnly(t *testing.T) {
+	s, _ := newTest(t)
+	dir := t.TempDir()
+	chess, err := env.LoadVariant("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "chess.nnue")
+	if err := nnue.WriteFile(good, nnue.NewNet(nnue.NewFeatureSet(chess), 8, 4, 1)); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.nnue")
+	data[len(data)/2] ^= 0xff
+	if err := os.WriteFile(bad, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Set("EvalFile", bad); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("a damaged net: %v, want an error naming %s", err, bad)
+	}
+	if s.EvalFile() != "" {
+		t.Errorf("after a refused net the option is %q, want the classical evaluation", s.EvalFile())
+	}
+	if err := s.Set("EvalFile", good); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Search(context.Background(), s.Position(), EngineModel, Limits{Engine: engine.Limits{Depth: 2}}, nil); err != nil {
+		t.Errorf("chess with a chess net: %v", err)
+	}
+	if err := s.Set("Variant", "fbgc"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Search(context.Background(), s.Position(), EngineModel, Limits{Engine: engine.Limits{Depth: 2}}, nil)
+	if err == nil || !strings.Contains(err.Error(), good) || !strings.Contains(err.Error(), "chess") || !strings.Contains(err.Error(), "fbgc") {
+		t.Errorf("fbgc with a chess net: %v, want an error naming the file and both variants", err)
+	}
+	if err := s.Set("EvalFile", "classical"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Search(context.Background(), s.Position(), EngineModel, Limits{Engine: engine.Limits{Depth: 2}}, nil); err != nil {
+		t.Errorf("fbgc back on the classical evaluation: %v", err)
 	}
 }

@@ -275,7 +275,7 @@ func (s *Server) analyseEngine(r *http.Request, g *game, q analyseReq) (analyseR
 	var out analyseReply
 	err := s.search(r, func(ctx context.Context) error {
 		began := time.Now()
-		e, err := frontend.NewEngine(g.pos.Variant(), engine.DefaultHashMB, 1)
+		e, err := frontend.NewEngine(g.pos.Variant(), engine.Spec{HashMB: engine.DefaultHashMB, Threads: 1})
 		if err != nil {
 			return err
 		}
