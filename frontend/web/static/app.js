@@ -46,31 +46,30 @@ function cellXY(n) {
 function center(n) { const p = cellXY(n); return { x: p.x + CELL / 2, y: p.y + CELL / 2 }; }
 
 // ---- pieces ---------------------------------------------------------------
-const GLYPH = { king: '♚', queen: '♛', rook: '♜', bishop: '♝', knight: '♞', pawn: '♟' };
 function pieceInfo(letter) {
   const up = letter.toUpperCase();
   return (G.info.pieces || []).find((p) => p.letter === up) || { letter: up, name: up };
 }
-function glyphOf(letter) {
-  const p = pieceInfo(letter), name = (p.name || '').toLowerCase();
-  for (const k of ['king', 'queen', 'rook', 'bishop', 'knight']) if (name === k) return GLYPH[k];
-  if (p.pawn && p.letter === 'P') return GLYPH.pawn;
-  return null;
-}
+// drawPiece draws a piece's picture (pieces.js), or a lettered disc for a
+// piece without one, centred on x, y in a square of side size.
 function drawPiece(parent, letter, x, y, size) {
   const white = letter === letter.toUpperCase();
-  const g = el('g', { class: 'piece-art' }, parent);
-  const r = size * 0.42;
-  el('circle', { cx: x, cy: y + size * 0.03, r: r, fill: 'rgba(0,0,0,.25)' }, g);
-  el('circle', { cx: x, cy: y, r: r, fill: white ? '#fbf8f0' : '#2e2b27', stroke: white ? '#6b5a43' : '#0f0e0c', 'stroke-width': 2 }, g);
-  el('circle', { cx: x, cy: y, r: r - 4, fill: 'none', stroke: white ? '#d9cfbd' : '#57514a', 'stroke-width': 1.2 }, g);
-  const glyph = glyphOf(letter);
-  const t = el('text', { x: x, y: y, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: white ? '#2e2b27' : '#f5efe2',
-    'font-family': 'DejaVu Sans, sans-serif', 'font-weight': 700, 'font-size': glyph ? size * 0.5 : size * 0.4 }, g);
-  t.textContent = glyph || letter.toUpperCase();
-  const info = pieceInfo(letter);
+  const info = pieceInfo(letter), key = pieceArtKey(info.name, info.letter);
+  const g = el('g', { class: 'piece-art', 'data-art': key || 'letter' }, parent);
+  if (key) {
+    const s = size * 0.86;
+    el('use', { href: '#pc-' + key, x: x - s / 2, y: y - s / 2 + size * 0.02, width: s, height: s, fill: 'rgba(0,0,0,.22)', stroke: 'none', color: 'transparent', transform: `translate(${size * 0.02},${size * 0.03})` }, g);
+    el('use', { href: '#pc-' + key, x: x - s / 2, y: y - s / 2, width: s, height: s, fill: white ? '#fbf8f0' : '#2e2b27', stroke: white ? '#2e2b27' : '#0d0c0a', color: white ? '#2e2b27' : '#f1e6cf' }, g);
+  } else {
+    const r = size * 0.42;
+    el('circle', { cx: x, cy: y + size * 0.03, r: r, fill: 'rgba(0,0,0,.25)' }, g);
+    el('circle', { cx: x, cy: y, r: r, fill: white ? '#fbf8f0' : '#2e2b27', stroke: white ? '#6b5a43' : '#0f0e0c', 'stroke-width': 2 }, g);
+    const t = el('text', { x: x, y: y, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: white ? '#2e2b27' : '#f5efe2',
+      'font-family': 'DejaVu Sans, sans-serif', 'font-weight': 700, 'font-size': size * 0.4 }, g);
+    t.textContent = letter.toUpperCase();
+  }
   const title = el('title', {}, g);
-  title.textContent = (white ? 'White ' : 'Black ') + (info.name || letter);
+  title.textContent = (white ? 'White ' : 'Black ') + (key ? key.replace(/-/g, ' ') : info.name || letter);
   return g;
 }
 
@@ -80,6 +79,7 @@ function drawBoard() {
   if (!v || !st) return;
   const W = MARGIN + v.files * CELL + 4, H = v.ranks * CELL + MARGIN;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.style.setProperty('--aspect', (W / H).toFixed(4));
   svg.textContent = '';
   const holes = new Set(v.holes);
   const last = st.last;
@@ -89,7 +89,8 @@ function drawBoard() {
     for (let r = v.first_rank; r < v.first_rank + v.ranks; r++) {
       const n = sqName(f, r), p = cellXY(n);
       if (holes.has(n)) {
-        if (v.transparent) el('rect', { x: p.x + 6, y: p.y + 6, width: CELL - 12, height: CELL - 12, rx: 6, fill: 'none', stroke: '#8c7a62', 'stroke-dasharray': '4 4', 'data-hole': n }, svg);
+        el('rect', { x: p.x, y: p.y, width: CELL, height: CELL, class: 'hole', 'data-hole': n }, svg);
+        if (v.transparent) el('rect', { x: p.x + 6, y: p.y + 6, width: CELL - 12, height: CELL - 12, rx: 6, fill: 'none', stroke: '#8c7a62', 'stroke-dasharray': '4 4', 'pointer-events': 'none' }, svg);
         continue;
       }
       const dark = (f + r + (v.first_rank === 0 ? 1 : 0)) % 2 === 0;
@@ -571,7 +572,8 @@ async function refreshRun() {
 function lineChart(series, xlabel) {
   const W = 360, H = 190, L = 44, B = 26, T = 8, Rm = 10;
   const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${W} ${H}`); svg.setAttribute('class', 'chart');
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.style.setProperty('--aspect', (W / H).toFixed(4)); svg.setAttribute('class', 'chart');
   const pts = series.flatMap(([, p]) => p);
   svg.dataset.points = pts.length;
   if (!pts.length) { el('text', { x: W / 2, y: H / 2, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = 'no data yet'; return svg; }
@@ -629,6 +631,7 @@ function route() {
 }
 
 async function init() {
+  pieceDefs($('piece-defs'));
   const params = new URLSearchParams(location.search);
   G.poll = Math.max(200, parseInt(params.get('poll') || '3000', 10));
   const [vs, ps] = await Promise.all([api('variants'), api('players')]);
