@@ -1,12 +1,16 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -104,4 +108,174 @@ func TestBrowserDrawsEveryVariantsStartWithPictures(t *testing.T) {
 			shot(t, ctx, "fbgc-start")
 		}
 	}
+}
+
+// setPlay sets the play panel's fields (firing their change events) and
+// starts a new game.
+func setPlay(t *testing.T, ctx context.Context, opponent, color, base, inc string) {
+	t.Helper()
+	var before int
+	run(t, ctx, chromedp.Evaluate(`G.game`, &before))
+	js := fmt.Sprintf(`(() => {
+		for (const [id, v] of [['opponent', %q], ['color', %q], ['base', %q], ['inc', %q]]) {
+			const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change'));
+		}
+		document.getElementById('new').click(); return 1; })()`, opponent, color, base, inc)
+	var x int
+	run(t, ctx, chromedp.Evaluate(js, &x))
+	waitFor(t, ctx, "the new game", func() bool {
+		var on string
+		run(t, ctx, chromedp.Evaluate(`document.body.dataset.game || ''`, &on))
+		return on != "" && on != fmt.Sprint(before)
+	})
+}
+
+// pageClock reads the page's clock, game end and record.
+type pageClock struct {
+	Timed  bool
+	Top    string
+	Bottom string
+	TopMS  float64
+	BotMS  float64
+	Class  string
+	Record string
+	Evals  int
+	Graph  bool
+	Resign bool // the resign button is enabled
+}
+
+func readClock(t *testing.T, ctx context.Context) pageClock {
+	t.Helper()
+	var js string
+	run(t, ctx, chromedp.Evaluate(`JSON.stringify({timed: !!G.clock, top: document.getElementById('clock-top').textContent,
+		bottom: document.getElementById('clock-bottom').textContent, topMS: +document.getElementById('clock-top').dataset.ms,
+		botMS: +document.getElementById('clock-bottom').dataset.ms, class: document.getElementById('clock-bottom').className,
+		record: G.state.record, evals: G.evals.filter(Boolean).length, graph: !document.getElementById('graph-card').hidden,
+		resign: !document.getElementById('resign').disabled})`, &js))
+	var c pageClock
+	if err := json.Unmarshal([]byte(js), &c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestBrowserTimedGameAgainstTheEngineEndsByResignation plays a timed
+// game against the engine: both clocks shown and running, the engine's
+// scores kept for the graph, a draw offered before move 30 declined, and a
+// resignation that ends the game with the clock in its record.
+func TestBrowserTimedGameAgainstTheEngineEndsByResignation(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	run(t, ctx, chromedp.Navigate(f.url+"/#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	setPlay(t, ctx, "engine", "white", "1", "1")
+	for move := 0; move < 2; move++ {
+		var s pageState
+		waitFor(t, ctx, "White to move", func() bool { s = readState(t, ctx); return !s.Busy && s.Side == "white" && len(s.Moves) == 2*move })
+		var m MoveInfo
+		for _, l := range s.Legal {
+			if l.Drop == "" && l.Promotion == "" && !l.Castle {
+				m = l
+				break
+			}
+		}
+		clickSquare(t, ctx, m.From)
+		clickSquare(t, ctx, m.To)
+	}
+	waitFor(t, ctx, "the engine's second move", func() bool { s := readState(t, ctx); return !s.Busy && len(s.Moves) == 4 })
+	c := readClock(t, ctx)
+	if !c.Timed || c.BotMS <= 0 || c.BotMS > 62000 || c.TopMS <= 0 || c.TopMS > 62000 || c.BotMS < 55000 {
+		t.Fatalf("clocks %q (%v ms) and %q (%v ms)", c.Bottom, c.BotMS, c.Top, c.TopMS)
+	}
+	if !strings.Contains(c.Class, "run") {
+		t.Errorf("White's clock is not running with White to move: class %q", c.Class)
+	}
+	if c.Evals < 2 || !c.Graph {
+		t.Errorf("%d engine scores kept, graph shown %v", c.Evals, c.Graph)
+	}
+	shot(t, ctx, "play-clock")
+	run(t, ctx, chromedp.Click(`#draw`, chromedp.ByQuery))
+	waitFor(t, ctx, "the draw declined", func() bool { return strings.Contains(readState(t, ctx).Status, "declines the draw") })
+	run(t, ctx, chromedp.Click(`#resign`, chromedp.ByQuery))
+	var s pageState
+	waitFor(t, ctx, "the resignation", func() bool { s = readState(t, ctx); return s.Over })
+	if s.Result != "0-1" || s.Termination != "resignation" || !strings.Contains(s.Status, "White resigned") {
+		t.Fatalf("after resigning: %s %s %q", s.Result, s.Termination, s.Status)
+	}
+	c = readClock(t, ctx)
+	for _, want := range []string{`[Result "0-1"]`, `[Termination "resignation"]`, `[TimeControl "60+1"]`, `[Clocks "`} {
+		if !strings.Contains(c.Record, want) {
+			t.Errorf("record lacks %s:\n%s", want, c.Record)
+		}
+	}
+	if c.Resign {
+		t.Errorf("resign still enabled after the game's end")
+	}
+	ms := c.BotMS
+	time.Sleep(400 * time.Millisecond)
+	if c = readClock(t, ctx); c.BotMS != ms {
+		t.Errorf("White's clock runs on after the end: %v then %v ms", ms, c.BotMS)
+	}
+}
+
+// TestBrowserFlagFallEndsTheGame gives both sides a one-second clock: the
+// engine (White) moves within its time, the player (Black) does not, and
+// Black's flag falls: 1-0 by forfeit, in the record with the clock.
+func TestBrowserFlagFallEndsTheGame(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	run(t, ctx, chromedp.Navigate(f.url+"/#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	setPlay(t, ctx, "engine", "black", "0.02", "0")
+	var s pageState
+	waitFor(t, ctx, "the flag fall", func() bool { s = readState(t, ctx); return s.Over })
+	if len(s.Moves) != 1 || s.Result != "1-0" || s.Termination != "forfeit" || !strings.Contains(s.Status, "Black's flag fell") {
+		t.Fatalf("after %d moves: %s %s %q", len(s.Moves), s.Result, s.Termination, s.Status)
+	}
+	c := readClock(t, ctx)
+	if !strings.Contains(c.Class, "flag") || c.Bottom != "0:00.0" {
+		t.Errorf("Black's clock %q, class %q", c.Bottom, c.Class)
+	}
+	for _, want := range []string{`[Result "1-0"]`, `[Termination "forfeit"]`, `[TimeControl "1+0"]`, `[Clocks "0.`} {
+		if !strings.Contains(c.Record, want) {
+			t.Errorf("record lacks %s:\n%s", want, c.Record)
+		}
+	}
+}
+
+// TestBrowserEvalGraphScoresTheGameAndJumpsToAPly has the engine score
+// every position of a game, and clicks a point of the graph.
+func TestBrowserEvalGraphScoresTheGameAndJumpsToAPly(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	run(t, ctx, chromedp.Navigate(f.url+"/#analyse"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	var x int
+	run(t, ctx, chromedp.Evaluate(`newGame('fbgc', '', ['e2-e4', 'e9-e7', 'f2-f4', 'd9-d7', 'j2-j3']).then(() => 1)`, &x,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	run(t, ctx, chromedp.Click(`#graph`, chromedp.ByQuery))
+	var pts int
+	waitFor(t, ctx, "six points on the graph", func() bool {
+		run(t, ctx, chromedp.Evaluate(`document.querySelectorAll('#evalgraph circle[data-ply]').length`, &pts))
+		return pts == 6
+	})
+	var ys []float64
+	run(t, ctx, chromedp.Evaluate(`[...document.querySelectorAll('#evalgraph circle[data-ply]')].map((c) => +c.getAttribute('cy'))`, &ys))
+	for i, y := range ys {
+		if y < 0 || y > 120 {
+			t.Errorf("point %d at y %v, outside the graph", i, y)
+		}
+	}
+	var xy []float64
+	run(t, ctx, chromedp.Sleep(300*time.Millisecond)) // the board's resizing
+	run(t, ctx, chromedp.Evaluate(`(() => { const r = document.querySelector('#evalgraph circle[data-ply="2"]').getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`, &xy))
+	var h float64
+	run(t, ctx, chromedp.Evaluate(`innerHeight`, &h))
+	if xy[1] > h {
+		t.Errorf("the graph's point at y %.0f is below the window's %.0f px", xy[1], h)
+	}
+	run(t, ctx, chromedp.MouseClickXY(xy[0], xy[1]))
+	var ply int
+	waitFor(t, ctx, "ply 2", func() bool {
+		run(t, ctx, chromedp.Evaluate(`G.ply`, &ply))
+		return ply == 2 && strings.Contains(readState(t, ctx).Status, "ply 2 of 5")
+	})
+	shot(t, ctx, "eval-graph")
 }
