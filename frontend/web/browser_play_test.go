@@ -60,12 +60,14 @@ func TestBrowserDrawsEveryVariantsStartWithPictures(t *testing.T) {
 			}),
 			holes: [...document.querySelectorAll('#board [data-hole]')].map((h) => h.dataset.hole),
 			symbols: document.querySelectorAll('#piece-defs symbol').length,
+			legend: [...document.querySelectorAll('#legend li')].map((li) => li.dataset.letter + ':' + li.querySelector('.piece-art').dataset.art),
 			below: document.getElementById('board').getBoundingClientRect().bottom,
 			height: window.innerHeight})`, &js))
 		var got struct {
 			Pieces        []drawnPiece
 			Holes         []string
 			Symbols       int
+			Legend        []string
 			Below, Height float64
 		}
 		if err := json.Unmarshal([]byte(js), &got); err != nil {
@@ -73,6 +75,14 @@ func TestBrowserDrawsEveryVariantsStartWithPictures(t *testing.T) {
 		}
 		if got.Symbols < 12 {
 			t.Fatalf("%s: %d piece symbols defined", v.Name, got.Symbols)
+		}
+		if len(got.Legend) != len(info.Pieces) {
+			t.Errorf("%s: the legend lists %v, the variant has %d pieces", v.Name, got.Legend, len(info.Pieces))
+		}
+		for _, l := range got.Legend {
+			if strings.HasSuffix(l, ":letter") {
+				t.Errorf("%s: the legend draws %s as a letter", v.Name, l)
+			}
 		}
 		want := map[string]string{}
 		for _, p := range st.Board {
@@ -278,4 +288,25 @@ func TestBrowserEvalGraphScoresTheGameAndJumpsToAPly(t *testing.T) {
 		return ply == 2 && strings.Contains(readState(t, ctx).Status, "ply 2 of 5")
 	})
 	shot(t, ctx, "eval-graph")
+}
+
+// TestBrowserTheEngineAcceptsADrawInALevelEndingAfterMove30 offers the
+// engine a draw at move 40 of a level ending of blocked pawns: it agrees.
+func TestBrowserTheEngineAcceptsADrawInALevelEndingAfterMove30(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	run(t, ctx, chromedp.Navigate(f.url+"/#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	setPlay(t, ctx, "engine", "white", "0", "0")
+	var x int
+	run(t, ctx, chromedp.Evaluate(`newGame('fbgc', '5k4/10/10/4p5/4P5/10/10/10/10/5K4 w - - 0 40', []).then(() => 1)`, &x,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	run(t, ctx, chromedp.Click(`#draw`, chromedp.ByQuery))
+	var s pageState
+	waitFor(t, ctx, "the engine's answer", func() bool {
+		s = readState(t, ctx)
+		return s.Over || strings.Contains(s.Status, "declines")
+	})
+	if !s.Over || s.Result != "1/2-1/2" || s.Termination != "adjudication" || !strings.Contains(s.Status, "draw agreed") {
+		t.Fatalf("after the offer: over %v %s %s %q", s.Over, s.Result, s.Termination, s.Status)
+	}
 }

@@ -166,6 +166,24 @@ function fitBoard() {
   svg.style.width = Math.round(Math.max(300, Math.min(640, h * aspect))) + 'px';
 }
 
+// drawLegend lists the variant's pieces, each with its picture and name.
+function drawLegend() {
+  const box = $('legend');
+  box.textContent = '';
+  for (const p of G.info.pieces) {
+    const item = document.createElement('li');
+    item.dataset.letter = p.letter;
+    const s = document.createElementNS(SVG, 'svg');
+    s.setAttribute('viewBox', '0 0 40 40');
+    s.setAttribute('aria-hidden', 'true');
+    drawPiece(s, p.letter, 20, 20, 40);
+    item.appendChild(s);
+    const key = pieceArtKey(p.name, p.letter);
+    item.appendChild(document.createTextNode(`${p.letter} ${key ? key.replace(/-/g, ' ') : p.name || p.letter}`));
+    box.appendChild(item);
+  }
+}
+
 function targets() {
   const st = G.state;
   if (!st || G.busy) return [];
@@ -439,12 +457,12 @@ const DRAW_MOVES = 30, DRAW_MARGIN_CP = 25;
 async function offerDraw() {
   if (!G.state || G.state.over || G.end) return;
   if (G.opponent === 'human') { endGame('1/2-1/2', 'adjudication', 'draw agreed'); return; }
-  const moveNo = Math.floor(G.moves.length / 2) + 1;
+  G.ply = G.moves.length;
+  const moveNo = parseInt(G.state.position.trim().split(/\s+/).pop(), 10) || Math.floor(G.moves.length / 2) + 1;
   if (moveNo <= DRAW_MOVES) { setStatus(`${G.opponent} declines the draw: not before move ${DRAW_MOVES} (this is move ${moveNo}).`, 'err'); return; }
   const game = G.game;
   setStatus(`${G.opponent} considers the draw…`);
   try {
-    G.ply = G.moves.length;
     const rep = await api('analyse', req({ model: ENGINE, movetime_ms: Math.min(500, engineTime()), top: 1 }));
     if (game !== G.game) return;
     const s = whiteScore(rep.score, G.ply);
@@ -515,6 +533,7 @@ async function newGame(variant, start, moves, clock) {
   if (G.clock) { G.clock.since = performance.now(); G.clock.running = sideAt(G.ply); }
   G.info = await api('variants/' + encodeURIComponent(variant));
   $('variant').value = variant;
+  drawLegend();
   await load();
   document.body.dataset.game = G.game; // the game on view (tests wait for it)
   maybeAgent();
