@@ -178,9 +178,15 @@ func TestBrowserTimedGameAgainstTheEngineEndsByResignation(t *testing.T) {
 	f := newFixture(t, Config{})
 	run(t, ctx, chromedp.Navigate(f.url+"/#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
 	setPlay(t, ctx, "engine", "white", "1", "1")
-	for move := 0; move < 2; move++ {
+	// The first move typed, the second clicked.
+	waitFor(t, ctx, "White to move", func() bool { s := readState(t, ctx); return !s.Busy && s.Side == "white" })
+	run(t, ctx, chromedp.SendKeys(`#move-input`, "e2-e4\r", chromedp.ByQuery))
+	for move := 1; move < 2; move++ {
 		var s pageState
 		waitFor(t, ctx, "White to move", func() bool { s = readState(t, ctx); return !s.Busy && s.Side == "white" && len(s.Moves) == 2*move })
+		if move == 1 && s.Moves[0] != "e2-e4" {
+			t.Fatalf("typed e2-e4, the page played %s", s.Moves[0])
+		}
 		var m MoveInfo
 		for _, l := range s.Legal {
 			if l.Drop == "" && l.Promotion == "" && !l.Castle {
@@ -234,6 +240,13 @@ func TestBrowserFlagFallEndsTheGame(t *testing.T) {
 	ctx := browser(t)
 	f := newFixture(t, Config{})
 	run(t, ctx, chromedp.Navigate(f.url+"/#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	// A bad clock is refused naming its field, and no game starts.
+	var status string
+	run(t, ctx, chromedp.SetValue(`#base`, "-1", chromedp.ByQuery), chromedp.Click(`#new`, chromedp.ByQuery),
+		chromedp.Text(`#status`, &status, chromedp.ByQuery))
+	if !strings.Contains(status, "clock minutes -1") {
+		t.Errorf("a clock of -1 minutes: %q", status)
+	}
 	setPlay(t, ctx, "engine", "black", "0.02", "0")
 	var s pageState
 	waitFor(t, ctx, "the flag fall", func() bool { s = readState(t, ctx); return s.Over })

@@ -324,7 +324,13 @@ async function maybeAgent() {
     if (G.opponent === ENGINE) {
       // The alpha-beta engine searches for a time its clock allows, and
       // its score is kept for the evaluation graph.
-      const rep = await api('analyse', req({ model: ENGINE, movetime_ms: engineTime(), top: 1 }));
+      let rep;
+      for (;;) { // every search slot busy: ask again while its clock runs
+        try { rep = await api('analyse', req({ model: ENGINE, movetime_ms: engineTime(), top: 1 })); break; } catch (e) {
+          if (e.status !== 503 || game !== G.game || G.end) throw e;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
       if (game !== G.game || G.end) return;
       G.evals[G.ply] = whiteScore(rep.score, G.ply);
       state = await api('move', req({ move: rep.best }));
@@ -931,6 +937,15 @@ async function init() {
     newGame($('variant').value, '', [], clock);
   };
   $('resign').onclick = resign;
+  $('move-input').addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    const text = e.target.value.trim();
+    if (!text) return;
+    if (!canMove()) { setStatus('Not your move now.', 'err'); return; }
+    if (text.length > 40) { setStatus('Move: at most 40 characters.', 'err'); return; }
+    e.target.value = '';
+    tryMove(text);
+  });
   $('draw').onclick = offerDraw;
   $('graph').onclick = evalGame;
   setInterval(tickClock, 100);
