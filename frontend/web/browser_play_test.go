@@ -301,6 +301,27 @@ func TestBrowserEvalGraphScoresTheGameAndJumpsToAPly(t *testing.T) {
 		return ply == 2 && strings.Contains(readState(t, ctx).Status, "ply 2 of 5")
 	})
 	shot(t, ctx, "eval-graph")
+
+	// Scores far off and mates sit at the edges: +10 pawns at the top
+	// (y 6), -10 at the bottom (y 114).
+	run(t, ctx, chromedp.Evaluate(`G.evals[3] = {cp: 2500}; G.evals[4] = {mate: -2}; G.evals[5] = {cp: -1234}; drawGraph();
+		[3, 4, 5].map((p) => +document.querySelector('#evalgraph circle[data-ply="' + p + '"]').getAttribute('cy'))`, &ys))
+	if fmt.Sprint(ys) != "[6 114 114]" {
+		t.Errorf("+25 pawns, mated and -12.34 pawns drawn at y %v, want [6 114 114]", ys)
+	}
+	// The graph is White's view: with Black to move and a queen down,
+	// Black's negative score is drawn above the middle.
+	run(t, ctx, chromedp.Evaluate(`newGame('fbgc', 'k9/10/10/10/10/10/10/10/10/QK8 b - - 0 1', []).then(() => 1)`, &x,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	run(t, ctx, chromedp.Click(`#graph`, chromedp.ByQuery))
+	var y float64
+	waitFor(t, ctx, "the score of a queen up", func() bool {
+		run(t, ctx, chromedp.Evaluate(`(() => { const c = document.querySelector('#evalgraph circle[data-ply="0"]'); return c ? +c.getAttribute('cy') : -1; })()`, &y))
+		return y >= 0
+	})
+	if y >= 50 {
+		t.Errorf("White a queen up drawn at y %v, not above the middle (60)", y)
+	}
 }
 
 // TestBrowserTheEngineAcceptsADrawInALevelEndingAfterMove30 offers the
