@@ -201,9 +201,12 @@ function drawHands() {
     const color = side === 0 ? 'white' : 'black';
     const host = (side === 0) !== G.flipped ? bottom : top;
     const n = st.hands[side][v.drop] || 0;
-    const b = document.createElement('span');
+    const b = document.createElement('button');
+    b.type = 'button';
     b.className = 'token' + (G.handSel === color ? ' sel' : '');
     b.dataset.hand = color;
+    b.setAttribute('aria-label', `${color}'s ${pieceInfo(v.drop).name || v.drop} in hand: ${n}; choose it, then a square`);
+    b.setAttribute('aria-pressed', G.handSel === color ? 'true' : 'false');
     const s = document.createElementNS(SVG, 'svg');
     s.setAttribute('viewBox', '0 0 40 40');
     drawPiece(s, side === 0 ? v.drop : v.drop.toLowerCase(), 20, 20, 40);
