@@ -680,7 +680,10 @@ function drawGraph() {
   const Y = (v) => GRAPH_H / 2 - v / GRAPH_CLIP * (GRAPH_H / 2 - 6);
   el('rect', { x: 0, y: 0, width: GRAPH_W, height: GRAPH_H, class: 'bg' }, svg);
   const line = pts.map(([p, e]) => graphX(p).toFixed(1) + ',' + Y(evalPawns(e)).toFixed(1));
-  el('polygon', { points: `${graphX(pts[0][0])},${GRAPH_H} ${line.join(' ')} ${graphX(pts[pts.length - 1][0])},${GRAPH_H}`, class: 'area' }, svg);
+  // White's share, below the line, held level before the first score and
+  // after the last across the whole game.
+  const y0 = Y(evalPawns(pts[0][1])).toFixed(1), y1 = Y(evalPawns(pts[pts.length - 1][1])).toFixed(1);
+  el('polygon', { points: `${graphX(0)},${GRAPH_H} ${graphX(0)},${y0} ${line.join(' ')} ${graphX(n)},${y1} ${graphX(n)},${GRAPH_H}`, class: 'area' }, svg);
   el('line', { x1: 0, x2: GRAPH_W, y1: Y(0), y2: Y(0), class: 'zero' }, svg);
   el('polyline', { points: line.join(' '), class: 'line' }, svg);
   el('line', { x1: graphX(G.ply), x2: graphX(G.ply), y1: 0, y2: GRAPH_H, class: 'cur' }, svg);
