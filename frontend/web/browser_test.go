@@ -121,7 +121,9 @@ func waitFor(t *testing.T, ctx context.Context, what string, cond func() bool) {
 			return
 		}
 	}
-	t.Fatalf("timed out waiting for %s", what)
+	var status string
+	_ = chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById('status').textContent + ' | moves ' + (window.G ? G.moves.join(' ') + ' ply ' + G.ply + ' busy ' + G.busy : '')`, &status))
+	t.Fatalf("timed out waiting for %s; the page says %q", what, status)
 }
 
 func TestBrowserPlaysToMateAgainstRandom(t *testing.T) {

@@ -149,7 +149,10 @@ func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, err)
 		return
 	}
-	if res, why := g.pos.Status(); res != env.Ongoing {
+	if res, why := g.pos.Status(); res != env.Ongoing || g.endResult != env.Ongoing {
+		if res == env.Ongoing {
+			res, why = g.endResult, g.endWhy
+		}
 		reply(w, nil, fail(http.StatusUnprocessableEntity, "the game is over (%s, %s)", res, why))
 		return
 	}

@@ -19,6 +19,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -312,6 +313,77 @@ type gameReq struct {
 	Moves   []string `json:"moves"`
 	White   string   `json:"white"` // the players' names for the record
 	Black   string   `json:"black"`
+	// End ends a game the rules have not: a resignation, a flag fall
+	// (forfeit) or a draw agreed (adjudication).
+	End *gameEnd `json:"end,omitempty"`
+	// TimeControl is the clock, PGN's "BASE+INC" in seconds ("" untimed);
+	// Clocks the mover's time left after each move, in milliseconds.
+	TimeControl string  `json:"time_control,omitempty"`
+	Clocks      []int64 `json:"clocks,omitempty"`
+}
+
+// gameEnd is how a game ended outside the rules.
+type gameEnd struct {
+	Result      string `json:"result"`      // "1-0", "0-1" or "1/2-1/2"
+	Termination string `json:"termination"` // "resignation", "forfeit" (time) or "adjudication" (agreed)
+}
+
+// Limits of a game's clock.
+const (
+	maxBaseSeconds = 3 * 3600
+	maxIncSeconds  = 600
+	maxClockMS     = 24 * 3600 * 1000
+)
+
+// checkClock validates a game's time control and clock times.
+func checkClock(q gameReq) error {
+	if q.TimeControl != "" {
+		b, i, ok := strings.Cut(q.TimeControl, "+")
+		base, err1 := strconv.Atoi(b)
+		inc, err2 := strconv.Atoi(i)
+		if !ok || err1 != nil || err2 != nil || base < 1 || base > maxBaseSeconds || inc < 0 || inc > maxIncSeconds {
+			return fail(http.StatusBadRequest, "time_control %.20q: want BASE+INC in seconds, BASE 1 to %d, INC 0 to %d", q.TimeControl, maxBaseSeconds, maxIncSeconds)
+		}
+	}
+	if len(q.Clocks) > len(q.Moves) {
+		return fail(http.StatusBadRequest, "clocks: %d times for %d moves", len(q.Clocks), len(q.Moves))
+	}
+	for i, c := range q.Clocks {
+		if c < 0 || c > maxClockMS {
+			return fail(http.StatusBadRequest, "clocks[%d] %d: want 0 to %d ms", i, c, maxClockMS)
+		}
+	}
+	return nil
+}
+
+// parse reads the end's result and termination.
+func (e *gameEnd) parse() (env.Result, env.Termination, error) {
+	var res env.Result
+	switch e.Result {
+	case "1-0":
+		res = env.WhiteWins
+	case "0-1":
+		res = env.BlackWins
+	case "1/2-1/2":
+		res = env.Draw
+	default:
+		return 0, 0, fail(http.StatusBadRequest, "end.result %.20q: want 1-0, 0-1 or 1/2-1/2", e.Result)
+	}
+	var why env.Termination
+	switch e.Termination {
+	case "resignation":
+		why = env.Resignation
+	case "forfeit":
+		why = env.Forfeit
+	case "adjudication":
+		why = env.Adjudication
+	default:
+		return 0, 0, fail(http.StatusBadRequest, "end.termination %.20q: want resignation, forfeit or adjudication", e.Termination)
+	}
+	if why != env.Adjudication && res == env.Draw {
+		return 0, 0, fail(http.StatusBadRequest, "end: a %s cannot end in a draw", e.Termination)
+	}
+	return res, why, nil
 }
 
 func (s *Server) game(q gameReq) (*game, error) {
@@ -328,11 +400,25 @@ func (s *Server) game(q gameReq) (*game, error) {
 			return nil, fail(http.StatusBadRequest, "start position: %v", err)
 		}
 	}
+	if err := checkClock(q); err != nil {
+		return nil, err
+	}
 	g, err := replay(start, q.Moves)
 	if err != nil {
 		return nil, fail(http.StatusUnprocessableEntity, "%v", err)
 	}
 	g.white, g.black = q.White, q.Black
+	g.timeControl, g.clocks = q.TimeControl, q.Clocks
+	if q.End != nil {
+		res, why, err := q.End.parse()
+		if err != nil {
+			return nil, err
+		}
+		if r, w := g.pos.Status(); r != env.Ongoing {
+			return nil, fail(http.StatusUnprocessableEntity, "end: the game is already over (%s, %s)", r, w)
+		}
+		g.endResult, g.endWhy = res, why
+	}
 	return g, nil
 }
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"bomberzero/datasets/record"
@@ -171,6 +172,12 @@ type game struct {
 	last  *MoveInfo
 	// white and black name the players in the record.
 	white, black string
+	// endResult and endWhy end the game outside the rules (Ongoing: not).
+	endResult env.Result
+	endWhy    env.Termination
+	// timeControl and clocks are the clock's, for the record.
+	timeControl string
+	clocks      []int64
 }
 
 // replay plays moves from start, refusing the first illegal one (or a move
@@ -186,6 +193,9 @@ func replay(start *env.Position, moves []string) (*game, error) {
 }
 
 func (g *game) play(text string) error {
+	if g.endResult != env.Ongoing {
+		return fmt.Errorf("the game is over (%s, %s)", g.endResult, g.endWhy)
+	}
 	if res, why := g.pos.Status(); res != env.Ongoing {
 		return fmt.Errorf("the game is over (%s, %s)", res, why)
 	}
@@ -224,6 +234,9 @@ func (g *game) state() State {
 	}
 	legal := p.LegalMoves(nil)
 	res, why := p.StatusOf(len(legal))
+	if res == env.Ongoing && g.endResult != env.Ongoing {
+		res, why = g.endResult, g.endWhy
+	}
 	if res != env.Ongoing {
 		st.Over, st.Result, st.Termination = true, res.String(), why.String()
 	} else {
@@ -245,5 +258,15 @@ func (g *game) record(res env.Result, why env.Termination) string {
 		b = "?"
 	}
 	rec := record.New("bomberzero serve", g.start, w, b, res, why, g.moves)
+	if g.timeControl != "" {
+		rec.Set("TimeControl", g.timeControl)
+	}
+	if len(g.clocks) > 0 {
+		t := make([]string, len(g.clocks))
+		for i, c := range g.clocks {
+			t[i] = strconv.FormatFloat(float64(c)/1000, 'f', 1, 64)
+		}
+		rec.Set("Clocks", strings.Join(t, " "))
+	}
 	return rec.Format()
 }

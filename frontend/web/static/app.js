@@ -26,6 +26,10 @@ const G = {
   variant: 'fbgc', info: null, start: '', moves: [], ply: 0, state: null,
   flipped: false, selected: null, handSel: null, human: 'white', opponent: 'random',
   mode: 'play', busy: false, analysis: null, abort: null, seed: 1,
+  // clock: null (untimed) or the clock (clocks below); end: how the game
+  // ended outside the rules ({result, termination, why}); evals: the
+  // engine's score of each ply's position, White's view ({cp} or {mate}).
+  clock: null, end: null, evals: [], game: 0,
 };
 
 function setStatus(text, cls) {
@@ -46,31 +50,30 @@ function cellXY(n) {
 function center(n) { const p = cellXY(n); return { x: p.x + CELL / 2, y: p.y + CELL / 2 }; }
 
 // ---- pieces ---------------------------------------------------------------
-const GLYPH = { king: '♚', queen: '♛', rook: '♜', bishop: '♝', knight: '♞', pawn: '♟' };
 function pieceInfo(letter) {
   const up = letter.toUpperCase();
   return (G.info.pieces || []).find((p) => p.letter === up) || { letter: up, name: up };
 }
-function glyphOf(letter) {
-  const p = pieceInfo(letter), name = (p.name || '').toLowerCase();
-  for (const k of ['king', 'queen', 'rook', 'bishop', 'knight']) if (name === k) return GLYPH[k];
-  if (p.pawn && p.letter === 'P') return GLYPH.pawn;
-  return null;
-}
+// drawPiece draws a piece's picture (pieces.js), or a lettered disc for a
+// piece without one, centred on x, y in a square of side size.
 function drawPiece(parent, letter, x, y, size) {
   const white = letter === letter.toUpperCase();
-  const g = el('g', { class: 'piece-art' }, parent);
-  const r = size * 0.42;
-  el('circle', { cx: x, cy: y + size * 0.03, r: r, fill: 'rgba(0,0,0,.25)' }, g);
-  el('circle', { cx: x, cy: y, r: r, fill: white ? '#fbf8f0' : '#2e2b27', stroke: white ? '#6b5a43' : '#0f0e0c', 'stroke-width': 2 }, g);
-  el('circle', { cx: x, cy: y, r: r - 4, fill: 'none', stroke: white ? '#d9cfbd' : '#57514a', 'stroke-width': 1.2 }, g);
-  const glyph = glyphOf(letter);
-  const t = el('text', { x: x, y: y, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: white ? '#2e2b27' : '#f5efe2',
-    'font-family': 'DejaVu Sans, sans-serif', 'font-weight': 700, 'font-size': glyph ? size * 0.5 : size * 0.4 }, g);
-  t.textContent = glyph || letter.toUpperCase();
-  const info = pieceInfo(letter);
+  const info = pieceInfo(letter), key = pieceArtKey(info.name, info.letter);
+  const g = el('g', { class: 'piece-art', 'data-art': key || 'letter' }, parent);
+  if (key) {
+    const s = size * 0.86;
+    el('use', { href: '#pc-' + key, x: x - s / 2, y: y - s / 2 + size * 0.02, width: s, height: s, fill: 'rgba(0,0,0,.22)', stroke: 'none', color: 'transparent', transform: `translate(${size * 0.02},${size * 0.03})` }, g);
+    el('use', { href: '#pc-' + key, x: x - s / 2, y: y - s / 2, width: s, height: s, fill: white ? '#fbf8f0' : '#2e2b27', stroke: white ? '#2e2b27' : '#0d0c0a', color: white ? '#2e2b27' : '#f1e6cf' }, g);
+  } else {
+    const r = size * 0.42;
+    el('circle', { cx: x, cy: y + size * 0.03, r: r, fill: 'rgba(0,0,0,.25)' }, g);
+    el('circle', { cx: x, cy: y, r: r, fill: white ? '#fbf8f0' : '#2e2b27', stroke: white ? '#6b5a43' : '#0f0e0c', 'stroke-width': 2 }, g);
+    const t = el('text', { x: x, y: y, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: white ? '#2e2b27' : '#f5efe2',
+      'font-family': 'DejaVu Sans, sans-serif', 'font-weight': 700, 'font-size': size * 0.4 }, g);
+    t.textContent = letter.toUpperCase();
+  }
   const title = el('title', {}, g);
-  title.textContent = (white ? 'White ' : 'Black ') + (info.name || letter);
+  title.textContent = (white ? 'White ' : 'Black ') + (key ? key.replace(/-/g, ' ') : info.name || letter);
   return g;
 }
 
@@ -80,6 +83,7 @@ function drawBoard() {
   if (!v || !st) return;
   const W = MARGIN + v.files * CELL + 4, H = v.ranks * CELL + MARGIN;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.style.setProperty('--aspect', (W / H).toFixed(4));
   svg.textContent = '';
   const holes = new Set(v.holes);
   const last = st.last;
@@ -89,7 +93,8 @@ function drawBoard() {
     for (let r = v.first_rank; r < v.first_rank + v.ranks; r++) {
       const n = sqName(f, r), p = cellXY(n);
       if (holes.has(n)) {
-        if (v.transparent) el('rect', { x: p.x + 6, y: p.y + 6, width: CELL - 12, height: CELL - 12, rx: 6, fill: 'none', stroke: '#8c7a62', 'stroke-dasharray': '4 4', 'data-hole': n }, svg);
+        el('rect', { x: p.x, y: p.y, width: CELL, height: CELL, class: 'hole', 'data-hole': n }, svg);
+        if (v.transparent) el('rect', { x: p.x + 6, y: p.y + 6, width: CELL - 12, height: CELL - 12, rx: 6, fill: 'none', stroke: '#8c7a62', 'stroke-dasharray': '4 4', 'pointer-events': 'none' }, svg);
         continue;
       }
       const dark = (f + r + (v.first_rank === 0 ? 1 : 0)) % 2 === 0;
@@ -149,6 +154,36 @@ function drawBoard() {
   drawHands();
 }
 
+// fitBoard sizes the board so that the column under it (hands, clocks,
+// the graph) fits the window's height, between 300 and 640 pixels wide.
+function fitBoard() {
+  const svg = $('board'), col = svg.closest('.board-col');
+  if (!G.info || !col.offsetParent) return;
+  const b = svg.getBoundingClientRect(), c = col.getBoundingClientRect();
+  const others = c.height - b.height, top = c.top + window.scrollY;
+  const vb = svg.viewBox.baseVal, aspect = vb && vb.height ? vb.width / vb.height : 1;
+  const h = window.innerHeight - top - others - 12;
+  svg.style.width = Math.round(Math.max(300, Math.min(640, h * aspect))) + 'px';
+}
+
+// drawLegend lists the variant's pieces, each with its picture and name.
+function drawLegend() {
+  const box = $('legend');
+  box.textContent = '';
+  for (const p of G.info.pieces) {
+    const item = document.createElement('li');
+    item.dataset.letter = p.letter;
+    const s = document.createElementNS(SVG, 'svg');
+    s.setAttribute('viewBox', '0 0 40 40');
+    s.setAttribute('aria-hidden', 'true');
+    drawPiece(s, p.letter, 20, 20, 40);
+    item.appendChild(s);
+    const key = pieceArtKey(p.name, p.letter);
+    item.appendChild(document.createTextNode(`${p.letter} ${key ? key.replace(/-/g, ' ') : p.name || p.letter}`));
+    box.appendChild(item);
+  }
+}
+
 function targets() {
   const st = G.state;
   if (!st || G.busy) return [];
@@ -166,9 +201,12 @@ function drawHands() {
     const color = side === 0 ? 'white' : 'black';
     const host = (side === 0) !== G.flipped ? bottom : top;
     const n = st.hands[side][v.drop] || 0;
-    const b = document.createElement('span');
+    const b = document.createElement('button');
+    b.type = 'button';
     b.className = 'token' + (G.handSel === color ? ' sel' : '');
     b.dataset.hand = color;
+    b.setAttribute('aria-label', `${color}'s ${pieceInfo(v.drop).name || v.drop} in hand: ${n}; choose it, then a square`);
+    b.setAttribute('aria-pressed', G.handSel === color ? 'true' : 'false');
     const s = document.createElementNS(SVG, 'svg');
     s.setAttribute('viewBox', '0 0 40 40');
     drawPiece(s, side === 0 ? v.drop : v.drop.toLowerCase(), 20, 20, 40);
@@ -207,7 +245,7 @@ function drawArrows(svg) {
 // ---- moving ---------------------------------------------------------------
 function canMove() {
   const st = G.state;
-  if (!st || st.over || G.busy) return false;
+  if (!st || st.over || G.busy || (G.end && G.ply === G.moves.length)) return false;
   if (G.mode === 'analyse' || G.opponent === 'human') return true;
   return st.side === G.human && G.ply === G.moves.length;
 }
@@ -251,10 +289,15 @@ function choose(ms) {
 
 async function tryMove(text) {
   try {
+    const game = G.game;
     const st = await api('move', req({ move: text }));
+    if (game !== G.game || (G.end && G.mode === 'play')) return;
+    if (G.ply < G.moves.length) { G.end = null; G.clock = null; } // a new line from an earlier ply: untimed, not over
     G.moves = G.moves.slice(0, G.ply).concat([st.moves[st.moves.length - 1]]);
+    G.evals.length = Math.min(G.evals.length, G.moves.length);
     G.ply = G.moves.length;
-    show(st);
+    punchClock();
+    show(G.end ? await api('game', req()) : st);
     maybeAgent();
   } catch (e) {
     drawBoard();
@@ -264,24 +307,177 @@ async function tryMove(text) {
 
 function req(extra) {
   const names = G.opponent === 'human' ? ['human', 'human'] : (G.human === 'white' ? ['human', G.opponent] : [G.opponent, 'human']);
-  return Object.assign({ variant: G.variant, start: G.start, moves: G.moves.slice(0, G.ply), white: names[0], black: names[1] }, extra || {});
+  const q = { variant: G.variant, start: G.start, moves: G.moves.slice(0, G.ply), white: names[0], black: names[1] };
+  if (G.clock) {
+    q.time_control = G.clock.tc;
+    q.clocks = G.clock.times.slice(0, G.ply);
+  }
+  if (G.end && G.ply === G.moves.length) q.end = { result: G.end.result, termination: G.end.termination };
+  return Object.assign(q, extra || {});
 }
 
 async function maybeAgent() {
   const st = G.state;
-  if (G.mode !== 'play' || G.opponent === 'human' || st.over || st.side === G.human || G.ply !== G.moves.length) return;
+  if (G.mode !== 'play' || G.opponent === 'human' || st.over || G.end || st.side === G.human || G.ply !== G.moves.length) return;
   G.busy = true;
+  const game = G.game;
   setStatus(G.opponent + ' is thinking…');
   try {
-    const out = await api('agent', req({ player: G.opponent, seed: G.seed++ }));
-    G.moves.push(out.move.text);
+    let move, state;
+    if (G.opponent === ENGINE) {
+      // The alpha-beta engine searches for a time its clock allows, and
+      // its score is kept for the evaluation graph.
+      let rep;
+      for (;;) { // every search slot busy: ask again while its clock runs
+        try { rep = await api('analyse', req({ model: ENGINE, movetime_ms: engineTime(), top: 1 })); break; } catch (e) {
+          if (e.status !== 503 || game !== G.game || G.end) throw e;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
+      if (game !== G.game || G.end) return;
+      G.evals[G.ply] = whiteScore(rep.score, G.ply);
+      state = await api('move', req({ move: rep.best }));
+      move = state.moves[state.moves.length - 1];
+    } else {
+      const out = await api('agent', req({ player: G.opponent, seed: G.seed++ }));
+      move = out.move.text; state = out.state;
+    }
+    if (game !== G.game || G.end) return;
+    G.moves.push(move);
     G.ply = G.moves.length;
     G.busy = false;
-    show(out.state);
+    punchClock();
+    show(G.end ? await api('game', req()) : state);
   } catch (e) {
+    if (game !== G.game) return;
     G.busy = false;
     setStatus('Agent: ' + e.message, 'err');
+  } finally {
+    if (game === G.game) G.busy = false;
   }
+}
+
+// ---- clocks ---------------------------------------------------------------
+// The clock is the page's: base and increment from the play panel, the
+// side to move's time running from the position's arrival. Each move
+// charges its mover the time since and adds the increment; the mover's
+// time left after each move goes to the server with the game (its record
+// keeps them). A clock at zero ends the game: the flag's side loses.
+const ENGINE = 'engine';
+function readClock() {
+  const base = Number($('base').value), inc = Number($('inc').value);
+  if (!Number.isFinite(base) || base < 0 || base > 180) throw new Error(`clock minutes ${$('base').value}: want 0 to 180`);
+  if (!Number.isInteger(inc) || inc < 0 || inc > 600) throw new Error(`clock increment ${$('inc').value}: want 0 to 600 whole seconds`);
+  const secs = Math.round(base * 60);
+  if (base > 0 && secs < 1) throw new Error(`clock minutes ${$('base').value}: want at least a second`);
+  if (secs === 0) return null;
+  return { tc: secs + '+' + inc, base: secs * 1000, inc: inc * 1000, left: { white: secs * 1000, black: secs * 1000 },
+    times: [], since: performance.now(), running: null };
+}
+function sideAt(ply) {
+  const black = !!G.start && G.start.split(' ')[1] === 'b';
+  return (ply % 2 === 0) !== black ? 'white' : 'black';
+}
+function other(side) { return side === 'white' ? 'black' : 'white'; }
+function clockLeft(side) {
+  const c = G.clock;
+  return c.left[side] - (c.running === side ? performance.now() - c.since : 0);
+}
+// punchClock charges the move just played to its mover.
+function punchClock() {
+  const c = G.clock;
+  if (!c || G.end) return;
+  const mover = sideAt(G.moves.length - 1);
+  const left = clockLeft(mover);
+  if (left <= 0) { flag(mover); return; }
+  c.left[mover] = left + c.inc;
+  c.times[G.moves.length - 1] = Math.round(c.left[mover]);
+  c.since = performance.now();
+  c.running = other(mover);
+}
+function flag(side) {
+  G.clock.left[side] = 0;
+  G.clock.running = null;
+  endGame(side === 'white' ? '0-1' : '1-0', 'forfeit', `${side === 'white' ? 'White' : 'Black'}'s flag fell`);
+}
+function fmtClock(ms) {
+  ms = Math.max(0, ms);
+  const s = ms / 1000;
+  if (s < 10) return '0:0' + s.toFixed(1);
+  const m = Math.floor(s / 60), r = Math.floor(s % 60);
+  return (m >= 60 ? Math.floor(m / 60) + ':' + String(m % 60).padStart(2, '0') : m) + ':' + String(r).padStart(2, '0');
+}
+function tickClock() {
+  const c = G.clock;
+  for (const id of ['clock-top', 'clock-bottom']) $(id).hidden = !c || G.mode !== 'play';
+  if (!c) return;
+  if (c.running && !G.end && clockLeft(c.running) <= 0) flag(c.running);
+  for (const side of ['white', 'black']) {
+    const box = $((side === 'white') !== G.flipped ? 'clock-bottom' : 'clock-top');
+    const left = clockLeft(side);
+    box.textContent = fmtClock(left);
+    box.dataset.side = side;
+    box.dataset.ms = Math.round(left);
+    box.setAttribute('aria-label', side + "'s clock " + fmtClock(left));
+    box.className = 'clock' + (c.running === side ? ' run' : '') + (left <= 0 ? ' flag' : left < 10000 ? ' low' : '');
+  }
+}
+// engineTime is the engine's time for its move: a thirtieth of its clock
+// and most of the increment, at most a quarter of its clock; untimed, a
+// second. Never over the server's limit.
+function engineTime() {
+  const cap = Math.floor((G.limits.max_time_ms || 10000) * 0.9);
+  if (!G.clock) return Math.min(1000, cap);
+  const left = clockLeft(sideAt(G.ply));
+  return Math.max(10, Math.min(cap, Math.floor(Math.min(left / 30 + G.clock.inc * 0.8, left / 4))));
+}
+// whiteScore turns an engine score ("cp 35", "mate -2", the side to
+// move's) at ply into White's view.
+function whiteScore(score, ply) {
+  const [kind, n] = (score || 'cp 0').split(' ');
+  const v = parseInt(n, 10) * (sideAt(ply) === 'white' ? 1 : -1);
+  return kind === 'mate' ? { mate: v } : { cp: v };
+}
+
+// endGame ends the game outside the rules and has the server record it.
+async function endGame(result, termination, why) {
+  if (G.end) return;
+  if (G.clock) {
+    if (G.clock.running) G.clock.left[G.clock.running] = clockLeft(G.clock.running);
+    G.clock.running = null;
+  }
+  G.end = { result, termination, why };
+  G.game++;
+  G.busy = false;
+  G.ply = G.moves.length;
+  try { show(await api('game', req())); } catch (e) { setStatus(e.message, 'err'); }
+}
+function humanSide() {
+  return G.opponent === 'human' ? G.state.side : G.human;
+}
+function resign() {
+  if (!G.state || G.state.over || G.end) return;
+  const side = humanSide();
+  endGame(side === 'white' ? '0-1' : '1-0', 'resignation', `${side === 'white' ? 'White' : 'Black'} resigned`);
+}
+// DRAW_MOVES and DRAW_MARGIN_CP: the engine accepts a draw from move 30 on
+// when its score is within a quarter pawn of equal.
+const DRAW_MOVES = 30, DRAW_MARGIN_CP = 25;
+async function offerDraw() {
+  if (!G.state || G.state.over || G.end) return;
+  if (G.opponent === 'human') { endGame('1/2-1/2', 'adjudication', 'draw agreed'); return; }
+  G.ply = G.moves.length;
+  const moveNo = parseInt(G.state.position.trim().split(/\s+/).pop(), 10) || Math.floor(G.moves.length / 2) + 1;
+  if (moveNo <= DRAW_MOVES) { setStatus(`${G.opponent} declines the draw: not before move ${DRAW_MOVES} (this is move ${moveNo}).`, 'err'); return; }
+  const game = G.game;
+  setStatus(`${G.opponent} considers the draw…`);
+  try {
+    const rep = await api('analyse', req({ model: ENGINE, movetime_ms: Math.min(500, engineTime()), top: 1 }));
+    if (game !== G.game) return;
+    const s = whiteScore(rep.score, G.ply);
+    if (s.cp !== undefined && Math.abs(s.cp) <= DRAW_MARGIN_CP) { endGame('1/2-1/2', 'adjudication', 'draw agreed'); return; }
+    setStatus(`${G.opponent} declines the draw: it scores the position ${scoreLabel(rep.score)} for ${G.state.side}.`, 'err');
+  } catch (e) { setStatus('Draw offer: ' + e.message, 'err'); }
 }
 
 function show(st) {
@@ -289,8 +485,14 @@ function show(st) {
   $('fen').value = st.position;
   drawBoard();
   drawMoves();
-  if (st.over) setStatus(`Game over: ${st.result} (${st.termination})`, 'over');
+  if (st.over && G.end && G.ply === G.moves.length) setStatus(`Game over: ${st.result} · ${G.end.why}`, 'over');
+  else if (st.over) setStatus(`Game over: ${st.result} (${st.termination})`, 'over');
   else setStatus(`${st.side === 'white' ? 'White' : 'Black'} to move${st.in_check ? ' · check' : ''}` + (G.mode === 'analyse' ? ` · ply ${G.ply} of ${G.moves.length}` : ''));
+  if (st.over && G.clock && G.clock.running && G.ply === G.moves.length) { G.clock.left[G.clock.running] = clockLeft(G.clock.running); G.clock.running = null; }
+  $('resign').disabled = $('draw').disabled = st.over || !!G.end;
+  tickClock();
+  drawGraph();
+  fitBoard();
   if (G.mode === 'analyse' && G.abort) restartAnalysis();
 }
 
@@ -329,16 +531,20 @@ async function load() {
 }
 
 async function goTo(ply) {
-  if (G.busy) return;
+  if (G.busy || !Number.isFinite(ply)) return;
   G.ply = Math.max(0, Math.min(ply, G.moves.length));
   await load();
 }
 
-async function newGame(variant, start, moves) {
+async function newGame(variant, start, moves, clock) {
   G.variant = variant; G.start = start || ''; G.moves = moves || []; G.ply = G.moves.length; G.analysis = null;
+  G.end = null; G.evals = []; G.game++; G.busy = false; G.clock = clock || null;
+  if (G.clock) { G.clock.since = performance.now(); G.clock.running = sideAt(G.ply); }
   G.info = await api('variants/' + encodeURIComponent(variant));
   $('variant').value = variant;
+  drawLegend();
   await load();
+  document.body.dataset.game = G.game; // the game on view (tests wait for it)
   maybeAgent();
 }
 
@@ -401,7 +607,9 @@ function startAnalysis() {
         const rep = await api('analyse', req({ model, sims, movetime_ms: 3000, top: 8 }), ctl.signal);
         if (ctl.signal.aborted) return;
         G.analysis = rep;
+        if (rep.score) G.evals[G.ply] = whiteScore(rep.score, G.ply);
         drawAnalysis(rep);
+        drawGraph();
         drawBoard();
         if (model === 'engine' || rep.proven || sims >= G.limits.max_sims) break; // the engine's one search uses its time
         sims = Math.min(sims * 2, G.limits.max_sims);
@@ -449,6 +657,81 @@ function drawAnalysis(rep) {
     <div class="pv"><b>PV</b> ${rep.pv.map(esc).join(' ')}</div>`;
 }
 function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c])); }
+
+// ---- the evaluation graph --------------------------------------------------
+// The engine's score of every position it searched (G.evals, White's
+// view), in pawns clipped at ±10, a mate at the edge; a click on it goes
+// to the ply under the pointer.
+const GRAPH_W = 640, GRAPH_H = 120, GRAPH_CLIP = 10;
+function evalPawns(e) {
+  return e.mate !== undefined ? (e.mate > 0 ? GRAPH_CLIP : -GRAPH_CLIP) : Math.max(-GRAPH_CLIP, Math.min(GRAPH_CLIP, e.cp / 100));
+}
+function graphX(ply) { return 6 + ply * (GRAPH_W - 12) / Math.max(1, G.moves.length); }
+function drawGraph() {
+  const svg = $('evalgraph'), n = G.moves.length;
+  const pts = [];
+  for (let p = 0; p <= n; p++) if (G.evals[p]) pts.push([p, G.evals[p]]);
+  const was = $('graph-card').hidden;
+  $('graph-card').hidden = !pts.length;
+  if (was !== !pts.length) fitBoard();
+  svg.textContent = '';
+  if (!pts.length) return;
+  svg.setAttribute('viewBox', `0 0 ${GRAPH_W} ${GRAPH_H}`);
+  const Y = (v) => GRAPH_H / 2 - v / GRAPH_CLIP * (GRAPH_H / 2 - 6);
+  el('rect', { x: 0, y: 0, width: GRAPH_W, height: GRAPH_H, class: 'bg' }, svg);
+  const line = pts.map(([p, e]) => graphX(p).toFixed(1) + ',' + Y(evalPawns(e)).toFixed(1));
+  // White's share, below the line, held level before the first score and
+  // after the last across the whole game.
+  const y0 = Y(evalPawns(pts[0][1])).toFixed(1), y1 = Y(evalPawns(pts[pts.length - 1][1])).toFixed(1);
+  el('polygon', { points: `${graphX(0)},${GRAPH_H} ${graphX(0)},${y0} ${line.join(' ')} ${graphX(n)},${y1} ${graphX(n)},${GRAPH_H}`, class: 'area' }, svg);
+  el('line', { x1: 0, x2: GRAPH_W, y1: Y(0), y2: Y(0), class: 'zero' }, svg);
+  el('polyline', { points: line.join(' '), class: 'line' }, svg);
+  el('line', { x1: graphX(G.ply), x2: graphX(G.ply), y1: 0, y2: GRAPH_H, class: 'cur' }, svg);
+  for (const [p, e] of pts) {
+    const c = el('circle', { cx: graphX(p), cy: Y(evalPawns(e)), r: 3.5, class: 'pt' + (e.mate !== undefined ? ' mate' : ''), 'data-ply': p }, svg);
+    el('title', {}, c).textContent = `ply ${p}: ` + (e.mate !== undefined ? '#' + e.mate : (e.cp >= 0 ? '+' : '') + (e.cp / 100).toFixed(2));
+  }
+  el('text', { x: 4, y: 11, class: 'tick' }, svg).textContent = '+' + GRAPH_CLIP;
+  el('text', { x: 4, y: GRAPH_H - 3, class: 'tick' }, svg).textContent = '−' + GRAPH_CLIP;
+}
+function graphClick(evt) {
+  const svg = $('evalgraph'), pt = svg.createSVGPoint();
+  pt.x = evt.clientX; pt.y = evt.clientY;
+  const x = pt.matrixTransform(svg.getScreenCTM().inverse()).x;
+  const ply = Math.round((x - 6) / ((GRAPH_W - 12) / Math.max(1, G.moves.length)));
+  goTo(Math.max(0, Math.min(G.moves.length, ply)));
+}
+// evalGame has the engine search every position of the game it has not
+// scored yet, a short search each, and draws the graph as it goes.
+const GRAPH_MS = 150, GRAPH_MAX_PLIES = 600;
+async function evalGame() {
+  const game = G.game, n = Math.min(G.moves.length, GRAPH_MAX_PLIES);
+  $('graph').disabled = true;
+  try {
+    for (let p = 0; p <= n && game === G.game; p++) {
+      if (G.evals[p]) continue;
+      const q = req({ model: ENGINE, movetime_ms: GRAPH_MS, top: 1 });
+      q.moves = G.moves.slice(0, p);
+      delete q.end;
+      if (q.clocks) q.clocks = q.clocks.slice(0, p);
+      let rep;
+      try { rep = await api('analyse', q); } catch (e) {
+        if (e.status === 503) { await new Promise((r) => setTimeout(r, 300)); p--; continue; }
+        if (e.status === 422 && p === G.moves.length) { // the game's end: a mate scores at the edge
+          const st = await api('game', Object.assign(q, { moves: G.moves.slice(0, p) }));
+          if (st.result === '1-0' || st.result === '0-1') G.evals[p] = { mate: st.result === '1-0' ? 1 : -1 };
+          break;
+        }
+        throw e;
+      }
+      if (game !== G.game) return;
+      G.evals[p] = whiteScore(rep.score, p);
+      drawGraph();
+    }
+    setStatus('Evaluated ' + (n + 1) + ' positions.');
+  } catch (e) { setStatus('Eval graph: ' + e.message, 'err'); }
+  finally { $('graph').disabled = false; drawGraph(); }
+}
 
 // ---- games ----------------------------------------------------------------
 async function showGames() {
@@ -571,7 +854,8 @@ async function refreshRun() {
 function lineChart(series, xlabel) {
   const W = 360, H = 190, L = 44, B = 26, T = 8, Rm = 10;
   const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${W} ${H}`); svg.setAttribute('class', 'chart');
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.style.setProperty('--aspect', (W / H).toFixed(4)); svg.setAttribute('class', 'chart');
   const pts = series.flatMap(([, p]) => p);
   svg.dataset.points = pts.length;
   if (!pts.length) { el('text', { x: W / 2, y: H / 2, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = 'no data yet'; return svg; }
@@ -626,9 +910,11 @@ function route() {
   if (view === 'games') showGames();
   if (view === 'training') showRuns();
   if (G.state) show(G.state);
+  fitBoard();
 }
 
 async function init() {
+  pieceDefs($('piece-defs'));
   const params = new URLSearchParams(location.search);
   G.poll = Math.max(200, parseInt(params.get('poll') || '3000', 10));
   const [vs, ps] = await Promise.all([api('variants'), api('players')]);
@@ -638,8 +924,10 @@ async function init() {
     $('variant').appendChild(o);
   }
   const opp = $('opponent');
-  for (const p of ['human'].concat(ps.players, ps.models.map((m) => m + ':200'))) {
-    const o = document.createElement('option'); o.value = p; o.textContent = p === 'human' ? 'a friend (both sides here)' : p; opp.appendChild(o);
+  for (const p of ['human', ENGINE].concat(ps.players, ps.models.map((m) => m + ':200'))) {
+    const o = document.createElement('option'); o.value = p;
+    o.textContent = p === 'human' ? 'a friend (both sides here)' : p === ENGINE ? 'engine (alpha-beta, by its clock)' : p;
+    opp.appendChild(o);
   }
   opp.value = 'random';
   for (const m of ps.evaluators.concat(ps.models)) {
@@ -649,9 +937,28 @@ async function init() {
   $('pgn-file').onchange = () => { const f = $('pgn-file').files[0]; if (f) importPGN(f); };
   opp.onchange = () => { G.opponent = opp.value; maybeAgent(); };
   $('color').onchange = () => { G.human = $('color').value; G.flipped = G.human === 'black'; drawBoard(); maybeAgent(); };
-  $('new').onclick = () => newGame($('variant').value);
+  $('new').onclick = () => {
+    let clock;
+    try { clock = readClock(); } catch (e) { setStatus(e.message, 'err'); return; }
+    newGame($('variant').value, '', [], clock);
+  };
+  $('resign').onclick = resign;
+  $('move-input').addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    const text = e.target.value.trim();
+    if (!text) return;
+    if (!canMove()) { setStatus('Not your move now.', 'err'); return; }
+    if (text.length > 40) { setStatus('Move: at most 40 characters.', 'err'); return; }
+    e.target.value = '';
+    tryMove(text);
+  });
+  $('draw').onclick = offerDraw;
+  $('graph').onclick = evalGame;
+  setInterval(tickClock, 100);
+  $('evalgraph').addEventListener('click', graphClick);
   $('undo').onclick = () => {
     if (G.busy) return;
+    if (G.clock || G.end) { setStatus(G.end ? 'The game is over: no takebacks.' : 'No takebacks in a timed game.', 'err'); return; }
     let n = G.ply - 1;
     if (G.mode === 'play' && G.opponent !== 'human' && n > 0 && (n % 2 === 0) !== (G.human === 'white')) n--;
     G.moves = G.moves.slice(0, Math.max(0, n)); G.ply = G.moves.length; load();
@@ -679,6 +986,7 @@ async function init() {
     if (e.key === 'ArrowRight') goTo(G.ply + 1);
   });
   window.addEventListener('hashchange', route);
+  window.addEventListener('resize', fitBoard);
   setupInput();
   G.opponent = opp.value;
   await newGame(params.get('variant') || 'fbgc', params.get('start') || '');

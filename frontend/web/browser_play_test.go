@@ -1,0 +1,346 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// drawnPiece is one piece picture on the page's board.
+type drawnPiece struct {
+	Square string  `json:"sq"`
+	Piece  string  `json:"piece"`
+	Art    string  `json:"art"`
+	Title  string  `json:"title"`
+	DX, DY float64 // the picture's centre less its square's centre, in pixels
+	W      float64 // the square's width in pixels
+}
+
+// TestBrowserDrawsEveryVariantsStartWithPictures opens the start position
+// of every built-in variant and checks that each piece the API places is
+// drawn once, as its own picture (not a lettered disc), centred on its
+// square, and that every hole is drawn.
+func TestBrowserDrawsEveryVariantsStartWithPictures(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	var vs struct {
+		Variants []struct{ Name string }
+	}
+	if code, msg := call(t, "GET", f.url+"/api/variants", "", &vs); code != 200 {
+		t.Fatal(code, msg)
+	}
+	if len(vs.Variants) < 5 {
+		t.Fatalf("%d variants listed", len(vs.Variants))
+	}
+	for _, v := range vs.Variants {
+		var info VariantInfo
+		if code, msg := call(t, "GET", f.url+"/api/variants/"+v.Name, "", &info); code != 200 {
+			t.Fatal(code, msg)
+		}
+		var st State
+		if code, msg := call(t, "POST", f.url+"/api/game", fmt.Sprintf(`{"variant":%q}`, v.Name), &st); code != 200 {
+			t.Fatal(code, msg)
+		}
+		run(t, ctx, chromedp.Navigate(f.url+"/?variant="+v.Name+"#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+		var js string
+		run(t, ctx, chromedp.Evaluate(`JSON.stringify({
+			pieces: [...document.querySelectorAll('#board g.piece')].map((g) => {
+				const sq = document.querySelector('rect[data-sq="' + g.dataset.sq + '"]').getBoundingClientRect();
+				const art = g.querySelector('.piece-art'), b = art.getBoundingClientRect();
+				return {w: sq.width, sq: g.dataset.sq, piece: g.dataset.piece, art: art.dataset.art, title: art.querySelector('title').textContent,
+					DX: b.x + b.width / 2 - sq.x - sq.width / 2, DY: b.y + b.height / 2 - sq.y - sq.height / 2};
+			}),
+			holes: [...document.querySelectorAll('#board [data-hole]')].map((h) => h.dataset.hole),
+			symbols: document.querySelectorAll('#piece-defs symbol').length,
+			legend: [...document.querySelectorAll('#legend li')].map((li) => li.dataset.letter + ':' + li.querySelector('.piece-art').dataset.art),
+			below: document.getElementById('board').getBoundingClientRect().bottom,
+			height: window.innerHeight})`, &js))
+		var got struct {
+			Pieces        []drawnPiece
+			Holes         []string
+			Symbols       int
+			Legend        []string
+			Below, Height float64
+		}
+		if err := json.Unmarshal([]byte(js), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Symbols < 12 {
+			t.Fatalf("%s: %d piece symbols defined", v.Name, got.Symbols)
+		}
+		if len(got.Legend) != len(info.Pieces) {
+			t.Errorf("%s: the legend lists %v, the variant has %d pieces", v.Name, got.Legend, len(info.Pieces))
+		}
+		for _, l := range got.Legend {
+			if strings.HasSuffix(l, ":letter") {
+				t.Errorf("%s: the legend draws %s as a letter", v.Name, l)
+			}
+		}
+		want := map[string]string{}
+		for _, p := range st.Board {
+			want[p.Square] = p.Piece
+		}
+		if len(got.Pieces) != len(want) {
+			t.Errorf("%s: %d pieces drawn, the API places %d", v.Name, len(got.Pieces), len(want))
+		}
+		for _, p := range got.Pieces {
+			if want[p.Square] != p.Piece {
+				t.Errorf("%s: %s drawn on %s, the API has %q there", v.Name, p.Piece, p.Square, want[p.Square])
+			}
+			if p.Art == "letter" || p.Art == "" {
+				t.Errorf("%s: %s on %s (%s) drawn as a letter", v.Name, p.Piece, p.Square, p.Title)
+			}
+			if math.Abs(p.DX) > p.W/6 || math.Abs(p.DY) > p.W/6 {
+				t.Errorf("%s: %s on %s drawn %.0f,%.0f px off its square's centre", v.Name, p.Piece, p.Square, p.DX, p.DY)
+			}
+		}
+		sort.Strings(got.Holes)
+		holes := append([]string(nil), info.Holes...)
+		sort.Strings(holes)
+		if fmt.Sprint(got.Holes) != fmt.Sprint(holes) {
+			t.Errorf("%s: holes drawn %v, the variant has %v", v.Name, got.Holes, holes)
+		}
+		if got.Below > got.Height {
+			t.Errorf("%s: the board ends at %.0f px, below the window's %.0f", v.Name, got.Below, got.Height)
+		}
+		if v.Name == "birds-ninjas" {
+			shot(t, ctx, "birds-ninjas")
+		}
+		if v.Name == "fbgc" {
+			shot(t, ctx, "fbgc-start")
+		}
+	}
+}
+
+// setPlay sets the play panel's fields (firing their change events) and
+// starts a new game.
+func setPlay(t *testing.T, ctx context.Context, opponent, color, base, inc string) {
+	t.Helper()
+	var before int
+	run(t, ctx, chromedp.Evaluate(`G.game`, &before))
+	js := fmt.Sprintf(`(() => {
+		for (const [id, v] of [['opponent', %q], ['color', %q], ['base', %q], ['inc', %q]]) {
+			const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change'));
+		}
+		document.getElementById('new').click(); return 1; })()`, opponent, color, base, inc)
+	var x int
+	run(t, ctx, chromedp.Evaluate(js, &x))
+	waitFor(t, ctx, "the new game", func() bool {
+		var on string
+		run(t, ctx, chromedp.Evaluate(`document.body.dataset.game || ''`, &on))
+		return on != "" && on != fmt.Sprint(before)
+	})
+}
+
+// pageClock reads the page's clock, game end and record.
+type pageClock struct {
+	Timed  bool
+	Top    string
+	Bottom string
+	TopMS  float64
+	BotMS  float64
+	Class  string
+	Record string
+	Evals  int
+	Graph  bool
+	Resign bool // the resign button is enabled
+}
+
+func readClock(t *testing.T, ctx context.Context) pageClock {
+	t.Helper()
+	var js string
+	run(t, ctx, chromedp.Evaluate(`JSON.stringify({timed: !!G.clock, top: document.getElementById('clock-top').textContent,
+		bottom: document.getElementById('clock-bottom').textContent, topMS: +document.getElementById('clock-top').dataset.ms,
+		botMS: +document.getElementById('clock-bottom').dataset.ms, class: document.getElementById('clock-bottom').className,
+		record: G.state.record, evals: G.evals.filter(Boolean).length, graph: !document.getElementById('graph-card').hidden,
+		resign: !document.getElementById('resign').disabled})`, &js))
+	var c pageClock
+	if err := json.Unmarshal([]byte(js), &c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestBrowserTimedGameAgainstTheEngineEndsByResignation plays a timed
+// game against the engine: both clocks shown and running, the engine's
+// scores kept for the graph, a draw offered before move 30 declined, and a
+// resignation that ends the game with the clock in its record.
+func TestBrowserTimedGameAgainstTheEngineEndsByResignation(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	run(t, ctx, chromedp.Navigate(f.url+"/#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	setPlay(t, ctx, "engine", "white", "1", "1")
+	// The first move typed, the second clicked.
+	waitFor(t, ctx, "White to move", func() bool { s := readState(t, ctx); return !s.Busy && s.Side == "white" })
+	run(t, ctx, chromedp.SendKeys(`#move-input`, "e2-e4\r", chromedp.ByQuery))
+	for move := 1; move < 2; move++ {
+		var s pageState
+		waitFor(t, ctx, "White to move", func() bool { s = readState(t, ctx); return !s.Busy && s.Side == "white" && len(s.Moves) == 2*move })
+		if move == 1 && s.Moves[0] != "e2-e4" {
+			t.Fatalf("typed e2-e4, the page played %s", s.Moves[0])
+		}
+		var m MoveInfo
+		for _, l := range s.Legal {
+			if l.Drop == "" && l.Promotion == "" && !l.Castle {
+				m = l
+				break
+			}
+		}
+		clickSquare(t, ctx, m.From)
+		clickSquare(t, ctx, m.To)
+	}
+	waitFor(t, ctx, "the engine's second move", func() bool { s := readState(t, ctx); return !s.Busy && len(s.Moves) == 4 })
+	c := readClock(t, ctx)
+	if !c.Timed || c.BotMS <= 0 || c.BotMS > 62000 || c.TopMS <= 0 || c.TopMS > 62000 || c.BotMS < 55000 {
+		t.Fatalf("clocks %q (%v ms) and %q (%v ms)", c.Bottom, c.BotMS, c.Top, c.TopMS)
+	}
+	if !strings.Contains(c.Class, "run") {
+		t.Errorf("White's clock is not running with White to move: class %q", c.Class)
+	}
+	if c.Evals < 2 || !c.Graph {
+		t.Errorf("%d engine scores kept, graph shown %v", c.Evals, c.Graph)
+	}
+	shot(t, ctx, "play-clock")
+	run(t, ctx, chromedp.Click(`#draw`, chromedp.ByQuery))
+	waitFor(t, ctx, "the draw declined", func() bool { return strings.Contains(readState(t, ctx).Status, "declines the draw") })
+	run(t, ctx, chromedp.Click(`#resign`, chromedp.ByQuery))
+	var s pageState
+	waitFor(t, ctx, "the resignation", func() bool { s = readState(t, ctx); return s.Over })
+	if s.Result != "0-1" || s.Termination != "resignation" || !strings.Contains(s.Status, "White resigned") {
+		t.Fatalf("after resigning: %s %s %q", s.Result, s.Termination, s.Status)
+	}
+	c = readClock(t, ctx)
+	for _, want := range []string{`[Result "0-1"]`, `[Termination "resignation"]`, `[TimeControl "60+1"]`, `[Clocks "`} {
+		if !strings.Contains(c.Record, want) {
+			t.Errorf("record lacks %s:\n%s", want, c.Record)
+		}
+	}
+	if c.Resign {
+		t.Errorf("resign still enabled after the game's end")
+	}
+	ms := c.BotMS
+	time.Sleep(400 * time.Millisecond)
+	if c = readClock(t, ctx); c.BotMS != ms {
+		t.Errorf("White's clock runs on after the end: %v then %v ms", ms, c.BotMS)
+	}
+}
+
+// TestBrowserFlagFallEndsTheGame gives both sides a one-second clock: the
+// engine (White) moves within its time, the player (Black) does not, and
+// Black's flag falls: 1-0 by forfeit, in the record with the clock.
+func TestBrowserFlagFallEndsTheGame(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	run(t, ctx, chromedp.Navigate(f.url+"/#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	// A bad clock is refused naming its field, and no game starts.
+	var status string
+	run(t, ctx, chromedp.SetValue(`#base`, "-1", chromedp.ByQuery), chromedp.Click(`#new`, chromedp.ByQuery),
+		chromedp.Text(`#status`, &status, chromedp.ByQuery))
+	if !strings.Contains(status, "clock minutes -1") {
+		t.Errorf("a clock of -1 minutes: %q", status)
+	}
+	setPlay(t, ctx, "engine", "black", "0.02", "0")
+	var s pageState
+	waitFor(t, ctx, "the flag fall", func() bool { s = readState(t, ctx); return s.Over })
+	if len(s.Moves) != 1 || s.Result != "1-0" || s.Termination != "forfeit" || !strings.Contains(s.Status, "Black's flag fell") {
+		t.Fatalf("after %d moves: %s %s %q", len(s.Moves), s.Result, s.Termination, s.Status)
+	}
+	c := readClock(t, ctx)
+	if !strings.Contains(c.Class, "flag") || c.Bottom != "0:00.0" {
+		t.Errorf("Black's clock %q, class %q", c.Bottom, c.Class)
+	}
+	for _, want := range []string{`[Result "1-0"]`, `[Termination "forfeit"]`, `[TimeControl "1+0"]`, `[Clocks "0.`} {
+		if !strings.Contains(c.Record, want) {
+			t.Errorf("record lacks %s:\n%s", want, c.Record)
+		}
+	}
+}
+
+// TestBrowserEvalGraphScoresTheGameAndJumpsToAPly has the engine score
+// every position of a game, and clicks a point of the graph.
+func TestBrowserEvalGraphScoresTheGameAndJumpsToAPly(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	run(t, ctx, chromedp.Navigate(f.url+"/#analyse"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	var x int
+	run(t, ctx, chromedp.Evaluate(`newGame('fbgc', '', ['e2-e4', 'e9-e7', 'f2-f4', 'd9-d7', 'j2-j3']).then(() => 1)`, &x,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	run(t, ctx, chromedp.Click(`#graph`, chromedp.ByQuery))
+	var pts int
+	waitFor(t, ctx, "six points on the graph", func() bool {
+		run(t, ctx, chromedp.Evaluate(`document.querySelectorAll('#evalgraph circle[data-ply]').length`, &pts))
+		return pts == 6
+	})
+	var ys []float64
+	run(t, ctx, chromedp.Evaluate(`[...document.querySelectorAll('#evalgraph circle[data-ply]')].map((c) => +c.getAttribute('cy'))`, &ys))
+	for i, y := range ys {
+		if y < 0 || y > 120 {
+			t.Errorf("point %d at y %v, outside the graph", i, y)
+		}
+	}
+	var xy []float64
+	run(t, ctx, chromedp.Sleep(300*time.Millisecond)) // the board's resizing
+	run(t, ctx, chromedp.Evaluate(`(() => { const r = document.querySelector('#evalgraph circle[data-ply="2"]').getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`, &xy))
+	var h float64
+	run(t, ctx, chromedp.Evaluate(`innerHeight`, &h))
+	if xy[1] > h {
+		t.Errorf("the graph's point at y %.0f is below the window's %.0f px", xy[1], h)
+	}
+	run(t, ctx, chromedp.MouseClickXY(xy[0], xy[1]))
+	var ply int
+	waitFor(t, ctx, "ply 2", func() bool {
+		run(t, ctx, chromedp.Evaluate(`G.ply`, &ply))
+		return ply == 2 && strings.Contains(readState(t, ctx).Status, "ply 2 of 5")
+	})
+	shot(t, ctx, "eval-graph")
+
+	// Scores far off and mates sit at the edges: +10 pawns at the top
+	// (y 6), -10 at the bottom (y 114).
+	run(t, ctx, chromedp.Evaluate(`G.evals[3] = {cp: 2500}; G.evals[4] = {mate: -2}; G.evals[5] = {cp: -1234}; drawGraph();
+		[3, 4, 5].map((p) => +document.querySelector('#evalgraph circle[data-ply="' + p + '"]').getAttribute('cy'))`, &ys))
+	if fmt.Sprint(ys) != "[6 114 114]" {
+		t.Errorf("+25 pawns, mated and -12.34 pawns drawn at y %v, want [6 114 114]", ys)
+	}
+	// The graph is White's view: with Black to move and a queen down,
+	// Black's negative score is drawn above the middle.
+	run(t, ctx, chromedp.Evaluate(`newGame('fbgc', 'k9/10/10/10/10/10/10/10/10/QK8 b - - 0 1', []).then(() => 1)`, &x,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	run(t, ctx, chromedp.Click(`#graph`, chromedp.ByQuery))
+	var y float64
+	waitFor(t, ctx, "the score of a queen up", func() bool {
+		run(t, ctx, chromedp.Evaluate(`(() => { const c = document.querySelector('#evalgraph circle[data-ply="0"]'); return c ? +c.getAttribute('cy') : -1; })()`, &y))
+		return y >= 0
+	})
+	if y >= 50 {
+		t.Errorf("White a queen up drawn at y %v, not above the middle (60)", y)
+	}
+}
+
+// TestBrowserTheEngineAcceptsADrawInALevelEndingAfterMove30 offers the
+// engine a draw at move 40 of a level ending of blocked pawns: it agrees.
+func TestBrowserTheEngineAcceptsADrawInALevelEndingAfterMove30(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	run(t, ctx, chromedp.Navigate(f.url+"/#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	setPlay(t, ctx, "engine", "white", "0", "0")
+	var x int
+	run(t, ctx, chromedp.Evaluate(`newGame('fbgc', '5k4/10/10/4p5/4P5/10/10/10/10/5K4 w - - 0 40', []).then(() => 1)`, &x,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	run(t, ctx, chromedp.Click(`#draw`, chromedp.ByQuery))
+	var s pageState
+	waitFor(t, ctx, "the engine's answer", func() bool {
+		s = readState(t, ctx)
+		return s.Over || strings.Contains(s.Status, "declines")
+	})
+	if !s.Over || s.Result != "1/2-1/2" || s.Termination != "adjudication" || !strings.Contains(s.Status, "draw agreed") {
+		t.Fatalf("after the offer: over %v %s %s %q", s.Over, s.Result, s.Termination, s.Status)
+	}
+}
