@@ -7,7 +7,8 @@ import (
 
 // Termination says how a game ended: by the rules (checkmate, stalemate,
 // repetition, the fifty-move rule, a king on the scepter squares) or by
-// something outside them (the length cap, adjudication, resignation). Its
+// something outside them (the length cap, adjudication, resignation, a
+// forfeit, a draw agreed). Its
 // text form (String, MarshalText) is what training data, game records and
 // match reports store; ParseTermination reads it back, and also the older
 // texts written before there was one vocabulary.
@@ -25,16 +26,17 @@ const (
 	Adjudication             // a referee outside the rules scored the game (either result)
 	Resignation              // decisive: the side to move gave up
 	Forfeit                  // decisive: a player broke the rules of the match (an outside engine crashed, hung or sent an illegal move)
+	Agreement                // draw: the players agreed to a draw
 	numTerminations
 )
 
 // terminationText is each Termination's text, the form the data stores.
 var terminationText = [numTerminations]string{"", "checkmate", "stalemate", "repetition", "fifty-move", "scepter",
-	"length-cap", "adjudication", "resignation", "forfeit"}
+	"length-cap", "adjudication", "resignation", "forfeit", "agreement"}
 
 // String returns t's text: "checkmate", "stalemate", "repetition",
-// "fifty-move", "scepter", "length-cap", "adjudication", "resignation" or
-// "forfeit"; "" for NotOver.
+// "fifty-move", "scepter", "length-cap", "adjudication", "resignation",
+// "forfeit" or "agreement"; "" for NotOver.
 func (t Termination) String() string {
 	if t >= numTerminations {
 		return fmt.Sprintf("termination(%d)", uint8(t))
@@ -92,7 +94,7 @@ func (t Termination) Decisive() (decisive, known bool) {
 	switch t {
 	case Checkmate, Scepter, Resignation, Forfeit:
 		return true, true
-	case Stalemate, Repetition, FiftyMoves, LengthCap:
+	case Stalemate, Repetition, FiftyMoves, LengthCap, Agreement:
 		return false, true
 	}
 	return false, false

@@ -340,7 +340,7 @@ func TestBrowserTheEngineAcceptsADrawInALevelEndingAfterMove30(t *testing.T) {
 		s = readState(t, ctx)
 		return s.Over || strings.Contains(s.Status, "declines")
 	})
-	if !s.Over || s.Result != "1/2-1/2" || s.Termination != "adjudication" || !strings.Contains(s.Status, "draw agreed") {
+	if !s.Over || s.Result != "1/2-1/2" || s.Termination != "agreement" || !strings.Contains(s.Status, "draw agreed") {
 		t.Fatalf("after the offer: over %v %s %s %q", s.Over, s.Result, s.Termination, s.Status)
 	}
 }

@@ -28,7 +28,7 @@ func TestAGameEndsByResignationFlagOrAgreementWithItsClockRecorded(t *testing.T)
 	if code, msg := call(t, "POST", f.url+"/api/move", moved, nil); code != 422 || !strings.Contains(msg, "resignation") {
 		t.Errorf("a move after a resignation: %d %q", code, msg)
 	}
-	agent := `{"variant":"fbgc","end":{"result":"1/2-1/2","termination":"adjudication"},"player":"random"}`
+	agent := `{"variant":"fbgc","end":{"result":"1/2-1/2","termination":"agreement"},"player":"random"}`
 	if code, msg := call(t, "POST", f.url+"/api/agent", agent, nil); code != 422 || !strings.Contains(msg, "over") {
 		t.Errorf("an agent's move after an agreed draw: %d %q", code, msg)
 	}
@@ -36,6 +36,7 @@ func TestAGameEndsByResignationFlagOrAgreementWithItsClockRecorded(t *testing.T)
 		`{"variant":"fbgc","end":{"result":"2-0","termination":"resignation"}}`:                                                     "end.result",
 		`{"variant":"fbgc","end":{"result":"1-0","termination":"boredom"}}`:                                                         "end.termination",
 		`{"variant":"fbgc","end":{"result":"1/2-1/2","termination":"resignation"}}`:                                                 "end:",
+		`{"variant":"fbgc","end":{"result":"1-0","termination":"agreement"}}`:                                                       "end:",
 		`{"variant":"fbgc","time_control":"5"}`:                                                                                     "time_control",
 		`{"variant":"fbgc","time_control":"0+1"}`:                                                                                   "time_control",
 		`{"variant":"fbgc","time_control":"60+9999"}`:                                                                               "time_control",

@@ -314,7 +314,8 @@ type gameReq struct {
 	White   string   `json:"white"` // the players' names for the record
 	Black   string   `json:"black"`
 	// End ends a game the rules have not: a resignation, a flag fall
-	// (forfeit) or a draw agreed (adjudication).
+	// (forfeit), a draw agreed (agreement) or a referee's verdict
+	// (adjudication).
 	End *gameEnd `json:"end,omitempty"`
 	// TimeControl is the clock, PGN's "BASE+INC" in seconds ("" untimed);
 	// Clocks the mover's time left after each move, in milliseconds.
@@ -325,7 +326,7 @@ type gameReq struct {
 // gameEnd is how a game ended outside the rules.
 type gameEnd struct {
 	Result      string `json:"result"`      // "1-0", "0-1" or "1/2-1/2"
-	Termination string `json:"termination"` // "resignation", "forfeit" (time) or "adjudication" (agreed)
+	Termination string `json:"termination"` // "resignation", "forfeit" (time), "agreement" or "adjudication"
 }
 
 // Limits of a game's clock.
@@ -375,13 +376,15 @@ func (e *gameEnd) parse() (env.Result, env.Termination, error) {
 		why = env.Resignation
 	case "forfeit":
 		why = env.Forfeit
+	case "agreement":
+		why = env.Agreement
 	case "adjudication":
 		why = env.Adjudication
 	default:
-		return 0, 0, fail(http.StatusBadRequest, "end.termination %.20q: want resignation, forfeit or adjudication", e.Termination)
+		return 0, 0, fail(http.StatusBadRequest, "end.termination %.20q: want resignation, forfeit, agreement or adjudication", e.Termination)
 	}
-	if why != env.Adjudication && res == env.Draw {
-		return 0, 0, fail(http.StatusBadRequest, "end: a %s cannot end in a draw", e.Termination)
+	if decisive, known := why.Decisive(); known && decisive != (res != env.Draw) {
+		return 0, 0, fail(http.StatusBadRequest, "end: %s with the result %s: a %s is always %s", e.Termination, e.Result, e.Termination, map[bool]string{true: "decisive", false: "a draw"}[decisive])
 	}
 	return res, why, nil
 }

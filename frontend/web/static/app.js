@@ -465,7 +465,7 @@ function resign() {
 const DRAW_MOVES = 30, DRAW_MARGIN_CP = 25;
 async function offerDraw() {
   if (!G.state || G.state.over || G.end) return;
-  if (G.opponent === 'human') { endGame('1/2-1/2', 'adjudication', 'draw agreed'); return; }
+  if (G.opponent === 'human') { endGame('1/2-1/2', 'agreement', 'draw agreed'); return; }
   G.ply = G.moves.length;
   const moveNo = parseInt(G.state.position.trim().split(/\s+/).pop(), 10) || Math.floor(G.moves.length / 2) + 1;
   if (moveNo <= DRAW_MOVES) { setStatus(`${G.opponent} declines the draw: not before move ${DRAW_MOVES} (this is move ${moveNo}).`, 'err'); return; }
@@ -475,7 +475,7 @@ async function offerDraw() {
     const rep = await api('analyse', req({ model: ENGINE, movetime_ms: Math.min(500, engineTime()), top: 1 }));
     if (game !== G.game) return;
     const s = whiteScore(rep.score, G.ply);
-    if (s.cp !== undefined && Math.abs(s.cp) <= DRAW_MARGIN_CP) { endGame('1/2-1/2', 'adjudication', 'draw agreed'); return; }
+    if (s.cp !== undefined && Math.abs(s.cp) <= DRAW_MARGIN_CP) { endGame('1/2-1/2', 'agreement', 'draw agreed'); return; }
     setStatus(`${G.opponent} declines the draw: it scores the position ${scoreLabel(rep.score)} for ${G.state.side}.`, 'err');
   } catch (e) { setStatus('Draw offer: ' + e.message, 'err'); }
 }
