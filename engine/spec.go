@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"bomberzero/engine/nnue"
 	"bomberzero/env"
 )
 
@@ -21,13 +22,18 @@ type Spec struct {
 	Weights        *Weights
 	WeightsFile    string
 	WeightsVariant string
+	// Net, when not nil, is the learned evaluation's net, read from the
+	// file NetFile (eval=FILE); it takes the place of the classical
+	// evaluation.
+	Net     *nnue.Net
+	NetFile string
 }
 
 // DefaultNodes is the node limit of a spec that names no limit.
 const DefaultNodes = 20000
 
 // specKeys is the help for the keys ParseSpec reads.
-const specKeys = "depth=PLIES, nodes=N, movetime=DURATION (as 100ms), hash=MB, threads=N, weights=FILE (classical weights from bomberzero tune)"
+const specKeys = "depth=PLIES, nodes=N, movetime=DURATION (as 100ms), hash=MB, threads=N, weights=FILE (classical weights from bomberzero tune), eval=classical or eval=FILE (a learned net from engine/nnue)"
 
 // ParseSpec reads the options of an engine player spec, the text after
 // "engine:": keys joined by ":", as "nodes=5000:hash=16:threads=1" or
@@ -50,6 +56,9 @@ func ParseSpec(text string) (Spec, error) {
 				return Spec{}, fmt.Errorf("engine option %q: %w", item, err)
 			}
 		}
+	}
+	if s.Net != nil && s.Weights != nil {
+		return Spec{}, fmt.Errorf("engine options weights=%s and eval=%s: classical weights and a learned net exclude each other; give one", s.WeightsFile, s.NetFile)
 	}
 	if s.Limits.Depth == 0 && s.Limits.Nodes == 0 && s.Limits.MoveTime == 0 {
 		s.Limits.Nodes = DefaultNodes
@@ -109,15 +118,36 @@ func (s *Spec) set(key, val string) error {
 		}
 		s.Weights, s.WeightsFile, s.WeightsVariant = &f.Weights, val, f.Variant
 		return nil
+	case "eval":
+		switch val {
+		case "":
+			return fmt.Errorf("eval: want classical or the path of a net file")
+		case "classical":
+			return nil
+		}
+		n, err := nnue.ReadFile(val)
+		if err != nil {
+			return err
+		}
+		s.Net, s.NetFile = n, val
+		return nil
 	}
 	return fmt.Errorf("unknown key %q; want %s", key, specKeys)
 }
 
 // Evaluator returns the evaluation the spec names for variant v over
-// piece table table: nil (the engine's default) without weights, else the
-// classical evaluation with the spec's weights. Weights tuned on another
-// variant are refused, naming the file.
+// piece table table: the learned evaluation of the spec's net, else nil
+// (the engine's default) without weights, else the classical evaluation
+// with the spec's weights. Weights or a net for another variant are
+// refused, naming the file and both variants.
 func (s Spec) Evaluator(v *env.Variant, table []int32) (Evaluator, error) {
+	if s.Net != nil {
+		ev, err := NewLearned(v, s.Net, learnedName(s.NetFile))
+		if err != nil {
+			return nil, fmt.Errorf("net file %s: %w", s.NetFile, err)
+		}
+		return ev, nil
+	}
 	if s.Weights == nil {
 		return nil, nil
 	}

@@ -1,10 +1,24 @@
 // Package fit trains an engine/nnue net with Gorgonia on positions scored
 // by the engine's search and the games' results.
+//
+// The graph is the net's: both perspectives' dense one-hot inputs (batch x
+// features) go through the one input-layer weight node, are concatenated,
+// clipped to [0,1] (as relu(x) - relu(x-1)), and go through the two dense
+// layers; the loss is the mean squared error of sigmoid(output) against
+// the target lambda*sigmoid(score/Scale) + (1-lambda)*result; Adam
+// updates the net's own weight slices in place.
 package fit
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 
 	"bomberzero/engine/nnue"
 	"bomberzero/env"
@@ -38,6 +52,29 @@ func DefaultConfig() Config {
 		LearningRate: 1e-3, Lambda: 0.75, Scale: nnue.DefaultScale, ValidationShare: 0.1, Seed: 1}
 }
 
+// Validate reports the first setting out of range.
+func (c Config) Validate() error {
+	switch {
+	case c.Hidden < 1 || c.Hidden > 4096:
+		return fmt.Errorf("hidden %d: want 1 to 4096", c.Hidden)
+	case c.L2 < 1 || c.L2 > 1024:
+		return fmt.Errorf("l2 %d: want 1 to 1024", c.L2)
+	case c.Epochs < 1:
+		return fmt.Errorf("epochs %d: want at least 1", c.Epochs)
+	case c.Batch < 1 || c.Batch > 1<<16:
+		return fmt.Errorf("batch %d: want 1 to 65536", c.Batch)
+	case !(c.LearningRate > 0 && c.LearningRate < 1):
+		return fmt.Errorf("learning rate %v: want above 0 and below 1", c.LearningRate)
+	case !(c.Lambda >= 0 && c.Lambda <= 1):
+		return fmt.Errorf("lambda %v: want 0 to 1", c.Lambda)
+	case !(c.Scale > 0 && c.Scale < 1e5):
+		return fmt.Errorf("scale %v: want a positive number of centipawns", c.Scale)
+	case !(c.ValidationShare >= 0 && c.ValidationShare < 1):
+		return fmt.Errorf("validation share %v: want 0 to below 1", c.ValidationShare)
+	}
+	return nil
+}
+
 // Report says how a training went.
 type Report struct {
 	Samples, Train, Validation int
@@ -46,9 +83,254 @@ type Report struct {
 	Seconds                    float64
 }
 
+// data is the samples as sparse features: sample i's side-to-move
+// features are feats[us[i]:them[i]], its opponent's feats[them[i]:end[i]].
+type data struct {
+	feats         []int32
+	us, them, end []int
+	target        []float32
+}
+
+// prepare parses every sample once; an unparseable FEN is an error naming
+// the sample's index.
+func prepare(v *env.Variant, fs *nnue.FeatureSet, samples []Sample, cfg Config) (*data, error) {
+	d := &data{}
+	buf := make([]int32, 0, fs.MaxActive())
+	for i, s := range samples {
+		pos, err := v.ParsePosition(s.FEN)
+		if err != nil {
+			return nil, fmt.Errorf("sample %d: %w", i, err)
+		}
+		if !(s.Result >= 0 && s.Result <= 1) {
+			return nil, fmt.Errorf("sample %d: result %v; want 0 to 1 for the side to move", i, s.Result)
+		}
+		us := pos.SideToMove()
+		d.us = append(d.us, len(d.feats))
+		buf = fs.Active(pos, us, buf)
+		d.feats = append(d.feats, buf...)
+		d.them = append(d.them, len(d.feats))
+		buf = fs.Active(pos, us.Other(), buf)
+		d.feats = append(d.feats, buf...)
+		d.end = append(d.end, len(d.feats))
+		p := cfg.Lambda*sigmoid(float64(s.Score)/cfg.Scale) + (1-cfg.Lambda)*float64(s.Result)
+		d.target = append(d.target, float32(p))
+	}
+	return d, nil
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// graph is the training graph for one batch size.
+type graph struct {
+	g              *G.ExprGraph
+	xUs, xThem, y  *tensor.Dense
+	out, loss      *G.Node
+	learnables     G.Nodes
+	b3             []float32
+	batch, nFeats  int
+	vm             G.VM
+	lossVal, outV  G.Value
+	net            *nnue.Net
+	w1, b1, w2, b2 *G.Node
+}
+
+// newGraph builds the graph over net's weight slices (updated in place).
+func newGraph(net *nnue.Net, batch int, withGrad bool) (*graph, error) {
+	gr := &graph{g: G.NewGraph(), batch: batch, nFeats: net.Features, net: net, b3: []float32{net.B3}}
+	g := gr.g
+	F, H, L2 := net.Features, net.H, net.L2
+	dense := func(data []float32, shape ...int) *tensor.Dense {
+		return tensor.New(tensor.WithBacking(data), tensor.WithShape(shape...))
+	}
+	gr.xUs = dense(make([]float32, batch*F), batch, F)
+	gr.xThem = dense(make([]float32, batch*F), batch, F)
+	gr.y = dense(make([]float32, batch), batch, 1)
+	node := func(name string, t *tensor.Dense) *G.Node {
+		return G.NewMatrix(g, tensor.Float32, G.WithShape(t.Shape()...), G.WithName(name), G.WithValue(t))
+	}
+	xUs, xThem, y := node("x_us", gr.xUs), node("x_them", gr.xThem), node("target", gr.y)
+	gr.w1 = node("W1", dense(net.W1, F, H))
+	gr.b1 = node("B1", dense(net.B1, 1, H))
+	gr.w2 = node("W2", dense(net.W2, 2*H, L2))
+	gr.b2 = node("B2", dense(net.B2, 1, L2))
+	w3 := node("W3", dense(net.W3, L2, 1))
+	b3 := node("B3", dense(gr.b3, 1, 1))
+	one := G.NewConstant(float32(1), G.WithName("one"))
+	var err error
+	must := func(n *G.Node, e error) *G.Node {
+		if e != nil && err == nil {
+			err = e
+		}
+		return n
+	}
+	clip := func(x *G.Node) *G.Node {
+		if err != nil {
+			return nil
+		}
+		lo := must(G.Rectify(x))
+		hi := must(G.Rectify(must(G.Sub(x, one))))
+		if err != nil {
+			return nil
+		}
+		return must(G.Sub(lo, hi))
+	}
+	accUs := must(G.BroadcastAdd(must(G.Mul(xUs, gr.w1)), gr.b1, nil, []byte{0}))
+	accThem := must(G.BroadcastAdd(must(G.Mul(xThem, gr.w1)), gr.b1, nil, []byte{0}))
+	if err != nil {
+		return nil, err
+	}
+	cat := clip(must(G.Concat(1, accUs, accThem)))
+	if err != nil {
+		return nil, err
+	}
+	h2 := clip(must(G.BroadcastAdd(must(G.Mul(cat, gr.w2)), gr.b2, nil, []byte{0})))
+	if err != nil {
+		return nil, err
+	}
+	gr.out = must(G.BroadcastAdd(must(G.Mul(h2, w3)), b3, nil, []byte{0}))
+	if err != nil {
+		return nil, err
+	}
+	G.Read(gr.out, &gr.outV)
+	diff := must(G.Sub(must(G.Sigmoid(gr.out)), y))
+	if err != nil {
+		return nil, err
+	}
+	gr.loss = must(G.Mean(must(G.Square(diff))))
+	if err != nil {
+		return nil, err
+	}
+	G.Read(gr.loss, &gr.lossVal)
+	gr.learnables = G.Nodes{gr.w1, gr.b1, gr.w2, gr.b2, w3, b3}
+	if withGrad {
+		if _, err := G.Grad(gr.loss, gr.learnables...); err != nil {
+			return nil, err
+		}
+		gr.vm = G.NewTapeMachine(g, G.BindDualValues(gr.learnables...))
+	} else {
+		gr.vm = G.NewTapeMachine(g)
+	}
+	return gr, nil
+}
+
+// load fills the inputs with samples idx of d.
+func (gr *graph) load(d *data, idx []int) {
+	xu, xt, y := gr.xUs.Data().([]float32), gr.xThem.Data().([]float32), gr.y.Data().([]float32)
+	clear(xu)
+	clear(xt)
+	F := gr.nFeats
+	for r, i := range idx {
+		for _, f := range d.feats[d.us[i]:d.them[i]] {
+			xu[r*F+int(f)] = 1
+		}
+		for _, f := range d.feats[d.them[i]:d.end[i]] {
+			xt[r*F+int(f)] = 1
+		}
+		y[r] = d.target[i]
+	}
+}
+
+// run runs the graph once and returns the loss.
+func (gr *graph) run() (float64, error) {
+	defer gr.vm.Reset()
+	if err := gr.vm.RunAll(); err != nil {
+		return 0, err
+	}
+	return float64(gr.lossVal.Data().(float32)), nil
+}
+
+// validationLoss is the loss of net over samples idx, by the net's own Go
+// forward pass.
+func validationLoss(net *nnue.Net, d *data, idx []int) float64 {
+	if len(idx) == 0 {
+		return math.NaN()
+	}
+	sum := 0.0
+	for _, i := range idx {
+		out := float64(net.Output(d.feats[d.us[i]:d.them[i]], d.feats[d.them[i]:d.end[i]]))
+		e := sigmoid(out) - float64(d.target[i])
+		sum += e * e
+	}
+	return sum / float64(len(idx))
+}
+
 // Train fits a net for variant v to samples and returns it with a report;
 // init, when not nil, is the net to continue from (its sizes win over
-// cfg's). progress, when not nil, is called after each step.
+// cfg's Hidden and L2; it is not changed). progress, when not nil, is
+// called after each step. Samples are split once, at random by cfg.Seed,
+// into training and validation (ValidationShare); each epoch visits the
+// training samples in a new order in whole batches (a last partial batch
+// waits for the next epoch's order).
 func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, init *nnue.Net, progress func(step, total int)) (*nnue.Net, Report, error) {
-	return nil, Report{}, errors.New("fit.Train: not implemented yet")
+	start := time.Now()
+	if err := cfg.Validate(); err != nil {
+		return nil, Report{}, fmt.Errorf("fit: %w", err)
+	}
+	fs := nnue.NewFeatureSet(v)
+	var net *nnue.Net
+	if init != nil {
+		if init.Variant != v.Name || init.Layout != fs.Layout() || init.Features != fs.Len() {
+			return nil, Report{}, fmt.Errorf("fit: the initial net is for variant %s (layout %s), not %s (layout %s)", init.Variant, init.Layout, v.Name, fs.Layout())
+		}
+		if err := init.Check(); err != nil {
+			return nil, Report{}, fmt.Errorf("fit: the initial net: %w", err)
+		}
+		net = init.Clone()
+	} else {
+		net = nnue.NewNet(fs, cfg.Hidden, cfg.L2, cfg.Seed)
+	}
+	net.Scale = float32(cfg.Scale)
+	d, err := prepare(v, fs, samples, cfg)
+	if err != nil {
+		return nil, Report{}, fmt.Errorf("fit: %w", err)
+	}
+	r := rand.New(rand.NewPCG(cfg.Seed, 0x666974))
+	order := r.Perm(len(samples))
+	nVal := int(math.Round(cfg.ValidationShare * float64(len(samples))))
+	val, tr := order[:nVal], order[nVal:]
+	rep := Report{Samples: len(samples), Train: len(tr), Validation: len(val)}
+	if len(tr) == 0 {
+		return nil, rep, errors.New("fit: no training samples")
+	}
+	batch := min(cfg.Batch, len(tr))
+	gr, err := newGraph(net, batch, true)
+	if err != nil {
+		return nil, rep, fmt.Errorf("fit: building the graph: %w", err)
+	}
+	defer gr.vm.Close()
+	solver := G.NewAdamSolver(G.WithLearnRate(cfg.LearningRate))
+	steps := len(tr) / batch
+	total := steps * cfg.Epochs
+	rep.ValidationLoss = append(rep.ValidationLoss, validationLoss(net, d, val))
+	step := 0
+	for range cfg.Epochs {
+		r.Shuffle(len(tr), func(i, j int) { tr[i], tr[j] = tr[j], tr[i] })
+		sum := 0.0
+		for s := range steps {
+			if err := ctx.Err(); err != nil {
+				return nil, rep, err
+			}
+			gr.load(d, tr[s*batch:(s+1)*batch])
+			loss, err := gr.run()
+			if err != nil {
+				return nil, rep, fmt.Errorf("fit: step %d: %w", step, err)
+			}
+			if err := solver.Step(G.NodesToValueGrads(gr.learnables)); err != nil {
+				return nil, rep, fmt.Errorf("fit: step %d: %w", step, err)
+			}
+			net.B3 = gr.b3[0]
+			sum += loss
+			step++
+			if progress != nil {
+				progress(step, total)
+			}
+		}
+		rep.TrainLoss = append(rep.TrainLoss, sum/float64(steps))
+		rep.ValidationLoss = append(rep.ValidationLoss, validationLoss(net, d, val))
+	}
+	if err := net.Check(); err != nil {
+		return nil, rep, fmt.Errorf("fit: the trained net: %w (lower the learning rate)", err)
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return net, rep, nil
 }

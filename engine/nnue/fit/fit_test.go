@@ -1,0 +1,149 @@
+package fit
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"bomberzero/engine/nnue"
+	"bomberzero/env"
+)
+
+func mustVariant(t testing.TB, name string) *env.Variant {
+	t.Helper()
+	v, err := env.LoadVariant(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// randomPositions plays seeded random games of v and returns n of their
+// positions.
+func randomPositions(v *env.Variant, n int, seed uint64) []*env.Position {
+	r := rand.New(rand.NewPCG(seed, 7))
+	var out []*env.Position
+	buf := make([]env.Move, 0, 256)
+	for len(out) < n {
+		pos := v.NewPosition()
+		plies := r.IntN(120)
+		for ply := 0; ply < plies; ply++ {
+			if res, _ := pos.Status(); res != env.Ongoing {
+				break
+			}
+			moves := pos.LegalMoves(buf[:0])
+			pos.DoMove(moves[r.IntN(len(moves))])
+		}
+		if res, _ := pos.Status(); res == env.Ongoing {
+			out = append(out, pos)
+		}
+	}
+	return out
+}
+
+// material is the material balance for the side to move in chess.
+func material(pos *env.Position) int32 {
+	v := pos.Variant()
+	vals := map[byte]int32{'P': 100, 'N': 300, 'B': 300, 'R': 500, 'Q': 900}
+	var s int32
+	us := pos.SideToMove()
+	for t := 1; t < len(v.Pieces); t++ {
+		x := vals[v.Pieces[t].Letter]
+		s += x * int32(pos.Count(us, t)-pos.Count(us.Other(), t))
+	}
+	return s
+}
+
+func TestGorgoniaForwardEqualsTheNetsOwn(t *testing.T) {
+	for _, name := range []string{"fbgc", "birds-only"} {
+		v := mustVariant(t, name)
+		fs := nnue.NewFeatureSet(v)
+		net := nnue.NewNet(fs, 16, 8, 5)
+		positions := randomPositions(v, 24, 3)
+		samples := make([]Sample, len(positions))
+		for i, p := range positions {
+			samples[i] = Sample{FEN: p.String(), Result: 0.5}
+		}
+		d, err := prepare(v, fs, samples, DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		gr, err := newGraph(net, len(samples), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx := make([]int, len(samples))
+		for i := range idx {
+			idx[i] = i
+		}
+		gr.load(d, idx)
+		if _, err := gr.run(); err != nil {
+			t.Fatal(err)
+		}
+		gr.load(d, idx)
+		if err := gr.vm.RunAll(); err != nil {
+			t.Fatal(err)
+		}
+		outs := gr.outV.Data().([]float32)
+		for i, p := range positions {
+			us := p.SideToMove()
+			want := net.Output(fs.Active(p, us, nil), fs.Active(p, us.Other(), nil))
+			if math.Abs(float64(outs[i]-want)) > 1e-4 {
+				t.Errorf("%s sample %d: gorgonia %v, nnue %v", name, i, outs[i], want)
+			}
+		}
+		gr.vm.Close()
+	}
+}
+
+func TestTrainLearnsMaterial(t *testing.T) {
+	v := mustVariant(t, "chess")
+	positions := randomPositions(v, 3000, 1)
+	samples := make([]Sample, len(positions))
+	for i, p := range positions {
+		samples[i] = Sample{FEN: p.String(), Score: material(p), Result: 0.5}
+	}
+	cfg := DefaultConfig()
+	cfg.Hidden, cfg.L2, cfg.Epochs, cfg.Batch, cfg.Lambda, cfg.LearningRate = 32, 8, 12, 64, 1, 3e-3
+	steps := 0
+	net, rep, err := Train(context.Background(), v, samples, cfg, nil, func(step, total int) { steps = step })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", rep)
+	first, last := rep.ValidationLoss[0], rep.ValidationLoss[len(rep.ValidationLoss)-1]
+	if !(last < first/3) || steps != cfg.Epochs*(rep.Train/cfg.Batch) {
+		t.Errorf("validation loss %.5f -> %.5f, %d steps; want it below a third", first, last, steps)
+	}
+	fs := nnue.NewFeatureSet(v)
+	ev, err := nnue.NewEvaluator(net, fs, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, _ := v.ParsePosition("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+	down, _ := v.ParsePosition("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1")
+	if a, b := ev.Evaluate(up), ev.Evaluate(down); !(a > b+200) {
+		t.Errorf("queen up %d cp, queen down %d; want the first well above", a, b)
+	}
+	// Continuing from the trained net starts where it ended.
+	cfg.Epochs = 1
+	_, rep2, err := Train(context.Background(), v, samples, cfg, net, nil)
+	if err != nil || rep2.ValidationLoss[0] != last {
+		t.Errorf("continued training starts at %v (%v); want %v", rep2.ValidationLoss, err, last)
+	}
+}
+
+func TestTrainNamesTheBadSample(t *testing.T) {
+	v := mustVariant(t, "chess")
+	samples := []Sample{{FEN: v.StartFEN, Result: 1}, {FEN: "not a fen", Result: 0}}
+	_, _, err := Train(context.Background(), v, samples, DefaultConfig(), nil, nil)
+	if err == nil || !strings.Contains(err.Error(), "sample 1") {
+		t.Errorf("error %v; want one naming sample 1", err)
+	}
+	other := nnue.NewNet(nnue.NewFeatureSet(mustVariant(t, "fbgc")), 8, 4, 1)
+	if _, _, err := Train(context.Background(), v, samples[:1], DefaultConfig(), other, nil); err == nil || !strings.Contains(err.Error(), "fbgc") {
+		t.Errorf("a fbgc net continued on chess: %v", err)
+	}
+}
