@@ -11,6 +11,7 @@ import (
 	"bomberzero/agent"
 	"bomberzero/engine"
 	"bomberzero/engine/nnue"
+	"bomberzero/engine/nnue/fit"
 	"bomberzero/env"
 )
 
@@ -255,5 +256,31 @@ func TestForeignStateAndNet(t *testing.T) {
 	_, err = NNUE{}.Evaluator(cfg.Variant, cfg.Table, path)
 	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "chess") {
 		t.Errorf("net of another variant: %v, want an error naming the file and both variants", err)
+	}
+}
+
+// TestRunWithFit trains real nets (tiny ones) with fit.Train: the losses
+// reach the metrics and every net loads.
+func TestRunWithFit(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig(t, dir)
+	f := fit.DefaultConfig()
+	f.Hidden, f.L2, f.Epochs = 8, 4, 2
+	cfg.Trainer = NNUE{Fit: f}
+	cfg.Gate.Games = 2
+	if err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadMetrics(dir)
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	for _, r := range recs {
+		if !(r.Train.TrainLoss > 0) || !(r.Train.ValidationLoss > 0) || r.Train.Samples == 0 {
+			t.Errorf("generation %d: train %+v", r.Generation, r.Train)
+		}
+		if _, err := cfg.Trainer.Evaluator(cfg.Variant, cfg.Table, filepath.Join(dir, r.Net)); err != nil {
+			t.Error(err)
+		}
 	}
 }

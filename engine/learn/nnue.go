@@ -17,11 +17,6 @@ type NNUE struct {
 	Fit fit.Config
 }
 
-// netEval is an nnue evaluator as the engine takes it.
-type netEval struct{ *nnue.Evaluator }
-
-func (e netEval) Fork() engine.Evaluator { return netEval{e.Evaluator.Fork()} }
-
 // LoadNet reads the net file at path and checks that it is variant v's.
 func LoadNet(v *env.Variant, path string) (*nnue.Net, error) {
 	n, err := nnue.ReadFile(path)
@@ -40,11 +35,11 @@ func (t NNUE) Evaluator(v *env.Variant, _ []int32, path string) (engine.Evaluato
 	if err != nil {
 		return nil, err
 	}
-	ev, err := nnue.NewEvaluator(n, nnue.NewFeatureSet(v), "eval="+path)
+	ev, err := engine.NewLearned(v, n, "eval="+path)
 	if err != nil {
 		return nil, fmt.Errorf("net file %s: %w", path, err)
 	}
-	return netEval{ev}, nil
+	return ev, nil
 }
 
 // Train trains a net with fit.Train and writes it to out.
