@@ -284,3 +284,31 @@ func TestRunWithFit(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricsAppendOnce: a record of a generation already there (a kill
+// between the append and the state save) is not written twice, and a torn
+// last line is cut off.
+func TestMetricsAppendOnce(t *testing.T) {
+	dir := t.TempDir()
+	for range 2 {
+		if err := appendMetrics(dir, Record{Generation: 0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.OpenFile(MetricsPath(dir), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"generation": 1, "ga`)
+	f.Close()
+	if recs, err := ReadMetrics(dir); err != nil || len(recs) != 1 {
+		t.Fatalf("torn file: %d records, %v", len(recs), err)
+	}
+	if err := appendMetrics(dir, Record{Generation: 1, Games: 7}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadMetrics(dir)
+	if err != nil || len(recs) != 2 || recs[1].Games != 7 {
+		t.Fatalf("records %+v, %v", recs, err)
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 	"bomberzero/engine"
 	"bomberzero/env"
+	"bomberzero/internal/atomicfile"
 	"bomberzero/internal/dirlock"
 	"bomberzero/internal/progress"
 	"bomberzero/internal/readfile"
@@ -48,6 +49,9 @@ type Config struct {
 	// AfterChunk, if not nil, is called after each chunk is saved (tests
 	// stop a run there).
 	AfterChunk func(gen, chunk int)
+	// AfterGame, if not nil, is called after each self-play game (tests
+	// kill a run in the middle of a chunk there).
+	AfterGame func(gen, game int)
 }
 
 // DefaultConfig returns settings that fit two cores (the variant, table,
@@ -424,6 +428,13 @@ func (r *runner) selfPlay(ctx context.Context, gen int) error {
 	if err != nil {
 		return err
 	}
+	// A process killed while writing a chunk leaves its temporary file:
+	// the lock says no writer is alive, so it goes.
+	if tmps, err := filepath.Glob(filepath.Join(GenDir(cfg.Dir, gen), atomicfile.TempPrefix+"*")); err == nil {
+		for _, t := range tmps {
+			os.Remove(t)
+		}
+	}
 	n := r.numChunks()
 	var todo []int
 	done := 0
@@ -494,6 +505,9 @@ func (r *runner) playChunk(ctx context.Context, gen, lo, hi int, ev engine.Evalu
 				out[g-lo] = game{rows, gs, err}
 				mu.Lock()
 				finished()
+				if cfg.AfterGame != nil {
+					cfg.AfterGame(gen, g)
+				}
 				mu.Unlock()
 			}
 		}()
