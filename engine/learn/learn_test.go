@@ -312,3 +312,39 @@ func TestMetricsAppendOnce(t *testing.T) {
 		t.Fatalf("records %+v, %v", recs, err)
 	}
 }
+
+// TestWorkersSplitTheChunks: two stateless workers given disjoint chunk
+// ranges (with different goroutine counts) write the chunks one worker
+// writes alone.
+func TestWorkersSplitTheChunks(t *testing.T) {
+	v, table := gardner(t)
+	play := DefaultPlayConfig()
+	play.Nodes, play.MaxPlies = 200, 80
+	job := func(dir string, first, n, workers int) {
+		t.Helper()
+		w := WorkerConfig{Variant: v, Table: table, Dir: dir, Generation: 3, Games: 5, ChunkGames: 2, FirstChunk: first, Chunks: n, Play: play, Workers: workers, Seed: 7}
+		if err := Worker(context.Background(), w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	one, split := t.TempDir(), t.TempDir()
+	job(one, 0, 3, 2)
+	job(split, 2, 5, 2) // the last chunk: one game
+	job(split, 0, 2, 1)
+	for c := range 3 {
+		a, _, err := ReadChunk(chunkIn(one, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, err := ReadChunk(chunkIn(split, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Checksum != b.Checksum || a.Games != min(2, 5-2*c) || a.Generation != 3 {
+			t.Errorf("chunk %d: %+v alone, %+v split", c, a, b)
+		}
+	}
+	if paths, _ := filepath.Glob(filepath.Join(split, "*")); len(paths) != 3 {
+		t.Errorf("files %v, want 3 chunks", paths)
+	}
+}

@@ -10,12 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"sync"
 	"time"
 
 	"bomberzero/engine"
 	"bomberzero/env"
-	"bomberzero/internal/atomicfile"
 	"bomberzero/internal/dirlock"
 	"bomberzero/internal/progress"
 	"bomberzero/internal/readfile"
@@ -215,7 +213,7 @@ func GenDir(dir string, gen int) string {
 
 // ChunkPath returns the path of chunk c of generation gen.
 func ChunkPath(dir string, gen, c int) string {
-	return filepath.Join(GenDir(dir, gen), fmt.Sprintf("chunk-%04d.parquet", c))
+	return chunkIn(GenDir(dir, gen), c)
 }
 
 // NetPath returns the net file generation gen trains (relative to the run).
@@ -416,120 +414,32 @@ func (r *runner) chunks(gen int) ([]ChunkMeta, error) {
 }
 
 // selfPlay plays the games of generation gen's chunks that are not on
-// disk yet, chunk by chunk in order; game g's seed depends only on the
-// run's seed, gen and g, so a resumed run writes the chunks an unbroken
-// one would have.
+// disk yet (Worker over every chunk).
 func (r *runner) selfPlay(ctx context.Context, gen int) error {
 	cfg := r.cfg
-	if err := os.MkdirAll(GenDir(cfg.Dir, gen), 0o755); err != nil {
-		return err
-	}
-	ev, err := r.evaluator(r.st.Best)
-	if err != nil {
-		return err
-	}
-	// A process killed while writing a chunk leaves its temporary file:
-	// the lock says no writer is alive, so it goes.
-	if tmps, err := filepath.Glob(filepath.Join(GenDir(cfg.Dir, gen), atomicfile.TempPrefix+"*")); err == nil {
-		for _, t := range tmps {
-			os.Remove(t)
-		}
-	}
-	n := r.numChunks()
-	var todo []int
-	done := 0
-	for c := range n {
-		path := ChunkPath(cfg.Dir, gen, c)
-		if !exists(path) {
-			todo = append(todo, c)
-			continue
-		}
-		m, _, err := ReadChunk(path)
-		if err != nil {
-			return fmt.Errorf("%w (delete it to play its games again)", err)
-		}
-		if m.Generation != gen || m.Variant != cfg.Variant.Name {
-			return fmt.Errorf("chunk %s: generation %d of %s, want generation %d of %s", path, m.Generation, m.Variant, gen, cfg.Variant.Name)
-		}
-		done += m.Games
+	net := ""
+	if r.st.Best != "" {
+		net = filepath.Join(cfg.Dir, r.st.Best)
 	}
 	bar := progress.New(r.out, cfg.Games, fmt.Sprintf("gen %d self-play (%s)", gen, bestName(r.st.Best)), "games")
-	bar.Set(done)
-	for _, c := range todo {
-		lo, hi := c*cfg.ChunkGames, min((c+1)*cfg.ChunkGames, cfg.Games)
-		rows, meta, err := r.playChunk(ctx, gen, lo, hi, ev, func() { done++; bar.Set(done) })
-		if err != nil {
-			bar.Stop()
-			return err
-		}
-		meta.Variant, meta.Generation = cfg.Variant.Name, gen
-		if err := WriteChunk(ChunkPath(cfg.Dir, gen, c), meta, rows); err != nil {
-			bar.Stop()
-			return err
-		}
-		if err := r.save(); err != nil {
-			bar.Stop()
-			return err
-		}
-		if cfg.AfterChunk != nil {
-			cfg.AfterChunk(gen, c)
-		}
+	w := WorkerConfig{Variant: cfg.Variant, Table: cfg.Table, Net: net, Trainer: cfg.Trainer, Dir: GenDir(cfg.Dir, gen), Generation: gen,
+		Games: cfg.Games, ChunkGames: cfg.ChunkGames, FirstChunk: 0, Chunks: r.numChunks(), Play: cfg.Play, Workers: cfg.Workers, Seed: cfg.Seed,
+		Progress: func(done, _ int) { bar.Set(done) }, AfterGame: cfg.AfterGame,
+		AfterChunk: func(c int) error {
+			if err := r.save(); err != nil {
+				return err
+			}
+			if cfg.AfterChunk != nil {
+				cfg.AfterChunk(gen, c)
+			}
+			return nil
+		}}
+	if err := Worker(ctx, w); err != nil {
+		bar.Stop()
+		return err
 	}
 	bar.Finish()
 	return nil
-}
-
-// playChunk plays games lo to hi-1 of generation gen on the workers and
-// returns their rows in game order.
-func (r *runner) playChunk(ctx context.Context, gen, lo, hi int, ev engine.Evaluator, finished func()) ([]Row, ChunkMeta, error) {
-	cfg := r.cfg
-	type game struct {
-		rows []Row
-		st   GameStats
-		err  error
-	}
-	out := make([]game, hi-lo)
-	next := make(chan int)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(cfg.Workers, hi-lo) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var e engine.Evaluator
-			if ev != nil {
-				e = ev.Fork()
-			}
-			for g := range next {
-				rows, gs, err := PlayGame(ctx, cfg.Variant, cfg.Table, e, cfg.Play, gameSeed(cfg.Seed, gen, g), g)
-				out[g-lo] = game{rows, gs, err}
-				mu.Lock()
-				finished()
-				if cfg.AfterGame != nil {
-					cfg.AfterGame(gen, g)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for g := lo; g < hi && ctx.Err() == nil; g++ {
-		next <- g
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, ChunkMeta{}, err
-	}
-	var rows []Row
-	var meta ChunkMeta
-	for i := range out {
-		if out[i].err != nil {
-			return nil, ChunkMeta{}, fmt.Errorf("generation %d game %d: %w", gen, lo+i, out[i].err)
-		}
-		rows = append(rows, out[i].rows...)
-		meta.add(out[i].st)
-	}
-	return rows, meta, nil
 }
 
 // train trains generation gen's net on the window's positions.
