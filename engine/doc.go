@@ -12,7 +12,8 @@
 // quiesce.go, tt.go (buckets, generation aging, mate scores relative to the
 // node), movepick.go (the move order), eval.go (the Evaluator interface)
 // and classical.go (the hand-written evaluation, generic over boards and
-// pieces), limits.go and timeman.go (when to stop), spec.go (the options
+// pieces), learned.go (the learned evaluation of package engine/nnue as
+// an Evaluator, for eval=FILE; its trainer is engine/nnue/fit), limits.go and timeman.go (when to stop), spec.go (the options
 // of a player spec). With one thread and a node limit a search is
 // deterministic: the same position, seed and limit give the same move.
 package engine

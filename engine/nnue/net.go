@@ -159,6 +159,9 @@ func (n *Net) head(x, h2 []float32) float32 {
 	copy(h2, n.B2)
 	l2 := n.L2
 	w2 := n.W2[:len(x)*l2]
+	if head16Fast(h2, x, w2) {
+		return n.out(h2)
+	}
 	for i, v := range x {
 		if v <= 0 {
 			continue
@@ -168,6 +171,11 @@ func (n *Net) head(x, h2 []float32) float32 {
 		}
 		axpy(h2, w2[i*l2:i*l2+l2], v)
 	}
+	return n.out(h2)
+}
+
+// out is the last layer: clipped h2 to the raw output.
+func (n *Net) out(h2 []float32) float32 {
 	out := n.B3
 	w3 := n.W3[:len(h2)]
 	for j, v := range h2 {
@@ -197,6 +205,9 @@ func (n *Net) Centipawns(out float32) int32 {
 }
 
 func addRow(a, w []float32) {
+	if addRowFast(a, w) {
+		return
+	}
 	w = w[:len(a)]
 	for i, x := range w {
 		a[i] += x
@@ -204,6 +215,9 @@ func addRow(a, w []float32) {
 }
 
 func subRow(a, w []float32) {
+	if subRowFast(a, w) {
+		return
+	}
 	w = w[:len(a)]
 	for i, x := range w {
 		a[i] -= x

@@ -276,3 +276,48 @@ func BenchmarkNNUEEvaluate(b *testing.B) {
 		pos.UndoMove(u)
 	}
 }
+
+func TestKernelsAgreeWithGo(t *testing.T) {
+	if !simd {
+		t.Skip("no assembly kernels in this build or on this CPU")
+	}
+	defer func() { simd = true }()
+	r := rand.New(rand.NewPCG(4, 4))
+	v := mustVariant(t, "fbgc")
+	fs := NewFeatureSet(v)
+	for _, pos := range []*env.Position{v.NewPosition()} {
+		for seed := range uint64(5) {
+			n := NewNet(fs, DefaultHidden, DefaultL2, seed)
+			for i := range n.W1 {
+				n.W1[i] += float32(r.NormFloat64() * 0.2)
+			}
+			simd = true
+			fast := scratch(n, fs, pos)
+			simd = false
+			slow := scratch(n, fs, pos)
+			if math.Abs(fast-slow) > 1e-3 {
+				t.Errorf("seed %d: kernels %.6f cp, Go %.6f", seed, fast, slow)
+			}
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	v := mustVariant(f, "chess")
+	good, err := Encode(NewNet(NewFeatureSet(v), 8, 4, 1))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte(magic + "\x05\x00\x00\x00{}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n, err := Decode(data)
+		if err != nil {
+			return
+		}
+		if err := n.Check(); err != nil {
+			t.Fatalf("decoded a net that does not check: %v", err)
+		}
+	})
+}

@@ -147,3 +147,99 @@ func TestTrainNamesTheBadSample(t *testing.T) {
 		t.Errorf("a fbgc net continued on chess: %v", err)
 	}
 }
+
+// loss64 is the batch's loss by a float64 forward pass of net.
+func loss64(net *nnue.Net, d *data, idx []int) float64 {
+	H, L2 := net.H, net.L2
+	clip := func(v float64) float64 { return math.Min(1, math.Max(0, v)) }
+	sum := 0.0
+	for _, i := range idx {
+		x := make([]float64, 2*H)
+		for half, feats := range [2][]int32{d.feats[d.us[i]:d.them[i]], d.feats[d.them[i]:d.end[i]]} {
+			for j := range H {
+				x[half*H+j] = float64(net.B1[j])
+				for _, f := range feats {
+					x[half*H+j] += float64(net.W1[int(f)*H+j])
+				}
+			}
+		}
+		out := float64(net.B3)
+		for j := range L2 {
+			h := float64(net.B2[j])
+			for k := range x {
+				h += clip(x[k]) * float64(net.W2[k*L2+j])
+			}
+			out += clip(h) * float64(net.W3[j])
+		}
+		e := sigmoid(out) - float64(d.target[i])
+		sum += e * e
+	}
+	return sum / float64(len(idx))
+}
+
+func TestGorgoniaGradientsMatchFiniteDifferences(t *testing.T) {
+	v := mustVariant(t, "chess")
+	fs := nnue.NewFeatureSet(v)
+	net := nnue.NewNet(fs, 8, 4, 9)
+	positions := randomPositions(v, 6, 5)
+	samples := make([]Sample, len(positions))
+	for i, p := range positions {
+		samples[i] = Sample{FEN: p.String(), Score: int32(100 * i), Result: float32(i%3) / 2}
+	}
+	d, err := prepare(v, fs, samples, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := []int{0, 1, 2, 3, 4, 5}
+	gr, err := newGraph(net, len(idx), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gr.vm.Close()
+	gr.load(d, idx)
+	if err := gr.vm.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	grads := map[string][]float32{}
+	for _, n := range gr.learnables {
+		g, err := n.Grad()
+		if err != nil {
+			t.Fatal(err)
+		}
+		grads[n.Name()] = append([]float32(nil), g.Data().([]float32)...)
+	}
+	gr.vm.Reset()
+	f0 := d.feats[d.us[0]] // an active feature, so its W1 row has a gradient
+	checks := []struct {
+		name string
+		w    []float32
+		i    int
+	}{
+		{"W1", net.W1, int(f0)*net.H + 1}, {"W1", net.W1, int(f0)*net.H + 5}, {"B1", net.B1, 2},
+		{"W2", net.W2, 3}, {"W2", net.W2, 17}, {"B2", net.B2, 1}, {"W3", net.W3, 2},
+	}
+	for _, c := range checks {
+		const eps = 1e-3
+		old := c.w[c.i]
+		c.w[c.i] = old + eps
+		up := loss64(net, d, idx)
+		c.w[c.i] = old - eps
+		down := loss64(net, d, idx)
+		c.w[c.i] = old
+		num := (up - down) / (2 * eps)
+		got := float64(grads[c.name][c.i])
+		if math.Abs(num-got) > 1e-6+1e-3*math.Abs(num) {
+			t.Errorf("d loss / d %s[%d]: gorgonia %.6g, finite difference %.6g", c.name, c.i, got, num)
+		}
+	}
+}
+
+func TestTrainStopsWhenCancelled(t *testing.T) {
+	v := mustVariant(t, "chess")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	samples := []Sample{{FEN: v.StartFEN, Result: 0.5}, {FEN: v.StartFEN, Result: 1}}
+	if _, _, err := Train(ctx, v, samples, DefaultConfig(), nil, nil); err != context.Canceled {
+		t.Errorf("error %v; want context.Canceled", err)
+	}
+}
