@@ -94,23 +94,23 @@ type Record struct {
 	Time       time.Time `json:"time"`
 	Elapsed    float64   `json:"elapsed_s"`
 	// Player is the evaluation that played the self-play games.
-	Player         string      `json:"player"`
-	Games          int         `json:"games"`
-	Positions      int         `json:"positions"`
-	WhiteWins      int         `json:"white_wins"`
-	Draws          int         `json:"draws"`
-	BlackWins      int         `json:"black_wins"`
-	Capped         int         `json:"capped"`
-	MeanPlies      float64     `json:"mean_plies"`
-	SelfPlaySecond float64     `json:"selfplay_s"`
-	Train          TrainStats  `json:"train"`
-	TrainSeconds   float64     `json:"train_s"`
-	Net            string      `json:"net"`
-	Gate           GateResult  `json:"gate"`
-	GateSeconds    float64     `json:"gate_s"`
-	Accepted       bool        `json:"accepted"`
-	Best           string      `json:"best"`
-	SPRT           *stats.SPRT `json:"sprt,omitempty"`
+	Player          string      `json:"player"`
+	Games           int         `json:"games"`
+	Positions       int         `json:"positions"`
+	WhiteWins       int         `json:"white_wins"`
+	Draws           int         `json:"draws"`
+	BlackWins       int         `json:"black_wins"`
+	Capped          int         `json:"capped"`
+	MeanPlies       float64     `json:"mean_plies"`
+	SelfPlaySeconds float64     `json:"selfplay_s"`
+	Train           TrainStats  `json:"train"`
+	TrainSeconds    float64     `json:"train_s"`
+	Net             string      `json:"net"`
+	Gate            GateResult  `json:"gate"`
+	GateSeconds     float64     `json:"gate_s"`
+	Accepted        bool        `json:"accepted"`
+	Best            string      `json:"best"`
+	SPRT            *stats.SPRT `json:"sprt,omitempty"`
 }
 
 // MetricsPath returns the metrics file of run directory dir.
@@ -367,7 +367,7 @@ func (r *runner) generation(ctx context.Context) error {
 		return err
 	}
 	rec := Record{Generation: gen, Time: time.Now().UTC(), Player: bestName(st.Best), Net: net, Gate: g, GateSeconds: time.Since(t).Seconds(),
-		Accepted: g.Accepted, SelfPlaySecond: st.SelfPlaySeconds, TrainSeconds: st.TrainSeconds, SPRT: &gc.SPRT}
+		Accepted: g.Accepted, SelfPlaySeconds: st.SelfPlaySeconds, TrainSeconds: st.TrainSeconds, SPRT: &gc.SPRT}
 	if st.Train != nil {
 		rec.Train = *st.Train
 	}
