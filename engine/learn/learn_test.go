@@ -282,6 +282,9 @@ func TestRunWithFit(t *testing.T) {
 		if _, err := cfg.Trainer.Evaluator(cfg.Variant, cfg.Table, filepath.Join(dir, r.Net)); err != nil {
 			t.Error(err)
 		}
+		if n, err := nnue.ReadFile(filepath.Join(dir, r.Net)); err != nil || n.Meta["trained_by"] == "" || n.Meta["positions"] == "" {
+			t.Errorf("net %s: meta %v, %v", r.Net, n.Meta, err)
+		}
 	}
 }
 

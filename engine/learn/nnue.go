@@ -3,6 +3,8 @@ package learn
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strconv"
 
 	"bomberzero/engine"
 	"bomberzero/engine/nnue"
@@ -62,15 +64,26 @@ func (t NNUE) Train(ctx context.Context, v *env.Variant, rows []Row, init, out s
 	if err != nil {
 		return TrainStats{}, err
 	}
-	if err := nnue.WriteFile(out, n); err != nil {
-		return TrainStats{}, err
-	}
 	ts := TrainStats{Samples: rep.Train, Validation: rep.Validation}
 	if k := len(rep.TrainLoss); k > 0 {
 		ts.TrainLoss = rep.TrainLoss[k-1]
 	}
 	if k := len(rep.ValidationLoss); k > 0 {
 		ts.ValidationLoss = rep.ValidationLoss[k-1]
+	}
+	if n.Meta == nil {
+		n.Meta = map[string]string{}
+	}
+	n.Meta["trained_by"] = "bomberzero nnue (engine/learn)"
+	n.Meta["positions"] = strconv.Itoa(len(rows))
+	n.Meta["train_loss"] = strconv.FormatFloat(ts.TrainLoss, 'g', 6, 64)
+	n.Meta["val_loss"] = strconv.FormatFloat(ts.ValidationLoss, 'g', 6, 64)
+	n.Meta["seed"] = strconv.FormatUint(seed, 10)
+	if init != "" {
+		n.Meta["init"] = filepath.Base(init)
+	}
+	if err := nnue.WriteFile(out, n); err != nil {
+		return TrainStats{}, err
 	}
 	return ts, nil
 }
