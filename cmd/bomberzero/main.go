@@ -43,6 +43,7 @@ func commands() []command {
 		{"bench", "measure speed against this machine's ceilings", runBench},
 		{"match", "play a match between two players and rate them", runMatch},
 		{"tune", "tune the engine's classical weights on its own games (Texel's method)", runTune},
+		{"nnue", "train the engine's learned evaluation by self-play in generations; resumable", runNNUE},
 		{"plot", "draw a run's metrics as PNG or SVG charts", runPlot},
 		{"play", "play against an agent in the terminal", runPlay},
 		{"analyse", "search one position: best move, value, top moves, principal variation", runAnalyse},

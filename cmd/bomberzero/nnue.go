@@ -1,0 +1,120 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"bomberzero/agent"
+	"bomberzero/engine/learn"
+	"bomberzero/engine/nnue/fit"
+	"bomberzero/env"
+	"bomberzero/stats"
+)
+
+// nnueUsage is the help text of "bomberzero nnue".
+const nnueUsage = `usage: bomberzero nnue --dir RUN [--variant V] [--generations N] [flags]
+
+Trains the engine's learned (NNUE) evaluation by self-play, in generations.
+Generation k: the engine (generation 0 with the classical evaluation, later
+with the best net so far) plays --games games against itself at --nodes a
+move, opened by --random-plies random moves and then --diverse-plies moves
+picked at random among the --multipv best within --margin centipawns; every
+searched position not in check whose best move is no capture or promotion is
+written with its search score, the game's result and its ply to Parquet
+chunks of --chunk-games games in RUN/data/gen-KKKK/. A net is then trained on
+the positions of the last --window generations (the newest --max-positions),
+written to RUN/nets/gen-KKKK.nnue, and played against the best at the same
+nodes, at most --gate-games games from random openings, stopped early by the
+--sprt test; it becomes the best when the test accepts it or, undecided, when
+it scored over one half. RUN/metrics.jsonl gets one line a generation
+(positions, games, losses, the gate's W/D/L, Elo and ms a move, accepted).
+
+The run resumes where it stopped (Ctrl-C, kill -9): finished chunks are kept
+and the games of the unfinished one are played again, the same as an unbroken
+run's. Run it again with a larger --generations to go on; the data settings
+(--seed, --games, --chunk-games, --nodes) must stay those of the run. Play a
+net with the player engine:eval=RUN/nets/gen-KKKK.nnue. docs/engine.md
+explains the loop.`
+
+// runNNUE implements "bomberzero nnue".
+func runNNUE(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("nnue", nnueUsage, stderr)
+	def := learn.DefaultConfig()
+	fc := fit.DefaultConfig()
+	variant := variantFlag(fs)
+	dir := fs.String("dir", "", "run directory (required): state.json, metrics.jsonl, data/, nets/")
+	gens := fs.Int("generations", def.Generations, "generations the run has when this command ends")
+	games := fs.Int("games", def.Games, "self-play games a generation")
+	chunk := fs.Int("chunk-games", def.ChunkGames, "games a data chunk (the unit a resume keeps)")
+	nodes := fs.Int64("nodes", def.Play.Nodes, "node limit of each move, in self-play and in the gate")
+	random := fs.Int("random-plies", def.Play.RandomPlies, "uniformly random moves that open each self-play game")
+	diverse := fs.Int("diverse-plies", def.Play.DiversePlies, "moves after those picked at random among the near-best lines")
+	multipv := fs.Int("multipv", def.Play.MultiPV, "lines searched for the near-best pick")
+	margin := fs.Int("margin", int(def.Play.Margin), "centipawns a line may trail the best and still be picked")
+	maxPlies := fs.Int("max-plies", def.Play.MaxPlies, "game length cap, a draw")
+	workers := fs.Int("workers", def.Workers, "games played at once")
+	seed := fs.Uint64("seed", def.Seed, "seed of the run")
+	window := fs.Int("window", def.Window, "generations of positions the next net trains on")
+	maxPos := fs.Int("max-positions", def.MaxPositions, "most positions a net trains on (the newest)")
+	gateGames := fs.Int("gate-games", def.Gate.Games, "most games of the gate match")
+	gatePlies := fs.Int("gate-plies", def.Gate.OpeningPlies, "random plies of the gate's openings (each played with both colours)")
+	sprt := fs.String("sprt", "0,20,0.05,0.05", "the gate's test elo0,elo1,alpha,beta")
+	hidden := fs.Int("hidden", fc.Hidden, "hidden units a perspective of a new net")
+	l2 := fs.Int("l2", fc.L2, "units of a new net's second layer")
+	epochs := fs.Int("epochs", fc.Epochs, "training epochs a generation")
+	batch := fs.Int("batch", fc.Batch, "training batch size")
+	lr := fs.Float64("lr", fc.LearningRate, "learning rate")
+	lambda := fs.Float64("lambda", fc.Lambda, "weight of the search score against the game result in the target (1: score only)")
+	quiet := quietFlag(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return fmt.Errorf("%w: nnue needs --dir RUN", errUsage)
+	}
+	test, err := stats.ParseSPRT(*sprt)
+	if err != nil {
+		return fmt.Errorf("%w: --sprt: %v", errUsage, err)
+	}
+	if *lambda < 0 || *lambda > 1 || *lr <= 0 || *epochs < 1 || *batch < 1 || *hidden < 1 || *l2 < 1 {
+		return fmt.Errorf("%w: --lambda %g (want 0 to 1), --lr %g, --epochs %d, --batch %d, --hidden %d, --l2 %d (want positive)", errUsage, *lambda, *lr, *epochs, *batch, *hidden, *l2)
+	}
+	v, err := env.LoadVariant(*variant)
+	if err != nil {
+		return fmt.Errorf("%w: --variant: %v", errUsage, err)
+	}
+	table, err := agent.DefaultValues().Table(v)
+	if err != nil {
+		return err
+	}
+	fc.Hidden, fc.L2, fc.Epochs, fc.Batch, fc.LearningRate, fc.Lambda = *hidden, *l2, *epochs, *batch, *lr, *lambda
+	cfg := def
+	cfg.Variant, cfg.Table, cfg.Dir, cfg.Trainer = v, table, *dir, learn.NNUE{Fit: fc}
+	cfg.Generations, cfg.Games, cfg.ChunkGames, cfg.Workers, cfg.Seed = *gens, *games, *chunk, *workers, *seed
+	cfg.Play = learn.PlayConfig{Nodes: *nodes, RandomPlies: *random, DiversePlies: *diverse, MultiPV: *multipv, Margin: int32(*margin), MaxPlies: *maxPlies}
+	cfg.Window, cfg.MaxPositions = *window, *maxPos
+	cfg.Gate.Games, cfg.Gate.OpeningPlies, cfg.Gate.SPRT = *gateGames, *gatePlies, test
+	cfg.Progress = progressTo(stderr, *quiet)
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	ctx, stop := stopContext()
+	defer stop()
+	if err := learn.Run(ctx, cfg); err != nil {
+		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
+			fmt.Fprintf(stderr, "stopped; run the same command to resume %s\n", *dir)
+		}
+		return err
+	}
+	recs, err := learn.ReadMetrics(*dir)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%-4s %7s %9s %9s %9s %-13s %7s %s\n", "gen", "games", "positions", "loss", "val loss", "gate W-D-L", "Elo", "best")
+	for _, r := range recs {
+		fmt.Fprintf(stdout, "%-4d %7d %9d %9.5f %9.5f %-13s %+7.0f %s\n", r.Generation, r.Games, r.Positions, r.Train.TrainLoss, r.Train.ValidationLoss,
+			fmt.Sprintf("%d-%d-%d", r.Gate.Wins, r.Gate.Draws, r.Gate.Losses), r.Gate.Elo, r.Best)
+	}
+	return nil
+}

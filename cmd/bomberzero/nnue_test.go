@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bomberzero/engine/learn"
+)
+
+func TestNNUERunsAGenerationAndResumes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	args := []string{"nnue", "--variant", "../../train/testdata/gardner.toml", "--dir", dir, "--generations", "1", "--games", "4", "--chunk-games", "2",
+		"--nodes", "200", "--max-plies", "80", "--gate-games", "2", "--hidden", "8", "--l2", "4", "--epochs", "1", "--quiet"}
+	code, stdout, errs := runCmd(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "gate W-D-L") || !strings.Contains(stdout, "\n0 ") {
+		t.Errorf("stdout lacks the generations table:\n%s", stdout)
+	}
+	if _, err := os.Stat(filepath.Join(dir, learn.NetPath(0))); err != nil {
+		t.Error(err)
+	}
+	if _, _, err := learn.ReadChunk(learn.ChunkPath(dir, 0, 1)); err != nil {
+		t.Error(err)
+	}
+	// The same line again: nothing left to do.
+	if code, _, errs := runCmd(t, args...); code != 0 {
+		t.Fatalf("second run: exit %d: %s", code, errs)
+	}
+	// Other data settings are refused, naming the state file.
+	code, _, errs = runCmd(t, append(args, "--seed", "9")...)
+	if code != 1 || !strings.Contains(errs, learn.StatePath(dir)) {
+		t.Errorf("resume with another seed: exit %d, %s", code, errs)
+	}
+}
+
+func TestNNUERefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	foreign := filepath.Join(dir, "foreign")
+	if err := os.MkdirAll(foreign, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(learn.StatePath(foreign), []byte(`{"generation":1,"phase":"eval","checkpoint":"c"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"nnue"}, 2, "--dir"},
+		{[]string{"nnue", "--dir", dir, "--sprt", "20,0,0.05,0.05"}, 2, "--sprt"},
+		{[]string{"nnue", "--dir", dir, "--games", "0"}, 2, "games 0"},
+		{[]string{"nnue", "--dir", dir, "--variant", "nosuch"}, 2, "--variant"},
+		{[]string{"nnue", "--dir", dir, "--lambda", "2"}, 2, "--lambda"},
+		{[]string{"nnue", "--dir", foreign, "--quiet"}, 1, learn.StatePath(foreign)},
+	}
+	for _, c := range cases {
+		code, _, errs := runCmd(t, c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d naming %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+}

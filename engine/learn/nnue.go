@@ -1,0 +1,89 @@
+package learn
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"bomberzero/engine"
+	"bomberzero/engine/nnue"
+	"bomberzero/engine/nnue/fit"
+	"bomberzero/env"
+)
+
+// NNUE is the Trainer of package engine/nnue: nets trained by fit.Train.
+type NNUE struct {
+	// Fit is the training's settings; its Seed is replaced by each
+	// generation's.
+	Fit fit.Config
+}
+
+// LoadNet reads the net file at path and checks that it is variant v's.
+func LoadNet(v *env.Variant, path string) (*nnue.Net, error) {
+	n, err := nnue.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if n.Variant != v.Name {
+		return nil, fmt.Errorf("net file %s: a net for variant %s, not %s", path, n.Variant, v.Name)
+	}
+	return n, nil
+}
+
+// Evaluator returns the engine evaluation of the net file at path.
+func (t NNUE) Evaluator(v *env.Variant, _ []int32, path string) (engine.Evaluator, error) {
+	n, err := LoadNet(v, path)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := engine.NewLearned(v, n, "eval="+path)
+	if err != nil {
+		return nil, fmt.Errorf("net file %s: %w", path, err)
+	}
+	return ev, nil
+}
+
+// Train trains a net with fit.Train and writes it to out.
+func (t NNUE) Train(ctx context.Context, v *env.Variant, rows []Row, init, out string, seed uint64, progress func(step, total int)) (TrainStats, error) {
+	var start *nnue.Net
+	if init != "" {
+		n, err := LoadNet(v, init)
+		if err != nil {
+			return TrainStats{}, err
+		}
+		start = n
+	}
+	samples := make([]fit.Sample, len(rows))
+	for i, r := range rows {
+		samples[i] = fit.Sample{FEN: r.FEN, Score: r.Score, Result: r.Result}
+	}
+	cfg := t.Fit
+	cfg.Seed = seed
+	n, rep, err := fit.Train(ctx, v, samples, cfg, start, progress)
+	if err != nil {
+		return TrainStats{}, err
+	}
+	ts := TrainStats{Samples: rep.Train, Validation: rep.Validation}
+	if k := len(rep.TrainLoss); k > 0 {
+		ts.TrainLoss = rep.TrainLoss[k-1]
+	}
+	if k := len(rep.ValidationLoss); k > 0 {
+		ts.ValidationLoss = rep.ValidationLoss[k-1]
+	}
+	if n.Meta == nil {
+		n.Meta = map[string]string{}
+	}
+	n.Meta["trained_by"] = "bomberzero nnue (engine/learn)"
+	n.Meta["positions"] = strconv.Itoa(len(rows))
+	n.Meta["train_loss"] = strconv.FormatFloat(ts.TrainLoss, 'g', 6, 64)
+	n.Meta["val_loss"] = strconv.FormatFloat(ts.ValidationLoss, 'g', 6, 64)
+	n.Meta["seed"] = strconv.FormatUint(seed, 10)
+	if init != "" {
+		n.Meta["init"] = filepath.Base(init)
+	}
+	if err := nnue.WriteFile(out, n); err != nil {
+		return TrainStats{}, err
+	}
+	return ts, nil
+}
