@@ -12,6 +12,7 @@ import (
 	"bomberzero/agent"
 	"bomberzero/datasets"
 	"bomberzero/engine"
+	"bomberzero/engine/nnue"
 	"bomberzero/env"
 )
 
@@ -240,5 +241,39 @@ func TestEngineTeacherModelNamesItsSettings(t *testing.T) {
 	c.Eval = "/some/dir/fbgc-net.bin"
 	if got := c.Model(); got != "teacher:engine:nodes=2000:eval=fbgc-net.bin" {
 		t.Errorf("engine model with a net %q", got)
+	}
+}
+
+// TestEngineTeacherWithALearnedNet plays with a (random) net as the
+// engine's evaluation: its base name is in the model column; a net of
+// another variant is refused before any game, naming the file.
+func TestEngineTeacherWithALearnedNet(t *testing.T) {
+	dir := t.TempDir()
+	for _, variant := range []string{"chess", "fbgc"} {
+		v, err := env.LoadVariant(variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := nnue.WriteFile(filepath.Join(dir, variant+".nnue"), nnue.NewNet(nnue.NewFeatureSet(v), 16, 8, 1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := engineConfig(t, PolicySoftmax)
+	cfg.Games, cfg.Eval = 2, filepath.Join(dir, "chess.nnue")
+	if _, err := Run(context.Background(), cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	games := readGames(t, cfg.Out)
+	if len(games) != 2 {
+		t.Fatalf("%d games, want 2", len(games))
+	}
+	for _, g := range games {
+		if g.Model != "teacher:engine:nodes=300:eval=chess.nnue" {
+			t.Errorf("game %s: model %q", g.ID, g.Model)
+		}
+	}
+	cfg.Out, cfg.Eval = t.TempDir(), filepath.Join(dir, "fbgc.nnue")
+	if _, err := Run(context.Background(), cfg, nil); err == nil || !strings.Contains(err.Error(), cfg.Eval) {
+		t.Errorf("a net of fbgc for chess: Run() = %v, want an error naming the file", err)
 	}
 }
