@@ -9,6 +9,7 @@ import (
 
 	"bomberzero/eval"
 	"bomberzero/internal/keys"
+	"bomberzero/selfplay/teacher"
 )
 
 // Memory is the estimated peak memory of a run, by part, in bytes
@@ -20,11 +21,14 @@ type Memory struct {
 	SelfPlay float64 // self-play's inference batches, search trees and caches
 	Eval     float64 // the evaluation matches' search trees
 	Window   float64 // the training window's positions
+	Teacher  float64 // the engine teacher's transposition tables, one a worker
 }
 
 // Total is the peak: the weights and window are always held, and one of
-// training, self-play and evaluation runs at a time.
-func (m Memory) Total() float64 { return m.Weights + m.Window + max(m.Training, m.SelfPlay, m.Eval) }
+// training, self-play, the teacher and evaluation runs at a time.
+func (m Memory) Total() float64 {
+	return m.Weights + m.Window + max(m.Training, m.SelfPlay, m.Eval, m.Teacher)
+}
 
 // Bytes per unit of the estimate, measured on the Go network (a training
 // step allocates about 35 bytes per sample, filter and cell for each
@@ -68,7 +72,12 @@ func (c Config) MemoryBytes(s eval.Shape) Memory {
 	if evalWorkers == 0 {
 		evalWorkers = fl(sp.WorkerCount())
 	}
+	teach := 0.0
+	if c.Teacher.Enabled && c.Teacher.isEngine() {
+		teach = fl(sp.WorkerCount()) * teacher.EngineHashMB * (1 << 20)
+	}
 	return Memory{
+		Teacher:  teach,
 		Weights:  params * 4 * weightCopies,
 		Training: fl(c.Train.Batch) * (cells*units + fl(s.PolicySize) + fl(n.ValueHidden)) * trainUnitBytes,
 		SelfPlay: sp.MemoryBytes() + fl(sp.WorkerCount())*inferBatch*(cells*units+fl(s.PolicySize))*inferUnitBytes,
@@ -91,7 +100,7 @@ func (c Config) CheckMemory(s eval.Shape, limit int64) error {
 		18*float64(c.Net.Blocks)*float64(c.Net.Filters)*float64(c.Net.Filters); heads > tower {
 		part, k, v, lower = "the network's value and moves-left heads", "net.value_hidden", strconv.Itoa(c.Net.ValueHidden), "net.value_hidden or net.value_filters"
 	}
-	biggest := max(m.Weights, m.Window, m.Training, m.SelfPlay, m.Eval)
+	biggest := max(m.Weights, m.Window, m.Training, m.SelfPlay, m.Eval, m.Teacher)
 	switch biggest {
 	case m.Training:
 		part, k, v, lower = "a training step", "train.batch", strconv.Itoa(c.Train.Batch), "train.batch, net.filters or net.blocks"
@@ -102,6 +111,8 @@ func (c Config) CheckMemory(s eval.Shape, limit int64) error {
 		part, k, v, lower = "the evaluation matches", "eval.sims", strconv.Itoa(c.Eval.Sims), "eval.sims or eval.workers"
 	case m.Window:
 		part, k, v, lower = "the training window", "train.window", strconv.Itoa(c.Train.Window), "train.window"
+	case m.Teacher:
+		part, k, v, lower = "the engine teacher", "selfplay.workers", strconv.Itoa(c.SelfPlay.Workers), "selfplay.workers"
 	}
 	return fmt.Errorf("train: config: %w", &keys.KeyError{Key: k, Value: v,
 		Want: fmt.Sprintf("less memory: the run would need about %s (%s about %s), over the limit of %s; lower %s",

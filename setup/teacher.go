@@ -2,7 +2,10 @@ package setup
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 
+	"bomberzero/engine"
 	"bomberzero/internal/keys"
 	"bomberzero/match"
 	"bomberzero/selfplay"
@@ -10,16 +13,40 @@ import (
 )
 
 // TeacherConfig is the search-teacher warm start: when Enabled,
-// generation 0 is Games games of an alpha-beta teacher (package teacher)
-// instead of selfplay.first_model's, and its training may take TrainSteps
-// steps instead of train.max_steps (the sampling ratio still caps them).
+// generation 0 is Games games of a search teacher (package teacher: an
+// alpha-beta player on material, or the engine) instead of
+// selfplay.first_model's, and its training may take TrainSteps steps
+// instead of train.max_steps (the sampling ratio still caps them).
 type TeacherConfig struct {
 	// Enabled makes generation 0 the teacher's games.
 	Enabled bool `toml:"enabled"`
 	// Games is the number of teacher games.
 	Games int `toml:"games"`
-	// Depth is the teacher's search depth in plies (1 to match.MaxDepth).
+	// Player is the teacher: "alphabeta" (alphabeta:Depth; "" means it
+	// too, as in a run made before the key) or "engine" (package engine
+	// at Nodes nodes a move).
+	Player string `toml:"player"`
+	// Depth is the alpha-beta teacher's search depth in plies (1 to
+	// match.MaxDepth).
 	Depth int `toml:"depth"`
+	// Nodes is the engine teacher's node limit a move.
+	Nodes int `toml:"nodes"`
+	// Eval is the engine teacher's evaluation: "" the classical one, or a
+	// learned net file (engine/nnue).
+	Eval string `toml:"eval"`
+	// MultiPV is the number of best lines the engine teacher scores at
+	// each position: the softmax policy target spreads over them, and the
+	// move played is drawn among those within Margin of the best.
+	MultiPV int `toml:"multipv"`
+	// Margin is how many centipawns below the best line a line of the
+	// engine teacher may score and still be played (0: the best).
+	Margin int `toml:"margin"`
+	// ValueMix replaces train.value_mix in generation 0 when the engine
+	// teaches: its value target is (1-ValueMix) × the game's result +
+	// ValueMix × the engine's score as the value column holds it
+	// (ValueScale). The alpha-beta teacher's generation 0 keeps
+	// train.value_mix.
+	ValueMix float64 `toml:"value_mix"`
 	// MaxPlies ends a teacher game as a draw at this length; it must leave
 	// the teacher plies to play after RandomPlies.
 	MaxPlies int `toml:"max_plies"`
@@ -50,6 +77,22 @@ const teacherMinPlies = 20
 // MaxTeacherGames bounds teacher.games.
 const MaxTeacherGames = 10_000_000
 
+// MaxTeacherNodes bounds teacher.nodes: a hundred million nodes a move
+// is minutes of CPU.
+const MaxTeacherNodes = 100_000_000
+
+// isEngine reports whether the engine teaches.
+func (c TeacherConfig) isEngine() bool { return c.Player == teacher.PlayerEngine }
+
+// TrainValueMix is generation 0's value_mix when train.value_mix is
+// trainMix: ValueMix when the engine teaches, else trainMix.
+func (c TeacherConfig) TrainValueMix(trainMix float64) float64 {
+	if c.Enabled && c.isEngine() {
+		return c.ValueMix
+	}
+	return trainMix
+}
+
 // validate reports the first teacher setting out of range, naming its key.
 // A config without a [teacher] table (a run made before there was one) is
 // disabled and valid.
@@ -65,6 +108,34 @@ func (c TeacherConfig) validate() error {
 		keys.IntIn("teacher.depth", c.Depth, least, match.MaxDepth),
 		keys.IntIn("teacher.train_steps", c.TrainSteps, 0, MaxSteps),
 		keys.FloatIn("teacher.value_scale", c.ValueScale, 0, teacher.MaxValueScale),
+		keys.IntIn("teacher.margin", c.Margin, 0, teacher.MaxMargin),
+		keys.FloatIn("teacher.value_mix", c.ValueMix, 0, 1),
+	}
+	if c.Player != "" && c.Player != teacher.PlayerAlphaBeta && c.Player != teacher.PlayerEngine {
+		errs = append(errs, fmt.Errorf("teacher.player = %q: want %q or %q", c.Player, teacher.PlayerAlphaBeta, teacher.PlayerEngine))
+	}
+	// The engine's keys are zero in a run made before them; they must make
+	// sense once the engine teaches.
+	leastEngine := 0
+	if c.Enabled && c.isEngine() {
+		leastEngine = 1
+	}
+	errs = append(errs,
+		keys.IntIn("teacher.nodes", c.Nodes, leastEngine, MaxTeacherNodes),
+		keys.IntIn("teacher.multipv", c.MultiPV, leastEngine, engine.MaxMultiPV))
+	switch {
+	case c.Eval != "" && !c.isEngine():
+		errs = append(errs, &keys.KeyError{Key: "teacher.eval", Value: strconv.Quote(c.Eval),
+			Want: `"" with teacher.player = "alphabeta" (a net file is the engine's evaluation)`})
+	case c.Eval != "" && c.Enabled:
+		if _, err := os.Stat(c.Eval); err != nil {
+			errs = append(errs, &keys.KeyError{Key: "teacher.eval", Value: strconv.Quote(c.Eval),
+				Want: fmt.Sprintf("a learned net file (engine/nnue), or \"\" for the classical evaluation: %v", err)})
+		}
+	}
+	if c.Enabled && c.isEngine() && c.ValueMix > 0 && c.ValueScale == 0 {
+		errs = append(errs, &keys.KeyError{Key: "teacher.value_mix", Value: strconv.FormatFloat(c.ValueMix, 'g', -1, 64),
+			Want: "0 while teacher.value_scale is 0 (the value column then holds the result: there is no engine score to blend)"})
 	}
 	if c.Enabled {
 		errs = append(errs,
@@ -92,6 +163,7 @@ func (c TeacherConfig) validate() error {
 // gen in variant that this table describes; the caller sets where they
 // go, how they are written and their seed.
 func (c TeacherConfig) Settings(variant string, gen, n int) teacher.Config {
-	return teacher.Config{Variant: variant, Depth: c.Depth, Games: n, MaxPlies: c.MaxPlies, RandomPlies: c.RandomPlies,
+	return teacher.Config{Variant: variant, Player: c.Player, Depth: c.Depth, Nodes: int64(c.Nodes), Eval: c.Eval,
+		MultiPV: c.MultiPV, Margin: int32(c.Margin), Games: n, MaxPlies: c.MaxPlies, RandomPlies: c.RandomPlies,
 		Policy: c.Policy, Temperature: c.Temperature, ValueScale: c.ValueScale, Generation: gen}
 }

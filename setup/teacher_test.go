@@ -1,8 +1,12 @@
 package setup
 
 import (
+	"math"
 	"strings"
 	"testing"
+
+	"bomberzero/eval"
+	"bomberzero/selfplay/teacher"
 )
 
 // teacherConfig is the embedded defaults with a depth-1 teacher playing
@@ -13,8 +17,8 @@ func teacherConfig(t *testing.T) Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Teacher = TeacherConfig{Enabled: true, Games: 8, Depth: 1, MaxPlies: 40, RandomPlies: 4,
-		Policy: "softmax", Temperature: 0.5}
+	c.Teacher = TeacherConfig{Enabled: true, Games: 8, Player: "alphabeta", Depth: 1, Nodes: 2000, MultiPV: 4, Margin: 20,
+		MaxPlies: 40, RandomPlies: 4, Policy: "softmax", Temperature: 0.5, ValueScale: 0.1, ValueMix: 0.5}
 	return c
 }
 
@@ -36,6 +40,21 @@ func TestTeacherConfigRefusesBadSettingsNamingTheKey(t *testing.T) {
 		{"teacher.train_steps", func(c *TeacherConfig) { c.TrainSteps = -1 }},
 		{"teacher.value_scale", func(c *TeacherConfig) { c.ValueScale = -0.1 }},
 		{"teacher.value_scale", func(c *TeacherConfig) { c.ValueScale = 11 }},
+		{"teacher.player", func(c *TeacherConfig) { c.Player = "mcts" }},
+		{"teacher.player", func(c *TeacherConfig) { c.Enabled, c.Player = false, "Engine" }},
+		{"teacher.nodes", func(c *TeacherConfig) { c.Player, c.Nodes = "engine", 0 }},
+		{"teacher.nodes", func(c *TeacherConfig) { c.Player, c.Nodes = "engine", MaxTeacherNodes+1 }},
+		{"teacher.nodes", func(c *TeacherConfig) { c.Nodes = -1 }},
+		{"teacher.multipv", func(c *TeacherConfig) { c.Player, c.MultiPV = "engine", 0 }},
+		{"teacher.multipv", func(c *TeacherConfig) { c.Player, c.MultiPV = "engine", 257 }},
+		{"teacher.margin", func(c *TeacherConfig) { c.Margin = -1 }},
+		{"teacher.margin", func(c *TeacherConfig) { c.Margin = 1001 }},
+		{"teacher.value_mix", func(c *TeacherConfig) { c.ValueMix = -0.5 }},
+		{"teacher.value_mix", func(c *TeacherConfig) { c.ValueMix = 1.5 }},
+		{"teacher.value_mix", func(c *TeacherConfig) { c.ValueMix = math.NaN() }},
+		{"teacher.value_mix", func(c *TeacherConfig) { c.Player, c.ValueScale, c.ValueMix = "engine", 0, 0.5 }},
+		{"teacher.eval", func(c *TeacherConfig) { c.Eval = "net.bin" }}, // the alpha-beta teacher has no net
+		{"teacher.eval", func(c *TeacherConfig) { c.Player, c.Eval = "engine", "/no/such/net.bin" }},
 	} {
 		c := teacherConfig(t)
 		tc.edit(&c.Teacher)
@@ -48,10 +67,52 @@ func TestTeacherConfigRefusesBadSettingsNamingTheKey(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Errorf("no [teacher] table: %v", err)
 	}
+	// A run made before the engine teacher: no player, nodes, multipv,
+	// margin or value_mix.
+	c = teacherConfig(t)
+	c.Teacher.Player, c.Teacher.Nodes, c.Teacher.MultiPV, c.Teacher.Margin, c.Teacher.ValueMix = "", 0, 0, 0, 0
+	if err := c.Validate(); err != nil {
+		t.Errorf("a [teacher] table without the engine's keys: %v", err)
+	}
+	c = teacherConfig(t)
+	c.Teacher.Player = "engine"
+	if err := c.Validate(); err != nil {
+		t.Errorf("the engine teacher at the defaults: %v", err)
+	}
 	for _, variant := range []string{"fbgc", "fbgc-superpower", "chess"} {
 		d, err := DefaultConfig(variant)
 		if err != nil || !d.Teacher.Enabled {
 			t.Errorf("%s: the embedded defaults %v, teacher %+v; want the teacher on", variant, err, d.Teacher)
 		}
+	}
+}
+
+// TestEngineTeacherSettingsReachTheTeacher checks what the keys become:
+// the engine teacher's settings, generation 0's value_mix, and the memory
+// of its tables.
+func TestEngineTeacherSettingsReachTheTeacher(t *testing.T) {
+	c := teacherConfig(t)
+	if got := c.Teacher.TrainValueMix(0.25); got != 0.25 {
+		t.Errorf("alphabeta teacher: generation 0's value_mix %v, want train.value_mix 0.25", got)
+	}
+	off := c.MemoryBytes(eval.Shape{Height: 10, Width: 10, Channels: 40, PolicySize: 5000})
+	c.Teacher.Player, c.Teacher.Nodes, c.Teacher.MultiPV, c.Teacher.Margin = "engine", 300, 3, 15
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Teacher.TrainValueMix(0.25); got != 0.5 {
+		t.Errorf("engine teacher: generation 0's value_mix %v, want teacher.value_mix 0.5", got)
+	}
+	s := c.Teacher.Settings("fbgc", 0, 5)
+	if s.Player != teacher.PlayerEngine || s.Nodes != 300 || s.MultiPV != 3 || s.Margin != 15 || s.Eval != "" || s.Games != 5 {
+		t.Errorf("settings %+v", s)
+	}
+	if s.Model() != "teacher:engine:nodes=300" {
+		t.Errorf("model %q", s.Model())
+	}
+	on := c.MemoryBytes(eval.Shape{Height: 10, Width: 10, Channels: 40, PolicySize: 5000})
+	want := float64(c.SelfPlay.WorkerCount()) * teacher.EngineHashMB * (1 << 20)
+	if off.Teacher != 0 || on.Teacher != want {
+		t.Errorf("teacher memory %v with alphabeta, %v with the engine; want 0 and %v", off.Teacher, on.Teacher, want)
 	}
 }

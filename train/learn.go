@@ -43,6 +43,9 @@ func (r *runner) trainPhase(ctx context.Context) error {
 	if r.teaching() && r.cfg.Teacher.TrainSteps > 0 {
 		tc.MaxSteps = r.cfg.Teacher.TrainSteps
 	}
+	if r.teaching() {
+		tc.ValueMix = r.cfg.Teacher.TrainValueMix(tc.ValueMix) // the engine teacher's blend
+	}
 	arrived := r.window.Arrived()
 	r.st.Gen.Arrived = arrived
 	steps := 0

@@ -26,10 +26,10 @@ func (r *runner) teacherPhase(ctx context.Context, done int) error {
 	cfg.Writer = r.st.GenWriter
 	cfg.Seed = mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)|0x7e<<56)
 	if r.opt.Out != nil && done == 0 {
-		fmt.Fprintf(r.opt.Out, "gen %d: teacher alphabeta:%d plays %d games (cap %d plies, %d random plies, policy %s)\n",
-			r.st.Generation, tc.Depth, tc.Games, tc.MaxPlies, tc.RandomPlies, tc.Policy)
+		fmt.Fprintf(r.opt.Out, "gen %d: teacher %s plays %d games (cap %d plies, %d random plies, policy %s)\n",
+			r.st.Generation, cfg.Name(), tc.Games, tc.MaxPlies, tc.RandomPlies, tc.Policy)
 	}
-	what := fmt.Sprintf("gen %d teacher alphabeta:%d", r.st.Generation, tc.Depth)
+	what := fmt.Sprintf("gen %d teacher %s", r.st.Generation, cfg.Name())
 	bar := progress.New(r.opt.Progress, tc.Games, what, "games")
 	bar.Set(done)
 	t0 := time.Now()

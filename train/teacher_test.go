@@ -98,15 +98,31 @@ func TestTeacherGenerationTrainsItsOwnStepCount(t *testing.T) {
 
 // TestKillNineInTheTeacherPhaseLosesNothingOnResume SIGKILLs the real
 // binary while the teacher is playing (once some of its games are on
-// disk), resumes it, and checks every game exactly once.
+// disk), resumes it, and checks every game exactly once, for both
+// teachers.
 func TestKillNineInTheTeacherPhaseLosesNothingOnResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
 	bin := buildBinary(t)
-	cfg := teacherConfig(t)
-	// Depth 2 at a long cap: slow enough games that the kill lands among them.
-	cfg.Teacher.Games, cfg.SelfPlay.FirstGames, cfg.Teacher.Depth, cfg.Teacher.MaxPlies = 120, 120, 2, 200
+	t.Run("alphabeta", func(t *testing.T) {
+		cfg := teacherConfig(t)
+		// Depth 2 at a long cap: slow enough games that the kill lands among them.
+		cfg.Teacher.Games, cfg.SelfPlay.FirstGames, cfg.Teacher.Depth, cfg.Teacher.MaxPlies = 120, 120, 2, 200
+		killTeacherPhase(t, bin, cfg)
+	})
+	t.Run("engine", func(t *testing.T) {
+		cfg := teacherConfig(t)
+		cfg.Teacher.Player, cfg.Teacher.Nodes, cfg.Teacher.MultiPV, cfg.Teacher.Margin = "engine", 1000, 2, 20
+		cfg.Teacher.ValueScale, cfg.Teacher.ValueMix = 0.1, 0.5
+		cfg.Teacher.Games, cfg.SelfPlay.FirstGames, cfg.Teacher.MaxPlies = 60, 60, 120
+		killTeacherPhase(t, bin, cfg)
+	})
+}
+
+// killTeacherPhase kills bin's run of cfg twice in its teacher phase and
+// resumes it to the end of generation 0.
+func killTeacherPhase(t *testing.T, bin string, cfg setup.Config) {
 	data, err := cfg.Encode()
 	if err != nil {
 		t.Fatal(err)

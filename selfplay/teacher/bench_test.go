@@ -11,10 +11,26 @@ import (
 // depth with policy, one worker per core, and reports the rates and the
 // games' shape (docs/training.md records them):
 //
-//	go test ./teacher -run X -bench Teacher -benchtime 200x
+//	go test ./selfplay/teacher -run X -bench Teacher -benchtime 200x
 func benchmarkTeacher(b *testing.B, depth int, policy string) {
 	cfg := DefaultConfig("fbgc")
-	cfg.Depth, cfg.Policy, cfg.Games, cfg.Out = depth, policy, b.N, b.TempDir()
+	cfg.Depth, cfg.Policy = depth, policy
+	benchmarkRun(b, cfg)
+}
+
+// benchmarkEngineTeacher is benchmarkTeacher for the engine teacher at
+// nodes a move (the defaults' 4 lines and 20 cp margin):
+//
+//	go test ./selfplay/teacher -run X -bench EngineTeacher -benchtime 20x
+func benchmarkEngineTeacher(b *testing.B, nodes int64, policy string) {
+	cfg := DefaultConfig("fbgc")
+	cfg.Player, cfg.Nodes, cfg.Policy = PlayerEngine, nodes, policy
+	benchmarkRun(b, cfg)
+}
+
+// benchmarkRun plays b.N games of cfg and reports them.
+func benchmarkRun(b *testing.B, cfg Config) {
+	cfg.Games, cfg.Out = b.N, b.TempDir()
 	b.ResetTimer()
 	sum, err := Run(context.Background(), cfg, nil)
 	if err != nil {
@@ -29,9 +45,11 @@ func benchmarkTeacher(b *testing.B, depth int, policy string) {
 	b.ReportMetric(sum.MeanPlies(), "plies")
 }
 
-func BenchmarkTeacherDepth1Played(b *testing.B)  { benchmarkTeacher(b, 1, PolicyPlayed) }
-func BenchmarkTeacherDepth1Softmax(b *testing.B) { benchmarkTeacher(b, 1, PolicySoftmax) }
-func BenchmarkTeacherDepth2Played(b *testing.B)  { benchmarkTeacher(b, 2, PolicyPlayed) }
-func BenchmarkTeacherDepth2Softmax(b *testing.B) { benchmarkTeacher(b, 2, PolicySoftmax) }
-func BenchmarkTeacherDepth3Played(b *testing.B)  { benchmarkTeacher(b, 3, PolicyPlayed) }
-func BenchmarkTeacherDepth3Softmax(b *testing.B) { benchmarkTeacher(b, 3, PolicySoftmax) }
+func BenchmarkTeacherDepth1Played(b *testing.B)      { benchmarkTeacher(b, 1, PolicyPlayed) }
+func BenchmarkTeacherDepth1Softmax(b *testing.B)     { benchmarkTeacher(b, 1, PolicySoftmax) }
+func BenchmarkTeacherDepth2Played(b *testing.B)      { benchmarkTeacher(b, 2, PolicyPlayed) }
+func BenchmarkTeacherDepth2Softmax(b *testing.B)     { benchmarkTeacher(b, 2, PolicySoftmax) }
+func BenchmarkTeacherDepth3Played(b *testing.B)      { benchmarkTeacher(b, 3, PolicyPlayed) }
+func BenchmarkTeacherDepth3Softmax(b *testing.B)     { benchmarkTeacher(b, 3, PolicySoftmax) }
+func BenchmarkEngineTeacher2000Played(b *testing.B)  { benchmarkEngineTeacher(b, 2000, PolicyPlayed) }
+func BenchmarkEngineTeacher2000Softmax(b *testing.B) { benchmarkEngineTeacher(b, 2000, PolicySoftmax) }

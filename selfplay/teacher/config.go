@@ -3,12 +3,32 @@ package teacher
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"runtime"
 	"time"
 
 	"bomberzero/datasets"
+	"bomberzero/engine"
 	"bomberzero/match"
 )
+
+// The teachers a Config can name.
+const (
+	// PlayerAlphaBeta is match.AlphaBeta at Config.Depth: a material
+	// searcher, the default.
+	PlayerAlphaBeta = "alphabeta"
+	// PlayerEngine is package engine at Config.Nodes nodes a move, one
+	// thread, Config.MultiPV lines.
+	PlayerEngine = "engine"
+)
+
+// EngineHashMB is the transposition table of each engine teacher game (one
+// engine per game in progress, so per worker): ample for the node limits
+// a teacher searches, small enough for many workers.
+const EngineHashMB = 4
+
+// MaxMargin bounds Config.Margin (centipawns).
+const MaxMargin = 1000
 
 // The policy targets a teacher can write.
 const (
@@ -25,9 +45,30 @@ const (
 type Config struct {
 	// Variant is the variant name with options, or a variant file path.
 	Variant string
+	// Player is the teacher: PlayerAlphaBeta ("" means it too, as in a
+	// config made before there was a choice) or PlayerEngine.
+	Player string
 	// Depth is the alpha-beta teacher's search depth in plies (1 to
 	// match.MaxDepth).
 	Depth int
+	// Nodes is the engine teacher's node limit a move (1 to
+	// engine.MaxNodes); with one thread its searches are deterministic.
+	Nodes int64
+	// Eval is the engine teacher's evaluation: "" the classical one, or
+	// the path of a learned net file (engine/nnue, as eval=FILE of an
+	// engine spec).
+	Eval string
+	// MultiPV is the number of best lines the engine teacher scores at
+	// every position (1 to engine.MaxMultiPV): the softmax policy target
+	// spreads over them, and the move played is drawn among those within
+	// Margin of the best.
+	MultiPV int
+	// Margin is how many centipawns below the best line a line of the
+	// engine teacher may score and still be played (0 to MaxMargin; 0
+	// plays the best line, or one of equal score). A move is drawn
+	// uniformly among such lines, for diversity; when the best line is a
+	// forced game end only lines of that exact score are.
+	Margin int32
 	// Games is the number of games to finish.
 	Games int
 	// MaxPlies ends a game as a draw (env.LengthCap) once this many plies
@@ -37,7 +78,9 @@ type Config struct {
 	// the teacher plays (so games differ); those positions are not
 	// recorded. A game the random plies end is replayed with another draw.
 	RandomPlies int
-	// Policy is PolicyPlayed or PolicySoftmax.
+	// Policy is PolicyPlayed or PolicySoftmax. With the engine, "played"
+	// is its best move (which the Margin draw may pass over) and the
+	// softmax spreads over its MultiPV lines.
 	Policy string
 	// Temperature is the softmax temperature in pawns (PolicySoftmax): a
 	// move one Temperature worse than the best gets e^-1 of its weight.
@@ -73,19 +116,35 @@ type Config struct {
 // DefaultConfig returns the defaults for variant: alphabeta:2 at a 400-ply
 // cap after 8 random plies, the played move as the policy target (at depth
 // 2 a softmax target costs 5-7 times the CPU per position:
-// docs/training.md), and half a pawn should softmax be chosen.
+// docs/training.md), and half a pawn should softmax be chosen. Should
+// the engine be chosen: 2,000 nodes, 4 lines, a move drawn among those
+// within 20 centipawns of the best.
 func DefaultConfig(variant string) Config {
-	return Config{Variant: variant, Depth: 2, Games: 64, MaxPlies: 400, RandomPlies: 8,
+	return Config{Variant: variant, Player: PlayerAlphaBeta, Depth: 2, Nodes: 2000, MultiPV: 4, Margin: 20,
+		Games: 64, MaxPlies: 400, RandomPlies: 8,
 		Policy: PolicyPlayed, Temperature: 0.5, Out: "teacher-data", FlushGames: 16, FlushEvery: 10 * time.Second, Seed: 1}
 }
+
+// isEngine reports whether the teacher is the engine.
+func (c *Config) isEngine() bool { return c.Player == PlayerEngine }
 
 // Validate reports the first setting out of range, naming its field.
 func (c *Config) Validate() error {
 	switch {
 	case c.Variant == "":
 		return fmt.Errorf("teacher: no variant given")
-	case c.Depth < 1 || c.Depth > match.MaxDepth:
+	case c.Player != "" && c.Player != PlayerAlphaBeta && c.Player != PlayerEngine:
+		return fmt.Errorf("teacher: Player %q, want %q or %q", c.Player, PlayerAlphaBeta, PlayerEngine)
+	case !c.isEngine() && (c.Depth < 1 || c.Depth > match.MaxDepth):
 		return fmt.Errorf("teacher: Depth %d, want 1 to %d", c.Depth, match.MaxDepth)
+	case c.isEngine() && (c.Nodes < 1 || c.Nodes > engine.MaxNodes):
+		return fmt.Errorf("teacher: Nodes %d, want 1 to %d", c.Nodes, engine.MaxNodes)
+	case c.isEngine() && (c.MultiPV < 1 || c.MultiPV > engine.MaxMultiPV):
+		return fmt.Errorf("teacher: MultiPV %d, want 1 to %d", c.MultiPV, engine.MaxMultiPV)
+	case c.isEngine() && (c.Margin < 0 || c.Margin > MaxMargin):
+		return fmt.Errorf("teacher: Margin %d, want 0 to %d centipawns", c.Margin, MaxMargin)
+	case !c.isEngine() && c.Eval != "":
+		return fmt.Errorf("teacher: Eval %q is the engine teacher's; the alpha-beta teacher counts material", c.Eval)
 	case c.Games < 1:
 		return fmt.Errorf("teacher: Games %d, want >= 1", c.Games)
 	case c.RandomPlies < 0:
@@ -124,10 +183,23 @@ func (c *Config) workers() int {
 	return max(1, runtime.GOMAXPROCS(0))
 }
 
-// Model returns the model column of the games: "teacher:alphabeta:D".
-func (c *Config) Model() string {
-	return fmt.Sprintf("%salphabeta:%d", datasets.TeacherPrefix, c.Depth)
+// Name names the teacher as a player: "alphabeta:D", or
+// "engine:nodes=N" with ":eval=BASE" (the net file's base name) for a
+// learned evaluation.
+func (c *Config) Name() string {
+	if !c.isEngine() {
+		return fmt.Sprintf("alphabeta:%d", c.Depth)
+	}
+	name := fmt.Sprintf("engine:nodes=%d", c.Nodes)
+	if c.Eval != "" {
+		name += ":eval=" + filepath.Base(c.Eval)
+	}
+	return name
 }
+
+// Model returns the model column of the games: datasets.TeacherPrefix
+// and Name, as "teacher:alphabeta:2" or "teacher:engine:nodes=2000".
+func (c *Config) Model() string { return datasets.TeacherPrefix + c.Name() }
 
 // minWeight is the smallest softmax weight (relative to the best move's)
 // a policy target keeps; the teacher's root search scores exactly only the

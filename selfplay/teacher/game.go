@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 
 	"bomberzero/agent"
 	"bomberzero/datasets"
+	"bomberzero/engine"
+	"bomberzero/engine/nnue"
 	"bomberzero/env"
 	"bomberzero/match"
 	"bomberzero/selfplay"
@@ -28,11 +31,58 @@ type player struct {
 	moves  []env.Move
 	scores []int32
 	w      []float64
+	// The engine teacher's piece table and learned net (nil: classical).
+	table []int32
+	net   *nnue.Net
 }
 
-func newPlayer(cfg *Config, v *env.Variant, index *env.MoveIndex) *player {
+func newPlayer(cfg *Config, v *env.Variant, index *env.MoveIndex, tb *teacherBase) *player {
 	return &player{cfg: cfg, v: v, index: index, model: cfg.Model(), margin: cfg.margin(),
-		buf: make([]env.Move, 0, env.MaxMoves)}
+		buf: make([]env.Move, 0, env.MaxMoves), table: tb.table, net: tb.net}
+}
+
+// teacherBase is what every worker's teacher shares: the engine's piece
+// table and net, read once.
+type teacherBase struct {
+	table []int32
+	net   *nnue.Net
+}
+
+// newTeacherBase reads the engine teacher's table and net (nothing for the
+// alpha-beta teacher), and checks that a teacher can be made for v.
+func newTeacherBase(cfg *Config, v *env.Variant) (*teacherBase, error) {
+	tb := &teacherBase{}
+	if !cfg.isEngine() {
+		_, err := match.NewAlphaBeta(v, cfg.Depth, agent.DefaultValues(), 0)
+		return tb, err
+	}
+	var err error
+	if tb.table, err = agent.DefaultValues().Table(v); err != nil {
+		return nil, err
+	}
+	if cfg.Eval != "" {
+		if tb.net, err = nnue.ReadFile(cfg.Eval); err != nil {
+			return nil, fmt.Errorf("eval %s: %w", cfg.Eval, err)
+		}
+	}
+	p := &player{cfg: cfg, v: v, table: tb.table, net: tb.net}
+	_, err = p.newEngine(0)
+	return tb, err
+}
+
+// newEngine returns a fresh engine teacher for one game: one thread, a
+// table of EngineHashMB, MultiPV lines, ties broken by seed. Its searches
+// at a node limit depend only on the positions searched before in its game.
+func (p *player) newEngine(seed uint64) (*engine.Engine, error) {
+	var ev engine.Evaluator
+	if p.net != nil {
+		var err error
+		if ev, err = engine.NewLearned(p.v, p.net, "nnue:"+filepath.Base(p.cfg.Eval)); err != nil {
+			return nil, fmt.Errorf("eval %s: %w", p.cfg.Eval, err)
+		}
+	}
+	return engine.New(p.v, engine.Options{HashMB: EngineHashMB, Threads: 1, Seed: seed, Eval: ev,
+		MultiPV: p.cfg.MultiPV, Table: p.table})
 }
 
 // game is one finished teacher game: its training record and the moves of
@@ -80,7 +130,18 @@ func (p *player) opening(rng *rand.Rand) (*env.Position, []string) {
 // teach lets the teacher play both sides from pos to the game's end or
 // the cap, recording every position it searched.
 func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, seed uint64) (*game, error) {
-	ab, err := match.NewAlphaBeta(p.v, p.cfg.Depth, agent.DefaultValues(), seed)
+	var (
+		ab  *match.AlphaBeta
+		eng *engine.Engine
+		rng *rand.Rand
+		err error
+	)
+	if p.cfg.isEngine() {
+		eng, err = p.newEngine(p.cfg.Seed)                // the same for every game: a replay can recompute its scores
+		rng = rand.New(rand.NewPCG(seed, 0x6d617267696e)) // the Margin draws
+	} else {
+		ab, err = match.NewAlphaBeta(p.v, p.cfg.Depth, agent.DefaultValues(), seed)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("teacher: %w", err)
 	}
@@ -100,13 +161,19 @@ func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, s
 		}
 		rec := datasets.PositionRecord{Ply: pos.Ply(), Position: pos.String(), WhiteToMove: pos.SideToMove() == env.White,
 			Repetitions: pos.Repetitions(), FullSearch: true, Pieces: selfplay.PieceCounts(pos)}
-		m, score, err := p.target(ab, pos, &rec)
+		var (
+			m     env.Move
+			value float32
+		)
+		if eng != nil {
+			m, value, err = p.engineTarget(ctx, eng, rng, pos, &rec)
+		} else {
+			m, value, err = p.target(ab, pos, &rec)
+		}
 		if err != nil {
 			return nil, err
 		}
-		if p.cfg.ValueScale > 0 {
-			rec.Value = searchValue(score, p.cfg.ValueScale)
-		}
+		rec.Value = value // replaced by the result below without a ValueScale
 		rec.Played = pos.FormatGC(m)
 		g.rec.Positions = append(g.rec.Positions, rec)
 		g.moves = append(g.moves, rec.Played)
@@ -129,31 +196,29 @@ func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, s
 }
 
 // searchValue is the value of a teacher score (centipawns, side to move)
-// at scale per pawn: tanh(scale × pawns), or ±1 for a mate.
-func searchValue(score int32, scale float64) float32 {
+// at scale per pawn: tanh(scale × pawns), or ±1 for a mate (a score
+// beyond mateBound: match.MateBound or engine.MateBound).
+func searchValue(score int32, scale float64, mateBound int32) float32 {
 	switch {
-	case score > match.MateBound:
+	case score >= mateBound:
 		return 1
-	case score < -match.MateBound:
+	case score <= -mateBound:
 		return -1
 	}
 	return float32(math.Tanh(scale * float64(score) / 100))
 }
 
-// target chooses the teacher's move in pos, writes the policy target into
-// rec and returns the move and the teacher's score of pos (centipawns,
-// side to move).
-func (p *player) target(ab *match.AlphaBeta, pos *env.Position, rec *datasets.PositionRecord) (env.Move, int32, error) {
-	side := pos.SideToMove()
+// target chooses the alpha-beta teacher's move in pos, writes the policy
+// target into rec and returns the move and the value of the teacher's
+// score of pos (searchValue at ValueScale, side to move; 0 without one).
+func (p *player) target(ab *match.AlphaBeta, pos *env.Position, rec *datasets.PositionRecord) (env.Move, float32, error) {
 	if p.cfg.Policy == PolicyPlayed {
 		m, score, err := ab.Best(pos)
 		if err != nil {
 			return env.NoMove, 0, fmt.Errorf("teacher: %w", err)
 		}
-		rec.PolicyIndex = []int32{int32(p.index.Index(m, side))}
-		rec.MoveText = []string{pos.FormatGC(m)}
-		rec.Visits = []float32{1}
-		return m, score, nil
+		p.oneHot(pos, m, rec)
+		return m, p.value(score, match.MateBound), nil
 	}
 	var err error
 	p.moves, p.scores, err = ab.RootScores(pos, p.margin, p.moves, p.scores)
@@ -166,7 +231,93 @@ func (p *player) target(ab *match.AlphaBeta, pos *env.Position, rec *datasets.Po
 			best = i
 		}
 	}
-	p.w = softmax(p.w[:0], p.scores, p.scores[best], p.cfg.Temperature)
+	p.spread(pos, p.scores[best], match.MateBound, rec)
+	return p.moves[best], p.value(p.scores[best], match.MateBound), nil
+}
+
+// engineTarget is target for the engine teacher: one search of pos at
+// Nodes nodes (engineSearch) for MultiPV lines (those of its last
+// finished iteration).
+// The policy target is the engine's move, or a softmax over the lines'
+// scores; the move played is drawn by rng among the lines within Margin
+// of the best (when the best is a forced game end, among those of its
+// exact score), or is the engine's move when no other line is that near;
+// the value is the best line's score's. The engine's move is the first
+// line's unless a deeper iteration the node limit cut short found a
+// better one. A search ctx stops returns ctx's error.
+func (p *player) engineTarget(ctx context.Context, eng *engine.Engine, rng *rand.Rand, pos *env.Position, rec *datasets.PositionRecord) (env.Move, float32, error) {
+	res, err := engineSearch(ctx, eng, pos, p.cfg.Nodes)
+	if err != nil {
+		return env.NoMove, 0, fmt.Errorf("teacher: %w", err)
+	}
+	lines := res.Lines
+	if len(lines) == 0 { // no iteration finished: the move alone
+		lines = []engine.Line{{Score: res.Score, PV: []env.Move{res.Move}}}
+	}
+	best := lines[0].Score
+	p.moves, p.scores = p.moves[:0], p.scores[:0]
+	near := 0 // the lines that may be played: the first near of them
+	for _, l := range lines {
+		if len(l.PV) == 0 {
+			continue
+		}
+		p.moves, p.scores = append(p.moves, l.PV[0]), append(p.scores, l.Score)
+		if l.Score == best || (!engine.IsMate(best) && !engine.IsMate(l.Score) && best-l.Score <= p.cfg.Margin) {
+			near++
+		}
+	}
+	if p.cfg.Policy == PolicyPlayed {
+		p.oneHot(pos, res.Move, rec)
+	} else {
+		p.spread(pos, best, engine.MateBound, rec)
+	}
+	m := res.Move
+	if near > 1 {
+		m = p.moves[rng.IntN(near)]
+	}
+	return m, p.value(best, engine.MateBound), nil
+}
+
+// maxDoublings bounds the re-searches of engineSearch.
+const maxDoublings = 6
+
+// engineSearch searches pos at nodes nodes, and again at twice as many
+// while no iteration finished (Depth 0: no lines, no score; a tactical
+// position's first iteration of several lines can take a few thousand
+// nodes), up to 2^maxDoublings times nodes. ctx's end is an error.
+func engineSearch(ctx context.Context, eng *engine.Engine, pos *env.Position, nodes int64) (engine.Result, error) {
+	for i := 0; ; i++ {
+		res, err := eng.Search(ctx, pos, engine.Limits{Nodes: nodes}, nil)
+		if err == nil {
+			err = ctx.Err() // a stopped search is not the teacher's
+		}
+		if err != nil || res.Depth > 0 || i == maxDoublings || nodes > engine.MaxNodes/2 {
+			return res, err
+		}
+		nodes *= 2
+	}
+}
+
+// value is searchValue at ValueScale, or 0 without one.
+func (p *player) value(score, mateBound int32) float32 {
+	if p.cfg.ValueScale == 0 {
+		return 0
+	}
+	return searchValue(score, p.cfg.ValueScale, mateBound)
+}
+
+// oneHot makes m the whole policy target of rec.
+func (p *player) oneHot(pos *env.Position, m env.Move, rec *datasets.PositionRecord) {
+	rec.PolicyIndex = []int32{int32(p.index.Index(m, pos.SideToMove()))}
+	rec.MoveText = []string{pos.FormatGC(m)}
+	rec.Visits = []float32{1}
+}
+
+// spread makes the softmax of p.scores (best the highest) over p.moves the
+// policy target of rec, leaving out the moves of no weight.
+func (p *player) spread(pos *env.Position, best, mateBound int32, rec *datasets.PositionRecord) {
+	side := pos.SideToMove()
+	p.w = softmax(p.w[:0], p.scores, best, p.cfg.Temperature, mateBound)
 	for i, w := range p.w {
 		if w > 0 {
 			rec.PolicyIndex = append(rec.PolicyIndex, int32(p.index.Index(p.moves[i], side)))
@@ -174,24 +325,23 @@ func (p *player) target(ab *match.AlphaBeta, pos *env.Position, rec *datasets.Po
 			rec.Visits = append(rec.Visits, float32(w))
 		}
 	}
-	return p.moves[best], p.scores[best], nil
 }
 
 // softmax appends to w the policy weights of moves scored scores (best
 // the highest), summing to 1: when best is a mate, the fastest mates share
 // it evenly; otherwise exp((s-best)/T) over the moves not mated, with T in
-// pawns, weights under minWeight of the best's dropped (RootScores bounds
+// pawns (a mate is a score beyond mateBound), weights under minWeight of the best's dropped (RootScores bounds
 // such moves' scores without scoring them exactly).
-func softmax(w []float64, scores []int32, best int32, temperature float64) []float64 {
+func softmax(w []float64, scores []int32, best int32, temperature float64, mateBound int32) []float64 {
 	sum := 0.0
 	for _, s := range scores {
 		x := 0.0
 		switch {
-		case best > match.MateBound:
+		case best >= mateBound:
 			if s == best {
 				x = 1
 			}
-		case s < -match.MateBound && best >= -match.MateBound:
+		case s <= -mateBound && best > -mateBound:
 			// a move that gets mated while another does not: no weight
 		default:
 			x = math.Exp(float64(s-best) / (temperature * 100))

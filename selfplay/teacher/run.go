@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"bomberzero/agent"
 	"bomberzero/env"
-	"bomberzero/match"
 	"bomberzero/selfplay"
 )
 
@@ -20,7 +18,7 @@ type Summary = selfplay.Summary
 // them to cfg.Out: datasets chunks in the directory itself, one game
 // record per game in its "records" subdirectory (each record before the
 // chunk holding its game), through self-play's driver (selfplay.Driver)
-// with the alpha-beta teacher as its player. progress, if not nil, is
+// with the teacher (Config.Player) as its player. progress, if not nil, is
 // called about twice a second and at the end. Cancelling ctx stops the
 // run after writing the games already finished; games in progress are
 // dropped.
@@ -32,13 +30,14 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (*Summary, er
 	if err != nil {
 		return nil, fmt.Errorf("teacher: variant %s: %w", cfg.Variant, err)
 	}
-	if _, err := match.NewAlphaBeta(v, cfg.Depth, agent.DefaultValues(), 0); err != nil {
+	tb, err := newTeacherBase(&cfg, v)
+	if err != nil {
 		return nil, fmt.Errorf("teacher: %w", err)
 	}
 	index := env.NewMoveIndex(v)
 	d := selfplay.Driver{Out: cfg.Out, Games: cfg.Games, Workers: cfg.workers(), Writer: cfg.Writer,
 		FlushGames: cfg.FlushGames, FlushEvery: cfg.FlushEvery}
-	sum, err := d.Run(ctx, func(int) (selfplay.Player, error) { return newPlayer(&cfg, v, index), nil }, progress)
+	sum, err := d.Run(ctx, func(int) (selfplay.Player, error) { return newPlayer(&cfg, v, index, tb), nil }, progress)
 	if err != nil {
 		return sum, fmt.Errorf("teacher: %w", err)
 	}

@@ -227,7 +227,7 @@ func TestSoftmaxWeightsFollowTheScores(t *testing.T) {
 		{"when every move is mated the longest lines lead", []int32{-mate + 2, -mate + 4}, 0.5, []float64{math.Exp(-0.04) / (1 + math.Exp(-0.04)), 1 / (1 + math.Exp(-0.04))}},
 	} {
 		best := slices.Max(tc.scores)
-		got := softmax(nil, tc.scores, best, tc.temp)
+		got := softmax(nil, tc.scores, best, tc.temp, match.MateBound)
 		for i := range got {
 			if math.Abs(got[i]-tc.want[i]) > 1e-12 {
 				t.Errorf("%s: weights %v, want %v", tc.name, got, tc.want)
@@ -254,6 +254,13 @@ func TestConfigValidateNamesTheBadField(t *testing.T) {
 		{"ValueScale", func(c *Config) { c.ValueScale = math.Inf(1) }},
 		{"Workers", func(c *Config) { c.Workers = -1 }},
 		{"FlushGames", func(c *Config) { c.FlushGames = 0 }},
+		{"Player", func(c *Config) { c.Player = "mcts" }},
+		{"Nodes", func(c *Config) { c.Player, c.Nodes = PlayerEngine, 0 }},
+		{"MultiPV", func(c *Config) { c.Player, c.MultiPV = PlayerEngine, 0 }},
+		{"MultiPV", func(c *Config) { c.Player, c.MultiPV = PlayerEngine, 257 }},
+		{"Margin", func(c *Config) { c.Player, c.Margin = PlayerEngine, -1 }},
+		{"Margin", func(c *Config) { c.Player, c.Margin = PlayerEngine, MaxMargin+1 }},
+		{"Eval", func(c *Config) { c.Eval = "net.bin" }},
 	} {
 		c := DefaultConfig("fbgc")
 		tc.edit(&c)
@@ -264,6 +271,14 @@ func TestConfigValidateNamesTheBadField(t *testing.T) {
 	c := DefaultConfig("fbgc")
 	if err := c.Validate(); err != nil {
 		t.Errorf("defaults: %v", err)
+	}
+	c.Player, c.Depth = PlayerEngine, 0 // the engine has no depth
+	if err := c.Validate(); err != nil {
+		t.Errorf("the engine at the defaults: %v", err)
+	}
+	c.Player, c.Eval, c.Variant = PlayerEngine, "/no/such/net.bin", "chess"
+	if _, err := Run(context.Background(), c, nil); err == nil || !strings.Contains(err.Error(), c.Eval) {
+		t.Errorf("a missing net file: Run() = %v, want an error naming it", err)
 	}
 }
 
