@@ -221,7 +221,10 @@ func (f *follower) play(ctx context.Context, cfg setup.Config, wo WorkOrder) err
 	var n int
 	if wo.Model == teacherModel {
 		tc := cfg.Teacher
-		games = min(games*8, tc.Games) // teacher games are fast
+		if tc.Player != teacher.PlayerEngine {
+			games *= 8 // alpha-beta teacher games are fast; the engine's cost about as much as self-play's
+		}
+		games = min(games, tc.Games)
 		var sum *teacher.Summary
 		tcfg := tc.Settings(cfg.Variant, wo.Generation, games)
 		tcfg.Out, tcfg.Workers, tcfg.FlushGames = f.spool, workers, 1
