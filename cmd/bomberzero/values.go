@@ -144,10 +144,18 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		Progress:  progress.Func(progressTo(stderr, *quiet), "bootstrap", "resamples", 0),
 	})
 	if err != nil {
-		if errors.Is(err, values.ErrNoDecisive) {
-			return fmt.Errorf("%w (leave logistic out with --fits tanh)", err)
+		if errors.Is(err, values.ErrNoDecisive) || strings.Contains(err.Error(), "no position left") {
+			return fmt.Errorf("%w: %s", err, values.NoFitAdvice(len(ds.Games), err))
 		}
 		return err
+	}
+	if *player != "" {
+		if w := values.WeakPlayer(*player); w != "" {
+			rep.Warnings = append([]string{w}, rep.Warnings...)
+		}
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 	if *plotFile != "" {
 		chart := rep.ValuesChart()
