@@ -21,9 +21,11 @@ const MinAdviceGames = 1000
 const zResolve = 2.8
 
 // separationCoef is the size of a raw coefficient (logits or tanh units)
-// read as separation: one piece more deciding the game almost surely. Real
-// coefficients are a few units at most (a queen about 2-3 logits).
-const separationCoef = 6
+// read as separation: one piece more deciding the game so surely that the
+// ridge penalty, not the data, holds the coefficient finite (tens of units
+// then). A strong player's real queen is about 7 logits (engine:nodes=1000
+// on chess, docs/RESULTS.md), so the bar sits well above it.
+const separationCoef = 15
 
 // GamesToResolve estimates how many games a fit needs for the unit piece's
 // coefficient to stand clear of zero (point / standard error >= 2.8, the

@@ -30,7 +30,7 @@ func TestDegenerateDataSayWhatIsMissingAndHowManyGames(t *testing.T) {
 		{"all draws in the tanh fit", allDraws.Games(300, 1), Tanh, []string{"it has no values", "unit piece P", "at least 3000 games"}},
 		{"unit never traded", noPawnTrades.Games(300, 2), Tanh, []string{"unit piece P never changed hands in these 300 games", "about 3000 games"}},
 		{"a piece never traded", noKnightTrades.Games(300, 3), Tanh, []string{"never changed hands, so not valued: N ("}},
-		{"separation", separated.Games(400, 4), Logistic, []string{"separation: coefficients N (", "at least 4000 games"}},
+		{"separation", separated.Games(400, 4), Logistic, []string{"separation: coefficients R (20.0), Q (36.2)", "at least 4000 games"}},
 		{"too few games", few.Games(30, 5), Tanh, []string{"rests on 30 games", "games"}},
 	}
 	for _, c := range cases {
