@@ -143,4 +143,7 @@ func TestCalibrationLineSaysWhenNoCalibrationWasRun(t *testing.T) {
 	if l := CalibrationLine("alphabeta:2"); !strings.Contains(l, "alphabeta:2") || !strings.Contains(l, "fails the chess check") {
 		t.Errorf("CalibrationLine(alphabeta:2) = %q, want its failed check", l)
 	}
+	if l := CalibrationLine("engine:nodes=1000"); !strings.Contains(l, "fails the chess check on 2997 games") || !strings.Contains(l, "Stockfish") {
+		t.Errorf("CalibrationLine(engine:nodes=1000) = %q, want the pilot's failed check and the engine's strength", l)
+	}
 }

@@ -33,6 +33,11 @@ var Calibrations = []CalibrationRun{
 	{Player: "alphabeta:2", Games: 6000,
 		Summary: "N 1.7-2.2, R 4.0-4.1, Q 11-13, Q/R 2.8-3.1 against Tomašev's N 3.05, R 5.63, Q 9.5, Q/R 1.7; every interval excludes them",
 		Where:   "issue 35"},
+	{Player: "engine:nodes=1000", Games: 2997,
+		Strength: "not measured at 1,000 nodes; at movetime=100ms about Stockfish UCI_Elo 1700",
+		Summary: "logistic N 2.51, B 2.63, R 3.54, Q 7.36 (-18%, -21%, -37%, -23% of Tomašev's), Q/R 2.08 [1.93, 2.27]: " +
+			"a pilot, the rook and the scale against the pawn off",
+		Where: "docs/RESULTS.md, \"Chess calibration pilot with the engine\""},
 }
 
 // CalibrationLine says which player a set of piece values comes from, its
