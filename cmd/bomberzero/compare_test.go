@@ -124,3 +124,26 @@ func TestImbalanceTakesThePlayersOwnPawnFromItsGamesWithAJointInterval(t *testin
 		}
 	}
 }
+
+// --pawn-odds plays the match again without the winner's pawn and prints the
+// reading in the player's own pawns; a weak player gets a warning on stderr
+// and in the output.
+func TestImbalancePawnOddsAndTheWeakPlayerWarning(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"imbalance", "--variant", "chess", "--player", "alphabeta:1", "--white-without", "N", "--black-without", "Q",
+		"--games", "8", "--pawn-odds", "--quiet"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"pawn odds: side ", "warning: alphabeta:1 is too weak"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if !strings.Contains(errb.String(), "warning: alphabeta:1 is too weak for piece values") || strings.Count(errb.String(), "too weak for piece values") != 1 {
+		t.Errorf("stderr %q, want the weak-player warning once", errb.String())
+	}
+	if strings.Contains(out.String(), "NaN") {
+		t.Errorf("NaN in the output:\n%s", out.String())
+	}
+}

@@ -27,6 +27,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	pawnCoef := fs.Float64("pawn-coef", 0, "a pawn's worth in tanh units for the pawns reading (0: Lichess's scale, 0.184104)")
 	valuesData := fs.String("values-data", "", "training-data or run data directory: take the pawn's tanh coefficient from a tanh fit on its games")
 	pawnGames := fs.Int("pawn-games", 0, "play this many games of the player against itself from the start position and take the pawn's tanh coefficient from a tanh fit on them: the player's own pawn, its uncertainty carried by a joint bootstrap")
+	pawnOdds := fs.Bool("pawn-odds", false, "also play the match again with a pawn taken from the side that scored more (H. G. Muller's way): the score's drop is a pawn's worth to this player, and the imbalance is read in those pawns with a bootstrap interval over both matches")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
 	mf := addMatchFlags(fs, true)
 	quiet := quietFlag(fs)
@@ -67,7 +68,10 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --player: %v", errUsage, err)
 	}
 	cfg := compare.ImbalanceConfig{Variant: v, Player: p, WhiteWithout: *wx, BlackWithout: *by, Games: *games, Seed: *seed,
-		MaxPlies: tc.Eval.MaxPlies, Workers: *workers, PawnCoef: *pawnCoef}
+		MaxPlies: tc.Eval.MaxPlies, Workers: *workers, PawnCoef: *pawnCoef, PawnOdds: *pawnOdds}
+	if w := values.WeakPlayer(*player); w != "" {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 	if *pawnCoef > 0 {
 		cfg.PawnSource = "--pawn-coef"
 	}
@@ -98,6 +102,11 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	res, err := compare.PlayImbalance(ctx, cfg)
 	if err != nil {
 		return err
+	}
+	for _, w := range res.Warnings {
+		if w != values.WeakPlayer(*player) { // printed before the games
+			fmt.Fprintf(stderr, "warning: %s\n", w)
+		}
 	}
 	if *asJSON {
 		return writeJSON(stdout, res)
@@ -138,7 +147,11 @@ func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
 	}
 	im := r.Reading
 	fmt.Fprintf(w, "  side A: +%d =%d -%d, score %.3f [%.3f, %.3f] (95%%)\n", im.Wins, im.Draws, im.Losses, im.Score.Point, im.Score.Lo, im.Score.Hi)
-	fmt.Fprintf(w, "  v(%s) - v(%s) implied: %+.0f Elo [%+.0f, %+.0f]", r.Y, r.X, r.Elo.Point, r.Elo.Lo, r.Elo.Hi)
+	if r.Elo != nil {
+		fmt.Fprintf(w, "  v(%s) - v(%s) implied: %+.0f Elo [%+.0f, %+.0f]", r.Y, r.X, r.Elo.Point, r.Elo.Lo, r.Elo.Hi)
+	} else {
+		fmt.Fprintf(w, "  v(%s) - v(%s) implied: no finite estimate (one side won every game)", r.Y, r.X)
+	}
 	if im.Tanh != nil {
 		fmt.Fprintf(w, ", %+.3f tanh units [%+.3f, %+.3f]", im.Tanh.Point, im.Tanh.Lo, im.Tanh.Hi)
 	}
@@ -149,7 +162,34 @@ func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
 	if im.Note != "" {
 		fmt.Fprintf(w, "  note: %s\n", im.Note)
 	}
+	if po := r.PawnOdds; po != nil {
+		pr := po.Reading
+		b1, b2 := po.Arrangements[0], po.Arrangements[1]
+		fmt.Fprintf(w, "  pawn odds: side %s also without a pawn (%s in arrangement 1): A +%d =%d -%d and +%d =%d -%d, score %s\n", pr.Giver, po.Pawn,
+			b1.A.Wins, b1.A.Draws, b1.A.Losses, b2.A.Wins, b2.A.Draws, b2.A.Losses, pr.Score.Format(3))
+		if pr.Pawn != nil {
+			fmt.Fprintf(w, "  a pawn to %s: %s tanh units\n", r.Player, pr.Pawn.Format(3))
+		}
+		if pr.Units != nil {
+			fmt.Fprintf(w, "  v(%s) - v(%s) in %s's own pawns (pawn odds, %d bootstrap replicates over both matches): %s\n", r.Y, r.X, r.Player, pr.Replicates, signedEstimate(*pr.Units))
+		}
+		if pr.Note != "" {
+			fmt.Fprintf(w, "  note: %s\n", pr.Note)
+		}
+	}
+	for _, s := range r.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", s)
+	}
 	return nil
+}
+
+// signedEstimate prints a point and its interval with signs, "-inf" or
+// "+inf" for an unbounded end, and "no bounded interval" when both are.
+func signedEstimate(e values.Estimate) string {
+	if math.IsInf(e.Lo, -1) && math.IsInf(e.Hi, 1) {
+		return fmt.Sprintf("%+.2f (no bounded interval)", e.Point)
+	}
+	return fmt.Sprintf("%+.2f [%s, %s]", e.Point, signedBound(e.Lo), signedBound(e.Hi))
 }
 
 // signedBound prints an interval end with its sign, "-inf" or "+inf".

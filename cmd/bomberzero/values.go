@@ -37,6 +37,8 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	player := fs.String("player", "", "instead of data: play this match player (alphabeta:2, a checkpoint...) against itself --games games in --variant and fit its games")
 	games := fs.Int("games", 1000, "with --player: games to play")
 	workers := fs.Int("workers", 0, "with --player: games played at once (0: one per core)")
+	book := fs.Int("book", 0, "with --player: start the games from N random openings of --book-plies plies, each played with both colours (a player that is deterministic at a node or depth limit, as engine:nodes=N, plays one game over and over without it); 0: the start position")
+	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "with --book: the openings' length in plies")
 	variant := fs.String("variant", "", "use only this variant's games (needed when the data hold several)")
 	withTeacher := fs.Bool("include-teacher", false, "keep the games of a search teacher (left out by default: they carry the teacher's piece table)")
 	withCapped := fs.Bool("include-capped", false, "keep the games the length cap stopped, drawn or adjudicated (left out by default: their results are censored)")
@@ -67,6 +69,10 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --player needs --variant V", errUsage)
 	case *player != "" && *games < 1:
 		return fmt.Errorf("%w: --games %d: want at least 1", errUsage, *games)
+	case *book < 0 || *bookPlies < 1:
+		return fmt.Errorf("%w: --book %d --book-plies %d: want a book of 0 or more openings of 1 or more plies", errUsage, *book, *bookPlies)
+	case *book > 0 && *player == "":
+		return fmt.Errorf("%w: --book needs --player", errUsage)
 	case *boot <= 0:
 		return fmt.Errorf("%w: --bootstrap %d, want a positive number of replicates", errUsage, *boot)
 	case *ridge <= 0:
@@ -103,7 +109,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	var loadRep values.LoadReport
 	if *player != "" {
 		dir = *player + "'s games"
-		if ds, loadRep.CappedGames, err = playerGames(*variant, *player, *games, *seed, *workers, *withCapped, stderr, *quiet); err != nil {
+		if ds, loadRep.CappedGames, err = playerGames(*variant, *player, *games, *seed, *workers, *book, *bookPlies, *withCapped, stderr, *quiet); err != nil {
 			return err
 		}
 	} else if ds, loadRep, err = values.LoadWith(dir, values.LoadOptions{IncludeTeacher: *withTeacher, IncludeCapped: *withCapped, Progress: chunkProgress(progressTo(stderr, *quiet))}); err != nil {
@@ -144,10 +150,18 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		Progress:  progress.Func(progressTo(stderr, *quiet), "bootstrap", "resamples", 0),
 	})
 	if err != nil {
-		if errors.Is(err, values.ErrNoDecisive) {
-			return fmt.Errorf("%w (leave logistic out with --fits tanh)", err)
+		if errors.Is(err, values.ErrNoDecisive) || strings.Contains(err.Error(), "no position left") {
+			return fmt.Errorf("%w: %s", err, values.NoFitAdvice(len(ds.Games), err))
 		}
 		return err
+	}
+	if *player != "" {
+		if w := values.WeakPlayer(*player); w != "" {
+			rep.Warnings = append([]string{w}, rep.Warnings...)
+		}
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 	if *plotFile != "" {
 		chart := rep.ValuesChart()
@@ -181,7 +195,7 @@ func modelValue(variant, model string) (values.ValueFunc, error) {
 // playerGames plays spec against itself games times from variant's start
 // position (the length cap of eval.max_plies) and returns the games, those
 // the cap stopped left out unless withCapped, and how many were.
-func playerGames(variant, spec string, games int, seed uint64, workers int, withCapped bool, stderr io.Writer, quiet bool) (*values.Dataset, int, error) {
+func playerGames(variant, spec string, games int, seed uint64, workers, book, bookPlies int, withCapped bool, stderr io.Writer, quiet bool) (*values.Dataset, int, error) {
 	tc, err := setup.DefaultConfig(variant)
 	if err != nil {
 		return nil, 0, usageErr(err)
@@ -198,16 +212,44 @@ func playerGames(variant, spec string, games int, seed uint64, workers int, with
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w: --player: %v", errUsage, err)
 	}
+	var starts []*env.Position
+	if book > 0 {
+		openings, err := match.RandomBook([]*env.Variant{v}, book, bookPlies, seed)
+		if err != nil {
+			return nil, 0, fmt.Errorf("--book: %w", err)
+		}
+		if starts, err = match.BookPositions(v, openings); err != nil {
+			return nil, 0, fmt.Errorf("--book: %w", err)
+		}
+	}
 	ctx, stop := stopContext()
 	defer stop()
-	ds, err := compare.SelfPlayDataset(ctx, v, p, games, tc.Eval.MaxPlies, seed, workers, nil, "game",
+	ds, err := compare.SelfPlayDataset(ctx, v, p, games, tc.Eval.MaxPlies, seed, workers, starts, "game",
 		progress.Func(progressTo(stderr, quiet), spec+" games", "games", 0))
 	if err != nil {
 		return nil, 0, err
+	}
+	if n := distinctGames(ds); n < len(ds.Games)/2 {
+		fmt.Fprintf(stderr, "warning: only %d of %d games differ: %s plays alike from one start; give --book N for N random openings\n", n, len(ds.Games), spec)
 	}
 	if withCapped {
 		return ds, 0, nil
 	}
 	ds, n := ds.WithoutCapped()
 	return ds, n, nil
+}
+
+// distinctGames counts the games of ds whose recorded moves differ.
+func distinctGames(ds *values.Dataset) int {
+	seen := map[string]bool{}
+	for i := range ds.Games {
+		var b strings.Builder
+		for _, p := range ds.Games[i].Positions {
+			b.WriteString(p.Text)
+			b.WriteString(p.Played)
+			b.WriteByte('|')
+		}
+		seen[b.String()] = true
+	}
+	return len(seen)
 }

@@ -187,8 +187,19 @@ func TestValuesOfAPlayersOwnGames(t *testing.T) {
 	if rep.Games == 0 || rep.Games > 24 || len(rep.Variants) != 1 || rep.Variants[0] != "chess" {
 		t.Errorf("report of %d games of %v, want at most 24 chess games", rep.Games, rep.Variants)
 	}
+	// The weak player is named in the report and once on stderr.
+	if len(rep.Warnings) == 0 || !strings.Contains(rep.Warnings[0], "alphabeta:1 is too weak") || strings.Count(errOut.String(), "alphabeta:1 is too weak") != 1 {
+		t.Errorf("warnings %q, stderr %q: want alphabeta:1 named as too weak in both", rep.Warnings, errOut.String())
+	}
+	// From a book of openings, each played with both colours.
+	out.Reset()
+	errOut.Reset()
+	if code := run([]string{"values", "--player", "engine:nodes=100", "--variant", "chess", "--games", "8", "--book", "4", "--fits", "tanh",
+		"--bootstrap", "10", "--json", "--quiet"}, &out, &errOut); code != 0 {
+		t.Fatalf("--book: exit %d: %s", code, errOut.String())
+	}
 	for _, bad := range [][]string{{"values", "--player", "alphabeta:1"}, {"values", "--player", "alphabeta:1", "--variant", "chess", "--data", "x"},
-		{"values", "--player", "nosuch", "--variant", "chess"}} {
+		{"values", "--player", "nosuch", "--variant", "chess"}, {"values", "--data", "x", "--book", "4"}, {"values", "--player", "random", "--variant", "chess", "--book", "-1"}} {
 		if code := run(bad, &out, &errOut); code != 2 {
 			t.Errorf("%v: exit %d, want 2", bad, code)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 	"bomberzero/match"
 	"bomberzero/stats"
@@ -45,6 +46,10 @@ type ImbalanceConfig struct {
 	// reading's interval is then a joint bootstrap carrying both the
 	// imbalance games' and the pawn fit's uncertainty.
 	PawnReplicates []float64
+	// PawnOdds, when true, plays the match a second time with a pawn taken
+	// from the side that scored more, H. G. Muller's way of putting the
+	// score into the player's own pawns (ImbalanceResult.PawnOdds).
+	PawnOdds bool
 	// Progress, when set, is called after each game with the games done
 	// and the total.
 	Progress func(done, total int)
@@ -74,12 +79,18 @@ type ImbalanceResult struct {
 	Seed     uint64           `json:"seed"`
 	MaxPlies int              `json:"max_plies"`
 	Reading  values.Imbalance `json:"reading"`
-	// Elo is side A's Elo advantage the score implies, bound by bound
-	// (±stats.EloCap for a score of 1 or 0).
-	Elo          values.Estimate `json:"elo"`
-	PawnCoef     float64         `json:"pawn_coef"`
-	PawnSource   string          `json:"pawn_source"`
-	Arrangements [2]Arrangement  `json:"arrangements"`
+	// Elo is side A's Elo advantage the score implies, bound by bound;
+	// nil (JSON null) for a score of 1 or 0, which has no finite estimate.
+	Elo          *values.Estimate `json:"elo"`
+	PawnCoef     float64          `json:"pawn_coef"`
+	PawnSource   string           `json:"pawn_source"`
+	Arrangements [2]Arrangement   `json:"arrangements"`
+	// PawnOdds is the pawn-odds replay (ImbalanceConfig.PawnOdds), nil
+	// without it.
+	PawnOdds *PawnOddsMatch `json:"pawn_odds,omitempty"`
+	// Warnings say when the player is too weak for the question or the
+	// reading contradicts any strong player's order of the two pieces.
+	Warnings []string `json:"warnings,omitempty"`
 
 	// scores is side A's score (1, ½, 0) in every game, the first
 	// arrangement's games then the second's, each in game order: game j
@@ -136,22 +147,104 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	res := &ImbalanceResult{Variant: v.Name, Player: cfg.Player.Spec, Games: cfg.Games, Seed: cfg.Seed, MaxPlies: cfg.MaxPlies,
 		X: string(v.Pieces[start.At(xs).Type()].Letter), Y: string(v.Pieces[start.At(ys).Type()].Letter),
 		PawnCoef: cfg.PawnCoef, PawnSource: cfg.PawnSource}
+	total := cfg.Games
+	if cfg.PawnOdds {
+		total *= 2
+	}
+	arr, wdl, scores, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, [2][2]env.Square{{xs, ys}, {mx, my}}, 0, total)
+	if err != nil {
+		return nil, err
+	}
+	res.Arrangements, res.scores = arr, scores
+	res.Reading, err = values.ReadImbalanceJoint(wdl.Wins, wdl.Draws, wdl.Losses, cfg.PawnCoef, cfg.PawnReplicates, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if s := res.Reading.Score; s.Point > 0 && s.Point < 1 {
+		res.Elo = &values.Estimate{Point: eloOf(s.Point), Lo: eloOf(s.Lo), Hi: eloOf(s.Hi)}
+	}
+	if cfg.PawnOdds {
+		if res.PawnOdds, err = playPawnOdds(ctx, cfg, start, xs, ys, mx, my, res.Reading.Score.Point >= 0.5, res.scores, total); err != nil {
+			return nil, err
+		}
+	}
+	res.Warnings = imbalanceWarnings(res)
+	return res, nil
+}
+
+// PawnOddsMatch is the pawn-odds replay of an imbalance match: the same
+// match with a pawn taken from the side that scored more (side A on a
+// score of 0.5), read with values.ReadPawnOdds.
+type PawnOddsMatch struct {
+	Pawn         string                 `json:"pawn"` // the square the pawn left in the first arrangement
+	Arrangements [2]Arrangement         `json:"arrangements"`
+	Reading      values.PawnOddsReading `json:"reading"`
+}
+
+// PawnOddsReplicates is the bootstrap size of the pawn-odds reading.
+const PawnOddsReplicates = 2000
+
+// playPawnOdds plays the imbalance of cfg again with a pawn (the giver's
+// pawn nearest its back rank, lowest file first, as the letter P names it)
+// taken from side A when aGives, from side B otherwise, with the same
+// seeds, and reads the two matches together.
+func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, start *env.Position, xs, ys, mx, my env.Square, aGives bool, scores []float64, total int) (*PawnOddsMatch, error) {
+	v := cfg.Variant
+	side := env.Black // side B is Black in the first arrangement
+	if aGives {
+		side = env.White
+	}
+	reduced, err := Without(start, xs, ys)
+	if err != nil {
+		return nil, err
+	}
+	p1, err := Removal{side, "P"}.Resolve(reduced) // not the pawn X or Y named, if it was one
+	if err != nil {
+		return nil, fmt.Errorf("compare: pawn odds: %w", err)
+	}
+	p2 := mirror(v.Geo, p1)
+	first, err := Without(start, xs, ys, p1)
+	if err != nil {
+		return nil, err
+	}
+	second, err := Without(start, my, mx, p2)
+	if err != nil {
+		return nil, err
+	}
+	sq := [2][2]env.Square{{xs, ys}, {mx, my}}
+	arr, _, odds, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, sq, cfg.Games, total)
+	if err != nil {
+		return nil, fmt.Errorf("compare: pawn odds: %w", err)
+	}
+	m := &PawnOddsMatch{Pawn: v.Geo.Name(p1), Arrangements: arr}
+	if m.Reading, err = values.ReadPawnOdds(scores, odds, aGives, PawnOddsReplicates, cfg.Seed); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// playArrangements plays cfg's two colour arrangements from starts (side A
+// White in the first, Black in the second; squares are the squares A's and
+// B's pieces left) and returns them, side A's total and its score in every
+// game, the first arrangement's games then the second's.
+func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.Position, squares [2][2]env.Square, doneBefore, total int) ([2]Arrangement, stats.WDL, []float64, error) {
+	v := cfg.Variant
+	var arr [2]Arrangement
+	var sum stats.WDL
+	var scores []float64
 	halves := [2]int{(cfg.Games + 1) / 2, cfg.Games / 2}
-	starts := [2]*env.Position{first, second}
-	squares := [2][2]env.Square{{xs, ys}, {mx, my}}
-	done := 0
-	var total stats.WDL
+	done := doneBefore
 	for k := range 2 {
 		seed := cfg.Seed + uint64(k)
 		mc := match.Config{A: cfg.Player, B: cfg.Player, Games: halves[k], Start: starts[k], Variant: v,
 			MaxPlies: cfg.MaxPlies, Seed: seed, Workers: cfg.Workers, KeepGames: true}
 		base := done
 		if cfg.Progress != nil {
-			mc.Progress = func(r *match.Result) { cfg.Progress(base+r.Total.Games(), cfg.Games) }
+			mc.Progress = func(r *match.Result) { cfg.Progress(base+r.Total.Games(), total) }
 		}
 		r, err := match.Run(ctx, mc)
 		if err != nil {
-			return nil, fmt.Errorf("compare: imbalance arrangement %d: %w", k+1, err)
+			return arr, sum, nil, fmt.Errorf("compare: imbalance arrangement %d: %w", k+1, err)
 		}
 		done += halves[k]
 		// The player meets itself: only the colours matter. White's
@@ -164,21 +257,48 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 			a.AColor = "black"
 			a.A = stats.WDL{Wins: white.Losses, Draws: white.Draws, Losses: white.Wins}
 		}
-		res.Arrangements[k] = a
-		total = total.Add(a.A)
+		arr[k] = a
+		sum = sum.Add(a.A)
 		for _, g := range r.Records {
 			s := (float64(g.Result.For(env.White)) + 1) / 2 // White's score
 			if k == 1 {
 				s = 1 - s
 			}
-			res.scores = append(res.scores, s)
+			scores = append(scores, s)
 		}
 	}
-	res.Reading, err = values.ReadImbalanceJoint(total.Wins, total.Draws, total.Losses, cfg.PawnCoef, cfg.PawnReplicates, cfg.Seed)
-	if err != nil {
-		return nil, err
+	return arr, sum, scores, nil
+}
+
+// imbalanceWarnings warns when r's player is too weak for piece values
+// (values.WeakPlayer) and when its reading puts the two pieces in the
+// order no strong player would: the project's table (agent.DefaultValues)
+// differs by two pawns or more and the score says the other way or even,
+// or the reading in pawns puts them less than a pawn apart.
+func imbalanceWarnings(r *ImbalanceResult) []string {
+	var out []string
+	if w := values.WeakPlayer(r.Player); w != "" {
+		out = append(out, w)
 	}
-	s := res.Reading.Score
-	res.Elo = values.Estimate{Point: eloOf(s.Point), Lo: eloOf(s.Lo), Hi: eloOf(s.Hi)}
-	return res, nil
+	table := agent.DefaultValues()
+	tx, okX := table[r.X[0]]
+	ty, okY := table[r.Y[0]]
+	if !okX || !okY || math.Abs(ty-tx) < 2 { // B 4 and N 3 are the author's fbgc guesses, not an order any player must keep
+		return out
+	}
+	s := r.Reading.Score.Point
+	big, small := r.X, r.Y
+	if ty > tx {
+		big, small = r.Y, r.X
+	}
+	const advice = "the player is too weak for the question; use the engine, e.g. --player engine:nodes=2000"
+	switch u := r.Reading.Units; {
+	case (ty > tx && s <= 0.5) || (ty < tx && s >= 0.5):
+		out = append(out, fmt.Sprintf("%s's games call %s worth no more than %s (side A's score %.3f), where any strong player values %s well above %s: %s",
+			r.Player, big, small, s, big, small, advice))
+	case u != nil && math.Abs(u.Point) < 1:
+		out = append(out, fmt.Sprintf("%s's games put %s less than a pawn above %s (%.2f pawns by %s), where the project's table says %.0f: %s",
+			r.Player, big, small, math.Abs(u.Point), r.PawnSource, math.Abs(ty-tx), advice))
+	}
+	return out
 }

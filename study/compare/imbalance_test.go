@@ -3,9 +3,11 @@ package compare
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"bomberzero/match"
+	"bomberzero/study/values"
 )
 
 func imbalanceConfig(t *testing.T, variant, player, wx, by string, games int) ImbalanceConfig {
@@ -117,6 +119,75 @@ func TestImbalanceRefusesBadSettings(t *testing.T) {
 		mod(&cfg)
 		if _, err := PlayImbalance(context.Background(), cfg); err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// --pawn-odds replays the match with a pawn taken from the side that scored
+// more, in both colour arrangements, with the same seeds, and reads the two
+// together; a weak player is named in a warning.
+func TestPawnOddsReplaysTheMatchWithoutTheWinnersPawn(t *testing.T) {
+	cfg := imbalanceConfig(t, "chess", "alphabeta:1", "N", "Q", 6)
+	cfg.PawnOdds = true
+	var last, total int
+	cfg.Progress = func(done, n int) { last, total = done, n }
+	r, err := PlayImbalance(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	po := r.PawnOdds
+	if po == nil {
+		t.Fatal("no pawn-odds match")
+	}
+	if last != 12 || total != 12 {
+		t.Errorf("progress ended at %d of %d, want 12 of 12", last, total)
+	}
+	// Side A lacks the knight and B the queen: A scores more and gives the
+	// pawn, a2 as White in the first arrangement, a7 as Black in the second.
+	if r.Reading.Score.Point < 0.5 {
+		t.Skipf("side A (a knight down, a queen up) scored %.3f with alphabeta:1", r.Reading.Score.Point)
+	}
+	b1, b2 := po.Arrangements[0], po.Arrangements[1]
+	if po.Reading.Giver != "A" || po.Pawn != "a2" || !strings.Contains(b1.Start, "P") || b1.A.Games()+b2.A.Games() != 6 {
+		t.Errorf("pawn odds %+v: want side A giving a2, 6 games", po)
+	}
+	for k, a := range po.Arrangements {
+		if a.Seed != r.Arrangements[k].Seed || a.Start == r.Arrangements[k].Start {
+			t.Errorf("arrangement %d: seed %d (imbalance %d), start %q: want the same seed and a start without the pawn", k+1, a.Seed, r.Arrangements[k].Seed, a.Start)
+		}
+	}
+	if len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], "alphabeta:1 is too weak") {
+		t.Errorf("warnings %q, want alphabeta:1 named as too weak", r.Warnings)
+	}
+}
+
+// A reading no strong player would give is named: the order of the two
+// pieces reversed, or a queen less than a pawn above a pawn.
+func TestImbalanceWarningsNameImplausibleReadings(t *testing.T) {
+	u := func(x float64) *values.Estimate { return &values.Estimate{Point: x, Lo: x - 0.3, Hi: x + 0.3} }
+	cases := []struct {
+		name   string
+		r      ImbalanceResult
+		want   []string
+		wantNo bool
+	}{
+		{"queen odds read as less than a pawn (alphabeta:1)", ImbalanceResult{Player: "alphabeta:1", X: "Q", Y: "P",
+			Reading: values.Imbalance{Score: values.Estimate{Point: 0.44}, Units: u(-0.65)}},
+			[]string{"alphabeta:1 is too weak", "Q less than a pawn above P (0.65 pawns", "engine:nodes="}, false},
+		{"order reversed", ImbalanceResult{Player: "models/x.safetensors", X: "R", Y: "N", Reading: values.Imbalance{Score: values.Estimate{Point: 0.55}}},
+			[]string{"call R worth no more than N"}, false},
+		{"plausible", ImbalanceResult{Player: "engine:nodes=2000", X: "Q", Y: "P", Reading: values.Imbalance{Score: values.Estimate{Point: 0.1}, Units: u(-8)}}, nil, true},
+		{"near pieces are not judged", ImbalanceResult{Player: "engine:nodes=2000", X: "N", Y: "B", Reading: values.Imbalance{Score: values.Estimate{Point: 0.5}}}, nil, true},
+	}
+	for _, c := range cases {
+		got := strings.Join(imbalanceWarnings(&c.r), "\n")
+		if c.wantNo && got != "" {
+			t.Errorf("%s: warnings %q, want none", c.name, got)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: warnings %q, want %q", c.name, got, w)
+			}
 		}
 	}
 }

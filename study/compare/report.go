@@ -25,6 +25,7 @@ func Write(dir string, res *Result) error {
 	if res == nil || res.Comparison == nil {
 		return fmt.Errorf("compare: nothing to write")
 	}
+	res.Comparison.ValueNotes = res.ValueNotes
 	if err := res.Comparison.WriteReport(dir); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
@@ -39,12 +40,6 @@ func Write(dir string, res *Result) error {
 	writeSources(&b, res)
 	writeSummary(&b, res)
 	b.WriteString(strings.TrimLeft(rest, "\n"))
-	if len(res.ValueNotes) > 0 {
-		b.WriteString("\n## Piece values that could not be fitted\n\n")
-		for _, n := range res.ValueNotes {
-			fmt.Fprintf(&b, "- %s\n", n)
-		}
-	}
 	writeDiversity(&b, res)
 	writeLevels(&b, res)
 	writeRuleEffects(&b, res)

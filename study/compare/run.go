@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"bomberzero/env"
@@ -445,14 +446,17 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 	if err := utilisations(res, cfg.Variants, sets); err != nil {
 		return err
 	}
-	if !cfg.NoValues {
+	if cfg.NoValues {
+		res.ValueNotes = append(res.ValueNotes, "piece values were not fitted: --no-values was given")
+	} else {
 		for i, ds := range sets {
 			ds, _ := ds.WithoutCapped() // censored results stay out of the fits, as in values
 			rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh},
 				Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Workers: cfg.Workers, Pairs: res.PairedGames,
 				Progress: bar(cfg.Bars, "values "+cfg.Variants[i], "resamples")})
 			if err != nil {
-				res.ValueNotes = append(res.ValueNotes, fmt.Sprintf("%s: no piece values: %v", cfg.Variants[i], err))
+				res.ValueNotes = append(res.ValueNotes, fmt.Sprintf("%s: no piece values by the logistic and tanh fits: %s",
+					cfg.Variants[i], values.NoFitAdvice(len(ds.Games), err)))
 				c.Values = append(c.Values, nil)
 				continue
 			}
@@ -460,7 +464,44 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 		}
 		res.ValueDifferences = valueDifferences(cfg.Variants, c.Values)
 	}
+	res.ValueNotes = append(res.ValueNotes, valuePlayerNotes(res.Sources)...)
+	c.ValueNotes = res.ValueNotes
 	return nil
+}
+
+// valuePlayerNotes names the players whose games the piece values come
+// from, each with its chess calibration (values.CalibrationLine) and a
+// warning when it is too weak for piece values (values.WeakPlayer); a
+// run's self-play games name the run.
+func valuePlayerNotes(srcs []Source) []string {
+	var out, players []string
+	variants := map[string][]string{}
+	for _, s := range srcs {
+		player := s.Player
+		switch {
+		case s.Kind == "model" && s.Model != "":
+			player = s.Model
+		case player == "" && s.Dir != "":
+			player = "the self-play of " + s.Dir
+		}
+		if player == "" {
+			continue
+		}
+		if variants[player] == nil {
+			players = append(players, player)
+		}
+		variants[player] = append(variants[player], s.Variant)
+	}
+	for _, player := range players {
+		out = append(out, fmt.Sprintf("Player: %s (the games of %s). %s", player, strings.Join(variants[player], ", "), values.CalibrationLine(player)))
+		if w := values.WeakPlayer(player); w != "" {
+			out = append(out, "**Warning**: "+w)
+		}
+	}
+	if len(srcs) == 0 {
+		out = append(out, values.CalibrationLine("the player of these games (not named)"))
+	}
+	return out
 }
 
 func logf(w io.Writer, format string, a ...any) {

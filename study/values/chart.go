@@ -2,6 +2,7 @@ package values
 
 import (
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"path/filepath"
@@ -9,7 +10,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
 	"bomberzero/internal/atomicfile"
@@ -96,7 +96,7 @@ func (c *BarChart) plot() (*plot.Plot, vg.Length, error) {
 	group := 0.8                                     // share of a category the bars fill
 	barWidth := dataUnit * vg.Length(group/float64(s))
 	for si, se := range c.Series {
-		col := plotutil.Color(si)
+		col := okabeIto[si%len(okabeIto)]
 		legend := false
 		for ci, e := range se.Bars {
 			if e == nil {
@@ -130,6 +130,19 @@ func (c *BarChart) plot() (*plot.Plot, vg.Length, error) {
 		p.Title.Text += " (unbounded intervals clipped)"
 	}
 	return p, width, nil
+}
+
+// okabeIto is Okabe and Ito's colour-blind-safe palette in the order
+// metrics/plot draws its series, so the project's charts share one look.
+var okabeIto = []color.Color{
+	color.RGBA{0, 114, 178, 255},   // blue
+	color.RGBA{230, 159, 0, 255},   // orange
+	color.RGBA{0, 158, 115, 255},   // bluish green
+	color.RGBA{213, 94, 0, 255},    // vermillion
+	color.RGBA{204, 121, 167, 255}, // reddish purple
+	color.RGBA{86, 180, 233, 255},  // sky blue
+	color.RGBA{0, 0, 0, 255},       // black
+	color.RGBA{240, 228, 66, 255},  // yellow
 }
 
 // errPoint is one error bar for plotter.NewYErrorBars.

@@ -21,6 +21,11 @@ type Comparison struct {
 	// (PieceValues), in the order of Variants; nil entries are left out of
 	// the report.
 	Values []*Report `json:"values,omitempty"`
+	// ValueNotes head the report's piece-value section: which player the
+	// values come from and its calibration, warnings, and why a variant
+	// has no values (a nil entry of Values).
+	// (compare.Result keeps them in its JSON.)
+	ValueNotes []string `json:"-"`
 }
 
 // Difference is one figure compared between variants A and B: the

@@ -28,6 +28,10 @@ type Report struct {
 	// Differences compares every two normalised fits piece by piece (the
 	// tanh and logistic fits side by side): A's value minus B's.
 	Differences []FitDifference `json:"differences,omitempty"`
+	// Warnings say when the values are implausible for any strong player
+	// (Implausible) or the player is too weak for the question (the caller
+	// adds WeakPlayer's line).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // FitDifference is two fits' disagreement on one piece's value: A's value
@@ -63,6 +67,9 @@ type FitResult struct {
 	Replicates int      `json:"replicates"`
 	Failed     int      `json:"failed"`
 	Notes      []string `json:"notes,omitempty"`
+	// Advice says what the fit's values lack and about how many games
+	// would fix it (Report.Advice); empty when every value is bounded.
+	Advice string `json:"advice,omitempty"`
 	// Calibration compares, by material-balance bin, the score the fit
 	// predicts with the score observed (normalised fits only).
 	Calibration []CalibrationBin `json:"calibration,omitempty"`
@@ -173,6 +180,10 @@ func PieceValues(ds *Dataset, cfg Config) (*Report, error) {
 		}
 	}
 	rep.orderPieces()
+	for i := range rep.Fits {
+		rep.Fits[i].Advice = rep.Advice(&rep.Fits[i])
+	}
+	rep.Warnings = Implausible(rep)
 	return rep, nil
 }
 

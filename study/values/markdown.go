@@ -257,16 +257,35 @@ func (c *Comparison) WriteMarkdown(w io.Writer, withValues bool) error {
 			d.Delta.Format(3), mde, strings.TrimPrefix(formatP(d.P), "= "), ph, d.Verdict)
 	}
 
+	// The piece-value section is always there: values, or what is
+	// missing and why.
+	ew.printf("\n## Piece values\n\n")
+	for _, n := range c.ValueNotes {
+		ew.printf("- %s\n", n)
+	}
+	if len(c.ValueNotes) > 0 {
+		ew.printf("\n")
+	}
 	var shown bool
 	for i, r := range c.Values {
-		fits := reportFits(r)
-		if len(fits) == 0 || i >= len(c.Variants) {
+		if r == nil || i >= len(c.Variants) {
 			continue
 		}
-		if !shown {
-			ew.printf("\n## Piece values\n\n")
-			shown = true
+		fits := reportFits(r)
+		if len(fits) == 0 {
+			ew.printf("%s: no fit gave values in units of %s (%d games).\n\n", c.Variants[i].Variant, r.Unit, r.Games)
+			for _, f := range r.Fits {
+				for _, n := range f.Notes {
+					ew.printf("- %s fit: %s\n", f.Method, n)
+				}
+				if f.Advice != "" {
+					ew.printf("- %s fit, what is missing: %s\n", f.Method, f.Advice)
+				}
+			}
+			ew.printf("\n")
+			continue
 		}
+		shown = true
 		var on []string
 		for _, f := range fits {
 			on = append(on, fmt.Sprintf("%s fit on %d games and %d positions", f.Method, f.Games, f.Positions))
@@ -284,15 +303,25 @@ func (c *Comparison) WriteMarkdown(w io.Writer, withValues bool) error {
 			}
 			ew.printf("\n")
 		}
-		for _, f := range fits {
+		for j := range r.Fits {
+			f := &r.Fits[j]
 			for _, n := range f.Notes {
 				ew.printf("\nNote (%s fit): %s\n", f.Method, n)
 			}
+			if f.Advice != "" {
+				ew.printf("\nWhat is missing (%s fit): %s\n", f.Method, f.Advice)
+			}
+		}
+		for _, w := range r.Warnings {
+			ew.printf("\n**Warning**: %s\n", w)
 		}
 		ew.printf("\n")
 	}
-	if shown && withValues {
+	switch {
+	case shown && withValues:
 		ew.printf("![piece values](%s)\n", ValuesChartFile)
+	case !shown:
+		ew.printf("No variant has piece values in units of the unit piece, so there is no values chart.\n")
 	}
 	return ew.err
 }

@@ -55,6 +55,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, n := range f.Notes {
 			ew.printf("note: %s\n", n)
 		}
+		if f.Advice != "" {
+			ew.printf("missing: %s\n", f.Advice)
+		}
+	}
+	for _, w := range r.Warnings {
+		ew.printf("\nwarning: %s\n", w)
 	}
 	if len(r.Differences) > 0 {
 		ew.printf("\nThe fits side by side: A's value minus B's, 95%% interval over the shared bootstrap replicates\n")
