@@ -132,6 +132,11 @@ var palette = []color.Color{
 	color.RGBA{240, 228, 66, 255},  // yellow
 }
 
+// Colour returns the k-th colour of the project's charts (Okabe and Ito's
+// palette, cycling), so that charts drawn outside this package share their
+// look.
+func Colour(k int) color.Color { return palette[k%len(palette)] }
+
 // glyphs are the point shapes of a plot's lines, in palette order.
 var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
 	draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}

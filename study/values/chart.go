@@ -2,7 +2,6 @@ package values
 
 import (
 	"fmt"
-	"image/color"
 	"io"
 	"math"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"bomberzero/internal/atomicfile"
+	charts "bomberzero/metrics/plot"
 )
 
 // BarChart is a grouped bar chart with 95% error bars: one group of bars
@@ -96,7 +96,7 @@ func (c *BarChart) plot() (*plot.Plot, vg.Length, error) {
 	group := 0.8                                     // share of a category the bars fill
 	barWidth := dataUnit * vg.Length(group/float64(s))
 	for si, se := range c.Series {
-		col := okabeIto[si%len(okabeIto)]
+		col := charts.Colour(si)
 		legend := false
 		for ci, e := range se.Bars {
 			if e == nil {
@@ -130,19 +130,6 @@ func (c *BarChart) plot() (*plot.Plot, vg.Length, error) {
 		p.Title.Text += " (unbounded intervals clipped)"
 	}
 	return p, width, nil
-}
-
-// okabeIto is Okabe and Ito's colour-blind-safe palette in the order
-// metrics/plot draws its series, so the project's charts share one look.
-var okabeIto = []color.Color{
-	color.RGBA{0, 114, 178, 255},   // blue
-	color.RGBA{230, 159, 0, 255},   // orange
-	color.RGBA{0, 158, 115, 255},   // bluish green
-	color.RGBA{213, 94, 0, 255},    // vermillion
-	color.RGBA{204, 121, 167, 255}, // reddish purple
-	color.RGBA{86, 180, 233, 255},  // sky blue
-	color.RGBA{0, 0, 0, 255},       // black
-	color.RGBA{240, 228, 66, 255},  // yellow
 }
 
 // errPoint is one error bar for plotter.NewYErrorBars.
