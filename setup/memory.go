@@ -108,6 +108,13 @@ func (c Config) CheckMemory(s eval.Shape, limit int64) error {
 			gib(m.Total()), part, gib(biggest), gib(float64(limit)), lower)})
 }
 
+// String is the estimate in MiB, total first, then by part.
+func (m Memory) String() string {
+	mib := func(n float64) string { return fmt.Sprintf("%.0f MiB", n/(1<<20)) }
+	return fmt.Sprintf("%s (weights %s, window %s, training %s, self-play %s, evaluation %s)",
+		mib(m.Total()), mib(m.Weights), mib(m.Window), mib(m.Training), mib(m.SelfPlay), mib(m.Eval))
+}
+
 // gib formats n bytes in GiB.
 func gib(n float64) string { return fmt.Sprintf("%.1f GiB", n/(1<<30)) }
 
