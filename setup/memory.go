@@ -20,11 +20,38 @@ type Memory struct {
 	SelfPlay float64 // self-play's inference batches, search trees and caches
 	Eval     float64 // the evaluation matches' search trees
 	Window   float64 // the training window's positions
+	// Runtime is what the process holds beside its heap: the program's
+	// code, the Go runtime, goroutine stacks and thread buffers.
+	Runtime float64
+	// Program is the heap the program holds whatever the config: the
+	// variant's rules and tables, the network's graph, the data's index.
+	Program float64
+	// GC is the heap's peak over its live data: Go's collector lets the
+	// heap grow to 1+GOGC/100 times what was live after the last
+	// collection before it collects again (2 at the default GOGC=100).
+	GC float64
 }
 
-// Total is the peak: the weights and window are always held, and one of
-// training, self-play and evaluation runs at a time.
-func (m Memory) Total() float64 { return m.Weights + m.Window + max(m.Training, m.SelfPlay, m.Eval) }
+// Total is the peak resident memory: the runtime, the program's own heap,
+// the weights and window always held, and one of training, self-play and evaluation at a time,
+// the live parts times the collector's headroom. A training step's part
+// is already its allocations' peak (measured at 35 of its 48 bytes per
+// unit, the rest headroom), so it is not multiplied again. Checked against
+// the peak RSS of three runs of bomberzero train within 25%
+// (docs/BENCHMARKS.md, TestMemoryEstimateMatchesPeakRSS).
+func (m Memory) Total() float64 {
+	gc := max(m.GC, 1)
+	return m.Runtime + gc*(m.Program+m.Weights+m.Window) + max(m.Training, gc*m.SelfPlay, gc*m.Eval)
+}
+
+// gcHeadroom is the heap's peak over its live data at the process's GOGC
+// (1+GOGC/100; 2 when GOGC is unset, "off" or not a number).
+func gcHeadroom() float64 {
+	if p, err := strconv.Atoi(os.Getenv("GOGC")); err == nil && p > 0 {
+		return 1 + float64(p)/100
+	}
+	return 2
+}
 
 // Bytes per unit of the estimate, measured on the Go network (a training
 // step allocates about 35 bytes per sample, filter and cell for each
@@ -42,14 +69,23 @@ const (
 	weightCopies  = 10
 	treeMoves     = 128
 	treeNodeBytes = 48
+	// runtimeBytes: the resident memory of the program idle (measured
+	// at 52 to 57 MB with a heap of about 4 MB).
+	runtimeBytes = 48 << 20
+	// programBytes: the live heap of a run before its first game, less
+	// its weights (measured at 13 to 23 MB), and what self-play holds
+	// beside its trees and caches (14 to 19 MB over them in three runs).
+	programBytes = 16 << 20
 )
 
 // MemoryBytes estimates the run's memory on a variant of shape s: the
 // network's weights, one training batch's activations, self-play's
 // workers (inference batches of slots*leaves_per_game positions, search
 // trees and caches: selfplay.Settings.MemoryBytes), the evaluation
-// matches' trees and the window's positions. It is an upper estimate for
-// refusing settings that cannot fit, not a measurement.
+// matches' trees and the window's positions, with the runtime and the
+// collector's headroom (Memory.Total). It estimates the peak RSS, for
+// refusing settings that cannot fit; docs/BENCHMARKS.md has it against
+// measured peaks.
 func (c Config) MemoryBytes(s eval.Shape) Memory {
 	n := c.Net
 	fl := func(i int) float64 { return float64(i) }
@@ -74,6 +110,9 @@ func (c Config) MemoryBytes(s eval.Shape) Memory {
 		SelfPlay: sp.MemoryBytes() + fl(sp.WorkerCount())*inferBatch*(cells*units+fl(s.PolicySize))*inferUnitBytes,
 		Eval:     evalWorkers * 2 * 2 * fl(c.Eval.Sims+1) * treeMoves * treeNodeBytes,
 		Window:   fl(c.Train.Window) * windowPosBytes,
+		Runtime:  runtimeBytes,
+		Program:  programBytes,
+		GC:       gcHeadroom(),
 	}
 }
 
@@ -91,16 +130,18 @@ func (c Config) CheckMemory(s eval.Shape, limit int64) error {
 		18*float64(c.Net.Blocks)*float64(c.Net.Filters)*float64(c.Net.Filters); heads > tower {
 		part, k, v, lower = "the network's value and moves-left heads", "net.value_hidden", strconv.Itoa(c.Net.ValueHidden), "net.value_hidden or net.value_filters"
 	}
-	biggest := max(m.Weights, m.Window, m.Training, m.SelfPlay, m.Eval)
+	gc := max(m.GC, 1)
+	weights, window, training, selfPlay, evals := gc*m.Weights, gc*m.Window, m.Training, gc*m.SelfPlay, gc*m.Eval
+	biggest := max(weights, window, training, selfPlay, evals)
 	switch biggest {
-	case m.Training:
+	case training:
 		part, k, v, lower = "a training step", "train.batch", strconv.Itoa(c.Train.Batch), "train.batch, net.filters or net.blocks"
-	case m.SelfPlay:
+	case selfPlay:
 		part, k, v, lower = "self-play", "selfplay.slots", strconv.Itoa(c.SelfPlay.Slots),
 			"selfplay.slots, selfplay.workers, selfplay.sims, selfplay.cache_entries or the network's size"
-	case m.Eval:
+	case evals:
 		part, k, v, lower = "the evaluation matches", "eval.sims", strconv.Itoa(c.Eval.Sims), "eval.sims or eval.workers"
-	case m.Window:
+	case window:
 		part, k, v, lower = "the training window", "train.window", strconv.Itoa(c.Train.Window), "train.window"
 	}
 	return fmt.Errorf("train: config: %w", &keys.KeyError{Key: k, Value: v,
@@ -111,8 +152,8 @@ func (c Config) CheckMemory(s eval.Shape, limit int64) error {
 // String is the estimate in MiB, total first, then by part.
 func (m Memory) String() string {
 	mib := func(n float64) string { return fmt.Sprintf("%.0f MiB", n/(1<<20)) }
-	return fmt.Sprintf("%s (weights %s, window %s, training %s, self-play %s, evaluation %s)",
-		mib(m.Total()), mib(m.Weights), mib(m.Window), mib(m.Training), mib(m.SelfPlay), mib(m.Eval))
+	return fmt.Sprintf("%s (runtime %s; live, times %.1f for the collector's headroom: program %s, weights %s, window %s, self-play %s, evaluation %s; training step %s)",
+		mib(m.Total()), mib(m.Runtime), max(m.GC, 1), mib(m.Program), mib(m.Weights), mib(m.Window), mib(m.SelfPlay), mib(m.Eval), mib(m.Training))
 }
 
 // gib formats n bytes in GiB.
