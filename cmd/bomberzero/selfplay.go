@@ -97,6 +97,11 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 			"over the limit of %.1f GiB (half this machine's memory): lower --slots, --workers, --sims or selfplay.cache_entries",
 			need/(1<<30), float64(limit)/(1<<30)))
 	}
+	if strings.Contains(c.Out, "://") {
+		// filepath.Abs would take it for a local directory named "s3:".
+		return fmt.Errorf("%w: --out %q: an object store is not an output directory; a run in a store takes its games "+
+			"from workers, bomberzero selfplay --run URL --follow, while its trainer holds the run's lease (docs/scaling.md)", errUsage, c.Out)
+	}
 	release, err := lockOut(c.Out)
 	if err != nil {
 		return err

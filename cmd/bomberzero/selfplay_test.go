@@ -82,6 +82,24 @@ func TestSelfplayRefusesAMissingModel(t *testing.T) {
 	}
 }
 
+// TestSelfplayRefusesAnObjectStoreAsOut: --out s3://B/P wrote its chunks,
+// records and lock into a local directory named "s3:" (issue 34: one
+// writer per run on object storage goes through the trainer's lease and
+// its workers, never a second unleased writer).
+func TestSelfplayRefusesAnObjectStoreAsOut(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, out := range []string{"s3://bucket/run/data", "file:///tmp/run", "ftp://host/x"} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"selfplay", "--model", "none", "--games", "1", "--max-plies", "4", "--out", out}, &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), "--run URL --follow") {
+			t.Errorf("--out %s: exit %d, stderr %q; want a usage error naming --run URL --follow", out, code, stderr.String())
+		}
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("left %v in the working directory", entries)
+	}
+}
+
 // TestSelfplayKilledLeavesReadableData kills a selfplay process (SIGKILL,
 // no chance to clean up) once it has written some games, and checks that
 // every chunk left is readable and every game in them has a record that
