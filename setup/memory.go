@@ -9,6 +9,7 @@ import (
 
 	"bomberzero/eval"
 	"bomberzero/internal/keys"
+	"bomberzero/selfplay"
 )
 
 // Memory is the estimated peak memory of a run, by part, in bytes
@@ -114,6 +115,14 @@ func (c Config) MemoryBytes(s eval.Shape) Memory {
 		Program:  programBytes,
 		GC:       gcHeadroom(),
 	}
+}
+
+// SelfPlayPeak estimates the peak RSS of bomberzero selfplay with
+// settings s: the runtime and the program's heap as in a run, and the
+// searches (selfplay.Settings.MemoryBytes) times the collector's headroom
+// (Memory.Total explains both).
+func SelfPlayPeak(s *selfplay.Settings) float64 {
+	return runtimeBytes + gcHeadroom()*(programBytes+s.MemoryBytes())
 }
 
 // CheckMemory refuses a config whose estimated memory on a variant of

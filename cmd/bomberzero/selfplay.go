@@ -92,8 +92,8 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	if err := c.Validate(); err != nil {
 		return usageErr(err)
 	}
-	if need, limit := c.Settings.MemoryBytes(), setup.MemoryLimit(); need > float64(limit) {
-		return usageErr(fmt.Errorf("selfplay: the searches would need about %.1f GiB (workers x slots trees of up to sims playouts, and the caches), "+
+	if need, limit := setup.SelfPlayPeak(&c.Settings), setup.MemoryLimit(); need > float64(limit) {
+		return usageErr(fmt.Errorf("selfplay: it would need about %.1f GiB (workers x slots trees of up to sims playouts, and the caches, with the runtime and the collector's headroom), "+
 			"over the limit of %.1f GiB (half this machine's memory): lower --slots, --workers, --sims or selfplay.cache_entries",
 			need/(1<<30), float64(limit)/(1<<30)))
 	}
