@@ -33,16 +33,19 @@ type Memory struct {
 	GC float64
 }
 
-// Total is the peak resident memory: the runtime, the program's own heap,
-// the weights and window always held, and one of training, self-play and evaluation at a time,
-// the live parts times the collector's headroom. A training step's part
-// is already its allocations' peak (measured at 35 of its 48 bytes per
-// unit, the rest headroom), so it is not multiplied again. Checked against
-// the peak RSS of three runs of bomberzero train within 25%
-// (docs/BENCHMARKS.md, TestMemoryEstimateMatchesPeakRSS).
+// Total is the peak resident memory: the runtime beside the heap, and the
+// heap's peak over the program's own heap, the weights and the window,
+// always held, with one of training, self-play and evaluation at a time.
+// Self-play's and evaluation's trees and caches are live data, and the
+// collector lets the heap grow to GC times what is live; a training
+// step's part is already its allocations' peak (measured at 35 of its 48
+// bytes per unit), the garbage the headroom would hold, so it is added
+// once. Checked against the peak RSS of five runs of bomberzero train at
+// 0.89 to 1.12 of it (docs/BENCHMARKS.md, TestMemoryEstimateMatchesPeakRSS).
 func (m Memory) Total() float64 {
 	gc := max(m.GC, 1)
-	return m.Runtime + gc*(m.Program+m.Weights+m.Window) + max(m.Training, gc*m.SelfPlay, gc*m.Eval)
+	base := m.Program + m.Weights + m.Window
+	return m.Runtime + max(base+m.Training, gc*(base+max(m.SelfPlay, m.Eval)))
 }
 
 // gcHeadroom is the heap's peak over its live data at the process's GOGC
@@ -161,8 +164,8 @@ func (c Config) CheckMemory(s eval.Shape, limit int64) error {
 // String is the estimate in MiB, total first, then by part.
 func (m Memory) String() string {
 	mib := func(n float64) string { return fmt.Sprintf("%.0f MiB", n/(1<<20)) }
-	return fmt.Sprintf("%s (runtime %s; live, times %.1f for the collector's headroom: program %s, weights %s, window %s, self-play %s, evaluation %s; training step %s)",
-		mib(m.Total()), mib(m.Runtime), max(m.GC, 1), mib(m.Program), mib(m.Weights), mib(m.Window), mib(m.SelfPlay), mib(m.Eval), mib(m.Training))
+	return fmt.Sprintf("%s (runtime %s; held: program %s, weights %s, window %s; with a training step %s, or with self-play %s or evaluation %s, all live, times %.1f for the collector's headroom)",
+		mib(m.Total()), mib(m.Runtime), mib(m.Program), mib(m.Weights), mib(m.Window), mib(m.Training), mib(m.SelfPlay), mib(m.Eval), max(m.GC, 1))
 }
 
 // gib formats n bytes in GiB.

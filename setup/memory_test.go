@@ -6,9 +6,10 @@ import (
 	"bomberzero/eval"
 )
 
-// TestMemoryTotalFollowsGOGC: the live parts are multiplied by the heap's
-// growth between collections, 1+GOGC/100 (2 unset), the runtime and a
-// training step's peak are not; bomberzero selfplay's check uses the same
+// TestMemoryTotalFollowsGOGC: the live data of self-play or evaluation
+// and what is always held are multiplied by the heap's growth between
+// collections, 1+GOGC/100 (2 unset); the runtime is not, nor the held
+// data beside a training step's peak; bomberzero selfplay's check uses the same
 // model.
 func TestMemoryTotalFollowsGOGC(t *testing.T) {
 	c, err := DefaultConfig("fbgc")
@@ -26,8 +27,8 @@ func TestMemoryTotalFollowsGOGC(t *testing.T) {
 		if m.GC != tc.gc {
 			t.Errorf("GOGC=%q: headroom %v, want %v", tc.gogc, m.GC, tc.gc)
 		}
-		live := m.Program + m.Weights + m.Window
-		if want := m.Runtime + tc.gc*live + max(m.Training, tc.gc*m.SelfPlay, tc.gc*m.Eval); m.Total() != want {
+		held := m.Program + m.Weights + m.Window
+		if want := m.Runtime + max(held+m.Training, tc.gc*(held+max(m.SelfPlay, m.Eval))); m.Total() != want {
 			t.Errorf("GOGC=%q: total %v, want %v", tc.gogc, m.Total(), want)
 		}
 		if sp, want := SelfPlayPeak(&c.SelfPlay.Settings), m.Runtime+tc.gc*(m.Program+c.SelfPlay.MemoryBytes()); sp != want {

@@ -88,7 +88,9 @@ func TestFullDiskStopsClearlyAndLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	// train runs the binary; a positive limit is its RLIMIT_FSIZE, set
-	// on this process around the fork (the child inherits it) and put back.
+	// on this process around the fork (the child inherits it) and put back
+	// (no test of this package runs in parallel, so nothing else of this
+	// process writes a file meanwhile).
 	train := func(dir string, gens int, limit uint64) (string, error) {
 		cmd := exec.Command(bin, "train", "--config", cfgPath, "--run", dir, "--generations", strconv.Itoa(gens), "--quiet")
 		var out strings.Builder
