@@ -69,9 +69,10 @@ func checkNothingLost(t *testing.T, dir string, before map[string][32]byte) {
 // TestFullDiskStopsClearlyAndLosesNothing runs the real binary into a
 // full disk after a first generation is done: with a file size limit
 // (RLIMIT_FSIZE, as `ulimit -f`; a write past it fails with EFBIG, the
-// SIGXFSZ being ignored by the Go runtime) below a checkpoint's size, and, where this process may mount one (root),
-// on a tmpfs a few KiB larger than the run (a real ENOSPC wherever it
-// lands: a chunk, a checkpoint, state.json or the metrics). Each time the
+// SIGXFSZ being ignored by the Go runtime) below a checkpoint's size,
+// and, where this process may mount them (root), on tmpfs 12 to 104 KiB
+// larger than the run (a real ENOSPC, which today lands on a chunk, a
+// game record, state.json and a checkpoint). Each time the
 // run must stop with an error naming the file and saying what to do, keep
 // every file it had written (checkpoints, chunks, records) unchanged and
 // its state readable, leave no temporary file, and, resumed with space,
