@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"bomberzero/agent"
@@ -148,7 +147,7 @@ type runner struct {
 // before it, the last checkpoint and state.json included, is whole; a
 // resume once there is space carries on from there.
 func diskFull(dir string, err error) error {
-	if !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EDQUOT) && !errors.Is(err, syscall.EFBIG) {
+	if !atomicfile.DiskFull(err) {
 		return err
 	}
 	return fmt.Errorf("%w; the disk is full (or the file size limit is reached): the write named failed, "+

@@ -14,6 +14,7 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/datasets"
+	"bomberzero/internal/atomicfile"
 	"bomberzero/internal/dirlock"
 	"bomberzero/internal/progress"
 	"bomberzero/internal/runstore"
@@ -129,6 +130,11 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "games %d (+%d =%d -%d), positions %d, average length %.1f plies, resignations %d, length-cap draws %d, adjudicated %d, %.1f positions/s, in %s\n",
 			sum.Games, sum.WhiteWins, sum.Draws, sum.BlackWins, sum.Positions, avg, sum.Resignations, sum.LengthCaps, sum.Adjudications,
 			float64(sum.Positions)/max(sum.Elapsed.Seconds(), 1e-9), sum.Elapsed.Round(time.Second))
+	}
+	if atomicfile.DiskFull(err) {
+		return fmt.Errorf("%w; the disk is full (or the file size limit is reached): the chunks already in %s are whole, "+
+			"the games of the chunk named are lost (their records in %s have no data); free some space and run again",
+			err, c.Out, filepath.Join(c.Out, "records"))
 	}
 	if err != nil {
 		return err

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -97,6 +99,32 @@ func TestSelfplayRefusesAnObjectStoreAsOut(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir("."); len(entries) != 0 {
 		t.Errorf("left %v in the working directory", entries)
+	}
+}
+
+// TestSelfplayOnAFullDiskSaysSo runs selfplay in a child process whose
+// files may not pass 4 KiB (RLIMIT_FSIZE, as `ulimit -f 4`: EFBIG, the
+// disk full for a chunk): it stops with the chunk named and says what the
+// full disk cost (issue 34).
+func TestSelfplayOnAFullDiskSaysSo(t *testing.T) {
+	if args := os.Getenv("BZ_SELFPLAY_FULL"); args != "" {
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: 4 << 10, Max: 4 << 10}); err != nil {
+			t.Fatal(err)
+		}
+		os.Exit(run(strings.Fields(args), os.Stdout, os.Stderr))
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSelfplayOnAFullDiskSaysSo$")
+	cmd.Env = append(os.Environ(), "BZ_SELFPLAY_FULL=selfplay --model none --games 4 --max-plies 30 --quiet --out "+dir)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v, want 1:\n%s", err, out)
+	}
+	for _, want := range []string{"writing " + dir + string(filepath.Separator) + "chunk-", "file too large", "the disk is full", "free some space"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output does not say %q:\n%s", want, out)
+		}
 	}
 }
 
