@@ -1,3 +1,5 @@
+//go:build linux
+
 package train
 
 import (
@@ -77,6 +79,7 @@ func checkNothingLost(t *testing.T, dir string, before map[string][32]byte) {
 // every file it had written (checkpoints, chunks, records) unchanged and
 // its state readable, leave no temporary file, and, resumed with space,
 // finish with every generation's games, steps and records exactly once.
+// Linux only: RLIMIT_FSIZE as used here and tmpfs mounts.
 func TestFullDiskStopsClearlyAndLosesNothing(t *testing.T) {
 	bin := buildBinary(t)
 	cfg := tinyConfig(t)
