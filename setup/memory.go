@@ -9,6 +9,7 @@ import (
 
 	"bomberzero/eval"
 	"bomberzero/internal/keys"
+	"bomberzero/selfplay"
 	"bomberzero/selfplay/teacher"
 )
 
@@ -22,12 +23,41 @@ type Memory struct {
 	Eval     float64 // the evaluation matches' search trees
 	Window   float64 // the training window's positions
 	Teacher  float64 // the engine teacher's transposition tables, one a worker
+	// Runtime is what the process holds beside its heap: the program's
+	// code, the Go runtime, goroutine stacks and thread buffers.
+	Runtime float64
+	// Program is the heap the program holds whatever the config: the
+	// variant's rules and tables, the network's graph, the data's index.
+	Program float64
+	// GC is the heap's peak over its live data: Go's collector lets the
+	// heap grow to 1+GOGC/100 times what was live after the last
+	// collection before it collects again (2 at the default GOGC=100).
+	GC float64
 }
 
-// Total is the peak: the weights and window are always held, and one of
-// training, self-play, the teacher and evaluation runs at a time.
+// Total is the peak resident memory: the runtime beside the heap, and the
+// heap's peak over the program's own heap, the weights and the window,
+// always held, with one of training, self-play, the teacher and evaluation at a time.
+// Self-play's and evaluation's trees and caches and the teacher's tables
+// are live data, and the
+// collector lets the heap grow to GC times what is live; a training
+// step's part is already its allocations' peak (measured at 35 of its 48
+// bytes per unit), the garbage the headroom would hold, so it is added
+// once. Checked against the peak RSS of five runs of bomberzero train at
+// 0.89 to 1.12 of it (docs/BENCHMARKS.md, TestMemoryEstimateMatchesPeakRSS).
 func (m Memory) Total() float64 {
-	return m.Weights + m.Window + max(m.Training, m.SelfPlay, m.Eval, m.Teacher)
+	gc := max(m.GC, 1)
+	base := m.Program + m.Weights + m.Window
+	return m.Runtime + max(base+m.Training, gc*(base+max(m.SelfPlay, m.Eval, m.Teacher)))
+}
+
+// gcHeadroom is the heap's peak over its live data at the process's GOGC
+// (1+GOGC/100; 2 when GOGC is unset, "off" or not a number).
+func gcHeadroom() float64 {
+	if p, err := strconv.Atoi(os.Getenv("GOGC")); err == nil && p > 0 {
+		return 1 + float64(p)/100
+	}
+	return 2
 }
 
 // Bytes per unit of the estimate, measured on the Go network (a training
@@ -46,14 +76,23 @@ const (
 	weightCopies  = 10
 	treeMoves     = 128
 	treeNodeBytes = 48
+	// runtimeBytes: the resident memory of the program idle (measured
+	// at 52 to 57 MB with a heap of about 4 MB).
+	runtimeBytes = 48 << 20
+	// programBytes: the live heap of a run before its first game, less
+	// its weights (measured at 13 to 23 MB), and what self-play holds
+	// beside its trees and caches (14 to 19 MB over them in three runs).
+	programBytes = 16 << 20
 )
 
 // MemoryBytes estimates the run's memory on a variant of shape s: the
 // network's weights, one training batch's activations, self-play's
 // workers (inference batches of slots*leaves_per_game positions, search
 // trees and caches: selfplay.Settings.MemoryBytes), the evaluation
-// matches' trees and the window's positions. It is an upper estimate for
-// refusing settings that cannot fit, not a measurement.
+// matches' trees and the window's positions, with the runtime and the
+// collector's headroom (Memory.Total). It estimates the peak RSS, for
+// refusing settings that cannot fit; docs/BENCHMARKS.md has it against
+// measured peaks.
 func (c Config) MemoryBytes(s eval.Shape) Memory {
 	n := c.Net
 	fl := func(i int) float64 { return float64(i) }
@@ -83,7 +122,18 @@ func (c Config) MemoryBytes(s eval.Shape) Memory {
 		SelfPlay: sp.MemoryBytes() + fl(sp.WorkerCount())*inferBatch*(cells*units+fl(s.PolicySize))*inferUnitBytes,
 		Eval:     evalWorkers * 2 * 2 * fl(c.Eval.Sims+1) * treeMoves * treeNodeBytes,
 		Window:   fl(c.Train.Window) * windowPosBytes,
+		Runtime:  runtimeBytes,
+		Program:  programBytes,
+		GC:       gcHeadroom(),
 	}
+}
+
+// SelfPlayPeak estimates the peak RSS of bomberzero selfplay with
+// settings s: the runtime and the program's heap as in a run, and the
+// searches (selfplay.Settings.MemoryBytes) times the collector's headroom
+// (Memory.Total explains both).
+func SelfPlayPeak(s *selfplay.Settings) float64 {
+	return runtimeBytes + gcHeadroom()*(programBytes+s.MemoryBytes())
 }
 
 // CheckMemory refuses a config whose estimated memory on a variant of
@@ -100,23 +150,36 @@ func (c Config) CheckMemory(s eval.Shape, limit int64) error {
 		18*float64(c.Net.Blocks)*float64(c.Net.Filters)*float64(c.Net.Filters); heads > tower {
 		part, k, v, lower = "the network's value and moves-left heads", "net.value_hidden", strconv.Itoa(c.Net.ValueHidden), "net.value_hidden or net.value_filters"
 	}
-	biggest := max(m.Weights, m.Window, m.Training, m.SelfPlay, m.Eval, m.Teacher)
+	gc := max(m.GC, 1)
+	weights, window, training, selfPlay, evals, teach := gc*m.Weights, gc*m.Window, m.Training, gc*m.SelfPlay, gc*m.Eval, gc*m.Teacher
+	biggest := max(weights, window, training, selfPlay, evals, teach)
 	switch biggest {
-	case m.Training:
+	case training:
 		part, k, v, lower = "a training step", "train.batch", strconv.Itoa(c.Train.Batch), "train.batch, net.filters or net.blocks"
-	case m.SelfPlay:
+	case selfPlay:
 		part, k, v, lower = "self-play", "selfplay.slots", strconv.Itoa(c.SelfPlay.Slots),
 			"selfplay.slots, selfplay.workers, selfplay.sims, selfplay.cache_entries or the network's size"
-	case m.Eval:
+	case evals:
 		part, k, v, lower = "the evaluation matches", "eval.sims", strconv.Itoa(c.Eval.Sims), "eval.sims or eval.workers"
-	case m.Window:
+	case window:
 		part, k, v, lower = "the training window", "train.window", strconv.Itoa(c.Train.Window), "train.window"
-	case m.Teacher:
+	case teach:
 		part, k, v, lower = "the engine teacher", "selfplay.workers", strconv.Itoa(c.SelfPlay.Workers), "selfplay.workers"
 	}
 	return fmt.Errorf("train: config: %w", &keys.KeyError{Key: k, Value: v,
 		Want: fmt.Sprintf("less memory: the run would need about %s (%s about %s), over the limit of %s; lower %s",
 			gib(m.Total()), part, gib(biggest), gib(float64(limit)), lower)})
+}
+
+// String is the estimate in MiB, total first, then by part.
+func (m Memory) String() string {
+	mib := func(n float64) string { return fmt.Sprintf("%.0f MiB", n/(1<<20)) }
+	teacher := ""
+	if m.Teacher > 0 {
+		teacher = " or the engine teacher " + mib(m.Teacher)
+	}
+	return fmt.Sprintf("%s (runtime %s; held: program %s, weights %s, window %s; with a training step %s, or with self-play %s%s or evaluation %s, all live, times %.1f for the collector's headroom)",
+		mib(m.Total()), mib(m.Runtime), mib(m.Program), mib(m.Weights), mib(m.Window), mib(m.Training), mib(m.SelfPlay), teacher, mib(m.Eval), max(m.GC, 1))
 }
 
 // gib formats n bytes in GiB.

@@ -4,10 +4,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"bomberzero/datasets"
 )
 
 // buildBinary builds cmd/bomberzero into a temporary directory.
@@ -39,7 +42,9 @@ func waitFor(t *testing.T, dir string, limit time.Duration, what string, cond fu
 // self-play, resumes it each time, and checks that the finished run has
 // every generation's metrics once, every generation's games exactly once
 // (nothing lost, nothing duplicated) and the exact number of training
-// steps.
+// steps; then runs the same config and seed uninterrupted and holds the
+// two to the same generations, games, chunks, steps, game records and
+// checkpoints (compareRuns says what may differ, and why).
 func TestKillNineMidRunLosesNothingOnResume(t *testing.T) {
 	bin := buildBinary(t)
 	cfg := tinyConfig(t)
@@ -110,4 +115,114 @@ func TestKillNineMidRunLosesNothingOnResume(t *testing.T) {
 		t.Fatalf("resumed run: %v", err)
 	}
 	checkRunComplete(t, dir, cfg, gens)
+
+	// The same config and seed, uninterrupted (start runs in dir).
+	killedDir := dir
+	dir = filepath.Join(t.TempDir(), "uninterrupted")
+	if err := start().Wait(); err != nil {
+		t.Fatalf("uninterrupted run: %v", err)
+	}
+	checkRunComplete(t, dir, cfg, gens)
+	killed, whole := summarize(t, killedDir), summarize(t, dir)
+	compareRuns(t, killed, whole)
+}
+
+// runSummary is what a finished run holds, by generation: what a run
+// killed and resumed must hold exactly as an uninterrupted one of the
+// same seed does (compareRuns).
+type runSummary struct {
+	Generations int
+	Games       map[int]int // games in the data
+	Chunks      map[int]int // chunks, by their first game's generation
+	Positions   map[int]int // positions in the data
+	Steps       map[int]int // training steps (metrics)
+	TotalSteps  int64       // state.json
+	Records     int         // game records in games/
+	Checkpoints string      // the names in checkpoints/
+	Duplicates  int         // game IDs seen twice in the data
+}
+
+// summarize reads a finished run's data, metrics, state and checkpoints,
+// and fails unless every generation's positions in the data are those
+// its metrics record says self-play wrote (none lost, none twice).
+func summarize(t *testing.T, dir string) runSummary {
+	t.Helper()
+	s := runSummary{Games: map[int]int{}, Chunks: map[int]int{}, Positions: map[int]int{}, Steps: map[int]int{}}
+	chunks, problems, err := datasets.List(DataDir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) > 0 {
+		t.Errorf("%s: unusable chunk: %v", dir, problems[0])
+	}
+	seen := map[string]bool{}
+	for _, info := range chunks {
+		c, err := datasets.ReadChunk(info.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games := datasets.Games(c.Rows)
+		if len(games) > 0 {
+			s.Chunks[games[0].Generation]++
+		}
+		for _, g := range games {
+			if seen[g.ID] {
+				s.Duplicates++
+			}
+			seen[g.ID] = true
+			s.Games[g.Generation]++
+			s.Positions[g.Generation] += len(g.Positions)
+		}
+	}
+	for _, r := range readMetrics(t, dir) {
+		s.Generations++
+		if r.Train != nil {
+			s.Steps[r.Generation] = r.Train.Steps
+		}
+		if r.SelfPlay == nil || r.SelfPlay.Positions != s.Positions[r.Generation] {
+			t.Errorf("%s: generation %d: metrics %+v, %d positions in the data", dir, r.Generation, r.SelfPlay, s.Positions[r.Generation])
+		}
+	}
+	st, err := loadState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.TotalSteps = st.Steps
+	records, _ := filepath.Glob(filepath.Join(dir, gamesDir, "*.txt"))
+	s.Records = len(records)
+	ckpts, _ := filepath.Glob(filepath.Join(dir, ckptDir, "*"))
+	for i := range ckpts {
+		ckpts[i] = filepath.Base(ckpts[i])
+	}
+	s.Checkpoints = strings.Join(ckpts, " ")
+	return s
+}
+
+// compareRuns fails unless a killed and resumed run holds what the
+// uninterrupted one does: the generations, each generation's games,
+// chunks and training steps, the step total, the game records and the
+// checkpoints' names, with no game twice. What may differ, and is only
+// logged: the games themselves (their IDs are random; which worker claims
+// which game is a race between the workers, and the rest of a generation
+// after a kill is seeded with the games already done), hence their
+// lengths and the positions, and the trained weights (their batches are
+// drawn from those positions; BLAS threads sum in any order).
+func compareRuns(t *testing.T, killed, whole runSummary) {
+	t.Helper()
+	if killed.Duplicates+whole.Duplicates != 0 {
+		t.Errorf("games written twice: %d after the kills, %d uninterrupted", killed.Duplicates, whole.Duplicates)
+	}
+	eq := func(what string, a, b any) {
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: %v after the kills, %v uninterrupted", what, a, b)
+		}
+	}
+	eq("generations", killed.Generations, whole.Generations)
+	eq("games by generation", killed.Games, whole.Games)
+	eq("chunks by generation", killed.Chunks, whole.Chunks)
+	eq("steps by generation", killed.Steps, whole.Steps)
+	eq("steps in all", killed.TotalSteps, whole.TotalSteps)
+	eq("game records", killed.Records, whole.Records)
+	eq("checkpoints", killed.Checkpoints, whole.Checkpoints)
+	t.Logf("positions by generation: %v after the kills, %v uninterrupted (equal when every game reaches the same length)", killed.Positions, whole.Positions)
 }

@@ -140,6 +140,21 @@ type runner struct {
 	remote  *remote // nil for a run kept only in dir
 }
 
+// diskFull adds to err, when a write ran out of space (ENOSPC, EDQUOT,
+// or EFBIG past a file size limit), what it means for the run: every write
+// is atomic (atomicfile), so the file named in err was not replaced (a
+// metrics line cut short is repaired on resume) and everything written
+// before it, the last checkpoint and state.json included, is whole; a
+// resume once there is space carries on from there.
+func diskFull(dir string, err error) error {
+	if !atomicfile.DiskFull(err) {
+		return err
+	}
+	return fmt.Errorf("%w; the disk is full (or the file size limit is reached): the write named failed, "+
+		"and nothing written before it is lost (the last checkpoint and state.json are whole); "+
+		"free some space, then resume with: bomberzero train --run %s", err, dir)
+}
+
 // Run starts or resumes the run in opt.Dir and trains until its generations
 // are done, the budget is spent or ctx is cancelled. Everything is on disk
 // when it returns: a later Run on the same directory continues.
@@ -213,7 +228,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		}
 	}
 	if err != nil && !errors.Is(err, errStop) {
-		return nil, err
+		return nil, diskFull(opt.Dir, err)
 	}
 	if rep.Stopped == "" {
 		rep.Stopped = "cancelled"
@@ -222,7 +237,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		}
 	}
 	if err := r.save(); err != nil {
-		return nil, err
+		return nil, diskFull(opt.Dir, err)
 	}
 	rep.Generations, rep.Steps = r.st.Generation, r.trainer.Steps()
 	if r.st.Generation > 0 {
@@ -274,6 +289,9 @@ func (r *runner) open(resume bool) error {
 			return repairHint(r.dir, err)
 		}
 		return err
+	}
+	if r.opt.Progress != nil {
+		fmt.Fprintf(r.opt.Progress, "train: estimated peak memory %s\n", r.cfg.MemoryBytes(agent.NewRules(v, r.cfg.SelfPlay.MaxPlies).Shape()))
 	}
 	if changed {
 		data, err := r.cfg.Encode()

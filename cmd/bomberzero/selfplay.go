@@ -14,6 +14,7 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/datasets"
+	"bomberzero/internal/atomicfile"
 	"bomberzero/internal/dirlock"
 	"bomberzero/internal/progress"
 	"bomberzero/internal/runstore"
@@ -92,10 +93,15 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	if err := c.Validate(); err != nil {
 		return usageErr(err)
 	}
-	if need, limit := c.Settings.MemoryBytes(), setup.MemoryLimit(); need > float64(limit) {
-		return usageErr(fmt.Errorf("selfplay: the searches would need about %.1f GiB (workers x slots trees of up to sims playouts, and the caches), "+
+	if need, limit := setup.SelfPlayPeak(&c.Settings), setup.MemoryLimit(); need > float64(limit) {
+		return usageErr(fmt.Errorf("selfplay: it would need about %.1f GiB (workers x slots trees of up to sims playouts, and the caches, with the runtime and the collector's headroom), "+
 			"over the limit of %.1f GiB (half this machine's memory): lower --slots, --workers, --sims or selfplay.cache_entries",
 			need/(1<<30), float64(limit)/(1<<30)))
+	}
+	if strings.Contains(c.Out, "://") {
+		// filepath.Abs would take it for a local directory named "s3:".
+		return fmt.Errorf("%w: --out %q: an object store is not an output directory; a run in a store takes its games "+
+			"from workers, bomberzero selfplay --run URL --follow, while its trainer holds the run's lease (docs/scaling.md)", errUsage, c.Out)
 	}
 	release, err := lockOut(c.Out)
 	if err != nil {
@@ -124,6 +130,11 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "games %d (+%d =%d -%d), positions %d, average length %.1f plies, resignations %d, length-cap draws %d, adjudicated %d, %.1f positions/s, in %s\n",
 			sum.Games, sum.WhiteWins, sum.Draws, sum.BlackWins, sum.Positions, avg, sum.Resignations, sum.LengthCaps, sum.Adjudications,
 			float64(sum.Positions)/max(sum.Elapsed.Seconds(), 1e-9), sum.Elapsed.Round(time.Second))
+	}
+	if atomicfile.DiskFull(err) {
+		return fmt.Errorf("%w; the disk is full (or the file size limit is reached): the chunks already in %s are whole, "+
+			"the games of the chunk named are lost (their records in %s have no data); free some space and run again",
+			err, c.Out, filepath.Join(c.Out, "records"))
 	}
 	if err != nil {
 		return err

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -79,6 +81,50 @@ func TestSelfplayRefusesAMissingModel(t *testing.T) {
 	}
 	if code := run([]string{"selfplay", "--games", "0"}, &out, &errOut); code != 2 {
 		t.Fatalf("--games 0: exit %d, want 2", code)
+	}
+}
+
+// TestSelfplayRefusesAnObjectStoreAsOut: --out s3://B/P wrote its chunks,
+// records and lock into a local directory named "s3:" (issue 34: one
+// writer per run on object storage goes through the trainer's lease and
+// its workers, never a second unleased writer).
+func TestSelfplayRefusesAnObjectStoreAsOut(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, out := range []string{"s3://bucket/run/data", "file:///tmp/run", "ftp://host/x"} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"selfplay", "--model", "none", "--games", "1", "--max-plies", "4", "--out", out}, &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), "--run URL --follow") {
+			t.Errorf("--out %s: exit %d, stderr %q; want a usage error naming --run URL --follow", out, code, stderr.String())
+		}
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("left %v in the working directory", entries)
+	}
+}
+
+// TestSelfplayOnAFullDiskSaysSo runs selfplay in a child process whose
+// files may not pass 4 KiB (RLIMIT_FSIZE, as `ulimit -f 4`: EFBIG, the
+// disk full for a chunk): it stops with the chunk named and says what the
+// full disk cost (issue 34).
+func TestSelfplayOnAFullDiskSaysSo(t *testing.T) {
+	if args := os.Getenv("BZ_SELFPLAY_FULL"); args != "" {
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: 4 << 10, Max: 4 << 10}); err != nil {
+			t.Fatal(err)
+		}
+		os.Exit(run(strings.Fields(args), os.Stdout, os.Stderr))
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSelfplayOnAFullDiskSaysSo$")
+	cmd.Env = append(os.Environ(), "BZ_SELFPLAY_FULL=selfplay --model none --games 4 --max-plies 30 --quiet --out "+dir)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v, want 1:\n%s", err, out)
+	}
+	for _, want := range []string{"writing " + dir + string(filepath.Separator) + "chunk-", "file too large", "the disk is full", "free some space"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output does not say %q:\n%s", want, out)
+		}
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // TempPrefix starts the name of every temporary file Write creates (the
@@ -54,6 +55,14 @@ func (e *DirSyncError) Unwrap() error { return e.Err }
 func Published(err error) bool {
 	var d *DirSyncError
 	return err == nil || errors.As(err, &d)
+}
+
+// DiskFull reports whether err is a write that ran out of space: ENOSPC,
+// EDQUOT (a quota), or EFBIG (past RLIMIT_FSIZE, `ulimit -f`). A Write
+// that fails so leaves its target as it was, so callers can say that
+// nothing written before is lost.
+func DiskFull(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EFBIG)
 }
 
 // WriteFile replaces path with data (see Write).

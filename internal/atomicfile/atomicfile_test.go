@@ -2,10 +2,12 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -193,5 +195,19 @@ func TestPublishedTellsADirSyncFailureFromAFailedWrite(t *testing.T) {
 	}
 	if err := SyncDir(filepath.Join(t.TempDir(), "gone")); !Published(err) || err == nil {
 		t.Errorf("syncDir of a missing directory = %v; want a DirSyncError", err)
+	}
+}
+
+// TestDiskFull: the errors of a write out of space, wrapped as Write wraps
+// them, and no other.
+func TestDiskFull(t *testing.T) {
+	for errno, want := range map[syscall.Errno]bool{syscall.ENOSPC: true, syscall.EDQUOT: true, syscall.EFBIG: true, syscall.EACCES: false, syscall.EIO: false} {
+		err := fmt.Errorf("writing x: %w", &os.PathError{Op: "write", Path: "x", Err: errno})
+		if got := DiskFull(err); got != want {
+			t.Errorf("DiskFull(%v) = %v, want %v", err, got, want)
+		}
+	}
+	if DiskFull(nil) {
+		t.Error("DiskFull(nil)")
 	}
 }
