@@ -79,7 +79,7 @@ function drawPiece(parent, letter, x, y, size) {
 
 // ---- board ----------------------------------------------------------------
 function drawBoard() {
-  const v = G.info, st = G.state, svg = $('board');
+  const v = G.info, st = G.mode === 'edit' && E.state ? E.state : G.state, svg = $('board');
   if (!v || !st) return;
   const W = MARGIN + v.files * CELL + 4, H = v.ranks * CELL + MARGIN;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
@@ -186,14 +186,14 @@ function drawLegend() {
 
 function targets() {
   const st = G.state;
-  if (!st || G.busy) return [];
+  if (!st || G.busy || G.mode === 'edit') return [];
   if (G.handSel) return st.legal.filter((m) => m.drop);
   if (G.selected) return st.legal.filter((m) => !m.drop && m.from === G.selected);
   return [];
 }
 
 function drawHands() {
-  const st = G.state, v = G.info;
+  const st = G.mode === 'edit' && E.state ? E.state : G.state, v = G.info;
   const top = $('hand-top'), bottom = $('hand-bottom');
   top.textContent = ''; bottom.textContent = '';
   if (!v.drop) return;
@@ -225,7 +225,7 @@ function drawHands() {
 
 function drawArrows(svg) {
   const a = G.analysis;
-  if (!a || !G.state || a.position !== G.state.position) return;
+  if (!a || !G.state || G.mode === 'edit' || a.position !== G.state.position) return;
   const total = a.top.reduce((s, m) => s + m.visits, 0) || 1;
   el('defs', {}, svg).innerHTML = '<marker id="ah" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#2f6fb5"/></marker>';
   a.top.slice(0, 4).forEach((m, i) => {
@@ -245,7 +245,7 @@ function drawArrows(svg) {
 // ---- moving ---------------------------------------------------------------
 function canMove() {
   const st = G.state;
-  if (!st || st.over || G.busy || (G.end && G.ply === G.moves.length)) return false;
+  if (!st || st.over || G.busy || G.mode === 'edit' || (G.end && G.ply === G.moves.length)) return false;
   if (G.mode === 'analyse' || G.opponent === 'human') return true;
   return st.side === G.human && G.ply === G.moves.length;
 }
@@ -544,6 +544,7 @@ async function newGame(variant, start, moves, clock) {
   $('variant').value = variant;
   drawLegend();
   await load();
+  if (G.mode === 'edit') editSetup();
   document.body.dataset.game = G.game; // the game on view (tests wait for it)
   maybeAgent();
 }
@@ -568,6 +569,12 @@ function setupInput() {
   svg.addEventListener('pointerdown', (e) => {
     const n = squareAt(svgPoint(e));
     if (!n) return;
+    if (G.mode === 'edit') {
+      const g = svg.querySelector(`g.piece[data-sq="${n}"]`);
+      if (!g) { editSquare(n); return; }
+      svg.appendChild(g); drag = { g, from: n, start: svgPoint(e), moved: false, edit: true }; svg.setPointerCapture(e.pointerId);
+      return;
+    }
     if (canMove() && ownPiece(n) && !targets().some((m) => m.to === n)) {
       G.selected = n; G.handSel = null; drawBoard();
       const g = svg.querySelector(`g.piece[data-sq="${n}"]`);
@@ -586,6 +593,15 @@ function setupInput() {
     if (!drag) return;
     const d = drag; drag = null;
     const n = squareAt(svgPoint(e));
+    if (d.edit) { // the editor: a piece dragged moves, one clicked is edited
+      if (!d.moved || n === d.from) { editSquare(d.from); return; }
+      if (n && G.info.holes.includes(n)) { editDraw(); $('edit-error').textContent = `${n} is a hole: no piece can stand there.`; return; }
+      const pc = E.board.get(d.from);
+      E.board.delete(d.from);
+      if (n) E.board.set(n, pc); // dropped off the board: taken off
+      editChanged();
+      return;
+    }
     if (!d.moved || !n || n === d.from) { drawBoard(); return; }
     clickSquare(n);
   });
@@ -672,7 +688,7 @@ function drawGraph() {
   const pts = [];
   for (let p = 0; p <= n; p++) if (G.evals[p]) pts.push([p, G.evals[p]]);
   const was = $('graph-card').hidden;
-  $('graph-card').hidden = !pts.length;
+  $('graph-card').hidden = !pts.length || G.mode === 'edit';
   if (was !== !pts.length) fitBoard();
   svg.textContent = '';
   if (!pts.length) return;
@@ -773,6 +789,180 @@ async function openGame(id) {
   location.hash = '#analyse';
   await newGame(g.variant, g.start, g.moves);
   await goTo(0);
+}
+
+// ---- the board editor -----------------------------------------------------
+// The editor holds a position of the current variant as the squares'
+// pieces, the side to move, the castling rights and the pieces in hand; it
+// writes the position text from them as it changes, and the server checks
+// the text with the rules' own parser (its error is shown beside the
+// field). A text typed into the field is read back through the server too.
+const E = { board: new Map(), side: 'w', castling: '', hands: [0, 0], tool: null, text: '', ok: false, check: 0, state: null, timer: null };
+
+// editRights is the variant's castling letters (those of its start).
+function editRights() { const f = (G.info.start || '').split(/\s+/)[2]; return f && f !== '-' ? f : ''; }
+
+// editText writes the editor's position as the position text.
+function editText() {
+  const v = G.info, holes = new Set(v.holes), rows = [];
+  for (let r = v.first_rank + v.ranks - 1; r >= v.first_rank; r--) {
+    let row = '', empty = 0;
+    for (let f = 0; f < v.files; f++) {
+      const n = sqName(f, r), pc = E.board.get(n);
+      if (!holes.has(n) && !pc) { empty++; continue; }
+      if (empty) { row += empty; empty = 0; }
+      row += holes.has(n) ? '*' : pc;
+    }
+    if (empty) row += empty;
+    rows.push(row);
+  }
+  let text = rows.join('/');
+  if (v.drop) text += '[' + v.drop.repeat(E.hands[0]) + v.drop.toLowerCase().repeat(E.hands[1]) + ']';
+  const rights = editRights().split('').filter((c) => E.castling.includes(c)).join('');
+  return `${text} ${E.side} ${rights || '-'} - 0 1`;
+}
+
+// editState is the editor's position drawn as a state (no moves).
+function editDraw() {
+  const hands = [{}, {}];
+  if (G.info.drop) { hands[0][G.info.drop] = E.hands[0]; hands[1][G.info.drop] = E.hands[1]; }
+  E.state = { board: [...E.board].map(([square, piece]) => ({ square, piece })), hands, last: null, legal: [], side: E.side === 'w' ? 'white' : 'black', position: E.text };
+  drawBoard();
+  for (const b of $('palette').children) {
+    const on = b.dataset.piece === E.tool;
+    b.classList.toggle('sel', on); b.setAttribute('aria-pressed', on ? 'true' : 'false');
+  }
+  $('edit-side').value = E.side;
+  for (const c of $('edit-castling').querySelectorAll('input')) c.checked = E.castling.includes(c.value);
+  $('edit-hand-w').value = E.hands[0]; $('edit-hand-b').value = E.hands[1];
+}
+
+// editChanged writes the text of the editor's position and checks it.
+function editChanged() {
+  E.text = editText();
+  $('edit-fen').value = E.text;
+  editDraw();
+  editCheck(E.text, false);
+}
+
+// editCheck has the server read text; with adopt, a text it accepts
+// replaces the editor's position (a typed text).
+async function editCheck(text, adopt) {
+  const n = ++E.check, box = $('edit-error');
+  E.ok = false;
+  try {
+    const st = await api('game', { variant: G.variant, start: text, moves: [] });
+    if (n !== E.check) return;
+    E.ok = true; E.text = text;
+    box.textContent = `Legal: ${st.side} to move${st.in_check ? ', in check' : ''}${st.over ? `, the game is over (${st.result}, ${st.termination})` : ''}.`;
+    box.className = 'edit-error ok';
+    if (adopt) {
+      E.board = new Map(st.board.map((p) => [p.square, p.piece]));
+      E.side = st.side === 'white' ? 'w' : 'b';
+      const f = text.trim().split(/\s+/)[2];
+      E.castling = f && f !== '-' ? f : '';
+      if (G.info.drop) E.hands = [st.hands[0][G.info.drop] || 0, st.hands[1][G.info.drop] || 0];
+      editDraw();
+    }
+  } catch (e) {
+    if (n !== E.check) return;
+    box.textContent = e.message;
+    box.className = 'edit-error';
+  }
+}
+
+// editLoad sets the editor to a position text the server accepted.
+function editLoad(st) {
+  E.board = new Map(st.board.map((p) => [p.square, p.piece]));
+  E.side = st.side === 'white' ? 'w' : 'b';
+  const f = st.position.split(/\s+/)[2];
+  E.castling = f && f !== '-' ? f : '';
+  E.hands = G.info.drop ? [st.hands[0][G.info.drop] || 0, st.hands[1][G.info.drop] || 0] : [0, 0];
+  editChanged();
+}
+
+// editSetup draws the palette and the castling boxes of the variant and
+// loads the position on view.
+function editSetup() {
+  const pal = $('palette');
+  pal.textContent = '';
+  const tools = G.info.pieces.map((p) => p.letter).concat(G.info.pieces.map((p) => p.letter.toLowerCase()));
+  for (const t of tools.concat([''])) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.piece = t;
+    if (t) {
+      const s = document.createElementNS(SVG, 'svg');
+      s.setAttribute('viewBox', '0 0 40 40');
+      drawPiece(s, t, 20, 20, 40);
+      b.appendChild(s);
+      b.title = (t === t.toUpperCase() ? 'White ' : 'Black ') + (pieceInfo(t).name || t);
+    } else { b.className = 'eraser'; b.textContent = '⌫'; b.title = 'eraser: empties a square'; }
+    b.setAttribute('aria-label', b.title);
+    b.addEventListener('pointerdown', (e) => { E.tool = t; E.paletteDrag = e.pointerId; editDraw(); });
+    pal.appendChild(b);
+  }
+  const cb = $('edit-castling');
+  cb.textContent = '';
+  for (const c of editRights()) {
+    const l = document.createElement('label'), i = document.createElement('input');
+    i.type = 'checkbox'; i.value = c;
+    i.onchange = () => { E.castling = i.checked ? E.castling + c : E.castling.replace(c, ''); editChanged(); };
+    l.appendChild(i); l.appendChild(document.createTextNode({ K: 'White O-O', Q: 'White O-O-O', k: 'Black O-O', q: 'Black O-O-O' }[c] || c));
+    cb.appendChild(l);
+  }
+  if (!editRights()) cb.textContent = 'No castling in this variant.';
+  $('edit-hands').hidden = !G.info.drop;
+  E.variant = G.variant;
+  if (G.state) editLoad(G.state);
+}
+
+// editSquare puts the chosen piece on square n (or empties it with the
+// eraser; the same piece again takes it off).
+function editSquare(n) {
+  if (G.info.holes.includes(n)) { $('edit-error').textContent = `${n} is a hole: no piece can stand there.`; $('edit-error').className = 'edit-error'; return; }
+  if (E.tool === null) { $('edit-error').textContent = 'Choose a piece or the eraser first.'; $('edit-error').className = 'edit-error'; return; }
+  if (E.tool === '' || E.board.get(n) === E.tool) E.board.delete(n); else E.board.set(n, E.tool);
+  editChanged();
+}
+
+function editEnter() {
+  if (E.variant !== G.variant || !$('palette').children.length) editSetup();
+  else if (G.state) editLoad(G.state);
+  setStatus('Set up a position, then play or analyse it.');
+}
+
+async function editStart(view) {
+  if (!E.ok) { $('edit-error').className = 'edit-error'; if (!$('edit-error').textContent) $('edit-error').textContent = 'The position is not checked yet.'; return; }
+  let clock = null;
+  if (view === 'play') { try { clock = readClock(); } catch (e) { clock = null; } }
+  location.hash = '#' + view;
+  route();
+  await newGame(G.variant, E.text, [], clock);
+}
+
+function editInit() {
+  $('edit-side').onchange = () => { E.side = $('edit-side').value; editChanged(); };
+  for (const [i, id] of [[0, 'edit-hand-w'], [1, 'edit-hand-b']]) {
+    $(id).onchange = () => { E.hands[i] = Math.max(0, Math.min(20, parseInt($(id).value, 10) || 0)); editChanged(); };
+  }
+  $('edit-fen').addEventListener('input', () => {
+    clearTimeout(E.timer);
+    E.ok = false;
+    E.timer = setTimeout(() => editCheck($('edit-fen').value.trim(), true), 250);
+  });
+  $('edit-start').onclick = async () => { editLoad(await api('game', { variant: G.variant, start: '', moves: [] })); };
+  $('edit-clear').onclick = () => { E.board.clear(); E.castling = ''; E.hands = [0, 0]; editChanged(); };
+  $('edit-play').onclick = () => editStart('play');
+  $('edit-analyse').onclick = () => editStart('analyse');
+  // A piece dragged from the palette lands where the pointer is let go.
+  document.addEventListener('pointerup', (e) => {
+    if (E.paletteDrag !== e.pointerId) return;
+    E.paletteDrag = null;
+    if (G.mode !== 'edit' || !$('board').contains(document.elementFromPoint(e.clientX, e.clientY))) return;
+    const n = squareAt(svgPoint(e));
+    if (n) editSquare(n);
+  });
 }
 
 // ---- training -------------------------------------------------------------
@@ -898,18 +1088,20 @@ function route() {
   const view = (location.hash || '#play').slice(1);
   G.view = view;
   for (const a of document.querySelectorAll('nav a')) a.classList.toggle('active', a.dataset.view === view);
-  $('board-view').hidden = !(view === 'play' || view === 'analyse');
+  $('board-view').hidden = !(view === 'play' || view === 'analyse' || view === 'edit');
   $('games-view').hidden = view !== 'games';
   $('training-view').hidden = view !== 'training';
   $('play-panel').hidden = view !== 'play';
   $('analyse-panel').hidden = view !== 'analyse';
+  $('edit-panel').hidden = view !== 'edit';
   $('evalbar').style.visibility = view === 'analyse' ? 'visible' : 'hidden';
   const was = G.mode;
-  G.mode = view === 'analyse' ? 'analyse' : 'play';
+  G.mode = view === 'analyse' ? 'analyse' : view === 'edit' ? 'edit' : 'play';
   if (was === 'analyse' && G.mode !== 'analyse') { stopAnalysis(); G.analysis = null; }
   if (view === 'games') showGames();
   if (view === 'training') showRuns();
   if (G.state) show(G.state);
+  if (G.mode === 'edit' && G.info) editEnter();
   fitBoard();
 }
 
@@ -988,6 +1180,7 @@ async function init() {
   window.addEventListener('hashchange', route);
   window.addEventListener('resize', fitBoard);
   setupInput();
+  editInit();
   G.opponent = opp.value;
   await newGame(params.get('variant') || 'fbgc', params.get('start') || '');
   route();
