@@ -293,9 +293,11 @@ async function tryMove(text) {
     const st = await api('move', req({ move: text }));
     if (game !== G.game || (G.end && G.mode === 'play')) return;
     if (G.ply < G.moves.length) { G.end = null; G.clock = null; } // a new line from an earlier ply: untimed, not over
-    G.moves = G.moves.slice(0, G.ply).concat([st.moves[st.moves.length - 1]]);
-    G.evals.length = Math.min(G.evals.length, G.moves.length);
-    G.ply = G.moves.length;
+    // A move from an earlier ply goes into the tree: the line it starts
+    // (or the one it is already on) is put on view.
+    const prefix = G.moves.slice(0, G.ply), played = st.moves[st.moves.length - 1];
+    setLine(prefix.concat([played], mainAfter(treeAdd(prefix, played))));
+    G.ply = prefix.length + 1;
     punchClock();
     show(G.end ? await api('game', req()) : st);
     maybeAgent();
@@ -343,6 +345,7 @@ async function maybeAgent() {
       move = out.move.text; state = out.state;
     }
     if (game !== G.game || G.end) return;
+    treeAdd(G.moves, move);
     G.moves.push(move);
     G.ply = G.moves.length;
     G.busy = false;
@@ -496,32 +499,164 @@ function show(st) {
   if (G.mode === 'analyse' && G.abort) restartAnalysis();
 }
 
+// ---- the variation tree ---------------------------------------------------
+// Every line played from the game's start is kept in a tree: a node is a
+// move and the moves played after it, the first of them the main line and
+// the others its variations. G.moves is the line on view: the path to a
+// node and the main line after it. A move played from an earlier ply that
+// is not already there starts a variation rather than overwriting the line.
+function treeFrom(moves) {
+  const root = { move: null, kids: [] };
+  let n = root;
+  for (const m of moves) { const k = { move: m, kids: [] }; n.kids.push(k); n = k; }
+  return root;
+}
+// treeNode is the node the first n moves of line lead to (null if none).
+function treeNode(line, n) {
+  let node = G.tree;
+  for (let i = 0; i < n && node; i++) node = node.kids.find((k) => k.move === line[i]) || null;
+  return node;
+}
+// treeAdd adds move after the line prefix (every move of it added too).
+function treeAdd(prefix, move) {
+  let node = G.tree;
+  for (const m of prefix.concat([move])) {
+    let k = node.kids.find((x) => x.move === m);
+    if (!k) { k = { move: m, kids: [] }; node.kids.push(k); }
+    node = k;
+  }
+  return node;
+}
+// mainAfter is the main line after node.
+function mainAfter(node) {
+  const out = [];
+  for (let n = node; n && n.kids.length; n = n.kids[0]) out.push(n.kids[0].move);
+  return out;
+}
+// setLine puts line on view, keeping the scores of the positions it
+// shares with the line before.
+function setLine(line) {
+  let k = 0;
+  while (k < line.length && k < G.moves.length && line[k] === G.moves[k]) k++;
+  G.evals.length = Math.min(G.evals.length, k + 1);
+  G.moves = line;
+}
+// goLine goes to the node prefix leads to, on the line through it.
+async function goLine(prefix) {
+  if (G.busy) return;
+  const node = treeNode(prefix, prefix.length);
+  if (!node) return;
+  setLine(prefix.concat(mainAfter(node)));
+  G.ply = prefix.length;
+  await load();
+}
+// branchAt is the ply of the deepest move at or before ply on the line on
+// view that is not its parent's main line (0: the line is the main line
+// up to there).
+function branchAt(ply) {
+  let node = G.tree, at = 0;
+  for (let i = 0; i < ply && node; i++) {
+    const k = node.kids.find((x) => x.move === G.moves[i]);
+    if (!k) break;
+    if (node.kids[0] !== k) at = i + 1;
+    node = k;
+  }
+  return at;
+}
+// promoteLine makes the line on view the main line.
+function promoteLine() {
+  let node = G.tree;
+  for (const m of G.moves) {
+    const i = node.kids.findIndex((x) => x.move === m);
+    if (i < 0) break;
+    const k = node.kids[i];
+    node.kids.splice(i, 1); node.kids.unshift(k);
+    node = k;
+  }
+  drawMoves();
+}
+// deleteVariation deletes the variation holding the ply on view and goes
+// to the move it branched from.
+async function deleteVariation() {
+  const at = branchAt(G.ply);
+  if (!at) return;
+  const parent = treeNode(G.moves, at - 1), k = treeNode(G.moves, at);
+  parent.kids.splice(parent.kids.indexOf(k), 1);
+  await goLine(G.moves.slice(0, at - 1));
+}
+
 function drawMoves() {
   const ol = $('moves');
   ol.textContent = '';
-  const startBlack = G.state && G.start && G.start.split(' ')[1] === 'b';
-  const list = startBlack ? ['…'].concat(G.moves) : G.moves;
-  for (let i = 0; i < list.length; i += 2) {
-    const li = document.createElement('li');
-    const num = document.createElement('span'); num.className = 'num'; num.textContent = (i / 2 + 1) + '.';
-    li.appendChild(num);
-    for (let j = i; j < i + 2; j++) {
-      const s = document.createElement('span');
-      s.className = 'mv';
-      if (j < list.length) {
-        const ply = startBlack ? j : j + 1;
-        s.textContent = list[j];
-        if (list[j] !== '…') {
-          s.dataset.ply = ply;
-          if (ply === G.ply) s.classList.add('cur');
-          s.onclick = () => goTo(ply);
+  if (!G.tree) G.tree = treeFrom(G.moves);
+  if (G.moves.length) treeAdd(G.moves.slice(0, -1), G.moves[G.moves.length - 1]);
+  const startBlack = !!G.start && G.start.split(' ')[1] === 'b';
+  const cur = treeNode(G.moves, G.ply);
+  const white = (ply) => (ply % 2 === 1) !== startBlack; // ply counts from 1
+  const number = (ply) => Math.floor((ply - 1 + (startBlack ? 1 : 0)) / 2) + 1;
+  const span = (node, ply, path, variation) => {
+    const s = document.createElement('span');
+    s.className = 'mv';
+    s.textContent = node.move;
+    s.dataset.ply = ply;
+    if (variation) s.dataset.var = '1';
+    if (node === cur) s.classList.add('cur');
+    s.onclick = () => goLine(path);
+    return s;
+  };
+  const text = (parent, t, cls) => { const s = document.createElement('span'); s.className = cls; s.textContent = t; parent.appendChild(s); };
+  // inline writes the line starting at node (a variation) into box, with
+  // the variations inside it in parentheses.
+  const inline = (box, node, ply, prefix) => {
+    let first = true, parent = null;
+    for (let n = node, p = ply, path = prefix; n; parent = n, n = n.kids[0], p++) {
+      path = path.concat([n.move]);
+      if (white(p) || first) text(box, number(p) + (white(p) ? '.' : '…'), 'vnum');
+      box.appendChild(span(n, p, path, true));
+      first = false;
+      if (parent && parent.kids.length > 1) {
+        for (const alt of parent.kids.slice(1)) {
+          text(box, ' (', 'paren');
+          inline(box, alt, p, path.slice(0, -1));
+          text(box, ')', 'paren');
         }
+        first = true;
       }
-      li.appendChild(s);
+      if (!n.kids.length) break;
     }
+  };
+  let li = null, node = G.tree, ply = 0, path = [];
+  const row = (p) => {
+    li = document.createElement('li');
+    const num = document.createElement('span'); num.className = 'num'; num.textContent = number(p) + '.';
+    li.appendChild(num);
+    if (!white(p)) { const s = document.createElement('span'); s.className = 'mv'; s.textContent = '…'; li.appendChild(s); }
     ol.appendChild(li);
+  };
+  while (node.kids.length) {
+    const main = node.kids[0];
+    ply++;
+    path = path.concat([main.move]);
+    if (!li || white(ply)) row(ply);
+    li.appendChild(span(main, ply, path, false));
+    if (node.kids.length > 1) {
+      if (white(ply)) { const s = document.createElement('span'); s.className = 'mv'; s.textContent = '…'; li.appendChild(s); }
+      const vars = document.createElement('li');
+      vars.className = 'vars';
+      for (const alt of node.kids.slice(1)) {
+        text(vars, '(', 'paren');
+        inline(vars, alt, ply, path.slice(0, -1));
+        text(vars, ')', 'paren');
+      }
+      ol.appendChild(vars);
+      li = null;
+    } else if (!white(ply)) li = null;
+    node = main;
   }
-  ol.scrollTop = ol.scrollHeight;
+  const inVar = branchAt(G.ply) > 0;
+  $('promote').hidden = $('delvar').hidden = !inVar;
+  const c = ol.querySelector('.cur');
+  if (c) c.scrollIntoView({ block: 'nearest' }); else ol.scrollTop = ol.scrollHeight;
 }
 
 async function load() {
@@ -538,6 +673,7 @@ async function goTo(ply) {
 
 async function newGame(variant, start, moves, clock) {
   G.variant = variant; G.start = start || ''; G.moves = moves || []; G.ply = G.moves.length; G.analysis = null;
+  G.tree = treeFrom(G.moves);
   G.end = null; G.evals = []; G.game++; G.busy = false; G.clock = clock || null;
   if (G.clock) { G.clock.since = performance.now(); G.clock.running = sideAt(G.ply); }
   G.info = await api('variants/' + encodeURIComponent(variant));
@@ -1153,7 +1289,10 @@ async function init() {
     if (G.clock || G.end) { setStatus(G.end ? 'The game is over: no takebacks.' : 'No takebacks in a timed game.', 'err'); return; }
     let n = G.ply - 1;
     if (G.mode === 'play' && G.opponent !== 'human' && n > 0 && (n % 2 === 0) !== (G.human === 'white')) n--;
-    G.moves = G.moves.slice(0, Math.max(0, n)); G.ply = G.moves.length; load();
+    n = Math.max(0, n);
+    const parent = treeNode(G.moves, n), gone = treeNode(G.moves, n + 1); // a takeback forgets the moves taken back
+    if (parent && gone) parent.kids.splice(parent.kids.indexOf(gone), 1);
+    G.moves = G.moves.slice(0, n); G.ply = G.moves.length; load();
   };
   $('flip').onclick = () => { G.flipped = !G.flipped; drawBoard(); };
   $('download').onclick = () => {
@@ -1163,7 +1302,7 @@ async function init() {
   };
   $('setfen').onclick = async () => {
     const text = $('fen').value.trim();
-    try { await api('game', { variant: G.variant, start: text, moves: [] }); G.start = text; G.moves = []; G.ply = 0; await load(); maybeAgent(); } catch (e) { setStatus('Position: ' + e.message, 'err'); }
+    try { await api('game', { variant: G.variant, start: text, moves: [] }); G.start = text; G.moves = []; G.tree = treeFrom([]); G.ply = 0; await load(); maybeAgent(); } catch (e) { setStatus('Position: ' + e.message, 'err'); }
   };
   $('copyfen').onclick = () => navigator.clipboard && navigator.clipboard.writeText($('fen').value);
   $('go').onclick = startAnalysis;
@@ -1172,6 +1311,8 @@ async function init() {
   $('prev').onclick = () => goTo(G.ply - 1);
   $('next').onclick = () => goTo(G.ply + 1);
   $('last').onclick = () => goTo(G.moves.length);
+  $('promote').onclick = promoteLine;
+  $('delvar').onclick = deleteVariation;
   document.addEventListener('keydown', (e) => {
     if (G.mode !== 'analyse' || e.target.tagName === 'INPUT') return;
     if (e.key === 'ArrowLeft') goTo(G.ply - 1);
