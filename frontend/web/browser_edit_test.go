@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
 
@@ -21,6 +22,26 @@ func editText(t *testing.T, ctx context.Context) (text, msg string) {
 func pick(t *testing.T, ctx context.Context, piece string) {
 	t.Helper()
 	run(t, ctx, chromedp.Click(fmt.Sprintf(`#palette button[data-piece=%q]`, piece), chromedp.ByQuery))
+}
+
+// centreOf is the centre of the element sel on the screen.
+func centreOf(t *testing.T, ctx context.Context, sel string) [2]float64 {
+	t.Helper()
+	var xy []float64
+	run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`, sel), &xy))
+	return [2]float64{xy[0], xy[1]}
+}
+
+// drag presses the mouse at a, moves it to b in steps and lets go there.
+func drag(t *testing.T, ctx context.Context, a, b [2]float64) {
+	t.Helper()
+	acts := []chromedp.Action{chromedp.MouseEvent(input.MouseMoved, a[0], a[1]), chromedp.MouseEvent(input.MousePressed, a[0], a[1], chromedp.ButtonLeft)}
+	for i := 1; i <= 5; i++ {
+		x, y := a[0]+(b[0]-a[0])*float64(i)/5, a[1]+(b[1]-a[1])*float64(i)/5
+		acts = append(acts, chromedp.MouseEvent(input.MouseMoved, x, y, chromedp.ButtonLeft))
+	}
+	acts = append(acts, chromedp.MouseEvent(input.MouseReleased, b[0], b[1], chromedp.ButtonLeft))
+	run(t, ctx, acts...)
 }
 
 // waitMsg waits until the message beside the position text contains want.
@@ -58,6 +79,16 @@ func TestBrowserBoardEditorBuildsAPositionAndStartsAGameFromIt(t *testing.T) {
 	if text := waitMsg(t, ctx, "Legal"); text != want {
 		t.Errorf("position text %q, want %q", text, want)
 	}
+
+	// Dragged from the palette onto d4, then on the board to e4, then off it.
+	sq := func(n string) [2]float64 { return centreOf(t, ctx, fmt.Sprintf(`rect[data-sq=%q]`, n)) }
+	drag(t, ctx, centreOf(t, ctx, `#palette button[data-piece="N"]`), sq("d4"))
+	waitFor(t, ctx, "a knight dragged to d4", func() bool { text, _ := editText(t, ctx); return strings.HasPrefix(text, "5k4/10/10/2p7/10/10/3N6/") })
+	drag(t, ctx, sq("d4"), sq("e4"))
+	waitFor(t, ctx, "the knight dragged to e4", func() bool { text, _ := editText(t, ctx); return strings.HasPrefix(text, "5k4/10/10/2p7/10/10/4N5/") })
+	off := centreOf(t, ctx, `#edit-panel h2`)
+	drag(t, ctx, sq("e4"), off)
+	waitFor(t, ctx, "the knight dragged off the board", func() bool { text, _ := editText(t, ctx); return text == want })
 
 	// Illegal positions are refused with the server's reason.
 	pick(t, ctx, "K")
@@ -113,4 +144,17 @@ func TestBrowserBoardEditorBuildsAPositionAndStartsAGameFromIt(t *testing.T) {
 		run(t, ctx, chromedp.Evaluate(`G.mode + ' ' + (G.state ? G.state.position : '')`, &s))
 		return s == "play "+legal
 	})
+
+	// Holes take no piece; a drop variant's hands go into the text.
+	run(t, ctx, chromedp.Navigate(f.url+"/?variant=birds-ninjas#edit"), chromedp.WaitVisible(`body[data-ready="1"]`), chromedp.WaitVisible(`#palette button[data-piece="J"]`))
+	waitMsg(t, ctx, "Legal")
+	pick(t, ctx, "Q")
+	hole := centreOf(t, ctx, `rect[data-hole="a11"]`)
+	run(t, ctx, chromedp.MouseClickXY(hole[0], hole[1]))
+	waitMsg(t, ctx, "a11 is a hole")
+	run(t, ctx, chromedp.Evaluate(`(() => { const s = document.getElementById('edit-hand-w'); s.value = '3'; s.dispatchEvent(new Event('change')); return true; })()`, &ok))
+	if text := waitMsg(t, ctx, "Legal"); text != "****gg****/frnbqkbnrf/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/FRNBQKBNRF/****GG****[JJJjjjj] w KQkq - 0 1" {
+		t.Errorf("birds-ninjas with 3 white pieces in hand: %q", text)
+	}
+	shot(t, ctx, "editor-hands")
 }

@@ -964,7 +964,7 @@ function editDraw() {
   if (G.info.drop) { hands[0][G.info.drop] = E.hands[0]; hands[1][G.info.drop] = E.hands[1]; }
   E.state = { board: [...E.board].map(([square, piece]) => ({ square, piece })), hands, last: null, legal: [], side: E.side === 'w' ? 'white' : 'black', position: E.text };
   drawBoard();
-  for (const b of $('palette').children) {
+  for (const b of $('palette').querySelectorAll('button')) {
     const on = b.dataset.piece === E.tool;
     b.classList.toggle('sel', on); b.setAttribute('aria-pressed', on ? 'true' : 'false');
   }
@@ -1022,21 +1022,27 @@ function editLoad(st) {
 function editSetup() {
   const pal = $('palette');
   pal.textContent = '';
-  const tools = G.info.pieces.map((p) => p.letter).concat(G.info.pieces.map((p) => p.letter.toLowerCase()));
-  for (const t of tools.concat([''])) {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.dataset.piece = t;
-    if (t) {
-      const s = document.createElementNS(SVG, 'svg');
-      s.setAttribute('viewBox', '0 0 40 40');
-      drawPiece(s, t, 20, 20, 40);
-      b.appendChild(s);
-      b.title = (t === t.toUpperCase() ? 'White ' : 'Black ') + (pieceInfo(t).name || t);
-    } else { b.className = 'eraser'; b.textContent = '⌫'; b.title = 'eraser: empties a square'; }
-    b.setAttribute('aria-label', b.title);
-    b.addEventListener('pointerdown', (e) => { E.tool = t; E.paletteDrag = e.pointerId; editDraw(); });
-    pal.appendChild(b);
+  // White's pieces on a row, Black's on the next, then the eraser.
+  const rows = [G.info.pieces.map((p) => p.letter), G.info.pieces.map((p) => p.letter.toLowerCase()), ['']];
+  for (const tools of rows) {
+    const rowBox = document.createElement('div');
+    rowBox.className = 'prow';
+    pal.appendChild(rowBox);
+    for (const t of tools) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.dataset.piece = t;
+      if (t) {
+        const s = document.createElementNS(SVG, 'svg');
+        s.setAttribute('viewBox', '0 0 40 40');
+        drawPiece(s, t, 20, 20, 40);
+        b.appendChild(s);
+        b.title = (t === t.toUpperCase() ? 'White ' : 'Black ') + (pieceInfo(t).name || t);
+      } else { b.className = 'eraser'; b.textContent = '⌫'; b.title = 'eraser: empties a square'; }
+      b.setAttribute('aria-label', b.title);
+      b.addEventListener('pointerdown', (e) => { E.tool = t; E.paletteDrag = e.pointerId; editDraw(); });
+      rowBox.appendChild(b);
+    }
   }
   const cb = $('edit-castling');
   cb.textContent = '';
@@ -1063,7 +1069,7 @@ function editSquare(n) {
 }
 
 function editEnter() {
-  if (E.variant !== G.variant || !$('palette').children.length) editSetup();
+  if (E.variant !== G.variant || !$('palette').querySelector('button')) editSetup();
   else if (G.state) editLoad(G.state);
   setStatus('Set up a position, then play or analyse it.');
 }
