@@ -1236,6 +1236,7 @@ function route() {
   $('play-panel').hidden = view !== 'play';
   $('analyse-panel').hidden = view !== 'analyse';
   $('edit-panel').hidden = view !== 'edit';
+  document.body.classList.toggle('editing', view === 'edit'); // the editor hides the move box and list
   $('evalbar').style.visibility = view === 'analyse' ? 'visible' : 'hidden';
   const was = G.mode;
   G.mode = view === 'analyse' ? 'analyse' : view === 'edit' ? 'edit' : 'play';
