@@ -108,7 +108,7 @@ func TestBrowserBoardEditorBuildsAPositionAndStartsAGameFromIt(t *testing.T) {
 	run(t, ctx, chromedp.SetValue(`#edit-fen`, "P4k4/10/10/10/10/10/10/10/10/5K4 w - - 0 1", chromedp.ByQuery),
 		chromedp.Evaluate(`document.getElementById('edit-fen').dispatchEvent(new Event('input')), true`, &ok))
 	waitMsg(t, ctx, "promotion rank")
-	legal := "5k4/10/10/2p7/5R4/10/10/10/10/F4K4 b - - 0 1"
+	legal := "5k4/10/10/2p7/5R4/10/10/10/10/F4K4 b - - 3 41"
 	run(t, ctx, chromedp.SetValue(`#edit-fen`, legal, chromedp.ByQuery),
 		chromedp.Evaluate(`document.getElementById('edit-fen').dispatchEvent(new Event('input')), true`, &ok))
 	waitMsg(t, ctx, "Legal: black to move, in check")
@@ -116,6 +116,18 @@ func TestBrowserBoardEditorBuildsAPositionAndStartsAGameFromIt(t *testing.T) {
 	run(t, ctx, chromedp.Evaluate(`document.querySelectorAll('#board g.piece').length`, &pieces))
 	if pieces != 5 {
 		t.Errorf("the board shows %d pieces of the typed text, want 5", pieces)
+	}
+	// Edits keep the typed move number.
+	pick(t, ctx, "")
+	clickSquare(t, ctx, "c7")
+	waitFor(t, ctx, "the pawn taken off", func() bool {
+		text, _ := editText(t, ctx)
+		return text == "5k4/10/10/10/5R4/10/10/10/10/F4K4 b - - 3 41"
+	})
+	pick(t, ctx, "p")
+	clickSquare(t, ctx, "c7")
+	if text := waitMsg(t, ctx, "Legal"); text != legal {
+		t.Errorf("the pawn put back: %q, want %q", text, legal)
 	}
 
 	// Analyse starts a game there.

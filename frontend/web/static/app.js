@@ -933,7 +933,7 @@ async function openGame(id) {
 // writes the position text from them as it changes, and the server checks
 // the text with the rules' own parser (its error is shown beside the
 // field). A text typed into the field is read back through the server too.
-const E = { board: new Map(), side: 'w', castling: '', hands: [0, 0], tool: null, text: '', ok: false, check: 0, state: null, timer: null };
+const E = { board: new Map(), side: 'w', castling: '', hands: [0, 0], nums: '0 1', tool: null, text: '', ok: false, check: 0, state: null, timer: null };
 
 // editRights is the variant's castling letters (those of its start).
 function editRights() { const f = (G.info.start || '').split(/\s+/)[2]; return f && f !== '-' ? f : ''; }
@@ -955,10 +955,16 @@ function editText() {
   let text = rows.join('/');
   if (v.drop) text += '[' + v.drop.repeat(E.hands[0]) + v.drop.toLowerCase().repeat(E.hands[1]) + ']';
   const rights = editRights().split('').filter((c) => E.castling.includes(c)).join('');
-  return `${text} ${E.side} ${rights || '-'} - 0 1`;
+  return `${text} ${E.side} ${rights || '-'} - ${E.nums}`; // an en passant square only typed
 }
 
-// editState is the editor's position drawn as a state (no moves).
+// editNums is a position text's half-move clock and move number.
+function editNums(text) {
+  const f = text.trim().split(/\s+/);
+  return (f[4] || '0') + ' ' + (f[5] || '1');
+}
+
+// editDraw draws the editor's position (a state without moves).
 function editDraw() {
   const hands = [{}, {}];
   if (G.info.drop) { hands[0][G.info.drop] = E.hands[0]; hands[1][G.info.drop] = E.hands[1]; }
@@ -997,6 +1003,7 @@ async function editCheck(text, adopt) {
       E.side = st.side === 'white' ? 'w' : 'b';
       const f = text.trim().split(/\s+/)[2];
       E.castling = f && f !== '-' ? f : '';
+      E.nums = editNums(text);
       if (G.info.drop) E.hands = [st.hands[0][G.info.drop] || 0, st.hands[1][G.info.drop] || 0];
       editDraw();
     }
@@ -1013,6 +1020,7 @@ function editLoad(st) {
   E.side = st.side === 'white' ? 'w' : 'b';
   const f = st.position.split(/\s+/)[2];
   E.castling = f && f !== '-' ? f : '';
+  E.nums = editNums(st.position);
   E.hands = G.info.drop ? [st.hands[0][G.info.drop] || 0, st.hands[1][G.info.drop] || 0] : [0, 0];
   editChanged();
 }
@@ -1094,7 +1102,7 @@ function editInit() {
     E.timer = setTimeout(() => editCheck($('edit-fen').value.trim(), true), 250);
   });
   $('edit-start').onclick = async () => { editLoad(await api('game', { variant: G.variant, start: '', moves: [] })); };
-  $('edit-clear').onclick = () => { E.board.clear(); E.castling = ''; E.hands = [0, 0]; editChanged(); };
+  $('edit-clear').onclick = () => { E.board.clear(); E.castling = ''; E.hands = [0, 0]; E.nums = '0 1'; editChanged(); };
   $('edit-play').onclick = () => editStart('play');
   $('edit-analyse').onclick = () => editStart('analyse');
   // A piece dragged from the palette lands where the pointer is let go.
