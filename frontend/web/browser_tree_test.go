@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"bomberzero/datasets/record"
 )
 
 // treeView reads the line on view, the ply, the main line of the tree and
@@ -115,6 +118,16 @@ func TestBrowserVariationTreeBranchesNavigatesAndPromotes(t *testing.T) {
 	if !reflect.DeepEqual(v.Main, []string{"e2-e4", "c9-c8", "c2-c3"}) || v.Promote || len(v.Vars) != 2 ||
 		!strings.Contains(v.Vars[0], "1…e9-e8") || !strings.Contains(v.Vars[1], "2.b2-b3") {
 		t.Errorf("after promoting: main %v, variations %q, promote shown %v", v.Main, v.Vars, v.Promote)
+	}
+
+	// Download writes the main line, whatever the line on view.
+	clickMove(t, ctx, "e9-e8", true, 2)
+	var text string
+	run(t, ctx, chromedp.Evaluate(`mainRecord()`, &text,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	rec, err := record.Parse(text)
+	if err != nil || !reflect.DeepEqual(rec.Moves, []string{"e2-e4", "c9-c8", "c2-c3"}) {
+		t.Errorf("the downloaded record: %v, moves %v, want the main line", err, rec)
 	}
 
 	// Delete the old main line, now a variation: back to ply 1.

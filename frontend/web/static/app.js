@@ -585,6 +585,22 @@ async function deleteVariation() {
   await goLine(G.moves.slice(0, at - 1));
 }
 
+// mainRecord is the record of the game's main line to its end, with the
+// game's clock times and ending when that line is the game played. The
+// project's record and PGN writers write one line: variations are left
+// out.
+async function mainRecord() {
+  const main = mainAfter(G.tree);
+  const played = main.length === G.moves.length && main.every((m, i) => m === G.moves[i]);
+  const ply = G.ply;
+  G.ply = G.moves.length;
+  const q = req();
+  G.ply = ply;
+  if (!played) { q.moves = main; delete q.clocks; delete q.time_control; delete q.end; }
+  if (played && ply === G.moves.length) return G.state.record;
+  return (await api('game', q)).record;
+}
+
 function drawMoves() {
   const ol = $('moves');
   ol.textContent = '';
@@ -1310,11 +1326,15 @@ async function init() {
     G.moves = G.moves.slice(0, n); G.ply = G.moves.length; load();
   };
   $('flip').onclick = () => { G.flipped = !G.flipped; drawBoard(); };
-  $('download').onclick = () => {
-    const blob = new Blob([G.state.record], { type: 'text/plain' });
+  const download = async () => {
+    let text;
+    try { text = await mainRecord(); } catch (e) { setStatus('Download: ' + e.message, 'err'); return; }
+    const blob = new Blob([text], { type: 'text/plain' });
     const a = document.createElement('a'); a.href = URL.createObjectURL(blob); a.download = 'bomberzero-' + G.variant + '.txt'; a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   };
+  $('download').onclick = download;
+  $('download-a').onclick = download;
   $('setfen').onclick = async () => {
     const text = $('fen').value.trim();
     try { await api('game', { variant: G.variant, start: text, moves: [] }); G.start = text; G.moves = []; G.tree = treeFrom([]); G.ply = 0; await load(); maybeAgent(); } catch (e) { setStatus('Position: ' + e.message, 'err'); }
