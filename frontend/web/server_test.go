@@ -552,3 +552,27 @@ func TestAnalyseWithTheEngineGivesItsBestLinesWithinTheTimeLimit(t *testing.T) {
 		t.Errorf("untimed engine analysis: %d %s %d lines in %d ms", code, msg, len(rep.Top), rep.ElapsedMS)
 	}
 }
+
+// The board editor's positions are checked by the rules' parser, whose
+// reason the answer names.
+func TestAnEditedPositionIsRefusedWithTheRulesReason(t *testing.T) {
+	f := newFixture(t, Config{})
+	for _, c := range []struct{ variant, start, says string }{
+		{"fbgc", "5k4/10/10/10/10/10/10/10/10/K4K4 w - - 0 1", "a second white king"},
+		{"fbgc", "5k4/10/10/10/10/10/10/10/10/10 w - - 0 1", "no white king"},
+		{"fbgc", "P4k4/10/10/10/10/10/10/10/10/5K4 w - - 0 1", "white pawn on a10, on or past its promotion rank"},
+		{"fbgc", "5k4/10/10/10/10/5R4/10/10/10/5K4 w - - 0 1", "the side not to move is in check"},
+		{"fbgc", "5k4/10/10/10/10/10/10/10/10/5K4[J] w - - 0 1", "no pieces in hand"},
+		{"fbgc", "5k4/10/10/10/10/10/10/10/10/5K4 x - - 0 1", "side \"x\""},
+		{"birds-ninjas", "Q*******Q*/5k4/10/10/10/10/10/10/10/10/5K4/********** w - - 0 1", "hole"},
+	} {
+		code, msg := call(t, "POST", f.url+"/api/game", fmt.Sprintf(`{"variant":%q,"start":%q}`, c.variant, c.start), nil)
+		if code != 400 || !strings.Contains(msg, c.says) || strings.Count(msg, "start position") != 1 {
+			t.Errorf("%s %s: %d %q, want 400 saying %q once prefixed", c.variant, c.start, code, msg, c.says)
+		}
+	}
+	var st State
+	if code, msg := call(t, "POST", f.url+"/api/game", `{"variant":"fbgc","start":"5k4/10/10/10/10/5R4/10/10/10/5K4 b - - 0 1"}`, &st); code != 200 || !st.InCheck || st.Side != "black" {
+		t.Errorf("black in check, to move: %d %q %+v", code, msg, st.InCheck)
+	}
+}

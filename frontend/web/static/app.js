@@ -79,7 +79,7 @@ function drawPiece(parent, letter, x, y, size) {
 
 // ---- board ----------------------------------------------------------------
 function drawBoard() {
-  const v = G.info, st = G.state, svg = $('board');
+  const v = G.info, st = G.mode === 'edit' && E.state ? E.state : G.state, svg = $('board');
   if (!v || !st) return;
   const W = MARGIN + v.files * CELL + 4, H = v.ranks * CELL + MARGIN;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
@@ -186,14 +186,14 @@ function drawLegend() {
 
 function targets() {
   const st = G.state;
-  if (!st || G.busy) return [];
+  if (!st || G.busy || G.mode === 'edit') return [];
   if (G.handSel) return st.legal.filter((m) => m.drop);
   if (G.selected) return st.legal.filter((m) => !m.drop && m.from === G.selected);
   return [];
 }
 
 function drawHands() {
-  const st = G.state, v = G.info;
+  const st = G.mode === 'edit' && E.state ? E.state : G.state, v = G.info;
   const top = $('hand-top'), bottom = $('hand-bottom');
   top.textContent = ''; bottom.textContent = '';
   if (!v.drop) return;
@@ -225,7 +225,7 @@ function drawHands() {
 
 function drawArrows(svg) {
   const a = G.analysis;
-  if (!a || !G.state || a.position !== G.state.position) return;
+  if (!a || !G.state || G.mode === 'edit' || a.position !== G.state.position) return;
   const total = a.top.reduce((s, m) => s + m.visits, 0) || 1;
   el('defs', {}, svg).innerHTML = '<marker id="ah" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#2f6fb5"/></marker>';
   a.top.slice(0, 4).forEach((m, i) => {
@@ -245,7 +245,7 @@ function drawArrows(svg) {
 // ---- moving ---------------------------------------------------------------
 function canMove() {
   const st = G.state;
-  if (!st || st.over || G.busy || (G.end && G.ply === G.moves.length)) return false;
+  if (!st || st.over || G.busy || G.mode === 'edit' || (G.end && G.ply === G.moves.length)) return false;
   if (G.mode === 'analyse' || G.opponent === 'human') return true;
   return st.side === G.human && G.ply === G.moves.length;
 }
@@ -293,9 +293,11 @@ async function tryMove(text) {
     const st = await api('move', req({ move: text }));
     if (game !== G.game || (G.end && G.mode === 'play')) return;
     if (G.ply < G.moves.length) { G.end = null; G.clock = null; } // a new line from an earlier ply: untimed, not over
-    G.moves = G.moves.slice(0, G.ply).concat([st.moves[st.moves.length - 1]]);
-    G.evals.length = Math.min(G.evals.length, G.moves.length);
-    G.ply = G.moves.length;
+    // A move from an earlier ply goes into the tree: the line it starts
+    // (or the one it is already on) is put on view.
+    const prefix = G.moves.slice(0, G.ply), played = st.moves[st.moves.length - 1];
+    setLine(prefix.concat([played], mainAfter(treeAdd(prefix, played))));
+    G.ply = prefix.length + 1;
     punchClock();
     show(G.end ? await api('game', req()) : st);
     maybeAgent();
@@ -343,6 +345,7 @@ async function maybeAgent() {
       move = out.move.text; state = out.state;
     }
     if (game !== G.game || G.end) return;
+    treeAdd(G.moves, move);
     G.moves.push(move);
     G.ply = G.moves.length;
     G.busy = false;
@@ -496,32 +499,180 @@ function show(st) {
   if (G.mode === 'analyse' && G.abort) restartAnalysis();
 }
 
+// ---- the variation tree ---------------------------------------------------
+// Every line played from the game's start is kept in a tree: a node is a
+// move and the moves played after it, the first of them the main line and
+// the others its variations. G.moves is the line on view: the path to a
+// node and the main line after it. A move played from an earlier ply that
+// is not already there starts a variation rather than overwriting the line.
+function treeFrom(moves) {
+  const root = { move: null, kids: [] };
+  let n = root;
+  for (const m of moves) { const k = { move: m, kids: [] }; n.kids.push(k); n = k; }
+  return root;
+}
+// treeNode is the node the first n moves of line lead to (null if none).
+function treeNode(line, n) {
+  let node = G.tree;
+  for (let i = 0; i < n && node; i++) node = node.kids.find((k) => k.move === line[i]) || null;
+  return node;
+}
+// treeAdd adds move after the line prefix (every move of it added too).
+function treeAdd(prefix, move) {
+  let node = G.tree;
+  for (const m of prefix.concat([move])) {
+    let k = node.kids.find((x) => x.move === m);
+    if (!k) { k = { move: m, kids: [] }; node.kids.push(k); }
+    node = k;
+  }
+  return node;
+}
+// mainAfter is the main line after node.
+function mainAfter(node) {
+  const out = [];
+  for (let n = node; n && n.kids.length; n = n.kids[0]) out.push(n.kids[0].move);
+  return out;
+}
+// setLine puts line on view, keeping the scores of the positions it
+// shares with the line before.
+function setLine(line) {
+  let k = 0;
+  while (k < line.length && k < G.moves.length && line[k] === G.moves[k]) k++;
+  G.evals.length = Math.min(G.evals.length, k + 1);
+  G.moves = line;
+}
+// goLine goes to the node prefix leads to, on the line through it.
+async function goLine(prefix) {
+  if (G.busy) return;
+  const node = treeNode(prefix, prefix.length);
+  if (!node) return;
+  setLine(prefix.concat(mainAfter(node)));
+  G.ply = prefix.length;
+  await load();
+}
+// branchAt is the ply of the deepest move at or before ply on the line on
+// view that is not its parent's main line (0: the line is the main line
+// up to there).
+function branchAt(ply) {
+  let node = G.tree, at = 0;
+  for (let i = 0; i < ply && node; i++) {
+    const k = node.kids.find((x) => x.move === G.moves[i]);
+    if (!k) break;
+    if (node.kids[0] !== k) at = i + 1;
+    node = k;
+  }
+  return at;
+}
+// promoteLine makes the line on view the main line.
+function promoteLine() {
+  let node = G.tree;
+  for (const m of G.moves) {
+    const i = node.kids.findIndex((x) => x.move === m);
+    if (i < 0) break;
+    const k = node.kids[i];
+    node.kids.splice(i, 1); node.kids.unshift(k);
+    node = k;
+  }
+  drawMoves();
+}
+// deleteVariation deletes the variation holding the ply on view and goes
+// to the move it branched from.
+async function deleteVariation() {
+  const at = branchAt(G.ply);
+  if (!at) return;
+  const parent = treeNode(G.moves, at - 1), k = treeNode(G.moves, at);
+  parent.kids.splice(parent.kids.indexOf(k), 1);
+  await goLine(G.moves.slice(0, at - 1));
+}
+
+// mainRecord is the record of the game's main line to its end, with the
+// game's clock times and ending when that line is the game played. The
+// project's record and PGN writers write one line: variations are left
+// out.
+async function mainRecord() {
+  const main = mainAfter(G.tree);
+  const played = main.length === G.moves.length && main.every((m, i) => m === G.moves[i]);
+  const ply = G.ply;
+  G.ply = G.moves.length;
+  const q = req();
+  G.ply = ply;
+  if (!played) { q.moves = main; delete q.clocks; delete q.time_control; delete q.end; }
+  if (played && ply === G.moves.length) return G.state.record;
+  return (await api('game', q)).record;
+}
+
 function drawMoves() {
   const ol = $('moves');
   ol.textContent = '';
-  const startBlack = G.state && G.start && G.start.split(' ')[1] === 'b';
-  const list = startBlack ? ['…'].concat(G.moves) : G.moves;
-  for (let i = 0; i < list.length; i += 2) {
-    const li = document.createElement('li');
-    const num = document.createElement('span'); num.className = 'num'; num.textContent = (i / 2 + 1) + '.';
-    li.appendChild(num);
-    for (let j = i; j < i + 2; j++) {
-      const s = document.createElement('span');
-      s.className = 'mv';
-      if (j < list.length) {
-        const ply = startBlack ? j : j + 1;
-        s.textContent = list[j];
-        if (list[j] !== '…') {
-          s.dataset.ply = ply;
-          if (ply === G.ply) s.classList.add('cur');
-          s.onclick = () => goTo(ply);
+  if (!G.tree) G.tree = treeFrom(G.moves);
+  if (G.moves.length) treeAdd(G.moves.slice(0, -1), G.moves[G.moves.length - 1]);
+  const startBlack = !!G.start && G.start.split(' ')[1] === 'b';
+  const cur = treeNode(G.moves, G.ply);
+  const white = (ply) => (ply % 2 === 1) !== startBlack; // ply counts from 1
+  const number = (ply) => Math.floor((ply - 1 + (startBlack ? 1 : 0)) / 2) + 1;
+  const span = (node, ply, path, variation) => {
+    const s = document.createElement('span');
+    s.className = 'mv';
+    s.textContent = node.move;
+    s.dataset.ply = ply;
+    if (variation) s.dataset.var = '1';
+    if (node === cur) s.classList.add('cur');
+    s.onclick = () => goLine(path);
+    return s;
+  };
+  const text = (parent, t, cls) => { const s = document.createElement('span'); s.className = cls; s.textContent = t; parent.appendChild(s); };
+  // inline writes the line starting at node (a variation) into box, with
+  // the variations inside it in parentheses.
+  const inline = (box, node, ply, prefix) => {
+    let first = true, parent = null;
+    for (let n = node, p = ply, path = prefix; n; parent = n, n = n.kids[0], p++) {
+      path = path.concat([n.move]);
+      if (white(p) || first) text(box, number(p) + (white(p) ? '.' : '…'), 'vnum');
+      box.appendChild(span(n, p, path, true));
+      first = false;
+      if (parent && parent.kids.length > 1) {
+        for (const alt of parent.kids.slice(1)) {
+          text(box, ' (', 'paren');
+          inline(box, alt, p, path.slice(0, -1));
+          text(box, ')', 'paren');
         }
+        first = true;
       }
-      li.appendChild(s);
+      if (!n.kids.length) break;
     }
+  };
+  let li = null, node = G.tree, ply = 0, path = [];
+  const row = (p) => {
+    li = document.createElement('li');
+    const num = document.createElement('span'); num.className = 'num'; num.textContent = number(p) + '.';
+    li.appendChild(num);
+    if (!white(p)) { const s = document.createElement('span'); s.className = 'mv'; s.textContent = '…'; li.appendChild(s); }
     ol.appendChild(li);
+  };
+  while (node.kids.length) {
+    const main = node.kids[0];
+    ply++;
+    path = path.concat([main.move]);
+    if (!li || white(ply)) row(ply);
+    li.appendChild(span(main, ply, path, false));
+    if (node.kids.length > 1) {
+      if (white(ply)) { const s = document.createElement('span'); s.className = 'mv'; s.textContent = '…'; li.appendChild(s); }
+      const vars = document.createElement('li');
+      vars.className = 'vars';
+      for (const alt of node.kids.slice(1)) {
+        text(vars, '(', 'paren');
+        inline(vars, alt, ply, path.slice(0, -1));
+        text(vars, ')', 'paren');
+      }
+      ol.appendChild(vars);
+      li = null;
+    } else if (!white(ply)) li = null;
+    node = main;
   }
-  ol.scrollTop = ol.scrollHeight;
+  const inVar = branchAt(G.ply) > 0;
+  $('promote').hidden = $('delvar').hidden = !inVar;
+  const c = ol.querySelector('.cur');
+  if (c) c.scrollIntoView({ block: 'nearest' }); else ol.scrollTop = ol.scrollHeight;
 }
 
 async function load() {
@@ -538,12 +689,14 @@ async function goTo(ply) {
 
 async function newGame(variant, start, moves, clock) {
   G.variant = variant; G.start = start || ''; G.moves = moves || []; G.ply = G.moves.length; G.analysis = null;
+  G.tree = treeFrom(G.moves);
   G.end = null; G.evals = []; G.game++; G.busy = false; G.clock = clock || null;
   if (G.clock) { G.clock.since = performance.now(); G.clock.running = sideAt(G.ply); }
   G.info = await api('variants/' + encodeURIComponent(variant));
   $('variant').value = variant;
   drawLegend();
   await load();
+  if (G.mode === 'edit') editSetup();
   document.body.dataset.game = G.game; // the game on view (tests wait for it)
   maybeAgent();
 }
@@ -568,6 +721,12 @@ function setupInput() {
   svg.addEventListener('pointerdown', (e) => {
     const n = squareAt(svgPoint(e));
     if (!n) return;
+    if (G.mode === 'edit') {
+      const g = svg.querySelector(`g.piece[data-sq="${n}"]`);
+      if (!g) { editSquare(n); return; }
+      svg.appendChild(g); drag = { g, from: n, start: svgPoint(e), moved: false, edit: true }; svg.setPointerCapture(e.pointerId);
+      return;
+    }
     if (canMove() && ownPiece(n) && !targets().some((m) => m.to === n)) {
       G.selected = n; G.handSel = null; drawBoard();
       const g = svg.querySelector(`g.piece[data-sq="${n}"]`);
@@ -586,6 +745,15 @@ function setupInput() {
     if (!drag) return;
     const d = drag; drag = null;
     const n = squareAt(svgPoint(e));
+    if (d.edit) { // the editor: a piece dragged moves, one clicked is edited
+      if (!d.moved || n === d.from) { editSquare(d.from); return; }
+      if (n && G.info.holes.includes(n)) { editDraw(); $('edit-error').textContent = `${n} is a hole: no piece can stand there.`; return; }
+      const pc = E.board.get(d.from);
+      E.board.delete(d.from);
+      if (n) E.board.set(n, pc); // dropped off the board: taken off
+      editChanged();
+      return;
+    }
     if (!d.moved || !n || n === d.from) { drawBoard(); return; }
     clickSquare(n);
   });
@@ -672,7 +840,7 @@ function drawGraph() {
   const pts = [];
   for (let p = 0; p <= n; p++) if (G.evals[p]) pts.push([p, G.evals[p]]);
   const was = $('graph-card').hidden;
-  $('graph-card').hidden = !pts.length;
+  $('graph-card').hidden = !pts.length || G.mode === 'edit';
   if (was !== !pts.length) fitBoard();
   svg.textContent = '';
   if (!pts.length) return;
@@ -773,6 +941,194 @@ async function openGame(id) {
   location.hash = '#analyse';
   await newGame(g.variant, g.start, g.moves);
   await goTo(0);
+}
+
+// ---- the board editor -----------------------------------------------------
+// The editor holds a position of the current variant as the squares'
+// pieces, the side to move, the castling rights and the pieces in hand; it
+// writes the position text from them as it changes, and the server checks
+// the text with the rules' own parser (its error is shown beside the
+// field). A text typed into the field is read back through the server too.
+const E = { board: new Map(), side: 'w', castling: '', hands: [0, 0], nums: '0 1', tool: null, text: '', ok: false, check: 0, state: null, timer: null };
+
+// editRights is the variant's castling letters (those of its start).
+function editRights() { const f = (G.info.start || '').split(/\s+/)[2]; return f && f !== '-' ? f : ''; }
+
+// editText writes the editor's position as the position text.
+function editText() {
+  const v = G.info, holes = new Set(v.holes), rows = [];
+  for (let r = v.first_rank + v.ranks - 1; r >= v.first_rank; r--) {
+    let row = '', empty = 0;
+    for (let f = 0; f < v.files; f++) {
+      const n = sqName(f, r), pc = E.board.get(n);
+      if (!holes.has(n) && !pc) { empty++; continue; }
+      if (empty) { row += empty; empty = 0; }
+      row += holes.has(n) ? '*' : pc;
+    }
+    if (empty) row += empty;
+    rows.push(row);
+  }
+  let text = rows.join('/');
+  if (v.drop) text += '[' + v.drop.repeat(E.hands[0]) + v.drop.toLowerCase().repeat(E.hands[1]) + ']';
+  const rights = editRights().split('').filter((c) => E.castling.includes(c)).join('');
+  return `${text} ${E.side} ${rights || '-'} - ${E.nums}`; // an en passant square only typed
+}
+
+// editNums is a position text's half-move clock and move number.
+function editNums(text) {
+  const f = text.trim().split(/\s+/);
+  return (f[4] || '0') + ' ' + (f[5] || '1');
+}
+
+// editDraw draws the editor's position (a state without moves).
+function editDraw() {
+  const hands = [{}, {}];
+  if (G.info.drop) { hands[0][G.info.drop] = E.hands[0]; hands[1][G.info.drop] = E.hands[1]; }
+  E.state = { board: [...E.board].map(([square, piece]) => ({ square, piece })), hands, last: null, legal: [], side: E.side === 'w' ? 'white' : 'black', position: E.text };
+  drawBoard();
+  for (const b of $('palette').querySelectorAll('button')) {
+    const on = b.dataset.piece === E.tool;
+    b.classList.toggle('sel', on); b.setAttribute('aria-pressed', on ? 'true' : 'false');
+  }
+  $('edit-side').value = E.side;
+  for (const c of $('edit-castling').querySelectorAll('input')) c.checked = E.castling.includes(c.value);
+  $('edit-hand-w').value = E.hands[0]; $('edit-hand-b').value = E.hands[1];
+}
+
+// editChanged writes the text of the editor's position and checks it.
+function editChanged() {
+  E.text = editText();
+  $('edit-fen').value = E.text;
+  editDraw();
+  editCheck(E.text, false);
+}
+
+// editCheck has the server read text; with adopt, a text it accepts
+// replaces the editor's position (a typed text).
+async function editCheck(text, adopt) {
+  const n = ++E.check, box = $('edit-error');
+  E.ok = false;
+  try {
+    const st = await api('game', { variant: G.variant, start: text, moves: [] });
+    if (n !== E.check) return;
+    E.ok = true; E.text = text;
+    box.textContent = `Legal: ${st.side} to move${st.in_check ? ', in check' : ''}${st.over ? `, the game is over (${st.result}, ${st.termination})` : ''}.`;
+    box.className = 'edit-error ok';
+    if (adopt) {
+      E.board = new Map(st.board.map((p) => [p.square, p.piece]));
+      E.side = st.side === 'white' ? 'w' : 'b';
+      const f = text.trim().split(/\s+/)[2];
+      E.castling = f && f !== '-' ? f : '';
+      E.nums = editNums(text);
+      if (G.info.drop) E.hands = [st.hands[0][G.info.drop] || 0, st.hands[1][G.info.drop] || 0];
+      editDraw();
+    }
+  } catch (e) {
+    if (n !== E.check) return;
+    box.textContent = e.message;
+    box.className = 'edit-error';
+  }
+}
+
+// editLoad sets the editor to a position text the server accepted.
+function editLoad(st) {
+  E.board = new Map(st.board.map((p) => [p.square, p.piece]));
+  E.side = st.side === 'white' ? 'w' : 'b';
+  const f = st.position.split(/\s+/)[2];
+  E.castling = f && f !== '-' ? f : '';
+  E.nums = editNums(st.position);
+  E.hands = G.info.drop ? [st.hands[0][G.info.drop] || 0, st.hands[1][G.info.drop] || 0] : [0, 0];
+  editChanged();
+}
+
+// editSetup draws the palette and the castling boxes of the variant and
+// loads the position on view.
+function editSetup() {
+  const pal = $('palette');
+  pal.textContent = '';
+  // White's pieces on a row, Black's on the next, then the eraser.
+  const rows = [G.info.pieces.map((p) => p.letter), G.info.pieces.map((p) => p.letter.toLowerCase()), ['']];
+  for (const tools of rows) {
+    const rowBox = document.createElement('div');
+    rowBox.className = 'prow';
+    pal.appendChild(rowBox);
+    for (const t of tools) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.dataset.piece = t;
+      if (t) {
+        const s = document.createElementNS(SVG, 'svg');
+        s.setAttribute('viewBox', '0 0 40 40');
+        drawPiece(s, t, 20, 20, 40);
+        b.appendChild(s);
+        b.title = (t === t.toUpperCase() ? 'White ' : 'Black ') + (pieceInfo(t).name || t);
+      } else { b.className = 'eraser'; b.textContent = '⌫'; b.title = 'eraser: empties a square'; }
+      b.setAttribute('aria-label', b.title);
+      b.addEventListener('pointerdown', (e) => { E.tool = t; E.paletteDrag = e.pointerId; editDraw(); });
+      rowBox.appendChild(b);
+    }
+  }
+  const cb = $('edit-castling');
+  cb.textContent = '';
+  for (const c of editRights()) {
+    const l = document.createElement('label'), i = document.createElement('input');
+    i.type = 'checkbox'; i.value = c;
+    i.onchange = () => { E.castling = i.checked ? E.castling + c : E.castling.replace(c, ''); editChanged(); };
+    l.appendChild(i); l.appendChild(document.createTextNode({ K: 'White O-O', Q: 'White O-O-O', k: 'Black O-O', q: 'Black O-O-O' }[c] || c));
+    cb.appendChild(l);
+  }
+  if (!editRights()) cb.textContent = 'No castling in this variant.';
+  $('edit-hands').hidden = !G.info.drop;
+  E.variant = G.variant;
+  if (G.state) editLoad(G.state);
+}
+
+// editSquare puts the chosen piece on square n (or empties it with the
+// eraser; the same piece again takes it off).
+function editSquare(n) {
+  if (G.info.holes.includes(n)) { $('edit-error').textContent = `${n} is a hole: no piece can stand there.`; $('edit-error').className = 'edit-error'; return; }
+  if (E.tool === null) { $('edit-error').textContent = 'Choose a piece or the eraser first.'; $('edit-error').className = 'edit-error'; return; }
+  if (E.tool === '' || E.board.get(n) === E.tool) E.board.delete(n); else E.board.set(n, E.tool);
+  editChanged();
+}
+
+function editEnter() {
+  if (E.variant !== G.variant || !$('palette').querySelector('button')) editSetup();
+  else if (G.state) editLoad(G.state);
+  setStatus('Set up a position, then play or analyse it.');
+}
+
+async function editStart(view) {
+  if (!E.ok) { $('edit-error').className = 'edit-error'; if (!$('edit-error').textContent) $('edit-error').textContent = 'The position is not checked yet.'; return; }
+  let clock = null;
+  if (view === 'play') { try { clock = readClock(); } catch (e) { clock = null; } }
+  location.hash = '#' + view;
+  route();
+  await newGame(G.variant, E.text, [], clock);
+}
+
+function editInit() {
+  $('edit-side').onchange = () => { E.side = $('edit-side').value; editChanged(); };
+  for (const [i, id] of [[0, 'edit-hand-w'], [1, 'edit-hand-b']]) {
+    $(id).onchange = () => { E.hands[i] = Math.max(0, Math.min(20, parseInt($(id).value, 10) || 0)); editChanged(); };
+  }
+  $('edit-fen').addEventListener('input', () => {
+    clearTimeout(E.timer);
+    E.ok = false;
+    E.timer = setTimeout(() => editCheck($('edit-fen').value.trim(), true), 250);
+  });
+  $('edit-start').onclick = async () => { editLoad(await api('game', { variant: G.variant, start: '', moves: [] })); };
+  $('edit-clear').onclick = () => { E.board.clear(); E.castling = ''; E.hands = [0, 0]; E.nums = '0 1'; editChanged(); };
+  $('edit-play').onclick = () => editStart('play');
+  $('edit-analyse').onclick = () => editStart('analyse');
+  // A piece dragged from the palette lands where the pointer is let go.
+  document.addEventListener('pointerup', (e) => {
+    if (E.paletteDrag !== e.pointerId) return;
+    E.paletteDrag = null;
+    if (G.mode !== 'edit' || !$('board').contains(document.elementFromPoint(e.clientX, e.clientY))) return;
+    const n = squareAt(svgPoint(e));
+    if (n) editSquare(n);
+  });
 }
 
 // ---- training -------------------------------------------------------------
@@ -898,18 +1254,21 @@ function route() {
   const view = (location.hash || '#play').slice(1);
   G.view = view;
   for (const a of document.querySelectorAll('nav a')) a.classList.toggle('active', a.dataset.view === view);
-  $('board-view').hidden = !(view === 'play' || view === 'analyse');
+  $('board-view').hidden = !(view === 'play' || view === 'analyse' || view === 'edit');
   $('games-view').hidden = view !== 'games';
   $('training-view').hidden = view !== 'training';
   $('play-panel').hidden = view !== 'play';
   $('analyse-panel').hidden = view !== 'analyse';
+  $('edit-panel').hidden = view !== 'edit';
+  document.body.classList.toggle('editing', view === 'edit'); // the editor hides the move box and list
   $('evalbar').style.visibility = view === 'analyse' ? 'visible' : 'hidden';
   const was = G.mode;
-  G.mode = view === 'analyse' ? 'analyse' : 'play';
+  G.mode = view === 'analyse' ? 'analyse' : view === 'edit' ? 'edit' : 'play';
   if (was === 'analyse' && G.mode !== 'analyse') { stopAnalysis(); G.analysis = null; }
   if (view === 'games') showGames();
   if (view === 'training') showRuns();
   if (G.state) show(G.state);
+  if (G.mode === 'edit' && G.info) editEnter();
   fitBoard();
 }
 
@@ -961,17 +1320,24 @@ async function init() {
     if (G.clock || G.end) { setStatus(G.end ? 'The game is over: no takebacks.' : 'No takebacks in a timed game.', 'err'); return; }
     let n = G.ply - 1;
     if (G.mode === 'play' && G.opponent !== 'human' && n > 0 && (n % 2 === 0) !== (G.human === 'white')) n--;
-    G.moves = G.moves.slice(0, Math.max(0, n)); G.ply = G.moves.length; load();
+    n = Math.max(0, n);
+    const parent = treeNode(G.moves, n), gone = treeNode(G.moves, n + 1); // a takeback forgets the moves taken back
+    if (parent && gone) parent.kids.splice(parent.kids.indexOf(gone), 1);
+    G.moves = G.moves.slice(0, n); G.ply = G.moves.length; load();
   };
   $('flip').onclick = () => { G.flipped = !G.flipped; drawBoard(); };
-  $('download').onclick = () => {
-    const blob = new Blob([G.state.record], { type: 'text/plain' });
+  const download = async () => {
+    let text;
+    try { text = await mainRecord(); } catch (e) { setStatus('Download: ' + e.message, 'err'); return; }
+    const blob = new Blob([text], { type: 'text/plain' });
     const a = document.createElement('a'); a.href = URL.createObjectURL(blob); a.download = 'bomberzero-' + G.variant + '.txt'; a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   };
+  $('download').onclick = download;
+  $('download-a').onclick = download;
   $('setfen').onclick = async () => {
     const text = $('fen').value.trim();
-    try { await api('game', { variant: G.variant, start: text, moves: [] }); G.start = text; G.moves = []; G.ply = 0; await load(); maybeAgent(); } catch (e) { setStatus('Position: ' + e.message, 'err'); }
+    try { await api('game', { variant: G.variant, start: text, moves: [] }); G.start = text; G.moves = []; G.tree = treeFrom([]); G.ply = 0; await load(); maybeAgent(); } catch (e) { setStatus('Position: ' + e.message, 'err'); }
   };
   $('copyfen').onclick = () => navigator.clipboard && navigator.clipboard.writeText($('fen').value);
   $('go').onclick = startAnalysis;
@@ -980,6 +1346,8 @@ async function init() {
   $('prev').onclick = () => goTo(G.ply - 1);
   $('next').onclick = () => goTo(G.ply + 1);
   $('last').onclick = () => goTo(G.moves.length);
+  $('promote').onclick = promoteLine;
+  $('delvar').onclick = deleteVariation;
   document.addEventListener('keydown', (e) => {
     if (G.mode !== 'analyse' || e.target.tagName === 'INPUT') return;
     if (e.key === 'ArrowLeft') goTo(G.ply - 1);
@@ -988,6 +1356,7 @@ async function init() {
   window.addEventListener('hashchange', route);
   window.addEventListener('resize', fitBoard);
   setupInput();
+  editInit();
   G.opponent = opp.value;
   await newGame(params.get('variant') || 'fbgc', params.get('start') || '');
   route();
