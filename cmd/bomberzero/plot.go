@@ -5,13 +5,14 @@ import (
 	"io"
 	"path/filepath"
 
+	"bomberzero/engine/learn"
 	"bomberzero/metrics"
 	"bomberzero/metrics/plot"
 )
 
 // runPlot draws a run's metrics.jsonl as charts.
 func runPlot(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("plot", "usage: bomberzero plot [--format png|svg] [--out FOLDER] RUN_DIR\n\nDraws a run's metrics.jsonl as charts (losses, accuracy, Elo, game lengths...).", stderr)
+	fs := newFlagSet("plot", "usage: bomberzero plot [--format png|svg] [--out FOLDER] RUN_DIR\n\nDraws a run's metrics.jsonl as charts (losses, accuracy, Elo, game lengths...): a training run's\n(bomberzero train) or an nnue run's (bomberzero nnue: its games, its nets' losses and gate matches).", stderr)
 	format := fs.String("format", "png", "image format: png or svg")
 	out := fs.String("out", "", "folder for the plots (default: DIR/plots)")
 	pos, err := parseArgs(fs, args)
@@ -22,7 +23,13 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: plot [--format png|svg] [--out FOLDER] RUN_DIR", errUsage)
 	}
 	dir := pos[0]
-	recs, torn, err := metrics.ReadRun(dir)
+	var recs []metrics.Record
+	var torn bool
+	if learn.IsRun(dir) { // an nnue run (bomberzero nnue): its records read as the trainer's
+		recs, err = learn.ReadRunMetrics(dir)
+	} else {
+		recs, torn, err = metrics.ReadRun(dir)
+	}
 	if err != nil {
 		return err
 	}
