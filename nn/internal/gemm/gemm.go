@@ -1,0 +1,228 @@
+package gemm
+
+import (
+	"fmt"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+)
+
+// Cache blocking (see the package comment). A KC x NR panel of B (16 KiB)
+// stays in L1 while the kernel sweeps the MC x KC block of A (120 KiB) held
+// in L2; the KC x NC block of B (at most 2 MiB) streams from L2/L3.
+const (
+	mr = 6
+	nr = 16
+	kc = 256
+	mc = 120
+	nc = 2048
+)
+
+// buffers are one call's packing buffers; b grows to the largest packed
+// block of B the goroutine's calls have needed (at most kc x nc).
+type buffers struct {
+	a [mc * kc]float32
+	b []float32
+}
+
+var pool = sync.Pool{New: func() any { return new(buffers) }}
+
+// Sgemm computes C = alpha*op(A)*op(B) + beta*C on the calling goroutine.
+// All matrices are row-major; op(X) is X or its transpose as trans says;
+// op(A) is m x k, op(B) is k x n and C is m x n, with leading dimensions
+// lda, ldb and ldc. It panics, as gonum's Sgemm does, on bad dimensions or
+// slices too short for them. With beta 0, C is overwritten (NaNs in it do
+// not propagate).
+func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if !useAsm {
+		Reference(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	check(transA, transB, m, n, k, a, lda, b, ldb, c, ldc)
+	if m == 0 || n == 0 {
+		return
+	}
+	scaleC(m, n, beta, c, ldc)
+	if k == 0 || alpha == 0 {
+		return
+	}
+	buf := pool.Get().(*buffers)
+	defer pool.Put(buf)
+	if need := min(k, kc) * min((n+nr-1)/nr*nr, nc); len(buf.b) < need {
+		buf.b = make([]float32, need)
+	}
+	for jc := 0; jc < n; jc += nc {
+		ncc := min(nc, n-jc)
+		for pc := 0; pc < k; pc += kc {
+			kcc := min(kc, k-pc)
+			packB(transB, kcc, ncc, b, ldb, pc, jc, buf.b)
+			for ic := 0; ic < m; ic += mc {
+				mcc := min(mc, m-ic)
+				packA(transA, mcc, kcc, a, lda, ic, pc, buf.a[:])
+				macro(mcc, ncc, kcc, alpha, buf.a[:], buf.b, c[ic*ldc+jc:], ldc)
+			}
+		}
+	}
+}
+
+// Reference is gonum's blas32 Sgemm with Sgemm's signature: the fallback
+// where there is no assembly kernel, and the benchmarks' baseline.
+func Reference(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	ta, tb := blas.NoTrans, blas.NoTrans
+	if transA {
+		ta = blas.Trans
+	}
+	if transB {
+		tb = blas.Trans
+	}
+	blas32.Implementation().Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// check panics unless every slice holds the matrix its dimensions describe.
+func check(transA, transB bool, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	if m < 0 || n < 0 || k < 0 {
+		panic(fmt.Sprintf("gemm: negative dimension m=%d n=%d k=%d", m, n, k))
+	}
+	ar, ac := m, k
+	if transA {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if transB {
+		br, bc = n, k
+	}
+	if lda < max(1, ac) || ldb < max(1, bc) || ldc < max(1, n) {
+		panic(fmt.Sprintf("gemm: bad leading dimension lda=%d ldb=%d ldc=%d for m=%d n=%d k=%d", lda, ldb, ldc, m, n, k))
+	}
+	need := func(rows, cols, ld, have int, name string) {
+		if rows > 0 && cols > 0 && have < (rows-1)*ld+cols {
+			panic(fmt.Sprintf("gemm: %s is too short: %d < %d", name, have, (rows-1)*ld+cols))
+		}
+	}
+	need(ar, ac, lda, len(a), "A")
+	need(br, bc, ldb, len(b), "B")
+	need(m, n, ldc, len(c), "C")
+}
+
+// scaleC sets C = beta*C (C = 0 when beta is 0).
+func scaleC(m, n int, beta float32, c []float32, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := range m {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
+
+// packA copies the mcc x kcc block of op(A) at (ic, pc) into dst as panels
+// of mr rows: panel p holds element (i, l) at p*mr*kcc + l*mr + i, with
+// rows past mcc zero.
+func packA(trans bool, mcc, kcc int, a []float32, lda, ic, pc int, dst []float32) {
+	for ir := 0; ir < mcc; ir += mr {
+		rows := min(mr, mcc-ir)
+		panel := dst[ir*kcc : ir*kcc+mr*kcc]
+		if !trans {
+			// op(A)(i, l) = a[i*lda + l]
+			base := (ic+ir)*lda + pc
+			if rows == mr {
+				r0 := a[base : base+kcc]
+				r1 := a[base+lda : base+lda+kcc]
+				r2 := a[base+2*lda : base+2*lda+kcc]
+				r3 := a[base+3*lda : base+3*lda+kcc]
+				r4 := a[base+4*lda : base+4*lda+kcc]
+				r5 := a[base+5*lda : base+5*lda+kcc]
+				for l := range kcc {
+					d := panel[l*mr : l*mr+mr : l*mr+mr]
+					d[0], d[1], d[2], d[3], d[4], d[5] = r0[l], r1[l], r2[l], r3[l], r4[l], r5[l]
+				}
+				continue
+			}
+			for l := range kcc {
+				d := panel[l*mr : l*mr+mr]
+				for i := range rows {
+					d[i] = a[base+i*lda+l]
+				}
+				clear(d[rows:])
+			}
+			continue
+		}
+		// op(A)(i, l) = a[l*lda + i]
+		for l := range kcc {
+			d := panel[l*mr : l*mr+mr]
+			src := a[(pc+l)*lda+ic+ir:]
+			copy(d, src[:rows])
+			clear(d[rows:])
+		}
+	}
+}
+
+// packB copies the kcc x ncc block of op(B) at (pc, jc) into dst as panels
+// of nr columns: panel q holds element (l, j) at q*nr*kcc + l*nr + j, with
+// columns past ncc zero.
+func packB(trans bool, kcc, ncc int, b []float32, ldb, pc, jc int, dst []float32) {
+	for jr := 0; jr < ncc; jr += nr {
+		cols := min(nr, ncc-jr)
+		panel := dst[jr*kcc : jr*kcc+nr*kcc]
+		if !trans {
+			// op(B)(l, j) = b[l*ldb + j]
+			for l := range kcc {
+				d := panel[l*nr : l*nr+nr]
+				copy(d, b[(pc+l)*ldb+jc+jr:][:cols])
+				clear(d[cols:])
+			}
+			continue
+		}
+		// op(B)(l, j) = b[j*ldb + l]
+		for j := range cols {
+			src := b[(jc+jr+j)*ldb+pc:][:kcc]
+			for l, v := range src {
+				panel[l*nr+j] = v
+			}
+		}
+		if cols < nr {
+			for l := range kcc {
+				clear(panel[l*nr+cols : l*nr+nr])
+			}
+		}
+	}
+}
+
+// macro adds alpha times the packed mcc x kcc block of A times the packed
+// kcc x ncc block of B to the mcc x ncc block of C at c.
+func macro(mcc, ncc, kcc int, alpha float32, pa, pb []float32, c []float32, ldc int) {
+	var tile [mr * nr]float32
+	for jr := 0; jr < ncc; jr += nr {
+		cols := min(nr, ncc-jr)
+		bp := pb[jr*kcc:]
+		for ir := 0; ir < mcc; ir += mr {
+			rows := min(mr, mcc-ir)
+			ap := pa[ir*kcc:]
+			if rows == mr && cols == nr {
+				kernel(kcc, &ap[0], &bp[0], &c[ir*ldc+jr], ldc, alpha)
+				continue
+			}
+			tile = [mr * nr]float32{}
+			kernel(kcc, &ap[0], &bp[0], &tile[0], nr, alpha)
+			for i := range rows {
+				row := c[(ir+i)*ldc+jr:][:cols]
+				for j := range row {
+					row[j] += tile[i*nr+j]
+				}
+			}
+		}
+	}
+}
+
+// Available reports whether Sgemm runs this package's assembly kernel
+// (amd64 with AVX2 and FMA, built without the purego tag); when it is false
+// Sgemm is gonum's blas32 Sgemm, which spreads large products over
+// goroutines of its own.
+func Available() bool { return useAsm }
