@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // Cache blocking (see the package comment). A KC x NR panel of B (16 KiB)
@@ -22,9 +23,13 @@ const (
 // buffers are one call's packing buffers; b grows to the largest packed
 // block of B the goroutine's calls have needed (at most kc x nc).
 type buffers struct {
-	a [mc * kc]float32
-	b []float32
+	a     [mc * kc]float32
+	edgeB [kc * nr]float32
+	b     []float32
 }
+
+// level2 is gonum's pure-Go BLAS, for matrix-vector products.
+var level2 gonum.Implementation
 
 var pool = sync.Pool{New: func() any { return new(buffers) }}
 
@@ -43,9 +48,27 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 	if m == 0 || n == 0 {
 		return
 	}
-	scaleC(m, n, beta, c, ldc)
 	if k == 0 || alpha == 0 {
+		scaleC(m, n, beta, c, ldc)
 		return
+	}
+	if transB && m < mr {
+		// Fewer rows than one panel: packing (transposing) B would cost as
+		// much as the product. Each row of C is B times a row of op(A).
+		for i := range m {
+			var x []float32
+			incX := 1
+			if transA {
+				x, incX = a[i:], lda
+			} else {
+				x = a[i*lda:]
+			}
+			level2.Sgemv(blas.NoTrans, n, k, alpha, b, ldb, x, incX, beta, c[i*ldc:], 1)
+		}
+		return
+	}
+	if beta != 0 {
+		scaleC(m, n, beta, c, ldc)
 	}
 	buf := pool.Get().(*buffers)
 	defer pool.Put(buf)
@@ -54,16 +77,61 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 	}
 	for jc := 0; jc < n; jc += nc {
 		ncc := min(nc, n-jc)
+		// A block serves ncc/nr panels of B: packing it pays only when
+		// that is many.
+		directA := ncc <= directANC
 		for pc := 0; pc < k; pc += kc {
 			kcc := min(kc, k-pc)
-			packB(transB, kcc, ncc, b, ldb, pc, jc, buf.b)
+			var opB operand
+			if !transB && kcc*ldb <= directBElems {
+				// B's rows are close enough to stay in L1 as they are: the
+				// kernel reads them in place, and only a partial last panel
+				// is packed (zero padded).
+				opB = operand{s: b[pc*ldb+jc:], panel: nr, cs: ldb}
+				if full := ncc / nr * nr; full < ncc {
+					packB(false, kcc, ncc-full, b, ldb, pc, jc+full, buf.edgeB[:])
+					opB.edge, opB.edgeCS = buf.edgeB[:], nr
+				}
+			} else {
+				packB(transB, kcc, ncc, b, ldb, pc, jc, buf.b)
+				opB = operand{s: buf.b, panel: nr * kcc, cs: nr}
+			}
 			for ic := 0; ic < m; ic += mc {
 				mcc := min(mc, m-ic)
-				packA(transA, mcc, kcc, a, lda, ic, pc, buf.a[:])
-				macro(mcc, ncc, kcc, alpha, buf.a[:], buf.b, c[ic*ldc+jc:], ldc)
+				var opA operand
+				switch {
+				case !directA:
+					packA(transA, mcc, kcc, a, lda, ic, pc, buf.a[:])
+					opA = operand{s: buf.a[:], panel: mr * kcc, rs: 1, cs: mr}
+				case transA:
+					opA = operand{s: a[pc*lda+ic:], panel: mr, rs: 1, cs: lda}
+				default:
+					opA = operand{s: a[ic*lda+pc:], panel: mr * lda, rs: lda, cs: 1}
+				}
+				// With beta 0 the first block of k sets C, the others add.
+				macro(mcc, ncc, kcc, alpha, opA, opB, c[ic*ldc+jc:], ldc, beta != 0 || pc > 0)
 			}
 		}
 	}
+}
+
+// When A and B are read in place rather than packed (see Sgemm).
+const (
+	directANC    = 4 * nr
+	directBElems = 16384
+)
+
+// operand says where the kernel finds a block's panels: panel p (of mr
+// rows of A or nr columns of B) starts at s[p*panel], element (i, l) of
+// an A panel is at i*rs + l*cs from there, row l of a B panel at l*cs. A
+// partial last panel of B, when the block is read in place, is packed in
+// edge (row l at l*edgeCS); a partial last panel of A needs no packing, as
+// the kernels for fewer than mr rows read only those rows.
+type operand struct {
+	s             []float32
+	panel, rs, cs int
+	edge          []float32
+	edgeCS        int
 }
 
 // Reference is gonum's blas32 Sgemm with Sgemm's signature: the fallback
@@ -173,6 +241,12 @@ func packB(trans bool, kcc, ncc int, b []float32, ldb, pc, jc int, dst []float32
 		panel := dst[jr*kcc : jr*kcc+nr*kcc]
 		if !trans {
 			// op(B)(l, j) = b[l*ldb + j]
+			if cols == nr {
+				for l := range kcc {
+					*(*[nr]float32)(panel[l*nr:]) = *(*[nr]float32)(b[(pc+l)*ldb+jc+jr:])
+				}
+				continue
+			}
 			for l := range kcc {
 				d := panel[l*nr : l*nr+nr]
 				copy(d, b[(pc+l)*ldb+jc+jr:][:cols])
@@ -195,26 +269,37 @@ func packB(trans bool, kcc, ncc int, b []float32, ldb, pc, jc int, dst []float32
 	}
 }
 
-// macro adds alpha times the packed mcc x kcc block of A times the packed
-// kcc x ncc block of B to the mcc x ncc block of C at c.
-func macro(mcc, ncc, kcc int, alpha float32, pa, pb []float32, c []float32, ldc int) {
+// macro adds alpha times the mcc x kcc block of op(A) times the kcc x ncc
+// block of op(B) (described by opA and opB) to the mcc x ncc block of C at c
+// (acc), or sets the block to it (!acc).
+func macro(mcc, ncc, kcc int, alpha float32, opA, opB operand, c []float32, ldc int, acc bool) {
 	var tile [mr * nr]float32
 	for jr := 0; jr < ncc; jr += nr {
 		cols := min(nr, ncc-jr)
-		bp := pb[jr*kcc:]
+		var bp []float32
+		bcs := opB.cs
+		if cols < nr && opB.edge != nil {
+			bp, bcs = opB.edge, opB.edgeCS
+		} else {
+			bp = opB.s[jr/nr*opB.panel:]
+		}
 		for ir := 0; ir < mcc; ir += mr {
 			rows := min(mr, mcc-ir)
-			ap := pa[ir*kcc:]
-			if rows == mr && cols == nr {
-				kernel(kcc, &ap[0], &bp[0], &c[ir*ldc+jr], ldc, alpha)
+			ap := opA.s[ir/mr*opA.panel:]
+			if cols == nr {
+				kernel(rows, kcc, &ap[0], opA.rs, opA.cs, &bp[0], bcs, &c[ir*ldc+jr], ldc, alpha, acc)
 				continue
 			}
-			tile = [mr * nr]float32{}
-			kernel(kcc, &ap[0], &bp[0], &tile[0], nr, alpha)
+			kernel(rows, kcc, &ap[0], opA.rs, opA.cs, &bp[0], bcs, &tile[0], nr, alpha, false)
 			for i := range rows {
 				row := c[(ir+i)*ldc+jr:][:cols]
-				for j := range row {
-					row[j] += tile[i*nr+j]
+				t := tile[i*nr:][:cols]
+				if acc {
+					for j := range row {
+						row[j] += t[j]
+					}
+				} else {
+					copy(row, t)
 				}
 			}
 		}

@@ -8,9 +8,46 @@ import "golang.org/x/sys/cpu"
 // init, never written after).
 var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX
 
-// kernel adds alpha times the product of a packed mr x kc panel of A (at a)
-// and a packed kc x nr panel of B (at b) to the mr x nr tile of C at c, whose
-// rows are ldc elements apart. kc must be at least 1.
-//
+// kernel adds alpha times the product of a rows x kc panel of A and a kc x
+// nr panel of B to the rows x nr tile of C at c (acc), or sets the tile to
+// it (!acc); C's rows are ldc elements apart. A's element (i, l) is at a +
+// i*rsA + l*csA, B's row l (nr contiguous floats) at b + l*csB, all in
+// elements; only A's first rows rows are read. 1 <= rows <= mr, kc >= 1.
+// (A switch, not a table of funcs: an indirect call would make the
+// pointers escape.)
+func kernel(rows, kc int, a *float32, rsA, csA int, b *float32, csB int, c *float32, ldc int, alpha float32, acc bool) {
+	switch rows {
+	case 6:
+		kernel6(kc, a, rsA, csA, b, csB, c, ldc, alpha, acc)
+	case 5:
+		kernel5(kc, a, rsA, csA, b, csB, c, ldc, alpha, acc)
+	case 4:
+		kernel4(kc, a, rsA, csA, b, csB, c, ldc, alpha, acc)
+	case 3:
+		kernel3(kc, a, rsA, csA, b, csB, c, ldc, alpha, acc)
+	case 2:
+		kernel2(kc, a, rsA, csA, b, csB, c, ldc, alpha, acc)
+	default:
+		kernel1(kc, a, rsA, csA, b, csB, c, ldc, alpha, acc)
+	}
+}
+
+//go:generate sh -c "python3 gen_kernel.py > kernel_amd64.s"
+
 //go:noescape
-func kernel(kc int, a, b, c *float32, ldc int, alpha float32)
+func kernel1(kc int, a *float32, rsA, csA int, b *float32, csB int, c *float32, ldc int, alpha float32, acc bool)
+
+//go:noescape
+func kernel2(kc int, a *float32, rsA, csA int, b *float32, csB int, c *float32, ldc int, alpha float32, acc bool)
+
+//go:noescape
+func kernel3(kc int, a *float32, rsA, csA int, b *float32, csB int, c *float32, ldc int, alpha float32, acc bool)
+
+//go:noescape
+func kernel4(kc int, a *float32, rsA, csA int, b *float32, csB int, c *float32, ldc int, alpha float32, acc bool)
+
+//go:noescape
+func kernel5(kc int, a *float32, rsA, csA int, b *float32, csB int, c *float32, ldc int, alpha float32, acc bool)
+
+//go:noescape
+func kernel6(kc int, a *float32, rsA, csA int, b *float32, csB int, c *float32, ldc int, alpha float32, acc bool)

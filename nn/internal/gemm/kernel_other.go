@@ -6,6 +6,6 @@ package gemm
 // gonum's.
 const useAsm = false
 
-func kernel(kc int, a, b, c *float32, ldc int, alpha float32) {
+func kernel(rows, kc int, a *float32, rsA, csA int, b *float32, csB int, c *float32, ldc int, alpha float32, acc bool) {
 	panic("gemm: no assembly kernel in this build")
 }
