@@ -31,7 +31,30 @@ type buffers struct {
 // level2 is gonum's pure-Go BLAS, for matrix-vector products.
 var level2 gonum.Implementation
 
-var pool = sync.Pool{New: func() any { return new(buffers) }}
+// free holds the buffers no call is using. Unlike a sync.Pool it is never
+// emptied by the garbage collector, so steady state allocates nothing; it
+// holds at most as many buffers as calls have ever run at once.
+var free struct {
+	sync.Mutex
+	bufs []*buffers
+}
+
+func getBuffers() *buffers {
+	free.Lock()
+	defer free.Unlock()
+	if n := len(free.bufs); n > 0 {
+		b := free.bufs[n-1]
+		free.bufs = free.bufs[:n-1]
+		return b
+	}
+	return new(buffers)
+}
+
+func putBuffers(b *buffers) {
+	free.Lock()
+	free.bufs = append(free.bufs, b)
+	free.Unlock()
+}
 
 // Sgemm computes C = alpha*op(A)*op(B) + beta*C on the calling goroutine.
 // All matrices are row-major; op(X) is X or its transpose as trans says;
@@ -70,8 +93,8 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 	if beta != 0 {
 		scaleC(m, n, beta, c, ldc)
 	}
-	buf := pool.Get().(*buffers)
-	defer pool.Put(buf)
+	buf := getBuffers()
+	defer putBuffers(buf)
 	if need := min(k, kc) * min((n+nr-1)/nr*nr, nc); len(buf.b) < need {
 		buf.b = make([]float32, need)
 	}
