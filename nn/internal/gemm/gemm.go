@@ -106,10 +106,13 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 		for pc := 0; pc < k; pc += kc {
 			kcc := min(kc, k-pc)
 			var opB operand
-			if !transB && kcc*ldb <= directBElems {
-				// B's rows are close enough to stay in L1 as they are: the
-				// kernel reads them in place, and only a partial last panel
-				// is packed (zero padded).
+			if !transB && (kcc*ldb <= directBElems || m <= directBM && ldb%256 != 0) {
+				// B's rows are close enough to stay in L1 as they are, or
+				// too few rows of A reuse a packed B to pay for packing it
+				// (and its row stride is not a multiple of 1 KiB, which
+				// would crowd its rows into a few cache sets): the kernel
+				// reads it in place, and only a partial last panel is
+				// packed (zero padded).
 				opB = operand{s: b[pc*ldb+jc:], panel: nr, cs: ldb}
 				if full := ncc / nr * nr; full < ncc {
 					packB(false, kcc, ncc-full, b, ldb, pc, jc+full, buf.edgeB[:])
@@ -142,6 +145,7 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 const (
 	directANC    = 4 * nr
 	directBElems = 16384
+	directBM     = 128
 )
 
 // operand says where the kernel finds a block's panels: panel p (of mr
@@ -278,10 +282,18 @@ func packB(trans bool, kcc, ncc int, b []float32, ldb, pc, jc int, dst []float32
 			continue
 		}
 		// op(B)(l, j) = b[j*ldb + l]
+		l0 := 0
+		if cols == nr && kcc >= 8 {
+			// Whole 8x8 blocks in assembly; the bounds were checked
+			// by Sgemm's check.
+			_ = b[(jc+jr+nr-1)*ldb+pc+kcc-1]
+			packBT16(kcc/8, &b[(jc+jr)*ldb+pc], ldb, &panel[0])
+			l0 = kcc / 8 * 8
+		}
 		for j := range cols {
 			src := b[(jc+jr+j)*ldb+pc:][:kcc]
-			for l, v := range src {
-				panel[l*nr+j] = v
+			for l := l0; l < kcc; l++ {
+				panel[l*nr+j] = src[l]
 			}
 		}
 		if cols < nr {

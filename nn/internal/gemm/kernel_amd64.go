@@ -51,3 +51,9 @@ func kernel5(kc int, a *float32, rsA, csA int, b *float32, csB int, c *float32, 
 
 //go:noescape
 func kernel6(kc int, a *float32, rsA, csA int, b *float32, csB int, c *float32, ldc int, alpha float32, acc bool)
+
+// packBT16 writes dst[l*16 + j] = src[j*ld + l] for j < 16 and l < 8*k8
+// (k8 >= 1): packB's transposing copy of a whole 16-column panel.
+//
+//go:noescape
+func packBT16(k8 int, src *float32, ld int, dst *float32)

@@ -9,3 +9,7 @@ const useAsm = false
 func kernel(rows, kc int, a *float32, rsA, csA int, b *float32, csB int, c *float32, ldc int, alpha float32, acc bool) {
 	panic("gemm: no assembly kernel in this build")
 }
+
+func packBT16(k8 int, src *float32, ld int, dst *float32) {
+	panic("gemm: no assembly kernel in this build")
+}
