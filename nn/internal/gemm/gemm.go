@@ -306,11 +306,13 @@ func packB(trans bool, kcc, ncc int, b []float32, ldb, pc, jc int, dst []float32
 
 // macro adds alpha times the mcc x kcc block of op(A) times the kcc x ncc
 // block of op(B) (described by opA and opB) to the mcc x ncc block of C at c
-// (acc), or sets the block to it (!acc).
+// (acc), or sets the block to it (!acc). It sweeps A's panels for each B
+// panel (which stays in L1), or, when all of the B block fits in L1 beside
+// an A panel, B's panels for each A panel.
 func macro(mcc, ncc, kcc int, alpha float32, opA, opB operand, c []float32, ldc int, acc bool) {
 	var tile [mr * nr]float32
-	for jr := 0; jr < ncc; jr += nr {
-		cols := min(nr, ncc-jr)
+	do := func(ir, jr int) {
+		rows, cols := min(mr, mcc-ir), min(nr, ncc-jr)
 		var bp []float32
 		bcs := opB.cs
 		if cols < nr && opB.edge != nil {
@@ -318,28 +320,42 @@ func macro(mcc, ncc, kcc int, alpha float32, opA, opB operand, c []float32, ldc 
 		} else {
 			bp = opB.s[jr/nr*opB.panel:]
 		}
-		for ir := 0; ir < mcc; ir += mr {
-			rows := min(mr, mcc-ir)
-			ap := opA.s[ir/mr*opA.panel:]
-			if cols == nr {
-				kernel(rows, kcc, &ap[0], opA.rs, opA.cs, &bp[0], bcs, &c[ir*ldc+jr], ldc, alpha, acc)
-				continue
-			}
-			kernel(rows, kcc, &ap[0], opA.rs, opA.cs, &bp[0], bcs, &tile[0], nr, alpha, false)
-			for i := range rows {
-				row := c[(ir+i)*ldc+jr:][:cols]
-				t := tile[i*nr:][:cols]
-				if acc {
-					for j := range row {
-						row[j] += t[j]
-					}
-				} else {
-					copy(row, t)
+		ap := opA.s[ir/mr*opA.panel:]
+		if cols == nr {
+			kernel(rows, kcc, &ap[0], opA.rs, opA.cs, &bp[0], bcs, &c[ir*ldc+jr], ldc, alpha, acc)
+			return
+		}
+		kernel(rows, kcc, &ap[0], opA.rs, opA.cs, &bp[0], bcs, &tile[0], nr, alpha, false)
+		for i := range rows {
+			row := c[(ir+i)*ldc+jr:][:cols]
+			t := tile[i*nr:][:cols]
+			if acc {
+				for j := range row {
+					row[j] += t[j]
 				}
+			} else {
+				copy(row, t)
 			}
 		}
 	}
+	if kcc*ncc <= smallB {
+		for ir := 0; ir < mcc; ir += mr {
+			for jr := 0; jr < ncc; jr += nr {
+				do(ir, jr)
+			}
+		}
+		return
+	}
+	for jr := 0; jr < ncc; jr += nr {
+		for ir := 0; ir < mcc; ir += mr {
+			do(ir, jr)
+		}
+	}
 }
+
+// smallB is the most elements of a B block that macro keeps in L1 whole
+// (24 KiB of the 32 KiB).
+const smallB = 6144
 
 // Available reports whether Sgemm runs this package's assembly kernel
 // (amd64 with AVX2 and FMA, built without the purego tag); when it is false
