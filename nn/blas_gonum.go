@@ -14,11 +14,12 @@ import (
 const BLASName = "pure Go (Go assembly GEMM, gonum elsewhere)"
 
 // BLASCore names the kernel family this build's SGEMM runs on this
-// processor: "gemm-avx2" (package gemm's AVX2+FMA micro-kernel) or "gonum"
-// (gonum's pure Go, under the purego tag or without AVX2 and FMA).
+// processor: "gemm-avx512" or "gemm-avx2" (package gemm's assembly
+// micro-kernels) or "gonum" (gonum's pure Go, under the purego tag or
+// without AVX2 and FMA).
 func BLASCore() string {
 	if gemm.Available() {
-		return "gemm-avx2"
+		return "gemm-" + gemm.Kernels()
 	}
 	return "gonum"
 }

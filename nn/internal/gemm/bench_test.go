@@ -40,15 +40,22 @@ func benchGemm(b *testing.B, f func(transA, transB bool, m, n, k int, alpha floa
 				ldb = s.k
 			}
 			b.ResetTimer()
+			cpu0 := cpuTime()
 			for b.Loop() {
 				f(s.tA, s.tB, s.m, s.n, s.k, 1, a, lda, bb, ldb, 0, c, s.n)
 			}
-			b.ReportMetric(2*float64(s.m*s.n*s.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			flop := 2 * float64(s.m*s.n*s.k) * float64(b.N)
+			b.ReportMetric(flop/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			if cpu := cpuTime() - cpu0; cpu > 0 {
+				b.ReportMetric(flop/cpu.Seconds()/1e9, "GFLOP/CPU-s")
+			}
 		})
 	}
 }
 
-func BenchmarkSgemm(b *testing.B) { benchGemm(b, Sgemm) }
+func BenchmarkSgemm(b *testing.B) {
+	kernelSets(func(name string) { b.Run(name, func(b *testing.B) { benchGemm(b, Sgemm) }) })
+}
 
 // BenchmarkGonum is gonum's blas32 on the same shapes. It may go parallel
 // on large products: run it with -cpu 1 for a single-threaded baseline.

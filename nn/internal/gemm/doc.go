@@ -7,6 +7,8 @@
 // MR = 6 rows tall, and a register-blocked micro-kernel multiplies one A
 // panel by one B panel into an MR x NR tile of C (AVX2+FMA assembly, twelve
 // YMM accumulators; kernels for 1 to 5 rows take a partial last A panel).
+// With AVX-512F a 6x32 kernel (twelve ZMM accumulators) takes two whole B
+// panels at once.
 // Small operands, common in inference, are read in place instead: A when
 // few B panels reuse it, B when its rows are close together. Fewer than MR
 // rows of op(A) times a transposed B is one gemv per row (gonum's).

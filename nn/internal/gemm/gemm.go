@@ -338,18 +338,44 @@ func macro(mcc, ncc, kcc int, alpha float32, opA, opB operand, c []float32, ldc 
 			}
 		}
 	}
+	// do2 is do for two whole B panels at once (AVX-512).
+	do2 := func(ir, jr int) {
+		bp := opB.s[jr/nr*opB.panel:]
+		ap := opA.s[ir/mr*opA.panel:]
+		kernel512(min(mr, mcc-ir), kcc, &ap[0], opA.rs, opA.cs, &bp[0], opB.cs, opB.panel, &c[ir*ldc+jr], ldc, alpha, acc)
+	}
+	// width is the columns of B the step at jr takes: two panels when the
+	// AVX-512 kernels run and both are whole.
+	width := func(jr int) int {
+		if useAVX512 && jr+2*nr <= ncc {
+			return 2 * nr
+		}
+		return nr
+	}
 	if kcc*ncc <= smallB {
 		for ir := 0; ir < mcc; ir += mr {
-			for jr := 0; jr < ncc; jr += nr {
-				do(ir, jr)
+			for jr := 0; jr < ncc; {
+				w := width(jr)
+				if w == nr {
+					do(ir, jr)
+				} else {
+					do2(ir, jr)
+				}
+				jr += w
 			}
 		}
 		return
 	}
-	for jr := 0; jr < ncc; jr += nr {
+	for jr := 0; jr < ncc; {
+		w := width(jr)
 		for ir := 0; ir < mcc; ir += mr {
-			do(ir, jr)
+			if w == nr {
+				do(ir, jr)
+			} else {
+				do2(ir, jr)
+			}
 		}
+		jr += w
 	}
 }
 
@@ -362,3 +388,16 @@ const smallB = 6144
 // Sgemm is gonum's blas32 Sgemm, which spreads large products over
 // goroutines of its own.
 func Available() bool { return useAsm }
+
+// Kernels names the micro-kernels Sgemm runs on this CPU: "avx512" (the
+// 6x32 AVX-512 kernels beside the AVX2 ones), "avx2", or "gonum" when
+// Available is false.
+func Kernels() string {
+	switch {
+	case useAVX512:
+		return "avx512"
+	case useAsm:
+		return "avx2"
+	}
+	return "gonum"
+}

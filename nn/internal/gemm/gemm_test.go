@@ -63,7 +63,28 @@ var shapes = []shape{
 	{64, 100, 576}, {121, 47, 257}, {37, 2050, 19}, {250, 40, 600}, {18, 48, 1000},
 }
 
+// kernelSets runs f with each set of micro-kernels this CPU has (the AVX2
+// ones alone, then with the AVX-512 ones).
+func kernelSets(f func(name string)) {
+	saved := useAVX512
+	defer func() { useAVX512 = saved }()
+	useAVX512 = false
+	if useAsm {
+		f("avx2")
+	} else {
+		f("gonum")
+	}
+	if saved {
+		useAVX512 = true
+		f("avx512")
+	}
+}
+
 func TestSgemm(t *testing.T) {
+	kernelSets(func(name string) { t.Run(name, testSgemm) })
+}
+
+func testSgemm(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	type scal struct{ alpha, beta float32 }
 	scals := []scal{{1, 0}, {1, 1}, {0, 1}, {0, 0.5}, {-0.75, 0}, {1.5, -2}, {1, 0.5}}

@@ -8,6 +8,10 @@ import "golang.org/x/sys/cpu"
 // init, never written after).
 var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX
 
+// useAVX512 says whether macro runs the 6x32 AVX-512 kernels on pairs of
+// whole B panels.
+var useAVX512 = useAsm && cpu.X86.HasAVX512F
+
 // kernel adds alpha times the product of a rows x kc panel of A and a kc x
 // nr panel of B to the rows x nr tile of C at c (acc), or sets the tile to
 // it (!acc); C's rows are ldc elements apart. A's element (i, l) is at a +
@@ -57,3 +61,41 @@ func kernel6(kc int, a *float32, rsA, csA int, b *float32, csB int, c *float32, 
 //
 //go:noescape
 func packBT16(k8 int, src *float32, ld int, dst *float32)
+
+// kernel512 is kernel for 32 columns of B: two 16-column panels, the second
+// off elements after the first (each with rows csB apart), into a rows x
+// 32 tile of C. AVX-512F only.
+func kernel512(rows, kc int, a *float32, rsA, csA int, b *float32, csB, off int, c *float32, ldc int, alpha float32, acc bool) {
+	switch rows {
+	case 6:
+		kernel512_6(kc, a, rsA, csA, b, csB, off, c, ldc, alpha, acc)
+	case 5:
+		kernel512_5(kc, a, rsA, csA, b, csB, off, c, ldc, alpha, acc)
+	case 4:
+		kernel512_4(kc, a, rsA, csA, b, csB, off, c, ldc, alpha, acc)
+	case 3:
+		kernel512_3(kc, a, rsA, csA, b, csB, off, c, ldc, alpha, acc)
+	case 2:
+		kernel512_2(kc, a, rsA, csA, b, csB, off, c, ldc, alpha, acc)
+	default:
+		kernel512_1(kc, a, rsA, csA, b, csB, off, c, ldc, alpha, acc)
+	}
+}
+
+//go:noescape
+func kernel512_1(kc int, a *float32, rsA, csA int, b *float32, csB, off int, c *float32, ldc int, alpha float32, acc bool)
+
+//go:noescape
+func kernel512_2(kc int, a *float32, rsA, csA int, b *float32, csB, off int, c *float32, ldc int, alpha float32, acc bool)
+
+//go:noescape
+func kernel512_3(kc int, a *float32, rsA, csA int, b *float32, csB, off int, c *float32, ldc int, alpha float32, acc bool)
+
+//go:noescape
+func kernel512_4(kc int, a *float32, rsA, csA int, b *float32, csB, off int, c *float32, ldc int, alpha float32, acc bool)
+
+//go:noescape
+func kernel512_5(kc int, a *float32, rsA, csA int, b *float32, csB, off int, c *float32, ldc int, alpha float32, acc bool)
+
+//go:noescape
+func kernel512_6(kc int, a *float32, rsA, csA int, b *float32, csB, off int, c *float32, ldc int, alpha float32, acc bool)

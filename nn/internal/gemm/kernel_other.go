@@ -13,3 +13,9 @@ func kernel(rows, kc int, a *float32, rsA, csA int, b *float32, csB int, c *floa
 func packBT16(k8 int, src *float32, ld int, dst *float32) {
 	panic("gemm: no assembly kernel in this build")
 }
+
+var useAVX512 = false // never set: there are no kernels
+
+func kernel512(rows, kc int, a *float32, rsA, csA int, b *float32, csB, off int, c *float32, ldc int, alpha float32, acc bool) {
+	panic("gemm: no assembly kernel in this build")
+}
