@@ -5,8 +5,9 @@ import (
 	"gonum.org/v1/gonum/blas/blas32"
 )
 
-// The network multiplies matrices with the build's BLAS (gonum's pure Go
-// code by default, OpenBLAS with the openblas build tag), always one
+// The network multiplies matrices with the build's BLAS (package
+// nn/internal/gemm's Go assembly by default, gonum's pure Go under the
+// purego tag or without AVX2, OpenBLAS with the openblas build tag), always one
 // single-threaded product per goroutine: an evaluator runs on one core, and
 // a training step splits each product's columns over GOMAXPROCS goroutines
 // itself. Go then schedules all the parallel work (products, im2col,
@@ -27,12 +28,13 @@ func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 
 // gemmTile is the output tile edge that keeps gonum's Sgemm serial: it
 // spreads a product of 4 or more 64x64 output blocks over goroutines (and
-// allocates to do so).
+// allocates to do so). sgemmPar also splits columns in multiples of it.
 const gemmTile = 64
 
-// sgemmSerial is sgemm (alpha 1) on the calling goroutine only. In the
-// pure-Go build the product is cut into 64x64 output tiles, each too small
-// for gonum to go parallel; OpenBLAS runs single-threaded and gets it whole.
+// sgemmSerial is sgemm (alpha 1) on the calling goroutine only. Where the
+// product is gonum's (tileForSerial) it is cut into 64x64 output tiles, each
+// too small for gonum to go parallel; package gemm and OpenBLAS run
+// single-threaded and get it whole.
 func sgemmSerial(transA, transB bool, m, n, k int, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if !tileForSerial {
 		sgemm(transA, transB, m, n, k, 1, a, lda, b, ldb, beta, c, ldc)

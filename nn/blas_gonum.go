@@ -2,16 +2,45 @@
 
 package nn
 
-// BLASName names the BLAS this build multiplies matrices with.
-const BLASName = "gonum (pure Go)"
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/gonum"
 
-// BLASCore names the kernel family the BLAS chose for this processor; the
-// pure-Go build has one.
-func BLASCore() string { return "gonum" }
+	"bomberzero/nn/internal/gemm"
+)
+
+// BLASName names the BLAS this build multiplies matrices with.
+const BLASName = "pure Go (Go assembly GEMM, gonum elsewhere)"
+
+// BLASCore names the kernel family this build's SGEMM runs on this
+// processor: "gemm-avx512" or "gemm-avx2" (package gemm's assembly
+// micro-kernels) or "gonum" (gonum's pure Go, under the purego tag or
+// without AVX2 and FMA).
+func BLASCore() string {
+	if gemm.Available() {
+		return "gemm-" + gemm.Kernels()
+	}
+	return "gonum"
+}
 
 // tileForSerial says whether single-goroutine products must be cut into
-// tiles to keep gonum from going parallel.
-const tileForSerial = true
+// tiles to keep gonum from going parallel: only where gemm.Sgemm is gonum's.
+var tileForSerial = !gemm.Available()
+
+func init() {
+	if gemm.Available() {
+		blas32.Use(gemmBLAS{})
+	}
+}
+
+// gemmBLAS is gonum's Float32 BLAS with Sgemm replaced by package gemm's,
+// which is serial and allocates nothing.
+type gemmBLAS struct{ gonum.Implementation }
+
+func (gemmBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	gemm.Sgemm(tA != blas.NoTrans, tB != blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
 
 // SetBLASThreads is kept for callers written against an earlier nn.
 //
