@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/env"
 )
 
@@ -109,5 +110,67 @@ func TestEnginePlayerAnalyzesItsBestMovesBestFirst(t *testing.T) {
 	// Choose is back to one line.
 	if _, err := p.Choose(pos); err != nil || len(p.(*EnginePlayer).Last().Lines) != 1 {
 		t.Errorf("after Analyze, Choose searched %d lines", len(p.(*EnginePlayer).Last().Lines))
+	}
+}
+
+// The echo test (compare.Echo) changes the engine player's piece table and
+// nothing else: the table match.Parse builds must reach the engine's
+// evaluation, in its trades and in its scores.
+func TestEnginePlayersTableReachesItsEvaluation(t *testing.T) {
+	v := mustVariant(t, "chess")
+	// The rook on d8 attacks the queen on d2; Qxd8+ Kxd8 gives the queen
+	// for the rook. At the default table (Q 11, R 6) that loses 5 pawns
+	// against moving the queen away; with Q 4 it wins 2.
+	trade, err := v.ParsePosition("3rk3/5ppp/8/8/8/7P/3Q1PP1/6K1 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := func(vals agent.Values) string {
+		mk, err := Parse("engine:nodes=3000", v, Options{Values: vals})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := mk.New(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := p.Choose(trade)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return env.UCI{}.FormatMove(trade, m)
+	}
+	if m := best(nil); m == "d2d8" {
+		t.Errorf("default table (Q 11): engine plays %s, giving the queen for the rook", m)
+	}
+	if m := best(agent.Values{'Q': 4}); m != "d2d8" {
+		t.Errorf("Q 4: engine plays %s, want d2d8, the queen for the rook", m)
+	}
+	// A quiet position a queen up: the score moves by the table's change
+	// (11 - 6 = 5 pawns), give or take the king terms, which the material
+	// left blends.
+	up, err := v.ParsePosition("4k3/pppp4/8/8/8/8/PPPP4/3QK3 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := func(vals agent.Values) float64 {
+		mk, err := Parse("engine:depth=1", v, Options{Values: vals})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := mk.New(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := p.(*EnginePlayer).Analyze(up, 1)
+		if err != nil || len(c) != 1 {
+			t.Fatalf("analysis %v (%v)", c, err)
+		}
+		return c[0].Score
+	}
+	hi, lo := score(nil), score(agent.Values{'Q': 6})
+	t.Logf("trade: %s at the default table, %s with Q 4; queen-up score %.2f with Q 11, %.2f with Q 6", best(nil), best(agent.Values{'Q': 4}), hi, lo)
+	if d := hi - lo; d < 4.5 || d > 5.5 {
+		t.Errorf("queen-up score %.2f with Q 11, %.2f with Q 6: moved %.2f pawns, want about 5", hi, lo, d)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"bomberzero/agent"
+	"bomberzero/engine"
 	"bomberzero/env"
 	"bomberzero/match"
 	"bomberzero/study/values"
@@ -21,13 +22,19 @@ import (
 // (games, seeds, cap), and the values pipeline is fitted on each set.
 type EchoConfig struct {
 	Variant string
-	// Player is a material player spec that takes a piece table:
-	// "greedy" or "alphabeta:D".
+	// Player is a player spec that plays by a piece table: "greedy",
+	// "alphabeta:D" or the engine ("engine:nodes=N...", its classical
+	// evaluation's material and its move ordering from the table; a
+	// learned net, eval=FILE, is refused: its material is the net's).
 	Player string
 	// Piece is the letter whose table value changes; Values are the values
 	// it is given, at least two (e.g. 3 and 7).
 	Piece  byte
 	Values []float64
+	// Wrong, when not nil, takes the place of Piece and Values: the test
+	// plays Table and then Table with Wrong's entries (a deliberately wrong
+	// table, as N=5,Q=6) and gives a verdict for every piece the fit values.
+	Wrong agent.Values
 	// Table holds the player's other piece values, replacing entries of
 	// the default table (nil: the default table); Piece's entry is set
 	// from Values.
@@ -58,10 +65,12 @@ type EchoConfig struct {
 
 // EchoRun is the fit of one table value.
 type EchoRun struct {
-	TableValue float64 `json:"table_value"`
-	Games      int     `json:"games"` // fitted: the games the length cap stopped are left out
-	Capped     int     `json:"capped"`
-	Decisive   int     `json:"decisive"`
+	TableValue float64 `json:"table_value"` // Piece's starting value (0 with a wrong table)
+	// Table is the player's whole starting table (agent.Values syntax).
+	Table    string `json:"table"`
+	Games    int    `json:"games"` // fitted: the games the length cap stopped are left out
+	Capped   int    `json:"capped"`
+	Decisive int    `json:"decisive"`
 	// Fitted is the piece's fitted value per method, in units of the unit
 	// piece (nil when the fit could not value it).
 	Fitted map[values.Method]*values.Estimate `json:"fitted"`
@@ -90,17 +99,23 @@ type EchoRound struct {
 type EchoResult struct {
 	Variant string                        `json:"variant"`
 	Player  string                        `json:"player"`
-	Piece   string                        `json:"piece"`
-	Rounds  int                           `json:"rounds"` // rounds per starting table; the verdict is on the last
+	Piece   string                        `json:"piece"`           // "" with a wrong table
+	Wrong   string                        `json:"wrong,omitempty"` // the wrong table's entries, agent.Values syntax
+	Rounds  int                           `json:"rounds"`          // rounds per starting table; the verdict is on the last
 	Runs    []EchoRun                     `json:"runs"`
-	Methods map[values.Method]EchoVerdict `json:"methods"`
+	Methods map[values.Method]EchoVerdict `json:"methods"` // Piece's verdict (empty with a wrong table)
+	// Pieces holds every piece's verdict, by letter and method, between the
+	// first and the last starting table: with a wrong table, whether each
+	// fitted value moved by less than its half-width.
+	Pieces map[string]map[values.Method]EchoVerdict `json:"pieces"`
 }
 
 // EchoVerdict is one method's verdict.
 type EchoVerdict struct {
 	Shift     float64 `json:"shift"`      // fitted value at the highest table value minus at the lowest
 	HalfWidth float64 `json:"half_width"` // the larger of the two fits' 95% half-widths
-	Echo      float64 `json:"echo"`       // Shift over the table's change
+	Change    float64 `json:"change"`     // the piece's table value at the last starting table minus at the first
+	Echo      float64 `json:"echo"`       // Shift over the table's change (0 where the table did not change)
 	// Passed is true when the fitted value moved by less than its
 	// half-width: the fit measures the games, not the table.
 	Passed bool `json:"passed"`
@@ -108,20 +123,38 @@ type EchoVerdict struct {
 
 // Echo runs the echo test.
 func Echo(ctx context.Context, cfg EchoConfig) (*EchoResult, error) {
-	if len(cfg.Values) < 2 || cfg.Games < 1 || cfg.MaxPlies == 0 {
-		return nil, fmt.Errorf("compare: echo test: want two or more table values, games >= 1 and a length cap (got %v, %d, %d)", cfg.Values, cfg.Games, cfg.MaxPlies)
+	wrong := cfg.Wrong != nil
+	if (!wrong && len(cfg.Values) < 2) || (wrong && len(cfg.Wrong) == 0) || cfg.Games < 1 || cfg.MaxPlies == 0 {
+		return nil, fmt.Errorf("compare: echo test: want two or more table values or a wrong table, games >= 1 and a length cap (got %v, %v, %d, %d)", cfg.Values, cfg.Wrong, cfg.Games, cfg.MaxPlies)
 	}
-	if !strings.HasPrefix(cfg.Player, "greedy") && !strings.HasPrefix(cfg.Player, "alphabeta:") {
-		return nil, fmt.Errorf("compare: echo test: player %q: want greedy or alphabeta:D, a player that plays by a piece table", cfg.Player)
+	if err := checkEchoPlayer(cfg.Player); err != nil {
+		return nil, err
 	}
 	v, err := env.LoadVariant(cfg.Variant)
 	if err != nil {
 		return nil, fmt.Errorf("compare: echo test: %w", err)
 	}
-	if err := (agent.Values{cfg.Piece: 1}).CheckPieces(v); err != nil {
-		return nil, fmt.Errorf("compare: echo test: %w", err)
+	// The starting tables, each with its name.
+	var tables []agent.Values
+	var names []string
+	res := &EchoResult{Variant: v.Name, Player: cfg.Player, Methods: map[values.Method]EchoVerdict{}, Pieces: map[string]map[values.Method]EchoVerdict{}}
+	if wrong {
+		if err := cfg.Wrong.CheckPieces(v); err != nil {
+			return nil, fmt.Errorf("compare: echo test: wrong table: %w", err)
+		}
+		res.Wrong = cfg.Wrong.String()
+		tables = []agent.Values{variantTable(v, cfg.Table), variantTable(v, cfg.Table.With(cfg.Wrong))}
+		names = []string{"the table", res.Wrong}
+	} else {
+		if err := (agent.Values{cfg.Piece: 1}).CheckPieces(v); err != nil {
+			return nil, fmt.Errorf("compare: echo test: %w", err)
+		}
+		res.Piece = string(cfg.Piece)
+		for _, x := range cfg.Values {
+			tables = append(tables, variantTable(v, cfg.Table.With(agent.Values{cfg.Piece: x})))
+			names = append(names, fmt.Sprintf("%s=%g", res.Piece, x))
+		}
 	}
-	res := &EchoResult{Variant: v.Name, Player: cfg.Player, Piece: string(cfg.Piece), Methods: map[values.Method]EchoVerdict{}}
 	rounds := max(cfg.Rounds, 1)
 	res.Rounds = rounds
 	method := cfg.FixedPoint
@@ -131,39 +164,103 @@ func Echo(ctx context.Context, cfg EchoConfig) (*EchoResult, error) {
 	if rounds > 1 && !slices.Contains(cfg.Fit.Methods, method) {
 		return nil, fmt.Errorf("compare: echo test: the fixed-point fit %q is not among the fitted methods %v", method, cfg.Fit.Methods)
 	}
-	for i, x := range cfg.Values {
-		table := cfg.Table.With(agent.Values{cfg.Piece: x})
+	for i, start := range tables {
+		table := start
 		var run EchoRun
 		var history []EchoRound
 		for round := range rounds {
-			name := fmt.Sprintf("%s=%g", res.Piece, x)
+			name := names[i]
 			if rounds > 1 {
-				name = fmt.Sprintf("%s=%g round %d/%d", res.Piece, x, round+1, rounds)
+				name = fmt.Sprintf("%s round %d/%d", names[i], round+1, rounds)
 			}
 			var err error
 			if run, err = echoRound(ctx, cfg, v, table, fmt.Sprintf("echo%d-%d", i, round), name); err != nil {
 				return nil, err
 			}
 			if rounds > 1 {
-				history = append(history, EchoRound{Table: table.String(), Games: run.Games, Decisive: run.Decisive, Fitted: run.All[method][res.Piece]})
+				var fitted *values.Estimate
+				if !wrong {
+					fitted = run.All[method][res.Piece]
+				}
+				history = append(history, EchoRound{Table: table.String(), Games: run.Games, Decisive: run.Decisive, Fitted: fitted})
 			}
 			table = nextTable(table, run.All[method], cfg.Fit.Unit)
 		}
-		run.TableValue, run.Rounds = x, history
+		run.Table, run.Rounds = start.String(), history
+		if !wrong {
+			run.TableValue = cfg.Values[i]
+		}
 		res.Runs = append(res.Runs, run)
 	}
 	lo, hi := res.Runs[0], res.Runs[len(res.Runs)-1]
-	for m, a := range lo.Fitted {
-		b := hi.Fitted[m]
-		if a == nil || b == nil {
-			continue
+	first, last := tables[0], tables[len(tables)-1]
+	unit := cfg.Fit.Unit
+	if unit == "" {
+		unit = values.DefaultUnit
+	}
+	for m, pieces := range lo.All {
+		for piece, a := range pieces {
+			b := hi.All[m][piece]
+			if a == nil || b == nil || piece == unit {
+				continue // no value, or the unit, 1 by definition
+			}
+			vd := echoVerdict(a, b, last[piece[0]]-first[piece[0]])
+			if res.Pieces[piece] == nil {
+				res.Pieces[piece] = map[values.Method]EchoVerdict{}
+			}
+			res.Pieces[piece][m] = vd
+			if piece == res.Piece {
+				res.Methods[m] = vd
+			}
 		}
-		half := math.Max(a.Width(), b.Width()) / 2
-		shift := b.Point - a.Point
-		res.Methods[m] = EchoVerdict{Shift: shift, HalfWidth: half, Echo: shift / (hi.TableValue - lo.TableValue),
-			Passed: math.Abs(shift) < half}
 	}
 	return res, nil
+}
+
+// variantTable returns the full starting table of variant v's non-royal
+// pieces: the default table with over's entries, as match.Parse builds the
+// player's (a letter of another variant left out).
+func variantTable(v *env.Variant, over agent.Values) agent.Values {
+	all := agent.DefaultValues().With(over)
+	out := agent.Values{}
+	for _, p := range v.Pieces[1:] {
+		if x, ok := all[p.Letter]; ok && !p.Royal {
+			out[p.Letter] = x
+		}
+	}
+	return out
+}
+
+// echoVerdict compares a piece's fits a (first table) and b (last table)
+// when its table value changed by change.
+func echoVerdict(a, b *values.Estimate, change float64) EchoVerdict {
+	half := math.Max(a.Width(), b.Width()) / 2
+	shift := b.Point - a.Point
+	vd := EchoVerdict{Shift: shift, HalfWidth: half, Change: change, Passed: math.Abs(shift) < half}
+	if change != 0 {
+		vd.Echo = shift / change
+	}
+	return vd
+}
+
+// checkEchoPlayer refuses a player whose play does not follow the piece
+// table: the echo test changes the table and nothing else.
+func checkEchoPlayer(spec string) error {
+	kind, rest, _ := strings.Cut(spec, ":")
+	switch kind {
+	case "greedy", "alphabeta":
+		return nil
+	case "engine":
+		es, err := engine.ParseSpec(rest)
+		if err != nil {
+			return fmt.Errorf("compare: echo test: player %q: %w", spec, err)
+		}
+		if es.Net != nil {
+			return fmt.Errorf("compare: echo test: player %q: a learned net (eval=%s) evaluates material by its own weights, not the piece table; want the classical evaluation", spec, es.NetFile)
+		}
+		return nil
+	}
+	return fmt.Errorf("compare: echo test: player %q: want greedy, alphabeta:D or engine[:KEY=VALUE...], a player that plays by a piece table", spec)
 }
 
 // echoRound plays one set of games with the player holding table and fits
@@ -245,6 +342,9 @@ func nextTable(table agent.Values, fitted map[string]*values.Estimate, unit stri
 
 // WriteText prints the echo test for a person.
 func (r *EchoResult) WriteText(w io.Writer) error {
+	if r.Wrong != "" {
+		return r.writeWrongText(w)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Echo test: %s playing itself in %s with %s at each table value", r.Player, r.Variant, r.Piece)
 	if r.Rounds > 1 {
@@ -278,6 +378,50 @@ func (r *EchoResult) WriteText(w io.Writer) error {
 			verdict = "passed: the fitted value moved less than its half-width"
 		}
 		fmt.Fprintf(&b, "%s fit: moved %+.2f (half-width %.2f; echo %.2f of the table's change): %s\n", m, v.Shift, v.HalfWidth, v.Echo, verdict)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeWrongText prints the echo test with a wrong table: each table's
+// fitted values, then every piece's verdict.
+func (r *EchoResult) writeWrongText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Echo test: %s playing itself in %s with its table, then with the wrong entries %s", r.Player, r.Variant, r.Wrong)
+	if r.Rounds > 1 {
+		fmt.Fprintf(&b, ", %d fixed-point rounds from each (the verdict compares the last rounds)", r.Rounds)
+	}
+	b.WriteString("\n")
+	for _, run := range r.Runs {
+		for k, rd := range run.Rounds {
+			fmt.Fprintf(&b, "  round %d: player's table %s; %d games (%d decisive)\n", k+1, rd.Table, rd.Games, rd.Decisive)
+		}
+		fmt.Fprintf(&b, "table %s: %d games (%d decisive; %d stopped by the cap left out)\n", run.Table, run.Games, run.Decisive, run.Capped)
+		for _, m := range sortedMethods(run.All) {
+			fmt.Fprintf(&b, "  %s fit:", m)
+			for _, piece := range slices.Sorted(maps.Keys(run.All[m])) {
+				if e := run.All[m][piece]; e != nil {
+					fmt.Fprintf(&b, " %s %.2f [%.2f, %.2f]", piece, e.Point, e.Lo, e.Hi)
+				} else {
+					fmt.Fprintf(&b, " %s no value", piece)
+				}
+			}
+			b.WriteString("\n")
+		}
+	}
+	for _, piece := range slices.Sorted(maps.Keys(r.Pieces)) {
+		for _, m := range sortedMethods(r.Pieces[piece]) {
+			v := r.Pieces[piece][m]
+			verdict := "FAILED: moved by its half-width or more"
+			if v.Passed {
+				verdict = "passed: moved less than its half-width"
+			}
+			fmt.Fprintf(&b, "%s, %s fit: table %+g, fitted moved %+.2f (half-width %.2f", piece, m, v.Change, v.Shift, v.HalfWidth)
+			if v.Change != 0 {
+				fmt.Fprintf(&b, "; echo %.2f", v.Echo)
+			}
+			fmt.Fprintf(&b, "): %s\n", verdict)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -124,3 +124,33 @@ func TestNextTableTakesTheFittedPointsInTheTablesPawnsAndClampsThem(t *testing.T
 		}
 	}
 }
+
+func TestEchoAcceptsThePlayersThatPlayByTheTable(t *testing.T) {
+	for _, spec := range []string{"greedy", "greedy:N=2", "alphabeta:2", "engine", "engine:nodes=1000", "engine:depth=3:hash=8"} {
+		if err := checkEchoPlayer(spec); err != nil {
+			t.Errorf("%s: %v", spec, err)
+		}
+	}
+	for spec, want := range map[string]string{
+		"random":            "want greedy, alphabeta:D or engine",
+		"uci:/bin/sf":       "want greedy, alphabeta:D or engine",
+		"material:100":      "want greedy, alphabeta:D or engine",
+		"engine:nodes=zero": `nodes "zero"`,
+	} {
+		if err := checkEchoPlayer(spec); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), spec) {
+			t.Errorf("%s: error %v, want one naming the spec and %q", spec, err, want)
+		}
+	}
+}
+
+func TestEchoVerdictComparesTheShiftWithTheTablesChange(t *testing.T) {
+	a := &values.Estimate{Point: 3, Lo: 2.5, Hi: 3.5}
+	b := &values.Estimate{Point: 3.4, Lo: 2.8, Hi: 4.2}
+	v := echoVerdict(a, b, 2)
+	if math.Abs(v.Shift-0.4) > 1e-12 || math.Abs(v.HalfWidth-0.7) > 1e-12 || v.Change != 2 || math.Abs(v.Echo-0.2) > 1e-12 || !v.Passed {
+		t.Errorf("verdict %+v, want shift 0.4, half-width 0.7, change 2, echo 0.2, passed", v)
+	}
+	if v := echoVerdict(a, b, 0); v.Echo != 0 || v.Change != 0 {
+		t.Errorf("unchanged piece: %+v, want echo 0 (not NaN: JSON refuses it)", v)
+	}
+}
