@@ -51,13 +51,14 @@ type Config struct {
 }
 
 // DefaultConfig returns settings that fit two cores. Lambda 1 (the
-// search score alone) and 20 epochs: on the first fbgc run's 79,000
-// positions they gave a net that played 170 Elo better at equal depth than
-// lambda 0.75 and 10 epochs (docs/RESULTS.md, "The learned evaluation
-// against the classical one"); a few hundred games' results are too noisy
-// a target beside the scores.
+// search score alone): on the first fbgc run's 79,000 positions it gave a
+// net that played about 270 Elo better at depth 3 than lambda 0.75 (a few
+// hundred games' results are a noisy target beside the scores), and 10
+// epochs played 100 Elo better than 20, whose lower validation loss did
+// not carry over to the search (docs/RESULTS.md, "The learned evaluation
+// against the classical one").
 func DefaultConfig() Config {
-	return Config{Hidden: nnue.DefaultHidden, L2: nnue.DefaultL2, Epochs: 20, Batch: 256,
+	return Config{Hidden: nnue.DefaultHidden, L2: nnue.DefaultL2, Epochs: 10, Batch: 256,
 		LearningRate: 1e-3, Lambda: 1, Scale: nnue.DefaultScale, ValidationShare: 0.1, Seed: 1}
 }
 
