@@ -110,12 +110,22 @@ func nodeRate(t testing.TB, v *env.Variant, ev Evaluator, positions []*env.Posit
 }
 
 // BenchmarkLearnedVsClassical reports the engine's nodes/s on fbgc with a
-// random net of the default sizes and with the classical evaluation, and
-// their ratio (issue 31's target: at least 0.40).
+// random net of the default sizes (or the fbgc net file named by the
+// environment variable BOMBERZERO_BENCH_NET: a trained net searches
+// another tree) and with the classical evaluation, and their ratio (issue
+// 31's target: at least 0.40).
 func BenchmarkLearnedVsClassical(b *testing.B) {
 	v, _ := env.LoadVariant("fbgc")
 	positions := append([]*env.Position{v.NewPosition()}, benchPositions(b, v, 5)...)
-	ev, err := NewLearned(v, nnue.NewNet(nnue.NewFeatureSet(v), nnue.DefaultHidden, nnue.DefaultL2, 1), "nnue:random")
+	net := nnue.NewNet(nnue.NewFeatureSet(v), nnue.DefaultHidden, nnue.DefaultL2, 1)
+	if path := os.Getenv("BOMBERZERO_BENCH_NET"); path != "" {
+		n, err := nnue.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		net = n
+	}
+	ev, err := NewLearned(v, net, "nnue:bench")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -89,6 +89,7 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fc.Hidden, fc.L2, fc.Epochs, fc.Batch, fc.LearningRate, fc.Lambda = *hidden, *l2, *epochs, *batch, *lr, *lambda
+	fc.Table = table
 	cfg := def
 	cfg.Variant, cfg.Table, cfg.Dir, cfg.Trainer = v, table, *dir, learn.NNUE{Fit: fc}
 	cfg.Generations, cfg.Games, cfg.ChunkGames, cfg.Workers, cfg.Seed = *gens, *games, *chunk, *workers, *seed

@@ -23,6 +23,7 @@ type Evaluator struct {
 	fs    *FeatureSet
 	name  string
 	acc   [2][]float32 // per perspective colour, with B1
+	psq   [2]float64   // the linear path's sum per perspective colour (float64: no drift)
 	board [maxCells]env.Piece
 	hand  [2]int
 	valid bool
@@ -79,7 +80,7 @@ func (e *Evaluator) Output(pos *env.Position) float32 {
 	us := pos.SideToMove()
 	copy(e.x[:h], e.acc[us])
 	copy(e.x[h:], e.acc[us^1])
-	return e.net.head(e.x, e.h2)
+	return e.net.head(e.x, e.h2) + float32((e.psq[us]-e.psq[us^1])/2)
 }
 
 // update brings the accumulators to pos's board.
@@ -110,7 +111,7 @@ func (e *Evaluator) update(pos *env.Position) {
 		}
 	}
 	H := e.net.H
-	w1 := e.net.W1
+	w1, psqt := e.net.W1, e.net.PSQT
 	for _, s := range changed[:n] {
 		old, now := e.board[s], pos.At(env.Square(s))
 		for c := range env.Color(2) {
@@ -118,11 +119,13 @@ func (e *Evaluator) update(pos *env.Position) {
 			if old != env.NoPiece {
 				if f := fs.Board(c, old.Color(), old.Type(), env.Square(s)); f >= 0 {
 					subRow(a, w1[int(f)*H:int(f)*H+H])
+					e.psq[c] -= float64(psqt[f])
 				}
 			}
 			if now != env.NoPiece {
 				if f := fs.Board(c, now.Color(), now.Type(), env.Square(s)); f >= 0 {
 					addRow(a, w1[int(f)*H:int(f)*H+H])
+					e.psq[c] += float64(psqt[f])
 				}
 			}
 		}
@@ -134,12 +137,14 @@ func (e *Evaluator) update(pos *env.Position) {
 				for c := range env.Color(2) {
 					f := fs.Hand(c, pc, k)
 					addRow(e.acc[c], w1[int(f)*H:int(f)*H+H])
+					e.psq[c] += float64(psqt[f])
 				}
 			}
 			for k := e.hand[pc]; k > handNow[pc]; k-- {
 				for c := range env.Color(2) {
 					f := fs.Hand(c, pc, k)
 					subRow(e.acc[c], w1[int(f)*H:int(f)*H+H])
+					e.psq[c] -= float64(psqt[f])
 				}
 			}
 			e.hand[pc] = handNow[pc]
@@ -155,8 +160,10 @@ func (e *Evaluator) refresh(pos *env.Position) {
 		a := e.acc[c]
 		copy(a, e.net.B1)
 		e.feats = fs.Active(pos, c, e.feats)
+		e.psq[c] = 0
 		for _, f := range e.feats {
 			addRow(a, e.net.W1[int(f)*H:int(f)*H+H])
+			e.psq[c] += float64(e.net.PSQT[f])
 		}
 	}
 	for s := range fs.cells {

@@ -12,9 +12,10 @@ import (
 	"bomberzero/internal/readfile"
 )
 
-// FileVersion is the version of the net file format WriteFile writes and
-// ReadFile reads.
-const FileVersion = 1
+// FileVersion is the version of the net file format WriteFile writes.
+// ReadFile reads it and version 1, the format before the linear (PSQT)
+// path, whose nets it reads with that path zero: they evaluate as before.
+const FileVersion = 2
 
 // MaxFileBytes bounds the size of a net file ReadFile accepts.
 const MaxFileBytes = 256 << 20
@@ -127,17 +128,25 @@ func Decode(data []byte) (*Net, error) {
 		}
 		return nil, fmt.Errorf("header: %w", err)
 	}
-	if h.Version != FileVersion {
-		return nil, fmt.Errorf("version %d; this build reads version %d", h.Version, FileVersion)
+	if h.Version != FileVersion && h.Version != 1 {
+		return nil, fmt.Errorf("version %d; this build reads versions 1 and %d", h.Version, FileVersion)
 	}
 	n := &Net{Variant: h.Variant, Layout: h.Layout, Features: h.Features, H: h.Hidden, L2: h.L2,
 		Scale: h.Scale, B3: h.B3, Meta: h.Meta}
 	if n.Features < 1 || n.H < 1 || n.L2 < 1 || n.H > 4096 || n.L2 > 1024 || n.Features > 1<<16 {
 		return nil, fmt.Errorf("sizes features %d, hidden %d, l2 %d; want 1-65536, 1-4096, 1-1024", n.Features, n.H, n.L2)
 	}
+	n.PSQT = make([]float32, max(n.Features, 0))
 	want := n.tensors()
+	if h.Version == 1 {
+		want = want[:5] // no PSQT: it stays zero
+	}
 	if len(h.Tensors) != len(want) {
-		return nil, fmt.Errorf("%d tensors; want %d (W1, B1, W2, B2, W3)", len(h.Tensors), len(want))
+		names := "W1, B1, W2, B2, W3, PSQT"
+		if h.Version == 1 {
+			names = "W1, B1, W2, B2, W3"
+		}
+		return nil, fmt.Errorf("%d tensors; want %d (%s) in version %d", len(h.Tensors), len(want), names, h.Version)
 	}
 	size := 0
 	for i, t := range want {
@@ -167,6 +176,9 @@ func Decode(data []byte) (*Net, error) {
 		return s
 	}
 	n.W1, n.B1, n.W2, n.B2, n.W3 = take(want[0].want), take(want[1].want), take(want[2].want), take(want[3].want), take(want[4].want)
+	if len(want) > 5 {
+		n.PSQT = take(want[5].want)
+	}
 	if err := n.Check(); err != nil {
 		return nil, err
 	}

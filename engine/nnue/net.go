@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"bomberzero/env"
 )
 
 // Default sizes of a new net.
@@ -21,8 +23,14 @@ const MaxScore = 20000
 // The input layer (Features x H, with bias) gives one accumulator per
 // perspective; the side to move's and the opponent's, concatenated (2H),
 // go through a clipped ReLU [0,1], a dense layer 2H x L2, a clipped ReLU
-// and a dense layer L2 x 1, whose output times Scale is the score in
-// centipawns for the side to move. Every matrix is stored row-major with
+// and a dense layer L2 x 1. Beside them runs a linear path, as
+// Stockfish's PSQT: each feature has one weight PSQT[f], summed over each
+// perspective's active features; half the difference of the side to
+// move's sum and the opponent's is added to the last layer's output, and
+// that times Scale is the score in centipawns for the side to move.
+// SetMaterial starts the path at the variant's piece values, so that a net
+// counts material before it is trained and training learns corrections.
+// Every matrix is stored row-major with
 // its input index first: W1[f*H+j] is feature f's weight into hidden unit
 // j, W2[i*L2+j] the weight of concatenated input i into unit j.
 type Net struct {
@@ -38,6 +46,9 @@ type Net struct {
 	B2 []float32 // L2
 	W3 []float32 // L2 (x 1)
 	B3 float32
+	// PSQT is the linear path, one weight a feature, in output units
+	// (centipawns / Scale).
+	PSQT []float32 // Features
 
 	// Meta is free text about the net (how it was trained), kept in the
 	// file's header.
@@ -53,7 +64,7 @@ func NewNet(fs *FeatureSet, h, l2 int, seed uint64) *Net {
 		Variant: fs.Variant(), Layout: fs.Layout(), Features: fs.Len(), H: h, L2: l2, Scale: DefaultScale,
 		W1: make([]float32, fs.Len()*h), B1: make([]float32, h),
 		W2: make([]float32, 2*h*l2), B2: make([]float32, l2),
-		W3: make([]float32, l2),
+		W3: make([]float32, l2), PSQT: make([]float32, fs.Len()),
 	}
 	r := rand.New(rand.NewPCG(seed, 0x6e6e7565))
 	fill := func(w []float32, limit float64, base float64) {
@@ -112,6 +123,40 @@ func (n *Net) tensors() []tensor {
 		{"W2", n.W2, 2 * n.H * n.L2, []int{2 * n.H, n.L2}},
 		{"B2", n.B2, n.L2, []int{n.L2}},
 		{"W3", n.W3, n.L2, []int{n.L2}},
+		{"PSQT", n.PSQT, n.Features, []int{n.Features}},
+	}
+}
+
+// SetMaterial sets the linear path to the piece values table (centipawns
+// by piece type, as agent.Values.Table gives) over feature set fs: a
+// feature of the perspective's own piece of type t is worth table[t], the
+// opponent's -table[t], and each hand feature the drop type's value, so
+// that the path alone returns the material balance for the side to move.
+// Types beyond the table count zero.
+func (n *Net) SetMaterial(fs *FeatureSet, table []int32) {
+	val := func(t int) float32 {
+		if t < 0 || t >= len(table) {
+			return 0
+		}
+		return float32(table[t]) / n.Scale
+	}
+	clear(n.PSQT)
+	for s := range fs.cells {
+		for t := 1; t <= fs.types; t++ {
+			for _, pc := range [2]env.Color{env.White, env.Black} {
+				if f := fs.Board(env.White, pc, t, env.Square(s)); f >= 0 {
+					if pc == env.White {
+						n.PSQT[f] = val(t)
+					} else {
+						n.PSQT[f] = -val(t)
+					}
+				}
+			}
+		}
+	}
+	for k := 1; k <= fs.maxHand; k++ {
+		n.PSQT[fs.Hand(env.White, env.White, k)] = val(fs.dropType)
+		n.PSQT[fs.Hand(env.White, env.Black, k)] = -val(fs.dropType)
 	}
 }
 
@@ -128,6 +173,7 @@ func (n *Net) Clone() *Net {
 	c.W2 = append([]float32(nil), n.W2...)
 	c.B2 = append([]float32(nil), n.B2...)
 	c.W3 = append([]float32(nil), n.W3...)
+	c.PSQT = append([]float32(nil), n.PSQT...)
 	if n.Meta != nil {
 		c.Meta = make(map[string]string, len(n.Meta))
 		for k, v := range n.Meta {
@@ -142,15 +188,17 @@ func (n *Net) Clone() *Net {
 // scratch. It allocates; the Evaluator is the fast path.
 func (n *Net) Output(us, them []int32) float32 {
 	x := make([]float32, 2*n.H)
+	var psq [2]float64
 	for half, feats := range [2][]int32{us, them} {
 		a := x[half*n.H : (half+1)*n.H]
 		copy(a, n.B1)
 		for _, f := range feats {
 			addRow(a, n.W1[int(f)*n.H:int(f+1)*n.H])
+			psq[half] += float64(n.PSQT[f])
 		}
 	}
 	h2 := make([]float32, n.L2)
-	return n.head(x, h2)
+	return n.head(x, h2) + float32((psq[0]-psq[1])/2)
 }
 
 // head runs the layers after the accumulators: x (2H, clipped as read)

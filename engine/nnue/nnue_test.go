@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -64,7 +65,28 @@ func reference(n *Net, fs *FeatureSet, pos *env.Position) float64 {
 		}
 		out += clip(h) * float64(n.W3[j])
 	}
+	for half, c := range [2]env.Color{us, us.Other()} {
+		sign := 0.5 - float64(half)
+		for _, f := range fs.Active(pos, c, nil) {
+			out += sign * float64(n.PSQT[f])
+		}
+	}
 	return out * float64(n.Scale)
+}
+
+// withPSQT sets n's linear path to material values plus noise, so that
+// tests see every feature's weight.
+func withPSQT(n *Net, fs *FeatureSet, seed uint64) *Net {
+	table := make([]int32, fs.types+1)
+	for t := range table {
+		table[t] = int32(100 * t)
+	}
+	n.SetMaterial(fs, table)
+	r := rand.New(rand.NewPCG(seed, 3))
+	for i := range n.PSQT {
+		n.PSQT[i] += float32(r.Float64()-0.5) * 0.1
+	}
+	return n
 }
 
 // scratch is the float32 forward pass from scratch, in centipawns.
@@ -135,7 +157,7 @@ func TestIncrementalEqualsScratchInEveryVariant(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for vi, v := range variantsUnderTest(t) {
 		fs := NewFeatureSet(v)
-		n := NewNet(fs, 32, 8, uint64(vi))
+		n := withPSQT(NewNet(fs, 32, 8, uint64(vi)), fs, uint64(vi))
 		e, err := NewEvaluator(n, fs, "test")
 		if err != nil {
 			t.Fatal(err)
@@ -172,6 +194,46 @@ func TestIncrementalEqualsScratchInEveryVariant(t *testing.T) {
 	}
 }
 
+// With its dense layers silent, a net whose linear path SetMaterial set
+// evaluates the material balance, in every variant (hands included).
+func TestSetMaterialCountsMaterial(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 5))
+	for _, v := range variantsUnderTest(t) {
+		fs := NewFeatureSet(v)
+		n := NewNet(fs, 8, 8, 1)
+		clear(n.W3)
+		n.B3 = 0
+		table := make([]int32, len(v.Pieces))
+		for ty := 1; ty < len(table); ty++ {
+			if !v.Pieces[ty].Royal {
+				table[ty] = int32(50 * ty)
+			}
+		}
+		n.SetMaterial(fs, table)
+		e, _ := NewEvaluator(n, fs, "m")
+		pos := v.NewPosition()
+		buf := make([]env.Move, 0, 256)
+		for ply := 0; ply < 80; ply++ {
+			us := pos.SideToMove()
+			var want int32
+			for ty := 1; ty < len(table); ty++ {
+				want += table[ty] * int32(pos.Count(us, ty)-pos.Count(us.Other(), ty))
+			}
+			if d := fs.dropType; d != 0 {
+				want += table[d] * int32(min(pos.InHand(us, d), fs.maxHand)-min(pos.InHand(us.Other(), d), fs.maxHand))
+			}
+			if got := e.Evaluate(pos); got != want {
+				t.Fatalf("%s ply %d: %d cp; want the material %d (%s)", v.Name, ply, got, want, pos)
+			}
+			if res, _ := pos.Status(); res != env.Ongoing {
+				break
+			}
+			moves := pos.LegalMoves(buf[:0])
+			pos.DoMove(moves[r.IntN(len(moves))])
+		}
+	}
+}
+
 func TestEvaluateDoesNotAllocate(t *testing.T) {
 	v := mustVariant(t, "fbgc")
 	fs := NewFeatureSet(v)
@@ -191,7 +253,7 @@ func TestEvaluateDoesNotAllocate(t *testing.T) {
 func TestFileRoundTripsAndRefusesBadFiles(t *testing.T) {
 	v := mustVariant(t, "fbgc")
 	fs := NewFeatureSet(v)
-	n := NewNet(fs, 8, 4, 3)
+	n := withPSQT(NewNet(fs, 8, 4, 3), fs, 3)
 	n.Meta = map[string]string{"by": "test"}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.nnue")
@@ -226,7 +288,8 @@ func TestFileRoundTripsAndRefusesBadFiles(t *testing.T) {
 		{"damaged", write("damaged.nnue", damaged), "checksum"},
 		{"truncated", write("short.nnue", data[:len(data)-200]), "truncated"},
 		{"not a net", write("text.nnue", []byte("hello world, this is not a net file at all, not at all")), "not a bomberzero net file"},
-		{"version", write("v2.nnue", rewriteHeader(t, data, `"version":1`, `"version":2`)), "version 2; this build reads version 1"},
+		{"version", write("v3.nnue", rewriteHeader(t, data, `"version":2`, `"version":3`)), "version 3; this build reads versions 1 and 2"},
+		{"v1 with PSQT", write("v1bad.nnue", rewriteHeader(t, data, `"version":2`, `"version":1`)), "want 5 (W1, B1, W2, B2, W3) in version 1"},
 		{"sizes", write("sizes.nnue", rewriteHeader(t, data, `"hidden":8`, `"hidden":9`)), "want"},
 		{"missing", filepath.Join(dir, "none.nnue"), "none.nnue"},
 	}
@@ -238,6 +301,20 @@ func TestFileRoundTripsAndRefusesBadFiles(t *testing.T) {
 	}
 	if err := WriteFile(filepath.Join(dir, "nan.nnue"), nan); err == nil || !strings.Contains(err.Error(), "W2[5]") {
 		t.Errorf("writing a NaN weight: %v; want an error naming W2[5]", err)
+	}
+	// A version 1 file (no linear path) reads with the path zero.
+	old := n.Clone()
+	clear(old.PSQT)
+	v1, _ := Encode(old)
+	v1 = v1[:len(v1)-32-4*old.Features]
+	v1 = rewriteHeader(t, append(v1, make([]byte, 32)...), `"version":2`, `"version":1`)
+	v1 = rewriteHeader(t, v1, fmt.Sprintf(`,{"name":"PSQT","shape":[%d]}`, old.Features), "")
+	got, err = ReadFile(write("v1.nnue", v1))
+	if err != nil {
+		t.Fatalf("a version 1 file: %v", err)
+	}
+	if a, b := scratch(old, fs, pos), scratch(got, fs, pos); a != b || len(got.PSQT) != got.Features {
+		t.Fatalf("version 1 read back %v, wrote %v", b, a)
 	}
 	other := NewFeatureSet(mustVariant(t, "chess"))
 	if _, err := NewEvaluator(n, other, "x"); err == nil || !strings.Contains(err.Error(), "fbgc") || !strings.Contains(err.Error(), "chess") {

@@ -56,11 +56,22 @@ func material(pos *env.Position) int32 {
 	return s
 }
 
+// withPSQT sets net's linear path to chess-like material plus noise.
+func withPSQT(net *nnue.Net, fs *nnue.FeatureSet) {
+	table := []int32{0, 100, 300, 300, 500, 900, 0, 200, 400, 600, 800, 1000, 1200, 1400, 1600}
+	net.SetMaterial(fs, table)
+	r := rand.New(rand.NewPCG(8, 9))
+	for i := range net.PSQT {
+		net.PSQT[i] += float32(r.Float64()-0.5) * 0.05
+	}
+}
+
 func TestGorgoniaForwardEqualsTheNetsOwn(t *testing.T) {
 	for _, name := range []string{"fbgc", "birds-only"} {
 		v := mustVariant(t, name)
 		fs := nnue.NewFeatureSet(v)
 		net := nnue.NewNet(fs, 16, 8, 5)
+		withPSQT(net, fs)
 		positions := randomPositions(v, 24, 3)
 		samples := make([]Sample, len(positions))
 		for i, p := range positions {
@@ -171,6 +182,12 @@ func loss64(net *nnue.Net, d *data, idx []int) float64 {
 			}
 			out += clip(h) * float64(net.W3[j])
 		}
+		for _, f := range d.feats[d.us[i]:d.them[i]] {
+			out += float64(net.PSQT[f]) / 2
+		}
+		for _, f := range d.feats[d.them[i]:d.end[i]] {
+			out -= float64(net.PSQT[f]) / 2
+		}
 		e := sigmoid(out) - float64(d.target[i])
 		sum += e * e
 	}
@@ -181,6 +198,7 @@ func TestGorgoniaGradientsMatchFiniteDifferences(t *testing.T) {
 	v := mustVariant(t, "chess")
 	fs := nnue.NewFeatureSet(v)
 	net := nnue.NewNet(fs, 8, 4, 9)
+	withPSQT(net, fs)
 	positions := randomPositions(v, 6, 5)
 	samples := make([]Sample, len(positions))
 	for i, p := range positions {
@@ -217,6 +235,7 @@ func TestGorgoniaGradientsMatchFiniteDifferences(t *testing.T) {
 	}{
 		{"W1", net.W1, int(f0)*net.H + 1}, {"W1", net.W1, int(f0)*net.H + 5}, {"B1", net.B1, 2},
 		{"W2", net.W2, 3}, {"W2", net.W2, 17}, {"B2", net.B2, 1}, {"W3", net.W3, 2},
+		{"PSQT", net.PSQT, int(f0)}, {"PSQT", net.PSQT, int(d.feats[d.them[0]])},
 	}
 	for _, c := range checks {
 		const eps = 1e-3
