@@ -103,6 +103,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if *role != train.RoleAll {
 		resume += " --role " + *role
 	}
+	if peak, ok := peakRSS(); ok {
+		fmt.Fprintf(stdout, "peak resident memory: %d MiB (the estimate is printed at the start)\n", peak>>20)
+	}
 	writeTrainEnd(stdout, rep, resume)
 	if rep.Stopped == "cancelled" {
 		return &exitError{code: 130} // the lines above said everything
