@@ -9,20 +9,15 @@ import (
 	"bomberzero/engine"
 	"bomberzero/env"
 	"bomberzero/match"
+	"bomberzero/metrics"
 	"bomberzero/stats"
 )
 
 // GateResult is the gate match of a new net (A) against the best (B).
 type GateResult struct {
-	A        string  `json:"a"`
-	B        string  `json:"b"`
-	Wins     int     `json:"wins"`
-	Draws    int     `json:"draws"`
-	Losses   int     `json:"losses"`
-	Score    float64 `json:"score"`
-	Elo      float64 `json:"elo"`
-	EloLow   float64 `json:"elo_low"`
-	EloHigh  float64 `json:"elo_high"`
+	// Match is the result from A's point of view, as the trainer's
+	// metrics record a match (so "bomberzero plot" draws it as one).
+	metrics.Match
 	LLR      float64 `json:"llr"`
 	Decision string  `json:"decision"`
 	Accepted bool    `json:"accepted"`
@@ -126,7 +121,7 @@ func Gate(ctx context.Context, v *env.Variant, table []int32, a, b engine.Evalua
 		return GateResult{}, fmt.Errorf("gate %s against %s: %w", aName, bName, err)
 	}
 	t := r.Total
-	g := GateResult{A: aName, B: bName, Wins: t.Wins, Draws: t.Draws, Losses: t.Losses, LLR: r.LLR, Decision: r.Decision,
+	g := GateResult{Match: metrics.Match{A: aName, B: bName, Wins: t.Wins, Draws: t.Draws, Losses: t.Losses}, LLR: r.LLR, Decision: r.Decision,
 		AMsPerMove: ca.msPerMove(), BMsPerMove: cb.msPerMove()}
 	g.Score = stats.Score(t.Wins, t.Draws, t.Losses)
 	g.Elo, g.EloLow, g.EloHigh = r.Est.Elo, r.Est.EloLow, r.Est.EloHigh

@@ -2,8 +2,6 @@ package learn
 
 import (
 	"encoding/json"
-	"errors"
-	"os"
 	"path/filepath"
 
 	"bomberzero/internal/readfile"
@@ -41,7 +39,7 @@ func (r Record) Metrics() metrics.Record {
 		m.Train = &metrics.Train{Samples: r.Train.Samples, Seconds: r.TrainSeconds, ValueLoss: r.Train.ValidationLoss, Loss: r.Train.TrainLoss}
 	}
 	if g := r.Gate; g.Wins+g.Draws+g.Losses > 0 {
-		m.Matches = []metrics.Match{{A: g.A, B: g.B, Wins: g.Wins, Draws: g.Draws, Losses: g.Losses, Score: g.Score, Elo: g.Elo, EloLow: g.EloLow, EloHigh: g.EloHigh}}
+		m.Matches = []metrics.Match{g.Match}
 	}
 	return m
 }
@@ -50,7 +48,7 @@ func (r Record) Metrics() metrics.Record {
 // (Record.Metrics); a run with none yet has none.
 func ReadRunMetrics(dir string) ([]metrics.Record, error) {
 	recs, err := ReadMetrics(dir)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err != nil {
 		return nil, err
 	}
 	out := make([]metrics.Record, len(recs))

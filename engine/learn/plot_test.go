@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"bomberzero/metrics"
 )
 
 // IsRun tells an nnue run from a training run and from nothing; its
@@ -28,7 +30,7 @@ func TestAnNNUERunPlotsAsTheTrainersRecords(t *testing.T) {
 	}
 	r := Record{Generation: 2, Elapsed: 90, Games: 10, Positions: 700, WhiteWins: 4, Draws: 3, BlackWins: 3, MeanPlies: 80, SelfPlaySeconds: 36,
 		Train: TrainStats{Samples: 600, TrainLoss: 0.002, ValidationLoss: 0.003}, TrainSeconds: 5, Net: "nets/gen-0002.nnue",
-		Gate: GateResult{A: "nets/gen-0002.nnue", B: "classical", Wins: 5, Draws: 2, Losses: 3, Score: 0.6, Elo: 70, EloLow: -100, EloHigh: 240}}
+		Gate: GateResult{Match: metrics.Match{A: "nets/gen-0002.nnue", B: "classical", Wins: 5, Draws: 2, Losses: 3, Score: 0.6, Elo: 70, EloLow: -100, EloHigh: 240}}}
 	if err := appendMetrics(dir, r); err != nil {
 		t.Fatal(err)
 	}

@@ -119,13 +119,20 @@ func MetricsPath(dir string) string { return filepath.Join(dir, "metrics.jsonl")
 // ReadMetrics returns the records of dir's metrics.jsonl, leaving out a
 // torn last line.
 func ReadMetrics(dir string) ([]Record, error) {
+	_, recs, err := readMetrics(dir)
+	return recs, err
+}
+
+// readMetrics reads dir's metrics.jsonl once: its bytes (nil when there is
+// no file) and its records, a torn last line left out.
+func readMetrics(dir string) ([]byte, []Record, error) {
 	path := MetricsPath(dir)
 	data, err := readfile.Regular(path, 64<<20)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
+			return nil, nil, nil
 		}
-		return nil, fmt.Errorf("metrics %s: %w", path, err)
+		return nil, nil, fmt.Errorf("metrics %s: %w", path, err)
 	}
 	var out []Record
 	for i, line := range splitLines(data) {
@@ -134,11 +141,11 @@ func ReadMetrics(dir string) ([]Record, error) {
 			if !line.complete {
 				break // torn by a kill
 			}
-			return nil, fmt.Errorf("metrics %s line %d: %w", path, i+1, err)
+			return nil, nil, fmt.Errorf("metrics %s line %d: %w", path, i+1, err)
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return data, out, nil
 }
 
 type line struct {
@@ -163,7 +170,7 @@ func splitLines(data []byte) []line {
 // record of r's generation (a run killed after the append and before the
 // state save), syncing the file.
 func appendMetrics(dir string, r Record) error {
-	recs, err := ReadMetrics(dir)
+	old, recs, err := readMetrics(dir)
 	if err != nil {
 		return err
 	}
@@ -183,7 +190,7 @@ func appendMetrics(dir string, r Record) error {
 	}
 	// A torn last line left by a kill is cut off (the record it began is
 	// written whole below).
-	if old := mustRead(path); len(old) > 0 && old[len(old)-1] != '\n' {
+	if len(old) > 0 && old[len(old)-1] != '\n' {
 		keep := bytes.LastIndexByte(old, '\n') + 1
 		if err := f.Truncate(int64(keep)); err != nil {
 			f.Close()
@@ -199,11 +206,6 @@ func appendMetrics(dir string, r Record) error {
 		return err
 	}
 	return f.Close()
-}
-
-func mustRead(path string) []byte {
-	b, _ := os.ReadFile(path)
-	return b
 }
 
 // GenDir returns the chunk directory of generation gen.
