@@ -3,8 +3,7 @@ package nn
 import (
 	"testing"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
+	"bomberzero/nn/internal/gemm"
 )
 
 // BenchmarkSgemmShapes measures this build's single-threaded product
@@ -17,14 +16,7 @@ func BenchmarkSgemmShapes(b *testing.B) { benchSgemmShapes(b, sgemmSerial) }
 // 1 (gonum splits large products over goroutines).
 func BenchmarkSgemmShapesGonum(b *testing.B) {
 	benchSgemmShapes(b, func(transA, transB bool, m, n, k int, a []float32, lda int, bb []float32, ldb int, beta float32, c []float32, ldc int) {
-		ta, tb := blas.NoTrans, blas.NoTrans
-		if transA {
-			ta = blas.Trans
-		}
-		if transB {
-			tb = blas.Trans
-		}
-		gonum.Implementation{}.Sgemm(ta, tb, m, n, k, 1, a, lda, bb, ldb, beta, c, ldc)
+		gemm.Reference(transA, transB, m, n, k, 1, a, lda, bb, ldb, beta, c, ldc)
 	})
 }
 

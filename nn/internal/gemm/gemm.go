@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
@@ -161,8 +160,10 @@ type operand struct {
 	edgeCS        int
 }
 
-// Reference is gonum's blas32 Sgemm with Sgemm's signature: the fallback
-// where there is no assembly kernel, and the benchmarks' baseline.
+// Reference is gonum's pure-Go Sgemm with Sgemm's signature: the fallback
+// where there is no assembly kernel, and the benchmarks' baseline. It calls
+// gonum's implementation itself, not whatever blas32 has installed (nn
+// installs this package's Sgemm there).
 func Reference(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	ta, tb := blas.NoTrans, blas.NoTrans
 	if transA {
@@ -171,7 +172,7 @@ func Reference(transA, transB bool, m, n, k int, alpha float32, a []float32, lda
 	if transB {
 		tb = blas.Trans
 	}
-	blas32.Implementation().Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gonum.Implementation{}.Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // check panics unless every slice holds the matrix its dimensions describe.
