@@ -213,10 +213,11 @@ func checkFooter(data []byte) error {
 	return nil
 }
 
-// checkPages walks the page headers of every column chunk of pf, a file
-// held in data, checking that each page fits in its column chunk and that
-// its sizes and value count are within bounds.
-func checkPages(pf *parquet.File, data []byte) error {
+// CheckPages walks the page headers of every column chunk of pf, a file
+// held in data (OpenParquet), checking that each page fits in its column
+// chunk, that its sizes and value count are within bounds and that it is
+// ZSTD-compressed, as every chunk the project writes is.
+func CheckPages(pf *parquet.File, data []byte) error {
 	for g, rg := range pf.Metadata().RowGroups {
 		for c, col := range rg.Columns {
 			md := &col.MetaData

@@ -224,6 +224,29 @@ func decodeChunk(data []byte, path string) (c *Chunk, err error) {
 	return &Chunk{Info: info, Rows: rows}, nil
 }
 
+// OpenParquet opens the footer of a Parquet file held in data after
+// checking its end marker, its footer's length and every Thrift structure
+// of the footer (the decoder trusts the lengths it reads and would
+// allocate whatever a damaged or forged footer says). Before decoding
+// rows, check the page headers too (CheckPages). It may panic on what
+// the checks cannot see; callers recover.
+func OpenParquet(data []byte) (*parquet.File, error) {
+	size := int64(len(data))
+	if size < minParquetSize {
+		return nil, fmt.Errorf("%d bytes, too short for a Parquet file (truncated?)", size)
+	}
+	if string(data[size-4:]) != "PAR1" {
+		return nil, errors.New("no Parquet end marker (truncated or not a Parquet file)")
+	}
+	if footer := int64(binary.LittleEndian.Uint32(data[size-8:])); footer > size-minParquetSize {
+		return nil, fmt.Errorf("footer length %d does not fit in the file's %d bytes (truncated?)", footer, size)
+	}
+	if err := checkFooter(data); err != nil {
+		return nil, err
+	}
+	return parquet.OpenFile(bytes.NewReader(data), size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+}
+
 // openChunk opens the Parquet footer of a chunk held in data and checks its
 // metadata and schema; with pages it also walks every page header, as a
 // decoder of the rows needs.
@@ -235,20 +258,7 @@ func openChunk(data []byte, path string, pages bool) (info ChunkInfo, pf *parque
 		}
 	}()
 	size := int64(len(data))
-	if size < minParquetSize {
-		return info, nil, corrupt("%d bytes, too short for a Parquet file (truncated?)", size)
-	}
-	if string(data[size-4:]) != "PAR1" {
-		return info, nil, corrupt("no Parquet end marker (truncated or not a Parquet file)")
-	}
-	if footer := int64(binary.LittleEndian.Uint32(data[size-8:])); footer > size-minParquetSize {
-		return info, nil, corrupt("footer length %d does not fit in the file's %d bytes (truncated?)", footer, size)
-	}
-	if err := checkFooter(data); err != nil {
-		return info, nil, corrupt("%v", err)
-	}
-	pf, err = parquet.OpenFile(bytes.NewReader(data), size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
+	if pf, err = OpenParquet(data); err != nil {
 		return info, nil, corrupt("%v", err)
 	}
 	if err := info.parseMetadata(pf.Lookup); err != nil {
@@ -261,7 +271,7 @@ func openChunk(data []byte, path string, pages bool) (info ChunkInfo, pf *parque
 		return info, nil, corrupt("footer has %d rows, metadata says %d positions", rows, info.Positions)
 	}
 	if pages {
-		if err := checkPages(pf, data); err != nil {
+		if err := CheckPages(pf, data); err != nil {
 			return info, nil, corrupt("%v", err)
 		}
 	}

@@ -1,7 +1,6 @@
 package learn
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -14,6 +13,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 
+	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/internal/atomicfile"
 	"bomberzero/internal/readfile"
@@ -170,7 +170,7 @@ func ReadChunk(path string) (meta ChunkMeta, rows []Row, err error) {
 	if len(data) < 12 || string(data[len(data)-4:]) != "PAR1" {
 		return ChunkMeta{}, nil, corrupt("%d bytes without the Parquet end marker (truncated or not a Parquet file)", len(data))
 	}
-	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	pf, err := datasets.OpenParquet(data) // the footer's lengths checked before the decoder trusts them
 	if err != nil {
 		return ChunkMeta{}, nil, corrupt("%v", err)
 	}
@@ -191,6 +191,9 @@ func ReadChunk(path string) (meta ChunkMeta, rows []Row, err error) {
 	}
 	if pf.NumRows() != int64(meta.Positions) {
 		return ChunkMeta{}, nil, corrupt("%d rows, metadata says %d", pf.NumRows(), meta.Positions)
+	}
+	if err := datasets.CheckPages(pf, data); err != nil {
+		return ChunkMeta{}, nil, corrupt("%v", err)
 	}
 	rows = make([]Row, meta.Positions)
 	r := parquet.NewGenericReader[Row](pf)
