@@ -88,6 +88,12 @@ func TestAgainstDebiansXBoard(t *testing.T) {
 			defer func() {
 				syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 				cmd.Wait()
+				// Wait returns when xvfb-run does; the engines of the group
+				// may still be writing into dir, which t.TempDir's cleanup
+				// then cannot remove. Wait (boundedly) for the whole group.
+				for end := time.Now().Add(10 * time.Second); syscall.Kill(-cmd.Process.Pid, 0) == nil && time.Now().Before(end); {
+					time.Sleep(50 * time.Millisecond)
+				}
 			}()
 			deadline := time.Now().Add(3 * time.Minute)
 			for {
