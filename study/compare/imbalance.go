@@ -92,11 +92,12 @@ type ImbalanceResult struct {
 	// reading contradicts any strong player's order of the two pieces.
 	Warnings []string `json:"warnings,omitempty"`
 
-	// scores is side A's score (1, ½, 0) in every game, the first
+	// Scores is side A's score (1, ½, 0) in every game, the first
 	// arrangement's games then the second's, each in game order: game j
 	// of two variants' matches shares its start and seeds, so the lists
-	// pair up (values.PairedImbalanceReplicates).
-	scores []float64
+	// pair up (values.PairedImbalanceReplicates, PairedScoreDifference).
+	// Saved so that anyone can recompute a paired comparison.
+	Scores []float64 `json:"scores,omitempty"`
 }
 
 // PlayImbalance plays the imbalance match of cfg.
@@ -155,7 +156,7 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	if err != nil {
 		return nil, err
 	}
-	res.Arrangements, res.scores = arr, scores
+	res.Arrangements, res.Scores = arr, scores
 	res.Reading, err = values.ReadImbalanceJoint(wdl.Wins, wdl.Draws, wdl.Losses, cfg.PawnCoef, cfg.PawnReplicates, cfg.Seed)
 	if err != nil {
 		return nil, err
@@ -164,7 +165,7 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 		res.Elo = &values.Estimate{Point: eloOf(s.Point), Lo: eloOf(s.Lo), Hi: eloOf(s.Hi)}
 	}
 	if cfg.PawnOdds {
-		if res.PawnOdds, err = playPawnOdds(ctx, cfg, start, xs, ys, mx, my, res.Reading.Score.Point >= 0.5, res.scores, total); err != nil {
+		if res.PawnOdds, err = playPawnOdds(ctx, cfg, start, xs, ys, mx, my, res.Reading.Score.Point >= 0.5, res.Scores, total); err != nil {
 			return nil, err
 		}
 	}

@@ -52,12 +52,12 @@ func TestImbalanceQueenAgainstPawnFavoursTheQueenSide(t *testing.T) {
 	}
 	// The per-game scores a paired comparison resamples are the tally's,
 	// arrangement by arrangement.
-	if len(r.scores) != 20 {
-		t.Fatalf("%d per-game scores, want 20", len(r.scores))
+	if len(r.Scores) != 20 {
+		t.Fatalf("%d per-game scores, want 20", len(r.Scores))
 	}
 	for k, a := range r.Arrangements {
 		sum := 0.0
-		for _, s := range r.scores[10*k : 10*k+10] {
+		for _, s := range r.Scores[10*k : 10*k+10] {
 			sum += s
 		}
 		if want := float64(a.A.Wins) + float64(a.A.Draws)/2; sum != want {

@@ -44,6 +44,18 @@ type ImbalanceStudy struct {
 	// Differences are each later variant's v(Y) − v(X) minus the first's,
 	// in each variant's own pawns.
 	Differences []ImbalanceDifference `json:"differences,omitempty"`
+	// ScoreDifferences are each later variant's side-A score minus the
+	// first's, pair by pair (PairedScoreDifference): the reading that needs
+	// no pawn fit, the confirmatory endpoint of a rule comparison.
+	ScoreDifferences []PairedScore `json:"score_differences,omitempty"`
+}
+
+// PairedScore is the paired score difference of variant B's imbalance
+// match against variant A's.
+type PairedScore struct {
+	A string `json:"a"`
+	B string `json:"b"`
+	ScoreDifference
 }
 
 // ImbalanceDifference is (v_B(Y) − v_B(X)) − (v_A(Y) − v_A(X)), each term
@@ -89,6 +101,9 @@ func imbalanceStudies(ctx context.Context, srcs []Source, reps []*values.Report,
 			st.Results, repl = append(st.Results, r), append(repl, rr)
 		}
 		for i := 1; i < len(st.Results); i++ {
+			if d, err := PairedScoreDifference(st.Results[0].Scores, st.Results[i].Scores); err == nil {
+				st.ScoreDifferences = append(st.ScoreDifferences, PairedScore{A: srcs[0].Variant, B: srcs[i].Variant, ScoreDifference: *d})
+			}
 			a, b := st.Results[0].Reading.Units, st.Results[i].Reading.Units
 			if a == nil || b == nil {
 				continue
@@ -140,7 +155,7 @@ func playImbalance(ctx context.Context, s Source, rep *values.Report, pair Imbal
 			coefReps[k] = r.PawnCoef
 		}
 	}
-	return r, values.PairedImbalanceReplicates(r.scores, coefReps, cfg.Seed), nil
+	return r, values.PairedImbalanceReplicates(r.Scores, coefReps, cfg.Seed), nil
 }
 
 // writeImbalances adds the imbalance matches to the report.
@@ -178,6 +193,23 @@ func writeImbalances(w io.Writer, res *Result) {
 			}
 			neg := values.Estimate{Point: -d.Delta.Point, Lo: -d.Delta.Hi, Hi: -d.Delta.Lo}
 			fmt.Fprintf(w, "| %s : %s | %s − %s | %s | %s | %s | %s |\n", st.Pair.X, st.Pair.Y, d.B, d.A, fmtEst(d.Delta, 2), fmtEst(neg, 2), holmCell(d.PHolm), verdict)
+		}
+	}
+	writeScoreDifferences(w, res)
+}
+
+// writeScoreDifferences adds the paired differences of side A's score.
+func writeScoreDifferences(w io.Writer, res *Result) {
+	var any bool
+	for _, st := range res.Imbalances {
+		for _, d := range st.ScoreDifferences {
+			if !any {
+				fmt.Fprintf(w, "\nSide A's score between the variants, pair by pair (game j of both matches starts alike with the same seeds; d_j = B's score − A's; no pawn conversion; p from the paired z test, not corrected):\n\n")
+				fmt.Fprintf(w, "| X : Y | B − A | pairs | mean d [95%%] | sd | A higher / same / lower in B | p |\n|---|---|---|---|---|---|---|\n")
+				any = true
+			}
+			fmt.Fprintf(w, "| %s : %s | %s − %s | %d | %s | %.3f | %d / %d / %d | %.3g |\n", st.Pair.X, st.Pair.Y, d.B, d.A, d.Pairs,
+				fmtEst(d.Mean, 3), d.SD, d.Higher, d.Same, d.Lower, d.P)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package compare
 
 import (
 	"context"
+	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -73,7 +75,24 @@ func TestRunPlaysEachImbalanceInEveryVariant(t *testing.T) {
 	if d.Delta.Point != want {
 		t.Errorf("difference %v, want the readings' difference %v", d.Delta.Point, want)
 	}
-	if body := writeReport(t, t.TempDir(), res); !strings.Contains(body, "## Imbalance matches") || !strings.Contains(body, "| Q : P | fbgc-superpower − fbgc |") {
+	// The paired score difference is the per-game lists' own, pair by pair.
+	if len(st.ScoreDifferences) != 1 {
+		t.Fatalf("score differences %+v, want one", st.ScoreDifferences)
+	}
+	sd := st.ScoreDifferences[0]
+	var sum float64
+	for j := range st.Results[0].Scores {
+		sum += st.Results[1].Scores[j] - st.Results[0].Scores[j]
+	}
+	if sd.A != "fbgc" || sd.B != "fbgc-superpower" || sd.Pairs != 40 || sd.Higher+sd.Same+sd.Lower != 40 || math.Abs(sd.Mean.Point-sum/40) > 1e-12 {
+		t.Errorf("score difference %+v, want superpower − fbgc over 40 pairs with mean %v", sd, sum/40)
+	}
+	// comparison.json carries the per-game scores, so anyone can recompute the pairs.
+	if js, err := json.Marshal(st.Results[0]); err != nil || !strings.Contains(string(js), `"scores":[`) {
+		t.Errorf("an imbalance result's JSON lacks its per-game scores (%v): %.200s", err, js)
+	}
+	if body := writeReport(t, t.TempDir(), res); !strings.Contains(body, "## Imbalance matches") || !strings.Contains(body, "| Q : P | fbgc-superpower − fbgc |") ||
+		!strings.Contains(body, "| Q : P | fbgc-superpower − fbgc | 40 |") {
 		t.Errorf("report lacks the imbalance tables:\n%s", body)
 	}
 }
