@@ -58,6 +58,7 @@ type slot struct {
 	target   int
 	sims     int
 	inflight int
+	pending  int  // children the leaves in flight will add to the tree
 	treeFull bool // the tree reached the node budget: the search ends
 	gumbel   gumbelRoot
 	result   Result
@@ -282,7 +283,7 @@ func (s *Searcher) Step() ([]int, error) {
 // noise.
 func (s *Searcher) start(sl *slot) {
 	sl.started = true
-	sl.sims, sl.inflight = 0, 0
+	sl.sims, sl.inflight, sl.pending = 0, 0, 0
 	sl.treeFull = false
 	sl.gumbelOn, sl.noised = false, false
 	sl.full = true
@@ -315,7 +316,7 @@ func (s *Searcher) rootExpanded(sl *slot) {
 	dirichlet(s.rng, s.cfg.DirichletTotal/float64(n), s.noise)
 	eps := s.cfg.NoiseFraction
 	for k := 0; k < n; k++ {
-		ch := &t.nodes[root.first+int32(k)]
+		ch := t.at(root.first + int32(k))
 		ch.prior = float32((1-eps)*float64(ch.prior) + eps*s.noise[k])
 	}
 }
@@ -347,10 +348,10 @@ func (s *Searcher) collect(i, n int) (int, error) {
 		g := s.leafGames[n]
 		g.CopyFrom(sl.game)
 		idx := s.descend(sl, g)
-		if idx < 0 || t.nodes[idx].state == statePending {
+		if idx < 0 || t.at(idx).state == statePending {
 			break // wait for the leaves in flight
 		}
-		if nd := &t.nodes[idx]; nd.state == stateTerminal || nd.solved {
+		if nd := t.at(idx); nd.state == stateTerminal || nd.solved {
 			v := nd.value
 			if nd.solved {
 				v = nd.sv
@@ -363,7 +364,7 @@ func (s *Searcher) collect(i, n int) (int, error) {
 		if over, v := g.Status(); over {
 			t.markTerminal(idx, v, s.cfg.Solver)
 			if s.cfg.Solver {
-				t.propagate(t.nodes[idx].parent)
+				t.propagate(t.at(idx).parent)
 			}
 			t.backup(idx, float64(v), 0)
 			sl.sims++
@@ -375,9 +376,11 @@ func (s *Searcher) collect(i, n int) (int, error) {
 		if len(lf.moves) == 0 {
 			return n, fmt.Errorf("mcts: slot %d: position %#x has no legal moves but is not over", i, g.Hash())
 		}
-		if idx != 0 && len(t.nodes)+len(lf.moves) > s.budget {
-			// No room for this leaf's children: the tree is as large
-			// as it may grow, and the search ends with what it has.
+		if idx != 0 && t.nodes.span()+2*(sl.pending+len(lf.moves)) > s.budget {
+			// No room for this leaf's children and those in flight
+			// (each group may skip a block tail shorter than itself):
+			// the tree is as large as it may grow, and the search ends
+			// with what it has.
 			sl.treeFull = true
 			break
 		}
@@ -406,10 +409,11 @@ func (s *Searcher) collect(i, n int) (int, error) {
 			in := s.shape.InputSize()
 			g.Encode(s.batch.Planes[n*in : (n+1)*in])
 		}
-		t.nodes[idx].state = statePending
+		t.at(idx).state = statePending
 		t.addVirtual(idx, int32(s.cfg.VirtualLoss))
 		lf.slot, lf.node = int32(i), idx
 		sl.inflight++
+		sl.pending += len(lf.moves)
 		n++
 		queued++
 	}
@@ -422,7 +426,7 @@ func (s *Searcher) collect(i, n int) (int, error) {
 func (s *Searcher) descend(sl *slot, g Game) int32 {
 	t := &sl.tree
 	idx := int32(0)
-	for t.nodes[idx].state == stateExpanded && !t.nodes[idx].solved {
+	for t.at(idx).state == stateExpanded && !t.at(idx).solved {
 		var c int32
 		switch {
 		case idx == 0 && s.cfg.Gumbel:
@@ -438,7 +442,7 @@ func (s *Searcher) descend(sl *slot, g Game) int32 {
 		default:
 			c = t.pickPUCT(&s.cfg, idx, s.cfg.FPUReduction, s.rng)
 		}
-		g.Play(int(t.nodes[c].move))
+		g.Play(int(t.at(c).move))
 		idx = c
 	}
 	return idx
@@ -486,6 +490,7 @@ func (s *Searcher) evaluate(n int) error {
 		}
 		t.backup(lf.node, s.solveChildren(t, lf.node, s.leafGames[j], v), int32(s.cfg.VirtualLoss))
 		sl.inflight--
+		sl.pending -= len(lf.moves)
 		sl.sims++
 		s.progress++
 	}
@@ -502,10 +507,10 @@ func (s *Searcher) solveChildren(t *tree, i int32, g Game, v float32) float64 {
 		return float64(v)
 	}
 	la, _ := g.(Lookahead)
-	nd := &t.nodes[i]
+	nd := t.at(i)
 	found := false
 	for k := nd.first; k < nd.first+nd.nChild; k++ {
-		move := int(t.nodes[k].move)
+		move := int(t.at(k).move)
 		var over bool
 		var cv float32
 		if la != nil {
@@ -526,7 +531,7 @@ func (s *Searcher) solveChildren(t *tree, i int32, g Game, v float32) float64 {
 	if found {
 		t.propagate(i)
 	}
-	if nd := &t.nodes[i]; nd.solved {
+	if nd := t.at(i); nd.solved {
 		return float64(nd.sv)
 	}
 	return float64(v)
@@ -575,7 +580,7 @@ func (s *Searcher) finish(i int) {
 	}
 	r.Value = float32(-root.w / float64(root.n))
 	for k := int32(0); k < root.nChild; k++ {
-		r.Moves = append(r.Moves, int(t.nodes[root.first+k].move))
+		r.Moves = append(r.Moves, int(t.at(root.first+k).move))
 	}
 	r.Proven = root.solved
 	if root.solved && root.sv > -1 {
@@ -607,7 +612,7 @@ func (s *Searcher) finish(i int) {
 	// (an unvisited move has none).
 	s.values = resizeF(s.values, len(r.Moves))
 	for k := range s.values {
-		ch := &t.nodes[root.first+int32(k)]
+		ch := t.at(root.first + int32(k))
 		s.values[k] = math.Inf(-1)
 		if ch.n > 0 {
 			s.values[k] = ch.w / float64(ch.n)
@@ -627,7 +632,7 @@ func (s *Searcher) finish(i int) {
 func (s *Searcher) finishSolved(t *tree, r *Result) {
 	root := t.root()
 	r.Value = root.sv
-	children := t.nodes[root.first : root.first+root.nChild]
+	children := t.children(root)
 	best := func(ch *node) bool { return ch.solved && -ch.sv == root.sv }
 	terminal := false
 	for k := range children {
