@@ -62,6 +62,11 @@ type slot struct {
 	treeFull bool // the tree reached the node budget: the search ends
 	gumbel   gumbelRoot
 	result   Result
+	// seeded: the slot draws from its own stream rng (Seed) rather than
+	// the searcher's, so that its game does not depend on the others.
+	seeded bool
+	pcg    *rand.PCG
+	rng    *rand.Rand
 }
 
 // NewSearcher returns a Searcher with room for games game slots that
@@ -142,8 +147,42 @@ func (s *Searcher) ResetAt(i int, g Game, ply int) error {
 	}
 	sl.tree.reset()
 	sl.ply = ply
+	sl.seeded = false
 	sl.active, sl.started, sl.ready = true, false, false
 	return nil
+}
+
+// Seed gives slot i's game, from its last Reset on, its own random stream
+// seeded by seed, for every draw its searches make (the cheap or full
+// choice, root noise, tie-breaks, the Gumbel root, the move's sampling):
+// a seeded game's moves then depend on seed and the evaluator alone, not
+// on the other slots' games nor on the order the slots are filled in (with
+// leaves_per_game 1 and an evaluator whose values do not depend on the
+// batch). An unseeded slot draws from the searcher's stream (Config.Seed).
+func (s *Searcher) Seed(i int, seed uint64) error {
+	sl, err := s.slot(i)
+	if err != nil {
+		return err
+	}
+	if sl.pcg == nil {
+		sl.pcg = rand.NewPCG(seed, slotStream)
+		sl.rng = rand.New(sl.pcg)
+	} else {
+		sl.pcg.Seed(seed, slotStream)
+	}
+	sl.seeded = true
+	return nil
+}
+
+// slotStream is the second word of a seeded slot's PCG state.
+const slotStream = 0x736c6f74
+
+// rand returns the random stream slot sl draws from.
+func (s *Searcher) rand(sl *slot) *rand.Rand {
+	if sl.seeded {
+		return sl.rng
+	}
+	return s.rng
 }
 
 // Clear empties slot i: Step leaves it alone until the next Reset.
@@ -287,7 +326,7 @@ func (s *Searcher) start(sl *slot) {
 	sl.treeFull = false
 	sl.gumbelOn, sl.noised = false, false
 	sl.full = true
-	if s.cfg.CheapShare > 0 && s.rng.Float64() < s.cfg.CheapShare {
+	if s.cfg.CheapShare > 0 && s.rand(sl).Float64() < s.cfg.CheapShare {
 		sl.full = false
 	}
 	sl.target = s.cfg.Sims
@@ -313,7 +352,7 @@ func (s *Searcher) rootExpanded(sl *slot) {
 		return
 	}
 	s.noise = resizeF(s.noise, n)
-	dirichlet(s.rng, s.cfg.DirichletTotal/float64(n), s.noise)
+	dirichlet(s.rand(sl), s.cfg.DirichletTotal/float64(n), s.noise)
 	eps := s.cfg.NoiseFraction
 	for k := 0; k < n; k++ {
 		ch := t.at(root.first + int32(k))
@@ -431,16 +470,16 @@ func (s *Searcher) descend(sl *slot, g Game) int32 {
 		switch {
 		case idx == 0 && s.cfg.Gumbel:
 			if !sl.gumbelOn {
-				sl.gumbel.start(t, &s.cfg, s.rng, sl.target-sl.sims-sl.inflight)
+				sl.gumbel.start(t, &s.cfg, s.rand(sl), sl.target-sl.sims-sl.inflight)
 				sl.gumbelOn = true
 			}
 			if c = sl.gumbel.pick(t, &s.cfg, sl.inflight, sl.target-sl.sims-sl.inflight); c < 0 {
 				return -1
 			}
 		case idx == 0:
-			c = t.pickPUCT(&s.cfg, idx, s.cfg.RootFPUReduction, s.rng)
+			c = t.pickPUCT(&s.cfg, idx, s.cfg.RootFPUReduction, s.rand(sl))
 		default:
-			c = t.pickPUCT(&s.cfg, idx, s.cfg.FPUReduction, s.rng)
+			c = t.pickPUCT(&s.cfg, idx, s.cfg.FPUReduction, s.rand(sl))
 		}
 		g.Play(int(t.at(c).move))
 		idx = c
@@ -584,7 +623,7 @@ func (s *Searcher) finish(i int) {
 	}
 	r.Proven = root.solved
 	if root.solved && root.sv > -1 {
-		s.finishSolved(t, r)
+		s.finishSolved(sl, r)
 		return
 	}
 	if root.solved {
@@ -621,7 +660,7 @@ func (s *Searcher) finish(i int) {
 			s.values[k] = -float64(ch.sv)
 		}
 	}
-	r.Move = r.Moves[sampleMove(r.Policy, s.values, temp, s.rng.Float64())]
+	r.Move = r.Moves[sampleMove(r.Policy, s.values, temp, s.rand(sl).Float64())]
 }
 
 // finishSolved fills r for a root solved as a win or a draw (a value above
@@ -629,7 +668,8 @@ func (s *Searcher) finish(i int) {
 // mass, in equal shares, on the moves that achieve it, preferring moves
 // that end the game at once (a mate in one over a longer proven mate); the
 // move played is one of them, drawn uniformly.
-func (s *Searcher) finishSolved(t *tree, r *Result) {
+func (s *Searcher) finishSolved(sl *slot, r *Result) {
+	t := &sl.tree
 	root := t.root()
 	r.Value = root.sv
 	children := t.children(root)
@@ -647,7 +687,7 @@ func (s *Searcher) finishSolved(t *tree, r *Result) {
 			count++
 		}
 	}
-	pick := min(int(s.rng.Float64()*float64(count)), count-1)
+	pick := min(int(s.rand(sl).Float64()*float64(count)), count-1)
 	for k := range children {
 		ch := &children[k]
 		p := float32(0)
