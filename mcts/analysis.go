@@ -30,7 +30,7 @@ func (s *Searcher) RootStats(i int, buf []MoveStats) []MoveStats {
 	t := &s.slots[i].tree
 	root := t.root()
 	for k := root.first; k < root.first+root.nChild && root.state == stateExpanded; k++ {
-		ch := &t.nodes[k]
+		ch := t.at(k)
 		ms := MoveStats{Move: int(ch.move), Visits: int(ch.n), Prior: ch.prior, Q: float32(math.NaN())}
 		switch {
 		case ch.solved:
@@ -57,7 +57,7 @@ func (s *Searcher) PV(i int, max int, buf []int) []int {
 	t := &s.slots[i].tree
 	c := t.rootChild(r.Move)
 	for c >= 0 && len(buf) < max {
-		buf = append(buf, int(t.nodes[c].move))
+		buf = append(buf, int(t.at(c).move))
 		c = t.pvChild(c)
 	}
 	return buf
@@ -66,7 +66,7 @@ func (s *Searcher) PV(i int, max int, buf []int) []int {
 // pvChild returns the child of node i that the principal variation
 // follows, or -1 when i has none.
 func (t *tree) pvChild(i int32) int32 {
-	nd := &t.nodes[i]
+	nd := t.at(i)
 	if nd.state != stateExpanded || nd.nChild == 0 {
 		return -1
 	}
@@ -87,11 +87,11 @@ func (t *tree) pvChild(i int32) int32 {
 		return a.n > 0 && a.w/float64(a.n) > b.w/float64(b.n)
 	}
 	for k := nd.first; k < nd.first+nd.nChild; k++ {
-		if best < 0 || better(&t.nodes[k], &t.nodes[best]) {
+		if best < 0 || better(t.at(k), t.at(best)) {
 			best = k
 		}
 	}
-	if ch := &t.nodes[best]; ch.n == 0 && !ch.solved {
+	if ch := t.at(best); ch.n == 0 && !ch.solved {
 		return -1
 	}
 	return best
@@ -103,5 +103,5 @@ func (s *Searcher) TreeSize(i int) int {
 	if i < 0 || i >= len(s.slots) {
 		return 0
 	}
-	return len(s.slots[i].tree.nodes)
+	return s.slots[i].tree.used
 }

@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"unsafe"
 
@@ -104,18 +105,24 @@ type Config struct {
 	TreeMemoryMB int `toml:"tree_memory_mb"`
 }
 
-// NodeBytes is the memory a node of a search tree takes: the node, its
-// copy in the arena that rerooting compacts into, and its rerooting index.
-const NodeBytes = 2*int(unsafe.Sizeof(node{})) + 4
+// NodeBytes is the memory a node of a search tree takes: the node and its
+// copy in the arena that rerooting compacts into.
+const NodeBytes = 2 * int(unsafe.Sizeof(node{}))
+
+// maxTreeBlocks keeps a tree's node indices (int32) in range.
+const maxTreeBlocks = math.MaxInt32>>blockShift - 1
 
 // NodeBudget is the most nodes one search tree grows to under
-// TreeMemoryMB (a last expansion may pass it by one batch's children).
+// TreeMemoryMB. It counts whole blocks of BlockNodes nodes (at least one),
+// as many as fit TreeMemoryMB with their copies for rerooting, and bounds
+// the arena's index space, block tails that a group of children skipped
+// included, so the tree's blocks never take more than TreeMemoryMB.
 func (c Config) NodeBudget() int {
 	mb := c.TreeMemoryMB
 	if mb == 0 {
 		mb = DefaultTreeMemoryMB
 	}
-	return max(1, mb<<20/NodeBytes)
+	return min(maxTreeBlocks, max(1, mb<<20/(BlockNodes*NodeBytes))) * BlockNodes
 }
 
 // DefaultConfig returns the default search parameters.

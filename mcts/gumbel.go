@@ -37,16 +37,16 @@ func (gr *gumbelRoot) start(t *tree, cfg *Config, r *rand.Rand, budget int) {
 	open := 0
 	for k := 0; k < n; k++ {
 		gr.g[k] = gumbel(r)
-		gr.logit[k] = math.Log(math.Max(float64(t.nodes[root.first+int32(k)].prior), 1e-30))
+		gr.logit[k] = math.Log(math.Max(float64(t.at(root.first+int32(k)).prior), 1e-30))
 		gr.given[k] = 0
-		if !t.nodes[root.first+int32(k)].provenLoss() {
+		if !t.at(root.first + int32(k)).provenLoss() {
 			open++
 		}
 	}
 	if open > 0 && open < n {
 		// Moves proven lost are not sampled while another move is open.
 		for k := 0; k < n; k++ {
-			if t.nodes[root.first+int32(k)].provenLoss() {
+			if t.at(root.first + int32(k)).provenLoss() {
 				gr.given[k] = 1
 			}
 		}
@@ -135,7 +135,7 @@ func (gr *gumbelRoot) halve(t *tree, cfg *Config) {
 func (gr *gumbelRoot) choice(t *tree, cfg *Config) int32 {
 	gr.scores(t, cfg)
 	first := t.root().first
-	lost := func(k int32) bool { return t.nodes[first+k].provenLoss() }
+	lost := func(k int32) bool { return t.at(first + k).provenLoss() }
 	best := int32(-1)
 	for _, k := range gr.cand {
 		if !lost(k) && (best < 0 || gr.score[k] > gr.score[best]) {
@@ -177,7 +177,7 @@ func (gr *gumbelRoot) load(t *tree) {
 	gr.visits = resizeI(gr.visits, n)
 	gr.q = resizeF(gr.q, n)
 	for k := 0; k < n; k++ {
-		ch := &t.nodes[root.first+int32(k)]
+		ch := t.at(root.first + int32(k))
 		gr.prior[k], gr.visits[k] = float64(ch.prior), ch.n
 		gr.q[k] = 0
 		if ch.n > 0 {

@@ -103,7 +103,7 @@ func TestGumbelSequentialHalvingSchedule(t *testing.T) {
 	tr := &s.slots[0].tree
 	var visits []int
 	for k := int32(0); k < tr.root().nChild; k++ {
-		visits = append(visits, int(tr.nodes[tr.root().first+k].n))
+		visits = append(visits, int(tr.at(tr.root().first+k).n))
 	}
 	if visits[0] != 6 || visits[2] != 6 || visits[1] != 2 || visits[3] != 2 {
 		t.Errorf("visits %v, want [6 2 6 2] (the two best moves survive the halving)", visits)

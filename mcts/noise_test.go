@@ -85,7 +85,7 @@ func TestRootNoiseConcentrationIsTotalOverLegalMoves(t *testing.T) {
 				t.Fatal(err)
 			}
 			tr := &s.slots[0].tree
-			p := float64(tr.nodes[tr.root().first+int32(i%n)].prior)
+			p := float64(tr.at(tr.root().first + int32(i%n)).prior)
 			square[i] = p * p
 		}
 		alpha := 10 / float64(n)
@@ -122,7 +122,7 @@ func TestNoiseOnlyInFullPUCTSearches(t *testing.T) {
 		tr := &s.slots[0].tree
 		noisy := false
 		for k := int32(0); k < tr.root().nChild; k++ {
-			if math.Abs(float64(tr.nodes[tr.root().first+k].prior)-0.1) > 1e-6 {
+			if math.Abs(float64(tr.at(tr.root().first+k).prior)-0.1) > 1e-6 {
 				noisy = true
 			}
 		}

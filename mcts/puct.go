@@ -26,7 +26,7 @@ func (c *Config) cpuct(n float64) float64 {
 // tie-break would let one colour's search look only at the moves generated
 // first (a colour bias found in chess self-play: Black won 86 of 100 games).
 func (t *tree) pickPUCT(cfg *Config, p int32, fpuReduction float64, rng *rand.Rand) int32 {
-	par := &t.nodes[p]
+	par := t.at(p)
 	parentN := float64(par.n) + float64(par.vl)
 	// The parent's own mean value, for the player choosing here.
 	parentQ := 0.0
@@ -34,7 +34,7 @@ func (t *tree) pickPUCT(cfg *Config, p int32, fpuReduction float64, rng *rand.Ra
 		parentQ = -par.w / float64(par.n)
 	}
 	visitedPrior := 0.0
-	children := t.nodes[par.first : par.first+par.nChild]
+	children := t.children(par)
 	for k := range children {
 		if children[k].n+children[k].vl > 0 {
 			visitedPrior += float64(children[k].prior)

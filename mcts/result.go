@@ -42,10 +42,10 @@ func visitPolicy(t *tree, r *Result) {
 	root := t.root()
 	sum := 0.0
 	for k := int32(0); k < root.nChild; k++ {
-		sum += float64(t.nodes[root.first+k].n)
+		sum += float64(t.at(root.first + k).n)
 	}
 	for k := int32(0); k < root.nChild; k++ {
-		ch := &t.nodes[root.first+k]
+		ch := t.at(root.first + k)
 		p := float64(ch.prior)
 		if sum > 0 {
 			p = float64(ch.n) / sum
@@ -60,7 +60,7 @@ func visitPolicy(t *tree, r *Result) {
 // others' priors make the policy.
 func maskLosses(t *tree, r *Result) {
 	root := t.root()
-	children := t.nodes[root.first : root.first+root.nChild]
+	children := t.children(root)
 	lost, nOpen := false, 0
 	for k := range children {
 		if children[k].provenLoss() {

@@ -185,7 +185,7 @@ func TestTreeStopsAtItsNodeBudgetAndTheSearchReturnsItsBestMove(t *testing.T) {
 	cfg.Solver = false // the whole game must not be proved before the budget
 	cfg.TreeMemoryMB = 1
 	budget := cfg.NodeBudget()
-	if want := (1 << 20) / NodeBytes; budget != want || budget < 1000 {
+	if want := (1 << 20) / (BlockNodes * NodeBytes) * BlockNodes; budget != want || budget < 1000 {
 		t.Fatalf("NodeBudget of 1 MiB = %d, want %d", budget, want)
 	}
 	s, err := NewSearcher(cfg, newUniform(t, g), 1)
@@ -199,8 +199,8 @@ func TestTreeStopsAtItsNodeBudgetAndTheSearchReturnsItsBestMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := s.Result(0)
-	if n := len(s.slots[0].tree.nodes); n > budget+9*cfg.LeavesPerGame {
-		t.Errorf("tree of %d nodes, budget %d", n, budget)
+	if tr := &s.slots[0].tree; tr.used > budget || tr.nodes.span() > budget || len(tr.nodes.blocks)*BlockNodes > budget {
+		t.Errorf("tree of %d nodes spanning %d in %d blocks, budget %d nodes", tr.used, tr.nodes.span(), len(tr.nodes.blocks), budget)
 	}
 	if !r.TreeFull || r.Sims >= MaxSims || r.Sims < 1000 {
 		t.Errorf("TreeFull %v after %d playouts; want the search ended by the full tree, well before %d", r.TreeFull, r.Sims, MaxSims)

@@ -58,9 +58,15 @@ type slot struct {
 	target   int
 	sims     int
 	inflight int
+	pending  int  // children the leaves in flight will add to the tree
 	treeFull bool // the tree reached the node budget: the search ends
 	gumbel   gumbelRoot
 	result   Result
+	// seeded: the slot draws from its own stream rng (Seed) rather than
+	// the searcher's, so that its game does not depend on the others.
+	seeded bool
+	pcg    *rand.PCG
+	rng    *rand.Rand
 }
 
 // NewSearcher returns a Searcher with room for games game slots that
@@ -141,8 +147,42 @@ func (s *Searcher) ResetAt(i int, g Game, ply int) error {
 	}
 	sl.tree.reset()
 	sl.ply = ply
+	sl.seeded = false
 	sl.active, sl.started, sl.ready = true, false, false
 	return nil
+}
+
+// Seed gives slot i's game, from its last Reset on, its own random stream
+// seeded by seed, for every draw its searches make (the cheap or full
+// choice, root noise, tie-breaks, the Gumbel root, the move's sampling):
+// a seeded game's moves then depend on seed and the evaluator alone, not
+// on the other slots' games nor on the order the slots are filled in (with
+// leaves_per_game 1 and an evaluator whose values do not depend on the
+// batch). An unseeded slot draws from the searcher's stream (Config.Seed).
+func (s *Searcher) Seed(i int, seed uint64) error {
+	sl, err := s.slot(i)
+	if err != nil {
+		return err
+	}
+	if sl.pcg == nil {
+		sl.pcg = rand.NewPCG(seed, slotStream)
+		sl.rng = rand.New(sl.pcg)
+	} else {
+		sl.pcg.Seed(seed, slotStream)
+	}
+	sl.seeded = true
+	return nil
+}
+
+// slotStream is the second word of a seeded slot's PCG state.
+const slotStream = 0x736c6f74
+
+// rand returns the random stream slot sl draws from.
+func (s *Searcher) rand(sl *slot) *rand.Rand {
+	if sl.seeded {
+		return sl.rng
+	}
+	return s.rng
 }
 
 // Clear empties slot i: Step leaves it alone until the next Reset.
@@ -282,11 +322,11 @@ func (s *Searcher) Step() ([]int, error) {
 // noise.
 func (s *Searcher) start(sl *slot) {
 	sl.started = true
-	sl.sims, sl.inflight = 0, 0
+	sl.sims, sl.inflight, sl.pending = 0, 0, 0
 	sl.treeFull = false
 	sl.gumbelOn, sl.noised = false, false
 	sl.full = true
-	if s.cfg.CheapShare > 0 && s.rng.Float64() < s.cfg.CheapShare {
+	if s.cfg.CheapShare > 0 && s.rand(sl).Float64() < s.cfg.CheapShare {
 		sl.full = false
 	}
 	sl.target = s.cfg.Sims
@@ -312,10 +352,10 @@ func (s *Searcher) rootExpanded(sl *slot) {
 		return
 	}
 	s.noise = resizeF(s.noise, n)
-	dirichlet(s.rng, s.cfg.DirichletTotal/float64(n), s.noise)
+	dirichlet(s.rand(sl), s.cfg.DirichletTotal/float64(n), s.noise)
 	eps := s.cfg.NoiseFraction
 	for k := 0; k < n; k++ {
-		ch := &t.nodes[root.first+int32(k)]
+		ch := t.at(root.first + int32(k))
 		ch.prior = float32((1-eps)*float64(ch.prior) + eps*s.noise[k])
 	}
 }
@@ -347,10 +387,10 @@ func (s *Searcher) collect(i, n int) (int, error) {
 		g := s.leafGames[n]
 		g.CopyFrom(sl.game)
 		idx := s.descend(sl, g)
-		if idx < 0 || t.nodes[idx].state == statePending {
+		if idx < 0 || t.at(idx).state == statePending {
 			break // wait for the leaves in flight
 		}
-		if nd := &t.nodes[idx]; nd.state == stateTerminal || nd.solved {
+		if nd := t.at(idx); nd.state == stateTerminal || nd.solved {
 			v := nd.value
 			if nd.solved {
 				v = nd.sv
@@ -363,7 +403,7 @@ func (s *Searcher) collect(i, n int) (int, error) {
 		if over, v := g.Status(); over {
 			t.markTerminal(idx, v, s.cfg.Solver)
 			if s.cfg.Solver {
-				t.propagate(t.nodes[idx].parent)
+				t.propagate(t.at(idx).parent)
 			}
 			t.backup(idx, float64(v), 0)
 			sl.sims++
@@ -375,9 +415,11 @@ func (s *Searcher) collect(i, n int) (int, error) {
 		if len(lf.moves) == 0 {
 			return n, fmt.Errorf("mcts: slot %d: position %#x has no legal moves but is not over", i, g.Hash())
 		}
-		if idx != 0 && len(t.nodes)+len(lf.moves) > s.budget {
-			// No room for this leaf's children: the tree is as large
-			// as it may grow, and the search ends with what it has.
+		if idx != 0 && t.nodes.span()+2*(sl.pending+len(lf.moves)) > s.budget {
+			// No room for this leaf's children and those in flight
+			// (each group may skip a block tail shorter than itself):
+			// the tree is as large as it may grow, and the search ends
+			// with what it has.
 			sl.treeFull = true
 			break
 		}
@@ -406,10 +448,11 @@ func (s *Searcher) collect(i, n int) (int, error) {
 			in := s.shape.InputSize()
 			g.Encode(s.batch.Planes[n*in : (n+1)*in])
 		}
-		t.nodes[idx].state = statePending
+		t.at(idx).state = statePending
 		t.addVirtual(idx, int32(s.cfg.VirtualLoss))
 		lf.slot, lf.node = int32(i), idx
 		sl.inflight++
+		sl.pending += len(lf.moves)
 		n++
 		queued++
 	}
@@ -422,23 +465,23 @@ func (s *Searcher) collect(i, n int) (int, error) {
 func (s *Searcher) descend(sl *slot, g Game) int32 {
 	t := &sl.tree
 	idx := int32(0)
-	for t.nodes[idx].state == stateExpanded && !t.nodes[idx].solved {
+	for t.at(idx).state == stateExpanded && !t.at(idx).solved {
 		var c int32
 		switch {
 		case idx == 0 && s.cfg.Gumbel:
 			if !sl.gumbelOn {
-				sl.gumbel.start(t, &s.cfg, s.rng, sl.target-sl.sims-sl.inflight)
+				sl.gumbel.start(t, &s.cfg, s.rand(sl), sl.target-sl.sims-sl.inflight)
 				sl.gumbelOn = true
 			}
 			if c = sl.gumbel.pick(t, &s.cfg, sl.inflight, sl.target-sl.sims-sl.inflight); c < 0 {
 				return -1
 			}
 		case idx == 0:
-			c = t.pickPUCT(&s.cfg, idx, s.cfg.RootFPUReduction, s.rng)
+			c = t.pickPUCT(&s.cfg, idx, s.cfg.RootFPUReduction, s.rand(sl))
 		default:
-			c = t.pickPUCT(&s.cfg, idx, s.cfg.FPUReduction, s.rng)
+			c = t.pickPUCT(&s.cfg, idx, s.cfg.FPUReduction, s.rand(sl))
 		}
-		g.Play(int(t.nodes[c].move))
+		g.Play(int(t.at(c).move))
 		idx = c
 	}
 	return idx
@@ -486,6 +529,7 @@ func (s *Searcher) evaluate(n int) error {
 		}
 		t.backup(lf.node, s.solveChildren(t, lf.node, s.leafGames[j], v), int32(s.cfg.VirtualLoss))
 		sl.inflight--
+		sl.pending -= len(lf.moves)
 		sl.sims++
 		s.progress++
 	}
@@ -502,10 +546,10 @@ func (s *Searcher) solveChildren(t *tree, i int32, g Game, v float32) float64 {
 		return float64(v)
 	}
 	la, _ := g.(Lookahead)
-	nd := &t.nodes[i]
+	nd := t.at(i)
 	found := false
 	for k := nd.first; k < nd.first+nd.nChild; k++ {
-		move := int(t.nodes[k].move)
+		move := int(t.at(k).move)
 		var over bool
 		var cv float32
 		if la != nil {
@@ -526,7 +570,7 @@ func (s *Searcher) solveChildren(t *tree, i int32, g Game, v float32) float64 {
 	if found {
 		t.propagate(i)
 	}
-	if nd := &t.nodes[i]; nd.solved {
+	if nd := t.at(i); nd.solved {
 		return float64(nd.sv)
 	}
 	return float64(v)
@@ -575,11 +619,11 @@ func (s *Searcher) finish(i int) {
 	}
 	r.Value = float32(-root.w / float64(root.n))
 	for k := int32(0); k < root.nChild; k++ {
-		r.Moves = append(r.Moves, int(t.nodes[root.first+k].move))
+		r.Moves = append(r.Moves, int(t.at(root.first+k).move))
 	}
 	r.Proven = root.solved
 	if root.solved && root.sv > -1 {
-		s.finishSolved(t, r)
+		s.finishSolved(sl, r)
 		return
 	}
 	if root.solved {
@@ -607,7 +651,7 @@ func (s *Searcher) finish(i int) {
 	// (an unvisited move has none).
 	s.values = resizeF(s.values, len(r.Moves))
 	for k := range s.values {
-		ch := &t.nodes[root.first+int32(k)]
+		ch := t.at(root.first + int32(k))
 		s.values[k] = math.Inf(-1)
 		if ch.n > 0 {
 			s.values[k] = ch.w / float64(ch.n)
@@ -616,7 +660,7 @@ func (s *Searcher) finish(i int) {
 			s.values[k] = -float64(ch.sv)
 		}
 	}
-	r.Move = r.Moves[sampleMove(r.Policy, s.values, temp, s.rng.Float64())]
+	r.Move = r.Moves[sampleMove(r.Policy, s.values, temp, s.rand(sl).Float64())]
 }
 
 // finishSolved fills r for a root solved as a win or a draw (a value above
@@ -624,10 +668,11 @@ func (s *Searcher) finish(i int) {
 // mass, in equal shares, on the moves that achieve it, preferring moves
 // that end the game at once (a mate in one over a longer proven mate); the
 // move played is one of them, drawn uniformly.
-func (s *Searcher) finishSolved(t *tree, r *Result) {
+func (s *Searcher) finishSolved(sl *slot, r *Result) {
+	t := &sl.tree
 	root := t.root()
 	r.Value = root.sv
-	children := t.nodes[root.first : root.first+root.nChild]
+	children := t.children(root)
 	best := func(ch *node) bool { return ch.solved && -ch.sv == root.sv }
 	terminal := false
 	for k := range children {
@@ -642,7 +687,7 @@ func (s *Searcher) finishSolved(t *tree, r *Result) {
 			count++
 		}
 	}
-	pick := min(int(s.rng.Float64()*float64(count)), count-1)
+	pick := min(int(s.rand(sl).Float64()*float64(count)), count-1)
 	for k := range children {
 		ch := &children[k]
 		p := float32(0)

@@ -208,7 +208,7 @@ func tttValue(g *ticTacToe, memo map[uint64]float32) float32 {
 // number of solved nodes.
 func checkProofs(t *testing.T, tr *tree, i int32, g *ticTacToe, memo map[uint64]float32) int {
 	t.Helper()
-	nd := &tr.nodes[i]
+	nd := tr.at(i)
 	solved := 0
 	if nd.solved {
 		solved++
@@ -218,7 +218,7 @@ func checkProofs(t *testing.T, tr *tree, i int32, g *ticTacToe, memo map[uint64]
 	}
 	for k := int32(0); k < nd.nChild; k++ {
 		c := *g
-		c.Play(int(tr.nodes[nd.first+k].move))
+		c.Play(int(tr.at(nd.first + k).move))
 		solved += checkProofs(t, tr, nd.first+k, &c, memo)
 	}
 	return solved

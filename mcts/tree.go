@@ -36,29 +36,36 @@ func (n *node) q() float64 {
 }
 
 // tree is one game's search tree: a node arena with the root at index 0,
-// and a spare arena that rerooting compacts into. Both grow by append and
-// are reused, so a tree stops allocating once it has reached its largest
-// size.
+// and a spare arena that rerooting compacts into. Both keep their blocks,
+// so a tree stops allocating once it has reached its largest size.
 type tree struct {
-	nodes []node
-	spare []node
-	orig  []int32 // rerooting scratch: old index of each copied node
+	nodes arena
+	spare arena
+	used  int // nodes in the tree
 }
+
+// at returns node i.
+func (t *tree) at(i int32) *node { return t.nodes.at(i) }
+
+// children returns the children of nd, a node of t.
+func (t *tree) children(nd *node) []node { return t.nodes.group(nd.first, nd.nChild) }
 
 // reset empties the tree down to one new root.
 func (t *tree) reset() {
-	t.nodes = append(t.nodes[:0], node{parent: -1, move: -1})
+	t.nodes.reset()
+	*t.nodes.at(t.nodes.alloc(1)) = node{parent: -1, move: -1}
+	t.used = 1
 }
 
 // root returns the root node.
-func (t *tree) root() *node { return &t.nodes[0] }
+func (t *tree) root() *node { return t.nodes.at(0) }
 
 // rootChild returns the index of the child of the root reached by move, or -1.
 func (t *tree) rootChild(move int) int32 {
 	r := t.root()
-	for k := int32(0); k < r.nChild; k++ {
-		if int(t.nodes[r.first+k].move) == move {
-			return r.first + k
+	for k, ch := range t.children(r) {
+		if int(ch.move) == move {
+			return r.first + int32(k)
 		}
 	}
 	return -1
@@ -67,11 +74,13 @@ func (t *tree) rootChild(move int) int32 {
 // expand gives node i one child per move with the priors given in the same
 // order (already normalized) and records its evaluator value.
 func (t *tree) expand(i int32, moves []int, priors []float32, value float32) {
-	first := int32(len(t.nodes))
+	first := t.nodes.alloc(len(moves))
+	children := t.nodes.group(first, int32(len(moves)))
 	for k, m := range moves {
-		t.nodes = append(t.nodes, node{parent: i, move: int32(m), prior: priors[k]})
+		children[k] = node{parent: i, move: int32(m), prior: priors[k]}
 	}
-	nd := &t.nodes[i]
+	t.used += len(moves)
+	nd := t.at(i)
 	nd.first = first
 	nd.nChild = int32(len(moves))
 	nd.value = value
@@ -80,8 +89,10 @@ func (t *tree) expand(i int32, moves []int, priors []float32, value float32) {
 
 // addVirtual adds v virtual visits to every node from i up to the root.
 func (t *tree) addVirtual(i int32, v int32) {
-	for ; i >= 0; i = t.nodes[i].parent {
-		t.nodes[i].vl += v
+	for i >= 0 {
+		nd := t.at(i)
+		nd.vl += v
+		i = nd.parent
 	}
 }
 
@@ -89,43 +100,49 @@ func (t *tree) addVirtual(i int32, v int32) {
 // every node from i up to the root, removing vl virtual visits on the way.
 func (t *tree) backup(i int32, v float64, vl int32) {
 	val := -v // for the player who moved into node i
-	for ; i >= 0; i = t.nodes[i].parent {
-		nd := &t.nodes[i]
+	for i >= 0 {
+		nd := t.at(i)
 		nd.n++
 		nd.w += val
 		nd.vl -= vl
 		val = -val
+		i = nd.parent
 	}
 }
 
 // reroot makes node c the new root, keeping its subtree with all its
 // statistics and discarding the rest. Children stay contiguous: the subtree
 // is copied breadth first into the spare arena, which then becomes the
-// arena.
+// arena. A copied node's first still names its children's first index in
+// the old arena until the walk reaches it and copies them.
 func (t *tree) reroot(c int32) {
-	dst := append(t.spare[:0], t.nodes[c])
-	orig := append(t.orig[:0], c)
-	dst[0].parent = -1
-	for i := 0; i < len(dst); i++ {
-		o := &t.nodes[orig[i]]
-		if o.nChild == 0 {
+	src, dst := &t.nodes, &t.spare
+	dst.reset()
+	r := dst.alloc(1)
+	*dst.at(r) = *src.at(c)
+	dst.at(r).parent = -1
+	t.used = 1
+	for i := range dst.all() {
+		nd := dst.at(i)
+		if nd.nChild == 0 {
 			continue
 		}
-		dst[i].first = int32(len(dst))
-		for k := int32(0); k < o.nChild; k++ {
-			ch := t.nodes[o.first+k]
-			ch.parent = int32(i)
-			dst = append(dst, ch)
-			orig = append(orig, o.first+k)
+		first := dst.alloc(int(nd.nChild))
+		kids := dst.group(first, nd.nChild)
+		copy(kids, src.group(nd.first, nd.nChild))
+		for k := range kids {
+			kids[k].parent = i
 		}
+		nd.first = first // blocks never move: nd is still node i
+		t.used += len(kids)
 	}
-	t.spare, t.nodes, t.orig = t.nodes[:0], dst, orig
+	t.nodes, t.spare = t.spare, t.nodes
 }
 
 // markTerminal records that node i is a position where the game is over,
 // worth v for its side to move; with solve, it is also solved at v.
 func (t *tree) markTerminal(i int32, v float32, solve bool) {
-	nd := &t.nodes[i]
+	nd := t.at(i)
 	nd.state, nd.value = stateTerminal, v
 	if solve {
 		nd.solved, nd.sv = true, v
@@ -139,14 +156,15 @@ func (t *tree) markTerminal(i int32, v float32, solve bool) {
 // once every child is proven. It stops at the first ancestor that stays
 // open.
 func (t *tree) propagate(i int32) {
-	for ; i >= 0; i = t.nodes[i].parent {
-		nd := &t.nodes[i]
+	for ; i >= 0; i = t.at(i).parent {
+		nd := t.at(i)
 		if nd.solved || nd.state != stateExpanded {
 			return
 		}
 		best, open := float32(-2), false
-		for k := nd.first; k < nd.first+nd.nChild; k++ {
-			ch := &t.nodes[k]
+		kids := t.children(nd)
+		for k := range kids {
+			ch := &kids[k]
 			if !ch.solved {
 				open = true
 				continue

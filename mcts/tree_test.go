@@ -9,8 +9,8 @@ import (
 // its own plus its children's.
 func checkTree(t *testing.T, tr *tree) {
 	t.Helper()
-	for i := range tr.nodes {
-		nd := &tr.nodes[i]
+	for i := range tr.nodes.all() {
+		nd := tr.at(i)
 		if nd.vl != 0 || nd.state == statePending {
 			t.Fatalf("node %d: virtual visits %d, state %d after the search", i, nd.vl, nd.state)
 		}
@@ -19,8 +19,8 @@ func checkTree(t *testing.T, tr *tree) {
 		}
 		sum := int32(0)
 		for k := int32(0); k < nd.nChild; k++ {
-			ch := &tr.nodes[nd.first+k]
-			if ch.parent != int32(i) {
+			ch := tr.at(nd.first + k)
+			if ch.parent != i {
 				t.Fatalf("child %d of node %d has parent %d", nd.first+k, i, ch.parent)
 			}
 			sum += ch.n
@@ -36,10 +36,10 @@ func checkTree(t *testing.T, tr *tree) {
 // subtreeVisits maps each node below c (move path -> visits) for
 // comparison across a reroot.
 func subtreeVisits(tr *tree, c int32, path string, out map[string]int32) {
-	nd := &tr.nodes[c]
+	nd := tr.at(c)
 	out[path] = nd.n
 	for k := int32(0); k < nd.nChild; k++ {
-		subtreeVisits(tr, nd.first+k, path+"/"+string(rune('a'+tr.nodes[nd.first+k].move)), out)
+		subtreeVisits(tr, nd.first+k, path+"/"+string(rune('a'+tr.at(nd.first+k).move)), out)
 	}
 }
 
@@ -82,8 +82,8 @@ func TestTreeReuseKeepsSubtreeVisitCounts(t *testing.T) {
 			t.Errorf("node %q: %d visits after reuse, want %d", p, after[p], n)
 		}
 	}
-	if len(tr.nodes) != len(before) {
-		t.Errorf("arena holds %d nodes, want only the subtree's %d", len(tr.nodes), len(before))
+	if tr.used != len(before) {
+		t.Errorf("arena holds %d nodes, want only the subtree's %d", tr.used, len(before))
 	}
 	// The next search adds its playouts on top of the reused visits.
 	if err := s.SearchAll(); err != nil {
@@ -120,8 +120,8 @@ func TestNoReuseStartsFromFreshRoot(t *testing.T) {
 		if err := s.Play(0, s.Result(0).Move); err != nil {
 			t.Fatal(err)
 		}
-		if tr := &s.slots[0].tree; len(tr.nodes) != 1 || tr.root().n != 0 {
-			t.Errorf("%s: %d nodes, root visits %d after Play; want a fresh root", c.name, len(tr.nodes), tr.root().n)
+		if tr := &s.slots[0].tree; tr.used != 1 || tr.root().n != 0 {
+			t.Errorf("%s: %d nodes, root visits %d after Play; want a fresh root", c.name, tr.used, tr.root().n)
 		}
 	}
 }

@@ -200,7 +200,9 @@ func Bench(cfg BenchConfig) (*BenchResult, error) {
 // it: step by step, without a Driver's pool.
 func newBenchPlayer(cfg *Config, r *agent.Rules, model string, ev eval.Evaluator) (*mctsPlayer, error) {
 	d := &Driver{Out: cfg.Out, Games: 1, Workers: 1, Start: cfg.Start, FlushGames: cfg.FlushGames}
-	run, err := d.newWorker("bench", func() (int, bool) { return 0, true }, func(int) {}, func([]tally) {})
+	next := 0 // the endless games' numbers: each its own seed and ID
+	claim := func() (int, bool) { next++; return next - 1, true }
+	run, err := d.newWorker("bench", claim, func(int) {}, func([]tally) {})
 	if err != nil {
 		return nil, err
 	}

@@ -150,8 +150,15 @@ type Config struct {
 	// writes them as one chunk (1 writes every game at once). Games are
 	// reported finished only when written.
 	FlushGames int
-	// Seed seeds the workers (search noise, temperature, resignation draws).
+	// Seed seeds the games: game number k's search noise, temperature,
+	// resignation draws and ID come from GameSeed(Seed, k) alone.
 	Seed uint64
+	// FirstGame is the number of the run's first game, and SkipGames the
+	// numbers it leaves out (the games a resumed run has on disk): the
+	// run plays the Games lowest numbers from FirstGame on that are not in
+	// SkipGames (Driver.First, Driver.Skip).
+	FirstGame int
+	SkipGames map[int]bool
 	// Writer identifies the run in its chunks' writer metadata (worker n
 	// writes as Writer-wn), so that a caller can tell its chunks from
 	// others' by identity; "" means host-pid.
@@ -188,6 +195,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("selfplay: no model given (%s)", agent.SpecHelp)
 	case c.Out == "":
 		return fmt.Errorf("selfplay: no output directory given")
+	}
+	if c.FirstGame < 0 {
+		return fmt.Errorf("selfplay: first game number %d, want >= 0", c.FirstGame)
 	}
 	if err := keys.IntIn("flush-games", c.FlushGames, 1, MaxGames); err != nil {
 		return fmt.Errorf("selfplay: %w", err)

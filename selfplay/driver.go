@@ -103,6 +103,14 @@ type Driver struct {
 	Out string
 	// Games is the number of games to finish.
 	Games int
+	// First and Skip number the games: the run plays games First, First+1
+	// and on, leaving out those in Skip (a resumed run's games finished
+	// before), until Games are played. A game's number is fixed before any
+	// worker claims it, so a Player that derives everything random about a
+	// game from its number (self-play: GameSeed) plays the same game on any
+	// worker, beside any others, in a run resumed or not.
+	First int
+	Skip  map[int]bool
 	// Workers is the number of workers, each on its own goroutine.
 	Workers int
 	// Writer identifies the run in its chunks' writer metadata (worker n
@@ -152,8 +160,9 @@ type Worker struct {
 }
 
 // Claim reserves one more game of the run and returns its number (each of
-// 0 to Games-1 once, in claiming order); false when every game has been
-// claimed or the run is stopping.
+// the run's game numbers once, in increasing order: Driver.First on, those
+// in Driver.Skip left out); false when every game has been claimed or the
+// run is stopping.
 func (w *Worker) Claim() (int, bool) { return w.claim() }
 
 // Searched counts n more positions searched, for the progress rate.
@@ -220,8 +229,14 @@ func resultOf(white int) env.Result {
 // dropped. A worker's error stops the run; the games finished before it
 // are still written and counted.
 func (d *Driver) Run(ctx context.Context, newPlayer func(id int) (Player, error), progress func(Progress)) (*Summary, error) {
-	if d.Games < 1 || d.Workers < 1 || d.FlushGames < 1 {
-		return nil, fmt.Errorf("driver: %d games, %d workers, %d games a chunk: want at least 1 of each", d.Games, d.Workers, d.FlushGames)
+	if d.Games < 1 || d.Workers < 1 || d.FlushGames < 1 || d.First < 0 {
+		return nil, fmt.Errorf("driver: %d games from number %d, %d workers, %d games a chunk: want at least 1 of each, numbers from 0", d.Games, d.First, d.Workers, d.FlushGames)
+	}
+	numbers := make([]int, 0, d.Games)
+	for k := d.First; len(numbers) < d.Games; k++ {
+		if !d.Skip[k] {
+			numbers = append(numbers, k)
+		}
 	}
 	if err := os.MkdirAll(d.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("output directory: %w", err)
@@ -244,7 +259,7 @@ func (d *Driver) Run(ctx context.Context, newPlayer func(id int) (Player, error)
 			claimed.Add(-1)
 			return 0, false
 		}
-		return int(k), true
+		return numbers[k], true
 	}
 	written := func(games []tally) {
 		mu.Lock()

@@ -21,7 +21,9 @@ import (
 // updateGames rewrites testdata/games/ from this build (go test ./selfplay
 // -run SameGames -update-games). The files were made by the code before
 // self-play and the teacher shared one driver (commit c414cb9), so that the
-// driver is held to the games, chunks and records that code wrote.
+// driver is held to the games, chunks and records that code wrote; the
+// self-play ones again when each game got its own seed from its number
+// (selfplay.GameSeed, issue 34), which changed every draw of its games.
 var updateGames = flag.Bool("update-games", false, "rewrite the golden runs under testdata/games/ from this build")
 
 // goldenStart is a position 20 plies into fbgc, for a run that starts

@@ -43,8 +43,8 @@ func RunModel(ctx context.Context, cfg Config, r *agent.Rules, m *agent.Model, p
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	d := Driver{Out: cfg.Out, Games: cfg.Games, Workers: cfg.WorkerCount(), Writer: cfg.Writer, Start: cfg.Start,
-		FlushGames: cfg.FlushGames, FlushEvery: flushEvery}
+	d := Driver{Out: cfg.Out, Games: cfg.Games, First: cfg.FirstGame, Skip: cfg.SkipGames, Workers: cfg.WorkerCount(),
+		Writer: cfg.Writer, Start: cfg.Start, FlushGames: cfg.FlushGames, FlushEvery: flushEvery}
 	return d.Run(ctx, func(id int) (Player, error) {
 		ev, err := m.NewEvaluator(cfg.Slots*max(1, cfg.Search.LeavesPerGame), cfg.Seed+uint64(id)*7919)
 		if err != nil {

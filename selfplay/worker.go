@@ -21,7 +21,6 @@ type mctsPlayer struct {
 	rules  *agent.Rules
 	model  string
 	s      *mcts.Searcher
-	rng    *rand.Rand
 	start  *agent.Game
 	slots  []slotState
 	active int
@@ -54,7 +53,6 @@ func newMCTSPlayer(id int, cfg *Config, r *agent.Rules, model string, ev eval.Ev
 		}
 	}
 	return &mctsPlayer{cfg: cfg, rules: r, model: model, s: s,
-		rng:   rand.New(rand.NewPCG(cfg.Seed, uint64(id)+0x5e1f)),
 		start: r.NewGame(start), slots: make([]slotState, cfg.Slots)}, nil
 }
 
@@ -76,12 +74,6 @@ func (w *mctsPlayer) Play(ctx context.Context, dw *Worker) error {
 	return nil
 }
 
-// claim reserves one more game to start; false when enough have been.
-func (w *mctsPlayer) claim() bool {
-	_, ok := w.run.Claim()
-	return ok
-}
-
 // fill starts a new game in every empty slot while games remain to be
 // claimed, and clears the rest.
 func (w *mctsPlayer) fill() error {
@@ -89,32 +81,40 @@ func (w *mctsPlayer) fill() error {
 		if w.slots[i].active {
 			continue
 		}
-		if !w.claim() {
+		game, ok := w.run.Claim()
+		if !ok {
 			if err := w.s.Clear(i); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := w.begin(i); err != nil {
+		if err := w.begin(i, game); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// begin starts a new game in slot i.
-func (w *mctsPlayer) begin(i int) error {
+// begin starts game number game of the run in slot i: everything random
+// about it (its searches' draws, whether it may resign, its ID) comes from
+// GameSeed(cfg.Seed, game).
+func (w *mctsPlayer) begin(i, game int) error {
 	if err := w.s.Reset(i, w.start); err != nil {
 		return fmt.Errorf("starting a game: %w", err)
 	}
+	seed := GameSeed(w.cfg.Seed, game)
+	if err := w.s.Seed(i, seed); err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x5e1f))
 	st := &w.slots[i]
 	*st = slotState{active: true, moves: st.moves[:0]}
 	st.rec = datasets.GameRecord{
-		ID:             datasets.NewGameID(),
+		ID:             GameID(w.cfg.Seed, game),
 		Variant:        w.rules.Variant.Name,
 		Model:          w.model,
 		Generation:     w.cfg.Generation,
-		ResignDisabled: w.cfg.ResignMoves > 0 && w.rng.Float64() < w.cfg.ResignOffShare,
+		ResignDisabled: w.cfg.ResignMoves > 0 && rng.Float64() < w.cfg.ResignOffShare,
 	}
 	w.active++
 	return nil
@@ -206,6 +206,28 @@ func (w *mctsPlayer) handle(i int) error {
 	return nil
 }
 
+// GameSeed is the seed of game number game of a self-play run seeded by
+// runSeed (Config.Seed): its searches' draws and its resignation draw
+// come from it alone.
+func GameSeed(runSeed uint64, game int) uint64 {
+	return splitmix(runSeed ^ splitmix(uint64(game)+0x67616d65))
+}
+
+// GameID is the ID of game number game of a self-play run seeded by
+// runSeed: 16 hex digits, as datasets.NewGameID's, derived from the game's
+// seed, so that a resumed run can tell which of its games are on disk.
+func GameID(runSeed uint64, game int) string {
+	return fmt.Sprintf("%016x", splitmix(GameSeed(runSeed, game)^0x6964))
+}
+
+// splitmix is SplitMix64's finalizer: a bijective mix of z's bits.
+func splitmix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
 // PieceCounts counts each piece type per side, on the board and in hand,
 // as self-play records them in each position (compare records the games
 // it replays the same way).
@@ -243,8 +265,8 @@ func (w *mctsPlayer) finish(i int, res env.Result, why env.Termination) error {
 	st.active = false
 	st.rec.Positions = nil
 	w.active--
-	if w.claim() {
-		return w.begin(i)
+	if game, ok := w.run.Claim(); ok {
+		return w.begin(i, game)
 	}
 	return w.s.Clear(i)
 }

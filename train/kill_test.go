@@ -1,6 +1,7 @@
 package train
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,8 +79,25 @@ func TestKillNineMidRunLosesNothingOnResume(t *testing.T) {
 		cmd.Wait()
 	}
 
-	// Kill 1: generation 1's training, after a checkpoint and before the end.
+	// Kill 0: generation 0's self-play (network-free, so its games can be
+	// held byte for byte to the uninterrupted run's below), once some of
+	// its games are on disk.
 	cmd := start()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(DataDir(dir)); err != nil {
+			continue // not made yet
+		}
+		if per, _ := gamesPerGeneration(t, dir); per[0] > 0 {
+			break
+		}
+	}
+	kill(cmd)
+	if per, _ := gamesPerGeneration(t, dir); per[0] == 0 || per[0] == cfg.GamesIn(0) {
+		t.Logf("the kill in generation 0's self-play found %d of its %d games on disk", per[0], cfg.GamesIn(0))
+	}
+
+	// Kill 1: generation 1's training, after a checkpoint and before the end.
+	cmd = start()
 	waitFor(t, dir, 2*time.Minute, "generation 1 training", func(s *state) bool {
 		return s.Generation == 1 && s.Phase == phaseTrain && s.Gen.Steps >= cfg.Train.CheckpointSteps
 	})
@@ -140,6 +158,9 @@ type runSummary struct {
 	Records     int         // game records in games/
 	Checkpoints string      // the names in checkpoints/
 	Duplicates  int         // game IDs seen twice in the data
+	// GameTexts holds each game, by generation and ID, as written: its
+	// rows in the data (as JSON) and its game record, byte for byte.
+	GameTexts map[int]map[string]string
 }
 
 // summarize reads a finished run's data, metrics, state and checkpoints,
@@ -147,7 +168,8 @@ type runSummary struct {
 // its metrics record says self-play wrote (none lost, none twice).
 func summarize(t *testing.T, dir string) runSummary {
 	t.Helper()
-	s := runSummary{Games: map[int]int{}, Chunks: map[int]int{}, Positions: map[int]int{}, Steps: map[int]int{}}
+	s := runSummary{Games: map[int]int{}, Chunks: map[int]int{}, Positions: map[int]int{}, Steps: map[int]int{},
+		GameTexts: map[int]map[string]string{}}
 	chunks, problems, err := datasets.List(DataDir(dir))
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +178,7 @@ func summarize(t *testing.T, dir string) runSummary {
 		t.Errorf("%s: unusable chunk: %v", dir, problems[0])
 	}
 	seen := map[string]bool{}
+	gen := map[string]int{} // game ID -> generation
 	for _, info := range chunks {
 		c, err := datasets.ReadChunk(info.Path)
 		if err != nil {
@@ -172,6 +195,28 @@ func summarize(t *testing.T, dir string) runSummary {
 			seen[g.ID] = true
 			s.Games[g.Generation]++
 			s.Positions[g.Generation] += len(g.Positions)
+			gen[g.ID] = g.Generation
+		}
+		for _, row := range c.Rows {
+			line, err := json.Marshal(row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts := s.GameTexts[gen[row.GameID]]
+			if texts == nil {
+				texts = map[string]string{}
+				s.GameTexts[gen[row.GameID]] = texts
+			}
+			texts[row.GameID] += string(line) + "\n"
+		}
+	}
+	for _, texts := range s.GameTexts {
+		for id := range texts {
+			rec, err := os.ReadFile(filepath.Join(dir, gamesDir, id+".txt"))
+			if err != nil {
+				t.Errorf("%s: game %s has no record: %v", dir, id, err)
+			}
+			texts[id] += string(rec)
 		}
 	}
 	for _, r := range readMetrics(t, dir) {
@@ -201,12 +246,14 @@ func summarize(t *testing.T, dir string) runSummary {
 // compareRuns fails unless a killed and resumed run holds what the
 // uninterrupted one does: the generations, each generation's games,
 // chunks and training steps, the step total, the game records and the
-// checkpoints' names, with no game twice. What may differ, and is only
-// logged: the games themselves (their IDs are random; which worker claims
-// which game is a race between the workers, and the rest of a generation
-// after a kill is seeded with the games already done), hence their
-// lengths and the positions, and the trained weights (their batches are
-// drawn from those positions; BLAS threads sum in any order).
+// checkpoints' names, with no game twice, and generation 0's games byte
+// for byte (their rows and records: each game's draws and ID come from
+// its number, whichever worker plays it, before or after a kill). What
+// may differ, and is only logged: the later generations' games, played by
+// trained networks whose weights may differ (their batches are drawn from
+// the positions; BLAS threads sum in any order) and whose values differ in
+// the last bits with the batch a position is evaluated in, hence their
+// lengths and positions.
 func compareRuns(t *testing.T, killed, whole runSummary) {
 	t.Helper()
 	if killed.Duplicates+whole.Duplicates != 0 {
@@ -225,4 +272,30 @@ func compareRuns(t *testing.T, killed, whole runSummary) {
 	eq("game records", killed.Records, whole.Records)
 	eq("checkpoints", killed.Checkpoints, whole.Checkpoints)
 	t.Logf("positions by generation: %v after the kills, %v uninterrupted (equal when every game reaches the same length)", killed.Positions, whole.Positions)
+	for gen, want := range whole.GameTexts {
+		got := killed.GameTexts[gen]
+		differ := 0
+		for id, text := range want {
+			if got[id] != text {
+				if differ == 0 && gen == 0 {
+					gl, wl := strings.Split(got[id], "\n"), strings.Split(text, "\n")
+					for i := range min(len(gl), len(wl)) {
+						if gl[i] != wl[i] {
+							t.Logf("generation %d, game %s, line %d:\n got %.600s\nwant %.600s", gen, id, i+1, gl[i], wl[i])
+							break
+						}
+					}
+				}
+				differ++
+			}
+		}
+		switch {
+		case differ == 0 && len(got) == len(want):
+			t.Logf("generation %d: its %d games are byte for byte the uninterrupted run's", gen, len(want))
+		case gen > 0:
+			t.Logf("generation %d: %d of %d games differ from the uninterrupted run's (a trained network played them)", gen, differ, len(want))
+		default:
+			t.Errorf("generation %d: %d of %d games differ from the uninterrupted run's (%d games after the kills)", gen, differ, len(want), len(got))
+		}
+	}
 }

@@ -102,6 +102,32 @@ func (r *runner) quarantine(problems []*datasets.ChunkError) {
 	}
 }
 
+// doneGames returns the numbers, of the games 0 to games-1 of a
+// generation's self-play seeded by seed, whose games are in chunks (by
+// their IDs, selfplay.GameID); nil when chunks hold none.
+func doneGames(chunks []datasets.ChunkInfo, seed uint64, games int) (map[int]bool, error) {
+	if len(chunks) == 0 {
+		return nil, nil
+	}
+	ids := map[string]bool{}
+	for _, info := range chunks {
+		c, err := datasets.ReadChunk(info.Path)
+		if err != nil {
+			return nil, fmt.Errorf("train: the games already played: %w", err)
+		}
+		for _, row := range c.Rows {
+			ids[row.GameID] = true
+		}
+	}
+	done := map[int]bool{}
+	for k := range games {
+		if ids[selfplay.GameID(seed, k)] {
+			done[k] = true
+		}
+	}
+	return done, nil
+}
+
 // logf writes a line for the user (a warning or a notice) on the log
 // writer; without one on the progress writer, or the output when there is
 // no progress writer either.
@@ -139,11 +165,19 @@ func (r *runner) selfPlay(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("train: self-play model: %w", err)
 		}
+		// The generation's games are numbered from 0, each seeded by its
+		// number (selfplay.GameSeed): a resume leaves out the numbers on
+		// disk and plays the others, the very games an uninterrupted run
+		// plays.
+		seed := mix(r.cfg.Seed, uint64(r.st.Generation)<<32)
+		skip, err := doneGames(chunks, seed, r.cfg.GamesIn(r.st.Generation))
+		if err != nil {
+			return err
+		}
 		sc := selfplay.Config{
 			Variant: r.cfg.Variant, Model: model.Name, Generation: r.st.Generation,
 			Out: filepath.Join(r.dir, dataDir), FlushGames: 1, Writer: r.st.GenWriter,
-			Seed:     mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)),
-			Settings: r.cfg.SelfPlay.Settings,
+			Seed: seed, SkipGames: skip, Settings: r.cfg.SelfPlay.Settings,
 		}
 		sc.Games = remaining
 		sc.Workers = sc.WorkerCount()

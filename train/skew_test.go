@@ -47,6 +47,10 @@ func TestTrainingEncodesWhatSelfPlaySaw(t *testing.T) {
 			cfg.Out = t.TempDir()
 			cfg.Search = mcts.DefaultConfig()
 			cfg.Search.Sims, cfg.Search.TempPlies, cfg.Search.CacheEntries = 8, 60, 1<<10
+			// Every search full, so every position is a training sample:
+			// with the default cheap share a repeated position was a
+			// sample in only some seeds' games.
+			cfg.Search.CheapShare = 0
 			if _, err := selfplay.Run(context.Background(), cfg, nil); err != nil {
 				t.Fatal(err)
 			}
