@@ -65,8 +65,67 @@ type TeacherConfig struct {
 	ValueScale float64 `toml:"value_scale"`
 	// TrainSteps replaces train.max_steps in generation 0 (0: keep it), so
 	// that the first network can learn the teacher's games for several
-	// passes before it plays.
+	// passes before it plays. With two rounds (FirstGames) it is the
+	// steps of both together.
 	TrainSteps int `toml:"train_steps"`
+	// FirstGames, between 1 and Games-1, splits the teacher phase in two
+	// rounds, so that a playable first model comes early: generation 0
+	// plays FirstGames teacher games and trains FirstSteps steps on them
+	// (its checkpoint gen-0001 is the first model), generation 1 plays the
+	// other Games-FirstGames and trains the rest of TrainSteps on the whole
+	// window; self-play starts at generation 2. 0, or Games or more: one
+	// round (generation 0 alone), as in a run made before the key.
+	FirstGames int `toml:"first_games"`
+	// FirstSteps is the first round's training steps (1 to TrainSteps;
+	// used only with two rounds).
+	FirstSteps int `toml:"first_steps"`
+}
+
+// Rounds is the number of generations the teacher plays: 0 when it is
+// off, 2 when FirstGames splits its games, else 1.
+func (c TeacherConfig) Rounds() int {
+	switch {
+	case !c.Enabled:
+		return 0
+	case c.FirstGames > 0 && c.FirstGames < c.Games:
+		return 2
+	}
+	return 1
+}
+
+// Teaches reports whether the teacher plays generation gen.
+func (c TeacherConfig) Teaches(gen int) bool { return gen >= 0 && gen < c.Rounds() }
+
+// GamesIn is the number of teacher games of generation gen (0 when the
+// teacher does not play it).
+func (c TeacherConfig) GamesIn(gen int) int {
+	switch {
+	case !c.Teaches(gen):
+		return 0
+	case c.Rounds() == 1:
+		return c.Games
+	case gen == 0:
+		return c.FirstGames
+	}
+	return c.Games - c.FirstGames
+}
+
+// StepsIn is the train.max_steps of teacher generation gen: the round's
+// share of TrainSteps (0: keep train.max_steps).
+func (c TeacherConfig) StepsIn(gen int) int {
+	switch {
+	case !c.Teaches(gen):
+		return 0
+	case c.Rounds() == 1:
+		return c.TrainSteps
+	case gen == 0:
+		return c.FirstSteps
+	case c.TrainSteps == 0:
+		return 0
+	}
+	// The second round may have no steps left (FirstSteps = TrainSteps):
+	// at least one keeps it from meaning "train.max_steps".
+	return max(1, c.TrainSteps-c.FirstSteps)
 }
 
 // teacherMinPlies is the fewest plies a teacher game must leave the
@@ -110,6 +169,15 @@ func (c TeacherConfig) validate() error {
 		keys.FloatIn("teacher.value_scale", c.ValueScale, 0, teacher.MaxValueScale),
 		keys.IntIn("teacher.margin", c.Margin, 0, teacher.MaxMargin),
 		keys.FloatIn("teacher.value_mix", c.ValueMix, 0, 1),
+		keys.IntIn("teacher.first_games", c.FirstGames, 0, MaxTeacherGames),
+		keys.IntIn("teacher.first_steps", c.FirstSteps, 0, MaxSteps),
+	}
+	if c.Rounds() == 2 {
+		most := MaxSteps
+		if c.TrainSteps > 0 {
+			most = c.TrainSteps // the two rounds share teacher.train_steps
+		}
+		errs = append(errs, keys.IntIn("teacher.first_steps", c.FirstSteps, 1, most))
 	}
 	if c.Player != "" && c.Player != teacher.PlayerAlphaBeta && c.Player != teacher.PlayerEngine {
 		errs = append(errs, fmt.Errorf("teacher.player = %q: want %q or %q", c.Player, teacher.PlayerAlphaBeta, teacher.PlayerEngine))

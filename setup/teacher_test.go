@@ -55,6 +55,11 @@ func TestTeacherConfigRefusesBadSettingsNamingTheKey(t *testing.T) {
 		{"teacher.value_mix", func(c *TeacherConfig) { c.Player, c.ValueScale, c.ValueMix = "engine", 0, 0.5 }},
 		{"teacher.eval", func(c *TeacherConfig) { c.Eval = "net.bin" }}, // the alpha-beta teacher has no net
 		{"teacher.eval", func(c *TeacherConfig) { c.Player, c.Eval = "engine", "/no/such/net.bin" }},
+		{"teacher.first_games", func(c *TeacherConfig) { c.FirstGames = -1 }},
+		{"teacher.first_steps", func(c *TeacherConfig) { c.FirstSteps = -1 }},
+		// Two rounds: the first must train, and within teacher.train_steps.
+		{"teacher.first_steps", func(c *TeacherConfig) { c.FirstGames, c.FirstSteps, c.TrainSteps = 3, 0, 100 }},
+		{"teacher.first_steps", func(c *TeacherConfig) { c.FirstGames, c.FirstSteps, c.TrainSteps = 3, 101, 100 }},
 	} {
 		c := teacherConfig(t)
 		tc.edit(&c.Teacher)
@@ -83,6 +88,48 @@ func TestTeacherConfigRefusesBadSettingsNamingTheKey(t *testing.T) {
 		d, err := DefaultConfig(variant)
 		if err != nil || !d.Teacher.Enabled {
 			t.Errorf("%s: the embedded defaults %v, teacher %+v; want the teacher on", variant, err, d.Teacher)
+		}
+	}
+}
+
+// TestTeacherRoundsSplitGamesAndSteps checks which generations the
+// teacher plays and what each of them plays and trains.
+func TestTeacherRoundsSplitGamesAndSteps(t *testing.T) {
+	on := teacherConfig(t).Teacher
+	on.Games, on.TrainSteps, on.FirstGames, on.FirstSteps = 8000, 12000, 1000, 2000
+	type round struct{ games, steps int }
+	for _, tc := range []struct {
+		name string
+		edit func(*TeacherConfig)
+		want []round // generations 0, 1, 2
+	}{
+		{"two rounds", func(*TeacherConfig) {}, []round{{1000, 2000}, {7000, 10000}, {0, 0}}},
+		{"no first round (a run made before the key)", func(c *TeacherConfig) { c.FirstGames, c.FirstSteps = 0, 0 }, []round{{8000, 12000}, {0, 0}, {0, 0}}},
+		{"a first round of every game is the only one", func(c *TeacherConfig) { c.FirstGames = 8000 }, []round{{8000, 12000}, {0, 0}, {0, 0}}},
+		{"the first round takes every step", func(c *TeacherConfig) { c.FirstSteps = 12000 }, []round{{1000, 12000}, {7000, 1}, {0, 0}}},
+		{"train_steps 0: the second round keeps train.max_steps", func(c *TeacherConfig) { c.TrainSteps = 0 }, []round{{1000, 2000}, {7000, 0}, {0, 0}}},
+		{"off", func(c *TeacherConfig) { c.Enabled = false }, []round{{0, 0}, {0, 0}, {0, 0}}},
+	} {
+		c := on
+		tc.edit(&c)
+		if err := c.validate(); err != nil && c.Enabled {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		rounds := 0
+		for gen, want := range tc.want {
+			got := round{c.GamesIn(gen), c.StepsIn(gen)}
+			if got != want {
+				t.Errorf("%s: generation %d plays and trains %+v, want %+v", tc.name, gen, got, want)
+			}
+			if c.Teaches(gen) != (want.games > 0) {
+				t.Errorf("%s: Teaches(%d) = %v with %d games", tc.name, gen, c.Teaches(gen), want.games)
+			}
+			if want.games > 0 {
+				rounds++
+			}
+		}
+		if c.Rounds() != rounds {
+			t.Errorf("%s: Rounds() = %d, want %d", tc.name, c.Rounds(), rounds)
 		}
 	}
 }

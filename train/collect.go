@@ -59,7 +59,7 @@ const (
 func (r *runner) collect(ctx context.Context) error {
 	want := r.cfg.GamesIn(r.st.Generation)
 	if r.teaching() {
-		want = r.cfg.Teacher.Games
+		want = r.cfg.Teacher.GamesIn(r.st.Generation)
 	}
 	known, err := r.knownChunks(ctx)
 	if err != nil {

@@ -47,6 +47,7 @@ func (r *runner) previousMaker(gen int) (match.Maker, error) {
 // games are played where the players are deterministic).
 func (r *runner) evalPhase(ctx context.Context) error {
 	gen := r.st.Generation
+	r.showPlan(0) // a run resumed in its evaluation has not shown it yet
 	name := genName(gen + 1)
 	folded := r.trainer.Net().Fold()
 	model, err := agent.NewNetModel(name, folded, r.evRules)
@@ -98,6 +99,11 @@ func (r *runner) evalPhase(ctx context.Context) error {
 	}
 	if r.opt.Out != nil {
 		fmt.Fprintln(r.opt.Out, summaryLine(&rec, evalSeconds, r.st.Samples, arrived))
+	}
+	if gen == 0 && r.opt.Progress != nil {
+		path := GenCheckpoint(r.dir, 1)
+		fmt.Fprintf(r.opt.Progress, "first model: %s, after %s of the run (try it: bomberzero match --a %s:64 --b alphabeta:1 --games 20)\n",
+			path, time.Duration(rec.Elapsed*float64(time.Second)).Round(time.Second), path)
 	}
 	return nil
 }

@@ -40,8 +40,8 @@ func (r *runner) trainPhase(ctx context.Context) error {
 	// (datasets.List), which keeps the first in chunk order.
 	r.quarantine(slices.DeleteFunc(rep.Problems, func(p *datasets.ChunkError) bool { return errors.Is(p, datasets.ErrDuplicate) }))
 	tc := r.cfg.Train
-	if r.teaching() && r.cfg.Teacher.TrainSteps > 0 {
-		tc.MaxSteps = r.cfg.Teacher.TrainSteps
+	if s := r.cfg.Teacher.StepsIn(r.st.Generation); s > 0 {
+		tc.MaxSteps = s // the teacher's round
 	}
 	if r.teaching() {
 		tc.ValueMix = r.cfg.Teacher.TrainValueMix(tc.ValueMix) // the engine teacher's blend
@@ -52,10 +52,14 @@ func (r *runner) trainPhase(ctx context.Context) error {
 	if r.window.Len() >= max(tc.MinPositions, 1) {
 		steps = trainSteps(tc, arrived, r.st.Samples, r.st.Gen.Steps)
 	}
+	cur := r.showPlan(r.rates.steps.seconds(steps))
+	what := fmt.Sprintf("gen %d training", r.st.Generation)
 	var bar *progress.Bar
 	if steps > 0 {
-		bar = progress.New(r.opt.Progress, steps, fmt.Sprintf("gen %d training", r.st.Generation), "steps")
+		bar = progress.New(r.opt.Progress, steps, r.label(cur, r.rates.steps.seconds(steps))+": "+what, "steps")
 	}
+	tCall := time.Now() // the rate of this call's steps
+	stepsDone := 0
 	samples := make([]datasets.Sample, tc.Batch)
 	batch := nn.NewTrainBatch(r.netCfg, tc.Batch)
 	g := r.st.Gen // this generation's sums, committed at each checkpoint
@@ -90,6 +94,10 @@ func (r *runner) trainPhase(ctx context.Context) error {
 		g.MovesLeft += l.MovesLeft
 		g.Loss += l.Total
 		bar.Set(i + 1)
+		if stepsDone++; stepsDone%10 == 0 {
+			live := measured(stepsDone, time.Since(tCall).Seconds(), r.rates.steps)
+			bar.Describe(r.label(cur, live.seconds(steps-i-1)) + ": " + what)
+		}
 		if (i+1)%tc.CheckpointSteps == 0 && i+1 < steps {
 			g.Seconds += time.Since(t0).Seconds()
 			t0 = time.Now()
@@ -106,6 +114,9 @@ func (r *runner) trainPhase(ctx context.Context) error {
 		bar.Finish()
 	}
 	g.Seconds += time.Since(t0).Seconds()
+	if stepsDone >= 10 { // fewer say little about the rate
+		r.rates.steps = measured(stepsDone, time.Since(tCall).Seconds(), r.rates.steps)
+	}
 	r.st.Samples += int64(g.Samples - r.st.Gen.Samples) // the samples since the last commit
 	r.st.Gen = g
 	if !stopped {

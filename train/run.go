@@ -138,6 +138,11 @@ type runner struct {
 	window  *datasets.Window
 	metrics *metrics.Writer
 	remote  *remote // nil for a run kept only in dir
+
+	gens  int     // the generations this call stops after (0: none)
+	rates rates   // the plan's speeds: guesses, then measurements
+	plan  []stage // the run's phases (plan.go)
+	shown int     // the phase whose plan was printed last (-1: none)
 }
 
 // diskFull adds to err, when a write ran out of space (ENOSPC, EDQUOT,
@@ -206,6 +211,9 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		gens = opt.Generations
 	}
 	rep := &Report{Dir: opt.Dir, Resumed: resumed}
+	if err := r.startPlan(gens); err != nil {
+		return nil, err
+	}
 	for err == nil {
 		if gens > 0 && r.st.Generation >= gens {
 			rep.Stopped = "generations"

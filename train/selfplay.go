@@ -182,15 +182,20 @@ func (r *runner) selfPlay(ctx context.Context) error {
 		sc.Games = remaining
 		sc.Workers = sc.WorkerCount()
 		sc.Slots = min(sc.Slots, max(1, (remaining+1)/sc.Workers))
-		bar := progress.New(r.opt.Progress, remaining, fmt.Sprintf("gen %d self-play", r.st.Generation), "games")
+		cur := r.showPlan(r.rates.selfPlay.seconds(remaining))
+		what := fmt.Sprintf("gen %d self-play", r.st.Generation)
+		bar := progress.New(r.opt.Progress, remaining, r.label(cur, r.rates.selfPlay.seconds(remaining))+": "+what, "games")
 		t0 := time.Now()
 		shown := 0
-		_, err = selfplay.RunModel(ctx, sc, r.spRules, model, func(p selfplay.Progress) {
+		var sum *selfplay.Summary
+		sum, err = selfplay.RunModel(ctx, sc, r.spRules, model, func(p selfplay.Progress) {
 			// Only a change of count feeds the bar's rate and ETA; the
 			// positions rate shows the work between finished games.
 			if bar != nil && p.Games != shown {
 				shown = p.Games
-				bar.Describe(fmt.Sprintf("gen %d self-play (%.0f positions/s)", r.st.Generation, float64(p.Positions)/max(p.Elapsed.Seconds(), 1e-9)))
+				live := measured(p.Games, p.Elapsed.Seconds(), r.rates.selfPlay)
+				bar.Describe(fmt.Sprintf("%s: %s (%.0f positions/s)", r.label(cur, live.seconds(remaining-p.Games)), what,
+					float64(p.Positions)/max(p.Elapsed.Seconds(), 1e-9)))
 				bar.Set(p.Games)
 			}
 		})
@@ -200,6 +205,9 @@ func (r *runner) selfPlay(ctx context.Context) error {
 			bar.Stop() // stopped: leave the bar where it was
 		}
 		r.st.SelfPlaySeconds += time.Since(t0).Seconds()
+		if sum != nil && r.cfg.NetworkFree(r.st.Generation) == "" { // a network-free model's speed is no guide
+			r.rates.selfPlay = measured(sum.Games, time.Since(t0).Seconds(), r.rates.selfPlay)
+		}
 		if serr := r.save(); err == nil {
 			err = serr
 		}

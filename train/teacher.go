@@ -10,12 +10,14 @@ import (
 	"bomberzero/selfplay/teacher"
 )
 
-// teacherPhase plays generation 0's remaining teacher games: like
-// self-play, every written game is in a chunk at once, and a resume plays
-// the games still missing (counted from the generation's chunks).
+// teacherPhase plays the remaining games of the teacher's generation (0,
+// or 1 too with two rounds): like self-play, every written game is in a
+// chunk at once, and a resume plays the games still missing (counted from
+// the generation's chunks).
 func (r *runner) teacherPhase(ctx context.Context, done int) error {
 	tc := r.cfg.Teacher
-	remaining := tc.Games - done
+	games := tc.GamesIn(r.st.Generation)
+	remaining := games - done
 	if remaining <= 0 {
 		return nil
 	}
@@ -27,16 +29,25 @@ func (r *runner) teacherPhase(ctx context.Context, done int) error {
 	cfg.Seed = mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)|0x7e<<56)
 	if r.opt.Out != nil && done == 0 {
 		fmt.Fprintf(r.opt.Out, "gen %d: teacher %s plays %d games (cap %d plies, %d random plies, policy %s)\n",
-			r.st.Generation, cfg.Name(), tc.Games, tc.MaxPlies, tc.RandomPlies, tc.Policy)
+			r.st.Generation, cfg.Name(), games, tc.MaxPlies, tc.RandomPlies, tc.Policy)
 	}
+	cur := r.showPlan(r.rates.teacher.seconds(remaining))
 	what := fmt.Sprintf("gen %d teacher %s", r.st.Generation, cfg.Name())
-	bar := progress.New(r.opt.Progress, tc.Games, what, "games")
+	bar := progress.New(r.opt.Progress, games, r.label(cur, r.rates.teacher.seconds(remaining))+": "+what, "games")
 	bar.Set(done)
 	t0 := time.Now()
-	_, err := teacher.Run(ctx, cfg, func(p teacher.Progress) {
-		bar.Describe(fmt.Sprintf("%s (%.0f positions/s)", what, float64(p.Positions)/max(p.Elapsed.Seconds(), 1e-9)))
+	played := 0
+	sum, err := teacher.Run(ctx, cfg, func(p teacher.Progress) {
+		// The time left comes from this call's own rate once it has one.
+		live := measured(p.Games, p.Elapsed.Seconds(), r.rates.teacher)
+		bar.Describe(fmt.Sprintf("%s: %s (%.0f positions/s)", r.label(cur, live.seconds(remaining-p.Games)), what,
+			float64(p.Positions)/max(p.Elapsed.Seconds(), 1e-9)))
 		bar.Set(done + p.Games)
 	})
+	if sum != nil {
+		played = sum.Games
+	}
+	r.rates.teacher = measured(played, time.Since(t0).Seconds(), r.rates.teacher)
 	if ctx.Err() == nil && err == nil {
 		bar.Finish()
 	} else {
@@ -56,4 +67,4 @@ func (r *runner) teacherPhase(ctx context.Context, done int) error {
 }
 
 // teaching reports whether the current generation is the teacher's.
-func (r *runner) teaching() bool { return r.st.Generation == 0 && r.cfg.Teacher.Enabled }
+func (r *runner) teaching() bool { return r.cfg.Teacher.Teaches(r.st.Generation) }

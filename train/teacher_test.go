@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,9 +24,9 @@ func teacherConfig(t *testing.T) setup.Config {
 	return c
 }
 
-// checkTeacherGeneration checks that generation 0's games, and only its,
-// were a teacher's.
-func checkTeacherGeneration(t *testing.T, dir string) {
+// checkTeacherGeneration checks that the teacher generations' games, and
+// only theirs, were a teacher's.
+func checkTeacherGeneration(t *testing.T, dir string, cfg setup.Config) {
 	t.Helper()
 	chunks, _, err := datasets.List(DataDir(dir))
 	if err != nil {
@@ -37,7 +38,7 @@ func checkTeacherGeneration(t *testing.T, dir string) {
 			t.Fatal(err)
 		}
 		for _, g := range datasets.Games(c.Rows) {
-			if g.Teacher() != (g.Generation == 0) {
+			if g.Teacher() != cfg.Teacher.Teaches(g.Generation) {
 				t.Errorf("game %s of generation %d has model %q", g.ID, g.Generation, g.Model)
 			}
 		}
@@ -49,17 +50,33 @@ func checkTeacherGeneration(t *testing.T, dir string) {
 // phase, training and matches) and checks it ends with the same games and
 // steps as a run straight through.
 func TestTeacherRunStoppedOftenMatchesUninterruptedRun(t *testing.T) {
-	cfg := teacherConfig(t)
-	cfg.Teacher.Games, cfg.SelfPlay.FirstGames = 40, 40
-	cfg.Teacher.TrainSteps = 0 // every generation takes train.max_steps, as checkRunComplete counts
-	const gens = 2
+	t.Run("one round", func(t *testing.T) {
+		cfg := teacherConfig(t)
+		cfg.Teacher.Games, cfg.SelfPlay.FirstGames = 40, 40
+		cfg.Teacher.TrainSteps = 0 // every generation takes train.max_steps, as checkRunComplete counts
+		stopOften(t, cfg, 2)
+	})
+	t.Run("two rounds", func(t *testing.T) {
+		// Generation 1 is the teacher's second round: its games and steps
+		// are self-play's, as checkRunComplete counts them.
+		cfg := teacherConfig(t)
+		cfg.SelfPlay.FirstGames = 20
+		cfg.Teacher.FirstGames, cfg.Teacher.Games = 20, 20+cfg.SelfPlay.Games
+		cfg.Teacher.FirstSteps, cfg.Teacher.TrainSteps = cfg.Train.MaxSteps, 2*cfg.Train.MaxSteps
+		stopOften(t, cfg, 3)
+	})
+}
+
+// stopOften runs cfg for gens generations straight through, then again
+// stopped by a short budget over and over, and checks both runs whole.
+func stopOften(t *testing.T, cfg setup.Config, gens int) {
 	straight := t.TempDir()
 	began := time.Now()
 	if _, err := Run(context.Background(), Options{Dir: straight, Config: cfg, Generations: gens}); err != nil {
 		t.Fatal(err)
 	}
 	checkRunComplete(t, straight, cfg, gens)
-	checkTeacherGeneration(t, straight)
+	checkTeacherGeneration(t, straight, cfg)
 	budget := max(time.Since(began)/10, 20*time.Millisecond)
 	stopped := t.TempDir()
 	stops := 0
@@ -80,7 +97,7 @@ func TestTeacherRunStoppedOftenMatchesUninterruptedRun(t *testing.T) {
 		t.Fatalf("stopped only %d times", stops)
 	}
 	checkRunComplete(t, stopped, cfg, gens)
-	checkTeacherGeneration(t, stopped)
+	checkTeacherGeneration(t, stopped, cfg)
 }
 
 func TestTeacherGenerationTrainsItsOwnStepCount(t *testing.T) {
@@ -118,11 +135,25 @@ func TestKillNineInTheTeacherPhaseLosesNothingOnResume(t *testing.T) {
 		cfg.Teacher.Games, cfg.SelfPlay.FirstGames, cfg.Teacher.MaxPlies = 60, 60, 120
 		killTeacherPhase(t, bin, cfg)
 	})
+	t.Run("second round", func(t *testing.T) {
+		// The kills land in generation 1, the teacher's second round;
+		// its games and steps are self-play's, as checkRunComplete counts.
+		cfg := teacherConfig(t)
+		cfg.SelfPlay.Games, cfg.SelfPlay.FirstGames, cfg.Teacher.Depth, cfg.Teacher.MaxPlies = 120, 8, 2, 200
+		cfg.Teacher.FirstGames, cfg.Teacher.Games = 8, 128
+		cfg.Teacher.FirstSteps, cfg.Teacher.TrainSteps = cfg.Train.MaxSteps, 2*cfg.Train.MaxSteps
+		killTeacherPhase(t, bin, cfg)
+	})
 }
 
-// killTeacherPhase kills bin's run of cfg twice in its teacher phase and
-// resumes it to the end of generation 0.
+// killTeacherPhase kills bin's run of cfg twice in its last teacher round
+// and resumes it to the end of that round's generation.
 func killTeacherPhase(t *testing.T, bin string, cfg setup.Config) {
+	round := cfg.Teacher.Rounds() - 1
+	before := 0 // the games of the rounds before
+	for g := range round {
+		before += cfg.Teacher.GamesIn(g)
+	}
 	data, err := cfg.Encode()
 	if err != nil {
 		t.Fatal(err)
@@ -133,14 +164,14 @@ func killTeacherPhase(t *testing.T, bin string, cfg setup.Config) {
 	}
 	dir := filepath.Join(t.TempDir(), "run")
 	start := func() *exec.Cmd {
-		cmd := exec.Command(bin, "train", "--config", cfgPath, "--run", dir, "--generations", "1", "--quiet")
+		cmd := exec.Command(bin, "train", "--config", cfgPath, "--run", dir, "--generations", fmt.Sprint(round+1), "--quiet")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 		return cmd
 	}
-	landed, onDisk := 0, 0
+	landed, onDisk := 0, before
 	for kill := range 2 {
 		cmd := start()
 		for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
@@ -155,7 +186,7 @@ func killTeacherPhase(t *testing.T, bin string, cfg setup.Config) {
 		cmd.Wait()
 		onDisk = teacherGamesOnDisk(dir)
 		st, err := loadState(dir)
-		if err == nil && st.Generation == 0 && st.Phase == phaseSelfPlay && onDisk < cfg.Teacher.Games {
+		if err == nil && st.Generation == round && st.Phase == phaseSelfPlay && before < onDisk && onDisk < cfg.Teacher.Games {
 			landed++
 		} else {
 			t.Logf("kill %d landed after the teacher phase: %+v (%v), %d games on disk", kill, st, err, onDisk)
@@ -167,8 +198,8 @@ func killTeacherPhase(t *testing.T, bin string, cfg setup.Config) {
 	if err := start().Wait(); err != nil {
 		t.Fatalf("resumed run: %v", err)
 	}
-	checkRunComplete(t, dir, cfg, 1)
-	checkTeacherGeneration(t, dir)
+	checkRunComplete(t, dir, cfg, round+1)
+	checkTeacherGeneration(t, dir, cfg)
 	if left, _ := filepath.Glob(filepath.Join(dir, dataDir, "records", "*.txt")); len(left) != 0 {
 		t.Errorf("%d records left in data/records", len(left))
 	}

@@ -224,7 +224,7 @@ func (f *follower) play(ctx context.Context, cfg setup.Config, wo WorkOrder) err
 		if tc.Player != teacher.PlayerEngine {
 			games *= 8 // alpha-beta teacher games are fast; the engine's cost about as much as self-play's
 		}
-		games = min(games, tc.Games)
+		games = min(games, max(1, tc.GamesIn(wo.Generation)))
 		var sum *teacher.Summary
 		tcfg := tc.Settings(cfg.Variant, wo.Generation, games)
 		tcfg.Out, tcfg.Workers, tcfg.FlushGames = f.spool, workers, 1

@@ -17,7 +17,7 @@ import (
 // runTrain runs or resumes a self-play training run ("bomberzero train
 // [--variant V] [--config FILE] [--budget D] [--generations N] [--run DIR]").
 func runTrain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", "usage: bomberzero train [flags]\n\nTrains an agent by self-play in generations (self-play, training, evaluation)\nand keeps everything in the run directory; --run on an existing run resumes it.\nWith --run URL the run lives in an object store; --role trainer and --role evaluator\nsplit it over machines, with self-play workers (bomberzero selfplay --run URL --follow):\nsee docs/scaling.md.", stderr)
+	fs := newFlagSet("train", "usage: bomberzero train [flags]\n\nTrains an agent by self-play in generations (self-play, training, evaluation)\nand keeps everything in the run directory; --run on an existing run resumes it.\nIt prints its plan first (every phase, its estimated time, the time to the first\nmodel) and again as each phase begins; --quiet prints none of it.\nWith --run URL the run lives in an object store; --role trainer and --role evaluator\nsplit it over machines, with self-play workers (bomberzero selfplay --run URL --follow):\nsee docs/scaling.md.", stderr)
 	variant := variantFlag(fs)
 	cf := addConfigFlags(fs)
 	budget := fs.Duration("budget", 0, "stop cleanly after this long (e.g. 90m; 0: no limit)")
