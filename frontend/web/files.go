@@ -311,8 +311,8 @@ func (s *Server) handlePGNExport(w http.ResponseWriter, r *http.Request) {
 			reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: Variant: %v", id, err))
 			return
 		}
-		if men, err = s.cfg.PieceDefs(v); err != nil {
-			reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: %v", id, err))
+		if men, err = s.pieceDefs(v); err != nil {
+			reply(w, nil, err)
 			return
 		}
 	}
@@ -326,6 +326,68 @@ func (s *Server) handlePGNExport(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
 	w.Header().Set("Cache-Control", "no-store")
 	_, _ = io.WriteString(w, text)
+}
+
+// pgnReq is a game (the main line) and its variations.
+type pgnReq struct {
+	gameReq
+	Variations []record.Variation `json:"variations"`
+}
+
+// handlePGN answers a game played or analysed in the page as PGN, its
+// variations as the standard's recursive variations (record.Game.PGN, with
+// the variant's piece definitions when Config.PieceDefs gives them). The
+// variations' moves count against MaxMoves with the main line's.
+func (s *Server) handlePGN(w http.ResponseWriter, r *http.Request) {
+	var q pgnReq
+	if err := decode(r, &q); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	if n := len(q.Moves) + countMoves(q.Variations); n > s.cfg.MaxMoves {
+		reply(w, nil, fail(http.StatusRequestEntityTooLarge, "%d moves with the variations': at most %d", n, s.cfg.MaxMoves))
+		return
+	}
+	g, err := s.game(q.gameReq)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	res, why := g.outcome()
+	rec := g.record(res, why)
+	rec.Variations = q.Variations
+	men, err := s.pieceDefs(g.start.Variant())
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	text, err := rec.PGN("fbgc", men)
+	if err != nil {
+		reply(w, nil, fail(http.StatusUnprocessableEntity, "%v", err))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"pgn": text})
+}
+
+// countMoves is the number of moves of vars and their variations.
+func countMoves(vars []record.Variation) int {
+	n := 0
+	for _, v := range vars {
+		n += len(v.Moves) + countMoves(v.Variations)
+	}
+	return n
+}
+
+// pieceDefs is v's [VariantMen] value, "" without Config.PieceDefs.
+func (s *Server) pieceDefs(v *env.Variant) (string, error) {
+	if s.cfg.PieceDefs == nil {
+		return "", nil
+	}
+	men, err := s.cfg.PieceDefs(v)
+	if err != nil {
+		return "", fail(http.StatusUnprocessableEntity, "the piece definitions of %s: %v", v.Name, err)
+	}
+	return men, nil
 }
 
 type importReq struct {

@@ -153,6 +153,7 @@ func New(ctx context.Context, cfg Config) *Server {
 	s.mux.HandleFunc("GET /api/games/record", s.handleRecord)
 	s.mux.HandleFunc("GET /api/games/pgn", s.handlePGNExport)
 	s.mux.HandleFunc("POST /api/games/import", s.handlePGNImport)
+	s.mux.HandleFunc("POST /api/pgn", s.handlePGN)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no API endpoint %s %s (docs/serve.md lists them)", r.Method, r.URL.Path)
 	})

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -574,5 +575,40 @@ func TestAnEditedPositionIsRefusedWithTheRulesReason(t *testing.T) {
 	var st State
 	if code, msg := call(t, "POST", f.url+"/api/game", `{"variant":"fbgc","start":"5k4/10/10/10/10/5R4/10/10/10/5K4 b - - 0 1"}`, &st); code != 200 || !st.InCheck || st.Side != "black" {
 		t.Errorf("black in check, to move: %d %q %+v", code, msg, st.InCheck)
+	}
+}
+
+func TestAGameWithVariationsIsAnsweredAsPGN(t *testing.T) {
+	f := newFixture(t, Config{MaxMoves: 8, PieceDefs: func(v *env.Variant) (string, error) { return "F&:mRcafmR", nil }})
+	body := `{"variant":"fbgc","moves":["e2-e4","e9-e8","d2-d3"],"white":"me","time_control":"60+1","clocks":[59000,58000,57000],
+		"variations":[{"at":1,"moves":["c9-c8","c2-c3"],"variations":[{"at":1,"moves":["b2-b3"]}]}]}`
+	var out struct{ PGN string }
+	if code, msg := call(t, "POST", f.url+"/api/pgn", body, &out); code != 200 {
+		t.Fatalf("%d %q", code, msg)
+	}
+	for _, want := range []string{`[White "me"]`, `[Variant "fbgc"]`, `[VariantMen "F&:mRcafmR"]`, `[TimeControl "60+1"]`,
+		"1. e2e4 e9e8 (1... c9c8 2. c2c3 (2. b2b3)) 2. d2d3 *"} {
+		if !strings.Contains(out.PGN, want) {
+			t.Errorf("the PGN lacks %q:\n%s", want, out.PGN)
+		}
+	}
+	games, err := record.ParsePGN(out.PGN, "chess")
+	want := []record.Variation{{At: 1, Moves: []string{"c9-c8", "c2-c3"}, Variations: []record.Variation{{At: 1, Moves: []string{"b2-b3"}}}}}
+	if err != nil || len(games) != 1 || !reflect.DeepEqual(games[0].Variations, want) {
+		t.Errorf("the PGN reads back as %+v (%v), want the variations %+v", games, err, want)
+	}
+	for _, c := range []struct {
+		body string
+		code int
+		says string
+	}{
+		{`{"moves":["e2-e4"],"variations":[{"at":0,"moves":["e2-e9"]}]}`, 422, `move 1's variation 1: move 1 "e2-e9"`},
+		{`{"moves":["e2-e4"],"variations":[{"at":1,"moves":["d2-d4"]}]}`, 422, "replaces move 1 of a line of 1 moves"},
+		{`{"moves":["e2-e4","e9-e8"],"variations":[{"at":0,"moves":["a2-a3","a9-a8","b2-b3","b9-b8","c2-c3","c9-c8","d2-d3"]}]}`, 413, "9 moves with the variations'"},
+		{`{"moves":[],"variations":"x"}`, 400, "request body"},
+	} {
+		if code, msg := call(t, "POST", f.url+"/api/pgn", c.body, nil); code != c.code || !strings.Contains(msg, c.says) {
+			t.Errorf("%s: %d %q, want %d saying %q", c.body, code, msg, c.code, c.says)
+		}
 	}
 }

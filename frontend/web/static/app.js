@@ -585,11 +585,10 @@ async function deleteVariation() {
   await goLine(G.moves.slice(0, at - 1));
 }
 
-// mainRecord is the record of the game's main line to its end, with the
-// game's clock times and ending when that line is the game played. The
-// project's record and PGN writers write one line: variations are left
-// out.
-async function mainRecord() {
+// mainRequest is the game request of the main line to its end, with the
+// game's clock times and ending when that line is the game played; played
+// says whether it is.
+function mainRequest() {
   const main = mainAfter(G.tree);
   const played = main.length === G.moves.length && main.every((m, i) => m === G.moves[i]);
   const ply = G.ply;
@@ -597,8 +596,36 @@ async function mainRecord() {
   const q = req();
   G.ply = ply;
   if (!played) { q.moves = main; delete q.clocks; delete q.time_control; delete q.end; }
-  if (played && ply === G.moves.length) return G.state.record;
+  return { q, played };
+}
+
+// mainRecord is the record of the game's main line: the project's record
+// format holds one line, so variations are left out (mainPGN keeps them).
+async function mainRecord() {
+  const { q, played } = mainRequest();
+  if (played && G.ply === G.moves.length) return G.state.record;
   return (await api('game', q)).record;
+}
+
+// treeVars is the variations of the line after node (record.Variation's
+// JSON): each side line off its main line, at the index of the move it
+// replaces, with the side lines off it in turn.
+function treeVars(node) {
+  const out = [];
+  let i = 0;
+  for (let n = node; n.kids.length; n = n.kids[0], i++) {
+    for (const alt of n.kids.slice(1)) {
+      out.push({ at: i, moves: [alt.move].concat(mainAfter(alt)), variations: treeVars(alt).map((v) => ({ ...v, at: v.at + 1 })) });
+    }
+  }
+  return out;
+}
+
+// mainPGN is the game as PGN: the main line and every variation of the tree.
+async function mainPGN() {
+  const { q } = mainRequest();
+  q.variations = treeVars(G.tree);
+  return (await api('pgn', q)).pgn;
 }
 
 function drawMoves() {
@@ -1335,6 +1362,15 @@ async function init() {
   };
   $('download').onclick = download;
   $('download-a').onclick = download;
+  const downloadPGN = async () => {
+    let text;
+    try { text = await mainPGN(); } catch (e) { setStatus('PGN: ' + e.message, 'err'); return; }
+    const blob = new Blob([text], { type: 'application/x-chess-pgn' });
+    const a = document.createElement('a'); a.href = URL.createObjectURL(blob); a.download = 'bomberzero-' + G.variant + '.pgn'; a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  };
+  $('pgn').onclick = downloadPGN;
+  $('pgn-a').onclick = downloadPGN;
   $('setfen').onclick = async () => {
     const text = $('fen').value.trim();
     try { await api('game', { variant: G.variant, start: text, moves: [] }); G.start = text; G.moves = []; G.tree = treeFrom([]); G.ply = 0; await load(); maybeAgent(); } catch (e) { setStatus('Position: ' + e.message, 'err'); }
