@@ -44,12 +44,38 @@ var sevenTags = []string{"Event", "Site", "Date", "Round", "White", "Black", "Re
 // engine-defined variant ("G:mRcpR;J:..."), which the caller makes from
 // the engine's definitions.
 func (g *Game) PGN(fallback, pieces string) (string, error) {
+	return g.PGNWith(fallback, PGNOptions{Pieces: pieces})
+}
+
+// PGNOptions are the choices of a PGN dialect: what another program reads.
+type PGNOptions struct {
+	// Pieces is the [VariantMen] value; "" writes no such tag.
+	Pieces string
+	// Notation writes the moves; nil writes the canonical syntax.
+	Notation env.Notation
+	// Position writes the [FEN] of the start; nil writes env's position
+	// text.
+	Position func(p *env.Position) string
+}
+
+// PGNWith writes g as PGN does, in the dialect o: XBoard, for one, numbers
+// the ranks of a 10-rank board from 0 (frontend/xboard.PGN).
+func (g *Game) PGNWith(fallback string, o PGNOptions) (string, error) {
+	pieces := o.Pieces
 	start, err := g.Start(fallback)
 	if err != nil {
 		return "", err
 	}
+	format := func(p *env.Position, m env.Move) string { return p.FormatMove(m) }
+	if o.Notation != nil {
+		format = o.Notation.FormatMove
+	}
+	fen := func(p *env.Position) string { return p.String() }
+	if o.Position != nil {
+		fen = o.Position
+	}
 	var toks []string
-	if toks, err = lineTokens(toks, start.Clone(), g.Moves, g.Variations, 0); err != nil {
+	if toks, err = lineTokens(toks, start.Clone(), g.Moves, g.Variations, format, 0); err != nil {
 		return "", fmt.Errorf("record: PGN: %w", err)
 	}
 	var b strings.Builder
@@ -69,10 +95,10 @@ func (g *Game) PGN(fallback, pieces string) (string, error) {
 	if v.Name != "chess" {
 		writeTag(&b, "Variant", v.Name)
 		writeTag(&b, "SetUp", "1")
-		writeTag(&b, "FEN", start.String())
-	} else if fen := g.Get("FEN"); fen != "" {
+		writeTag(&b, "FEN", fen(start))
+	} else if g.Get("FEN") != "" {
 		writeTag(&b, "SetUp", "1")
-		writeTag(&b, "FEN", fen)
+		writeTag(&b, "FEN", fen(start))
 	}
 	if pieces != "" {
 		writeTag(&b, "VariantMen", pieces)
@@ -106,11 +132,11 @@ func (g *Game) PGN(fallback, pieces string) (string, error) {
 }
 
 // lineTokens appends the movetext tokens of moves played from p (which it
-// plays them on) and of vars, the variations of that line: move numbers
+// plays them on) and of vars, written by format, the variations of that line: move numbers
 // glued to their moves ("12. e2e4", "12... e9e7"), each variation's first
 // token after "(" and its last before ")", as the standard's export format
 // writes them. depth is how deep the line is nested.
-func lineTokens(toks []string, p *env.Position, moves []string, vars []Variation, depth int) ([]string, error) {
+func lineTokens(toks []string, p *env.Position, moves []string, vars []Variation, format func(*env.Position, env.Move) string, depth int) ([]string, error) {
 	if depth > maxPGNVariation {
 		return toks, fmt.Errorf("variations nested more than %d deep", maxPGNVariation)
 	}
@@ -132,7 +158,7 @@ func lineTokens(toks []string, p *env.Position, moves []string, vars []Variation
 		if err != nil {
 			return toks, fmt.Errorf("move %d %q: %w", i+1, text, err)
 		}
-		tok := p.FormatMove(m)
+		tok := format(p, m)
 		if p.SideToMove() == env.White {
 			tok = strconv.Itoa(p.MoveNumber()) + ". " + tok
 		} else if number {
@@ -142,7 +168,7 @@ func lineTokens(toks []string, p *env.Position, moves []string, vars []Variation
 		number = false
 		for ; k < len(vars) && vars[k].At == i; k++ {
 			first := len(toks)
-			if toks, err = lineTokens(toks, p.Clone(), vars[k].Moves, vars[k].Variations, depth+1); err != nil {
+			if toks, err = lineTokens(toks, p.Clone(), vars[k].Moves, vars[k].Variations, format, depth+1); err != nil {
 				return toks, fmt.Errorf("move %d's variation %d: %w", i+1, k+1, err)
 			}
 			toks[first] = "(" + toks[first]
