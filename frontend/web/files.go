@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/BurntSushi/toml"
+
 	"bomberzero/datasets/record"
 	"bomberzero/env"
 	"bomberzero/metrics"
@@ -149,9 +151,16 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer root.Close()
-	b, err := readLimited(root, name+"/metrics.jsonl", maxMetrics)
-	if err != nil {
-		reply(w, nil, err)
+	// A run in its teacher phase has written no metrics.jsonl yet: its
+	// config.toml is enough.
+	var b []byte
+	if _, serr := fs.Stat(root.FS(), name+"/metrics.jsonl"); serr == nil {
+		if b, err = readLimited(root, name+"/metrics.jsonl", maxMetrics); err != nil {
+			reply(w, nil, err)
+			return
+		}
+	} else if _, cerr := fs.Stat(root.FS(), name+"/config.toml"); cerr != nil {
+		reply(w, nil, fail(http.StatusNotFound, "%s/metrics.jsonl: not found", name))
 		return
 	}
 	recs, torn, err := metrics.Decode(strings.NewReader(string(b)), name+"/metrics.jsonl")
@@ -162,7 +171,55 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	if recs == nil {
 		recs = []metrics.Record{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"run": name, "records": recs, "torn": torn})
+	out := map[string]any{"run": name, "records": recs, "torn": torn}
+	if tp := teacherProgress(root, name, recs); tp != nil {
+		out["teacher"] = tp
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// TeacherProgress is a run's generation 0 while its search teacher plays
+// (the run's config.toml enables [teacher] and metrics.jsonl has no
+// generation 0 yet): the games written so far, counted by their records in
+// data/records (the trainer writes each game's record as the game ends,
+// before the chunk holding it), and the data chunks written, of the games
+// the config asks for.
+type TeacherProgress struct {
+	Games  int    `json:"games"`
+	Total  int    `json:"total"`
+	Chunks int    `json:"chunks"`
+	Player string `json:"player"` // the config's teacher.player ("alphabeta" or "engine")
+}
+
+// teacherProgress reads run name's teacher progress; nil when the run is
+// not in its teacher phase or its config does not read.
+func teacherProgress(root *os.Root, name string, recs []metrics.Record) *TeacherProgress {
+	for _, r := range recs {
+		if r.Generation == 0 {
+			return nil
+		}
+	}
+	b, err := readLimited(root, name+"/config.toml", maxConfigSize)
+	if err != nil {
+		return nil
+	}
+	var cfg struct {
+		Teacher struct {
+			Enabled bool
+			Games   int
+			Player  string
+		}
+	}
+	if _, err := toml.Decode(string(b), &cfg); err != nil || !cfg.Teacher.Enabled || cfg.Teacher.Games <= 0 {
+		return nil
+	}
+	player := cfg.Teacher.Player
+	if player == "" {
+		player = "alphabeta"
+	}
+	records, _ := fs.Glob(root.FS(), name+"/data/records/*.txt")
+	chunks, _ := fs.Glob(root.FS(), name+"/data/*.parquet")
+	return &TeacherProgress{Games: len(records), Total: cfg.Teacher.Games, Chunks: len(chunks), Player: player}
 }
 
 func (s *Server) handleConfig(w http.ResponseWriter, r *http.Request) {

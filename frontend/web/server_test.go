@@ -612,3 +612,48 @@ func TestAGameWithVariationsIsAnsweredAsPGN(t *testing.T) {
 		}
 	}
 }
+
+func TestMetricsOfARunInItsTeacherPhaseCountTheTeachersGames(t *testing.T) {
+	f := newFixture(t, Config{})
+	dir := filepath.Join(f.runs, "teaching")
+	if err := os.MkdirAll(filepath.Join(dir, "data", "records"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(rel, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("config.toml", "variant = \"fbgc\"\n[teacher]\nenabled = true\ngames = 40\nplayer = \"engine\"\n")
+	for i := range 7 {
+		write(fmt.Sprintf("data/records/g%d.txt", i), "[Variant \"fbgc\"]\n*\n")
+	}
+	write("data/c1.parquet", "x")
+	var m struct {
+		Records []metrics.Record
+		Teacher *TeacherProgress
+	}
+	if code, msg := call(t, "GET", f.url+"/api/runs/teaching/metrics", "", &m); code != 200 {
+		t.Fatalf("a run without metrics.jsonl: %d %q", code, msg)
+	}
+	if want := (TeacherProgress{Games: 7, Total: 40, Chunks: 1, Player: "engine"}); m.Teacher == nil || *m.Teacher != want || len(m.Records) != 0 {
+		t.Errorf("teacher progress %+v (records %d), want %+v", m.Teacher, len(m.Records), want)
+	}
+	// Once generation 0 is in the metrics the teacher is done.
+	write("metrics.jsonl", metricsLine(0))
+	m.Teacher = nil
+	call(t, "GET", f.url+"/api/runs/teaching/metrics", "", &m)
+	if m.Teacher != nil || len(m.Records) != 1 {
+		t.Errorf("after generation 0: teacher %+v, %d records", m.Teacher, len(m.Records))
+	}
+	// r1's config enables no teacher.
+	m.Teacher = nil
+	call(t, "GET", f.url+"/api/runs/r1/metrics", "", &m)
+	if m.Teacher != nil {
+		t.Errorf("a run without a teacher shows %+v", m.Teacher)
+	}
+	if code, _ := call(t, "GET", f.url+"/api/runs/nosuch/metrics", "", nil); code != 404 {
+		t.Errorf("a run that is not there: %d, want 404", code)
+	}
+}
