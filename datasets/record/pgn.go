@@ -56,7 +56,13 @@ type PGNOptions struct {
 	// Position writes the [FEN] of the start; nil writes env's position
 	// text.
 	Position func(p *env.Position) string
+	// ReadPosition reads a [FEN] written by Position; nil reads env's
+	// position text.
+	ReadPosition func(v *env.Variant, text string) (*env.Position, error)
 }
+
+// A PGNDialect gives the PGN dialect of variant v (ParsePGNIn).
+type PGNDialect func(v *env.Variant) (PGNOptions, error)
 
 // PGNWith writes g as PGN does, in the dialect o: XBoard, for one, numbers
 // the ranks of a 10-rank board from 0 (frontend/xboard.PGN).
@@ -215,6 +221,14 @@ func validTagName(name string) bool {
 // wrong; every bound (MaxPGNBytes and the others, MaxPGNMoves counting
 // the moves of the variations too) is checked before the work it limits.
 func ParsePGN(text, fallback string) ([]Game, error) {
+	return ParsePGNIn(text, fallback, nil)
+}
+
+// ParsePGNIn reads the games of a PGN text as ParsePGN does, each game
+// first in dialect's notation and position text for its variant, and in
+// env's move syntaxes when that fails: so a program's own files and the
+// canonical ones both read. A nil dialect reads as ParsePGN.
+func ParsePGNIn(text, fallback string, dialect PGNDialect) ([]Game, error) {
 	if len(text) > MaxPGNBytes {
 		return nil, fmt.Errorf("record: PGN: %d bytes: at most %d", len(text), MaxPGNBytes)
 	}
@@ -230,11 +244,17 @@ func ParsePGN(text, fallback string) ([]Game, error) {
 				g.Tags = append(g.Tags, t)
 			}
 		}
-		start, err := g.Start(fallback)
-		if err != nil {
-			return nil, fmt.Errorf("record: PGN game %d: %w", i+1, err)
+		moves := Variation{Moves: r.Moves, Variations: r.Variations}
+		line, err := readGame(&g, fallback, moves, nil)
+		if dialect != nil {
+			if v, verr := g.variant(fallback); verr == nil {
+				if o, derr := dialect(v); derr == nil {
+					if dline, derr := readGame(&g, fallback, moves, &o); derr == nil {
+						line, err = dline, nil
+					}
+				}
+			}
 		}
-		line, err := readLine(start.Clone(), Variation{Moves: r.Moves, Variations: r.Variations})
 		if err != nil {
 			return nil, fmt.Errorf("record: PGN game %d: %w", i+1, err)
 		}
@@ -245,21 +265,66 @@ func ParsePGN(text, fallback string) ([]Game, error) {
 	return games, nil
 }
 
+// variant loads the record's variant: its Variant tag, or fallback.
+func (g *Game) variant(fallback string) (*env.Variant, error) {
+	name := g.Get("Variant")
+	if name == "" {
+		name = fallback
+	}
+	v, err := env.LoadVariant(name)
+	if err != nil {
+		return nil, fmt.Errorf("record: Variant %q: %w", name, err)
+	}
+	return v, nil
+}
+
+// readGame replays the move tokens of line from g's start, both read in
+// dialect o (nil: env's syntaxes).
+func readGame(g *Game, fallback string, line Variation, o *PGNOptions) (Variation, error) {
+	if o == nil || (o.Notation == nil && o.ReadPosition == nil) {
+		start, err := g.Start(fallback)
+		if err != nil {
+			return Variation{}, err
+		}
+		return readLine(start, line, env.Canonical{})
+	}
+	v, err := g.variant(fallback)
+	if err != nil {
+		return Variation{}, err
+	}
+	start := v.NewPosition()
+	if fen := g.Get("FEN"); fen != "" {
+		read := v.ParsePosition
+		if o.ReadPosition != nil {
+			read = func(text string) (*env.Position, error) { return o.ReadPosition(v, text) }
+		}
+		if start, err = read(fen); err != nil {
+			return Variation{}, fmt.Errorf("record: FEN: %w", err)
+		}
+	}
+	var n env.Notation = env.Canonical{}
+	if o.Notation != nil {
+		n = o.Notation
+	}
+	return readLine(start, line, n)
+}
+
 // readLine replays the move tokens of line (and of its variations) from p,
-// which it plays them on, and returns them as Game Courier text.
-func readLine(p *env.Position, line Variation) (Variation, error) {
+// which it plays them on, read by n, and returns them as Game Courier
+// text.
+func readLine(p *env.Position, line Variation, n env.Notation) (Variation, error) {
 	out := Variation{At: line.At}
 	k := 0 // the next variation
 	for j, text := range line.Moves {
 		if res, why := p.Status(); res != env.Ongoing {
 			return out, fmt.Errorf("move %d %q: the game already ended (%s, %s)", j+1, text, res, why)
 		}
-		m, err := p.ParseMove(text)
+		m, err := n.ParseMove(p, text)
 		if err != nil {
 			return out, fmt.Errorf("move %d %q: %w", j+1, text, err)
 		}
 		for ; k < len(line.Variations) && line.Variations[k].At == j; k++ {
-			va, err := readLine(p.Clone(), line.Variations[k])
+			va, err := readLine(p.Clone(), line.Variations[k], n)
 			if err != nil {
 				return out, fmt.Errorf("move %d's variation %d: %w", j+1, k+1, err)
 			}

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -271,4 +272,50 @@ func FuzzParsePGN(f *testing.F) {
 			}
 		}
 	})
+}
+
+// tagged is a test notation: the canonical syntax behind a "@@" prefix,
+// which the canonical reader refuses.
+type tagged struct{}
+
+func (tagged) FormatMove(p *env.Position, m env.Move) string { return "@@" + p.FormatMove(m) }
+func (tagged) ParseMove(p *env.Position, text string) (env.Move, error) {
+	rest, ok := strings.CutPrefix(text, "@@")
+	if !ok {
+		return env.NoMove, fmt.Errorf("%q: no @@", text)
+	}
+	return p.ParseMove(rest)
+}
+
+func TestParsePGNInReadsItsDialectAndFallsBackToTheCanonicalSyntax(t *testing.T) {
+	dialect := func(v *env.Variant) (PGNOptions, error) {
+		return PGNOptions{Pieces: "G:N", Notation: tagged{},
+			Position: func(p *env.Position) string { return "<" + p.String() + ">" },
+			ReadPosition: func(v *env.Variant, text string) (*env.Position, error) {
+				return v.ParsePosition(strings.Trim(text, "<>"))
+			}}, nil
+	}
+	g := randomGame(t, "fbgc", 30, 5)
+	randomTree(t, &g, "fbgc", 4, 2, rand.New(rand.NewPCG(5, 2)))
+	o, _ := dialect(nil)
+	text, err := g.PGNWith("fbgc", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, " @@") || !strings.Contains(text, `[FEN "<`) || !strings.Contains(text, `[VariantMen "G:N"]`) {
+		t.Fatalf("the dialect's moves, FEN or pieces are not in the text:\n%s", text)
+	}
+	if _, err := ParsePGN(text, "fbgc"); err == nil {
+		t.Fatalf("the canonical reader read the dialect's moves")
+	}
+	canonical, err := g.PGN("fbgc", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, in := range map[string]string{"the dialect's": text, "the canonical": canonical} {
+		back, err := ParsePGNIn(in, "fbgc", dialect)
+		if err != nil || len(back) != 1 || !reflect.DeepEqual(back[0].Moves, g.Moves) || !reflect.DeepEqual(back[0].Variations, g.Variations) {
+			t.Errorf("%s PGN read in the dialect: %v, %+v", name, err, back)
+		}
+	}
 }

@@ -349,8 +349,8 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// handlePGNExport answers a record as a PGN file (record.Game.PGN, with the
-// variant's piece definitions when Config.PieceDefs gives them).
+// handlePGNExport answers a record as a PGN file (record.Game.PGNWith, in
+// the dialect of pgnOptions).
 func (s *Server) handlePGNExport(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("id")
 	g, _, err := s.readGame(id)
@@ -361,19 +361,17 @@ func (s *Server) handlePGNExport(w http.ResponseWriter, r *http.Request) {
 	if g.Get("Variant") == "" {
 		g.Set("Variant", "fbgc")
 	}
-	men := ""
-	if s.cfg.PieceDefs != nil {
-		v, err := env.LoadVariant(g.Get("Variant"))
-		if err != nil {
-			reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: Variant: %v", id, err))
-			return
-		}
-		if men, err = s.pieceDefs(v); err != nil {
-			reply(w, nil, err)
-			return
-		}
+	v, err := env.LoadVariant(g.Get("Variant"))
+	if err != nil {
+		reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: Variant: %v", id, err))
+		return
 	}
-	text, err := g.PGN("fbgc", men)
+	o, err := s.pgnOptions(v)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	text, err := g.PGNWith("fbgc", o)
 	if err != nil {
 		reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: %v", id, err))
 		return
@@ -392,8 +390,8 @@ type pgnReq struct {
 }
 
 // handlePGN answers a game played or analysed in the page as PGN, its
-// variations as the standard's recursive variations (record.Game.PGN, with
-// the variant's piece definitions when Config.PieceDefs gives them). The
+// variations as the standard's recursive variations (record.Game.PGNWith,
+// in the dialect of pgnOptions). The
 // variations' moves count against MaxMoves with the main line's.
 func (s *Server) handlePGN(w http.ResponseWriter, r *http.Request) {
 	var q pgnReq
@@ -413,12 +411,12 @@ func (s *Server) handlePGN(w http.ResponseWriter, r *http.Request) {
 	res, why := g.outcome()
 	rec := g.record(res, why)
 	rec.Variations = q.Variations
-	men, err := s.pieceDefs(g.start.Variant())
+	o, err := s.pgnOptions(g.start.Variant())
 	if err != nil {
 		reply(w, nil, err)
 		return
 	}
-	text, err := rec.PGN("fbgc", men)
+	text, err := rec.PGNWith("fbgc", o)
 	if err != nil {
 		reply(w, nil, fail(http.StatusUnprocessableEntity, "%v", err))
 		return
@@ -435,16 +433,21 @@ func countMoves(vars []record.Variation) int {
 	return n
 }
 
-// pieceDefs is v's [VariantMen] value, "" without Config.PieceDefs.
-func (s *Server) pieceDefs(v *env.Variant) (string, error) {
-	if s.cfg.PieceDefs == nil {
-		return "", nil
+// pgnOptions is the PGN dialect of v's exports: Config.PGN's, or the
+// canonical syntax with Config.PieceDefs's [VariantMen].
+func (s *Server) pgnOptions(v *env.Variant) (record.PGNOptions, error) {
+	var o record.PGNOptions
+	var err error
+	switch {
+	case s.cfg.PGN != nil:
+		o, err = s.cfg.PGN(v)
+	case s.cfg.PieceDefs != nil:
+		o.Pieces, err = s.cfg.PieceDefs(v)
 	}
-	men, err := s.cfg.PieceDefs(v)
 	if err != nil {
-		return "", fail(http.StatusUnprocessableEntity, "the piece definitions of %s: %v", v.Name, err)
+		return o, fail(http.StatusUnprocessableEntity, "the PGN dialect of %s: %v", v.Name, err)
 	}
-	return men, nil
+	return o, nil
 }
 
 type importReq struct {
@@ -465,7 +468,7 @@ func (s *Server) handlePGNImport(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, fail(http.StatusConflict, "no games folder to import into: start serve with --games-dir"))
 		return
 	}
-	games, err := record.ParsePGN(q.PGN, "chess")
+	games, err := record.ParsePGNIn(q.PGN, "chess", s.cfg.PGN)
 	if err != nil {
 		reply(w, nil, fail(http.StatusUnprocessableEntity, "%v", err))
 		return

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"bomberzero/agent"
+	"bomberzero/datasets/record"
 	"bomberzero/env"
 	"bomberzero/mcts"
 	"bomberzero/setup"
@@ -70,6 +71,11 @@ type Config struct {
 	// [VariantMen] tag of a PGN export (the XBoard engine's piece lines;
 	// serve sets it, since this package sits below frontend/xboard).
 	PieceDefs func(v *env.Variant) (string, error)
+	// PGN, when set, is the dialect PGN exports are written in and
+	// imports read first (falling back to the canonical syntax), in place
+	// of PieceDefs: serve sets XBoard's (frontend/xboard.PGNDialect),
+	// whose rank numbers XBoard reads on a 10-rank board.
+	PGN record.PGNDialect
 }
 
 // DefaultConfig returns the default limits: one search per core, 20000

@@ -657,3 +657,52 @@ func TestMetricsOfARunInItsTeacherPhaseCountTheTeachersGames(t *testing.T) {
 		t.Errorf("a run that is not there: %d, want 404", code)
 	}
 }
+
+// marked is a test notation: the canonical syntax behind "@@".
+type marked struct{}
+
+func (marked) FormatMove(p *env.Position, m env.Move) string { return "@@" + p.FormatMove(m) }
+func (marked) ParseMove(p *env.Position, text string) (env.Move, error) {
+	rest, ok := strings.CutPrefix(text, "@@")
+	if !ok {
+		return env.NoMove, fmt.Errorf("%q: no @@", text)
+	}
+	return p.ParseMove(rest)
+}
+
+func TestPGNExportsAndImportsUseTheConfiguredDialect(t *testing.T) {
+	f := newFixture(t, Config{PGN: func(v *env.Variant) (record.PGNOptions, error) {
+		if v.Name == "hangars" {
+			return record.PGNOptions{}, fmt.Errorf("no dialect for hangars")
+		}
+		return record.PGNOptions{Pieces: "Z:N", Notation: marked{}}, nil
+	}})
+	resp, err := http.Get(f.url + "/api/games/pgn?id=runs/r1/games/g1.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "1. @@e2e4 @@e9e7 *") || !strings.Contains(string(b), `[VariantMen "Z:N"]`) {
+		t.Fatalf("the export is not in the dialect: %d\n%s", resp.StatusCode, b)
+	}
+	var out struct{ PGN string }
+	call(t, "POST", f.url+"/api/pgn", `{"moves":["e2-e4"],"variations":[{"at":0,"moves":["d2-d4"]}]}`, &out)
+	if !strings.Contains(out.PGN, "1. @@e2e4 (1. @@d2d4) *") {
+		t.Errorf("the game's PGN is not in the dialect:\n%s", out.PGN)
+	}
+	// The dialect's text and the canonical text both import.
+	body, _ := json.Marshal(map[string]string{"pgn": string(b) + "\n[Variant \"fbgc\"]\n1. e2e4 *\n"})
+	var imp struct{ IDs []string }
+	if code, msg := call(t, "POST", f.url+"/api/games/import", string(body), &imp); code != 200 || len(imp.IDs) != 2 {
+		t.Fatalf("import: %d %q %v", code, msg, imp)
+	}
+	var rec struct{ Moves []string }
+	call(t, "GET", f.url+"/api/games/record?id="+imp.IDs[0], "", &rec)
+	if strings.Join(rec.Moves, " ") != "e2-e4 e9-e7" {
+		t.Errorf("the dialect's game imports as %v", rec.Moves)
+	}
+	if code, msg := call(t, "POST", f.url+"/api/pgn", `{"variant":"hangars","moves":[]}`, nil); code != 422 || !strings.Contains(msg, "no dialect for hangars") {
+		t.Errorf("a dialect's error: %d %q", code, msg)
+	}
+}

@@ -22,11 +22,23 @@ func PGN(g *record.Game, fallback string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	men, err := VariantMen(start.Variant())
+	o, err := PGNDialect(start.Variant())
 	if err != nil {
 		return "", err
 	}
-	return g.PGNWith(fallback, record.PGNOptions{Pieces: men, Notation: Notation{}, Position: positionText})
+	return g.PGNWith(fallback, o)
+}
+
+// PGNDialect is XBoard's PGN dialect of variant v, a record.PGNDialect:
+// the moves in Notation, the [FEN] in XBoard's position text, and the
+// [VariantMen] of the engine-defined variants. record.ParsePGNIn reads
+// XBoard's own PGN files of the family with it.
+func PGNDialect(v *env.Variant) (record.PGNOptions, error) {
+	men, err := VariantMen(v)
+	if err != nil {
+		return record.PGNOptions{}, err
+	}
+	return record.PGNOptions{Pieces: men, Notation: Notation{}, Position: positionText, ReadPosition: parsePosition}, nil
 }
 
 // VariantMen is the [VariantMen] value of variant v: its Betza "piece"
