@@ -32,14 +32,25 @@ src=$(mktemp -d)
 trap 'rm -rf "$src"' EXIT
 git clone -q --no-checkout . "$src/bomberzero"
 git -C "$src/bomberzero" checkout -q --detach "$rev"
+# A platform that does not build is named at the end (the exit status says
+# so too); the others are still built and summed.
+failed=()
 for t in $targets; do
   os=${t%/*} arch=${t#*/}
   name=bomberzero-$os-$arch
   [ "$os" = windows ] && name=$name.exe
   echo "release.sh: $out/$name"
-  (cd "$src/bomberzero" && CGO_ENABLED=0 GOOS=$os GOARCH=$arch "$GO" build -trimpath -buildvcs=true -ldflags='-s -w' \
-    -o "$out/$name" ./cmd/bomberzero)
+  if ! (cd "$src/bomberzero" && CGO_ENABLED=0 GOOS=$os GOARCH=$arch "$GO" build -trimpath -buildvcs=true -ldflags='-s -w' \
+    -o "$out/$name" ./cmd/bomberzero); then
+    failed+=("$t")
+  fi
 done
 if command -v sha256sum >/dev/null; then sum=(sha256sum); else sum=(shasum -a 256); fi
-(cd "$out" && "${sum[@]}" bomberzero-* > SHA256SUMS)
-echo "release.sh: $out/SHA256SUMS"
+if compgen -G "$out/bomberzero-*" >/dev/null; then
+  (cd "$out" && "${sum[@]}" bomberzero-* > SHA256SUMS)
+  echo "release.sh: $out/SHA256SUMS"
+fi
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "release.sh: FAILED to build ${failed[*]} (see the compiler's errors above)" >&2
+  exit 1
+fi
