@@ -8,7 +8,7 @@ FUZZTIME ?= 3s
 # Build tags of `make bench` (openblas needs libopenblas-dev; empty: pure Go).
 TAGS     ?= openblas
 
-.PHONY: check ci race fuzz bench
+.PHONY: check ci race fuzz bench release
 
 # Formatting, vet and the short tests of every package.
 check:
@@ -38,3 +38,8 @@ bench:
 	bin/bomberzero bench selfplay --json --measure 10s
 	bin/bomberzero bench match --json
 	bin/bomberzero bench values --json
+
+# Release binaries: static pure-Go builds for linux, darwin (amd64, arm64)
+# and windows/amd64 into dist/, with SHA256SUMS (scripts/release.sh).
+release:
+	GO=$(GO) scripts/release.sh dist

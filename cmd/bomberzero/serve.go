@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bomberzero/frontend/web"
+	"bomberzero/frontend/xboard"
 )
 
 // runServe serves the web app until Ctrl-C or SIGTERM.
@@ -38,7 +39,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := stopContext()
 	defer stop()
 	return serveOn(ctx, ln, web.Config{Runs: *runs, Models: *models, Games: *games, MaxSearches: *searches, MaxSims: *sims, MaxTime: *maxTime,
-		Search: tc.PlayerSearch(), Sims: tc.Eval.Sims, PieceDefs: variantMen}, stdout)
+		Search: tc.PlayerSearch(), Sims: tc.Eval.Sims, PGN: xboard.PGNDialect}, stdout)
 }
 
 // serveOn serves on ln until ctx ends, then stops searches and waits for

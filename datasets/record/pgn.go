@@ -34,26 +34,55 @@ var sevenTags = []string{"Event", "Site", "Date", "Round", "White", "Black", "Re
 
 // PGN writes g as one PGN game. The moves are replayed from g's start (its
 // Variant and FEN tags; fallback names the variant when it has none) and
-// written in the canonical syntax; an illegal move is an error naming it.
-// The FEN of the start is written with [SetUp "1"] whenever the variant is
-// not orthodox chess (no other tool knows its start). pieces, when not
-// empty, is the [VariantMen] value, the piece definitions of an
-// engine-defined variant ("G:mRcpR;J:..."), which the caller makes from the
-// engine's definitions.
+// written in the canonical syntax, g's Variations as the standard's
+// recursive annotation variations ("( ... )" after the move each replaces,
+// a move number "N..." wherever Black's move follows a variation or opens
+// one); an illegal move, or a move after the game's end, is an error
+// naming it. The FEN of the start is written with [SetUp "1"] whenever the
+// variant is not orthodox chess (no other tool knows its start). pieces,
+// when not empty, is the [VariantMen] value, the piece definitions of an
+// engine-defined variant ("G:mRcpR;J:..."), which the caller makes from
+// the engine's definitions.
 func (g *Game) PGN(fallback, pieces string) (string, error) {
+	return g.PGNWith(fallback, PGNOptions{Pieces: pieces})
+}
+
+// PGNOptions are the choices of a PGN dialect: what another program reads.
+type PGNOptions struct {
+	// Pieces is the [VariantMen] value; "" writes no such tag.
+	Pieces string
+	// Notation writes the moves; nil writes the canonical syntax.
+	Notation env.Notation
+	// Position writes the [FEN] of the start; nil writes env's position
+	// text.
+	Position func(p *env.Position) string
+	// ReadPosition reads a [FEN] written by Position; nil reads env's
+	// position text.
+	ReadPosition func(v *env.Variant, text string) (*env.Position, error)
+}
+
+// A PGNDialect gives the PGN dialect of variant v (ParsePGNIn).
+type PGNDialect func(v *env.Variant) (PGNOptions, error)
+
+// PGNWith writes g as PGN does, in the dialect o: XBoard, for one, numbers
+// the ranks of a 10-rank board from 0 (frontend/xboard.PGN).
+func (g *Game) PGNWith(fallback string, o PGNOptions) (string, error) {
+	pieces := o.Pieces
 	start, err := g.Start(fallback)
 	if err != nil {
 		return "", err
 	}
-	moves := make([]string, 0, len(g.Moves))
-	p := start.Clone()
-	for i, text := range g.Moves {
-		m, err := p.ParseMove(text)
-		if err != nil {
-			return "", fmt.Errorf("record: PGN: move %d %q: %w", i+1, text, err)
-		}
-		moves = append(moves, p.FormatMove(m))
-		p.DoMove(m)
+	format := func(p *env.Position, m env.Move) string { return p.FormatMove(m) }
+	if o.Notation != nil {
+		format = o.Notation.FormatMove
+	}
+	fen := func(p *env.Position) string { return p.String() }
+	if o.Position != nil {
+		fen = o.Position
+	}
+	var toks []string
+	if toks, err = lineTokens(toks, start.Clone(), g.Moves, g.Variations, format, 0); err != nil {
+		return "", fmt.Errorf("record: PGN: %w", err)
 	}
 	var b strings.Builder
 	written := map[string]bool{"SetUp": true, "VariantMen": true, "Variant": true, "FEN": true}
@@ -72,10 +101,10 @@ func (g *Game) PGN(fallback, pieces string) (string, error) {
 	if v.Name != "chess" {
 		writeTag(&b, "Variant", v.Name)
 		writeTag(&b, "SetUp", "1")
-		writeTag(&b, "FEN", start.String())
-	} else if fen := g.Get("FEN"); fen != "" {
+		writeTag(&b, "FEN", fen(start))
+	} else if g.Get("FEN") != "" {
 		writeTag(&b, "SetUp", "1")
-		writeTag(&b, "FEN", fen)
+		writeTag(&b, "FEN", fen(start))
 	}
 	if pieces != "" {
 		writeTag(&b, "VariantMen", pieces)
@@ -87,21 +116,13 @@ func (g *Game) PGN(fallback, pieces string) (string, error) {
 		}
 	}
 	b.WriteByte('\n')
-	// PGN numbers moves from the start's own move number; a start with
-	// Black to move begins "N...".
-	off := 0
-	if start.SideToMove() == env.Black {
-		off = 1
+	res := g.Get("Result")
+	if res == "" {
+		res = "*"
 	}
+	// Lines of at most 79 characters, the standard's export format.
 	line := 0
-	for i, m := range moves {
-		num := start.MoveNumber() + (i+off)/2
-		tok := m
-		if (i+off)%2 == 0 {
-			tok = strconv.Itoa(num) + ". " + m
-		} else if i == 0 {
-			tok = strconv.Itoa(num) + "... " + m
-		}
+	for _, tok := range append(toks, res) {
 		if line > 0 && line+1+len(tok) > 79 {
 			b.WriteByte('\n')
 			line = 0
@@ -112,15 +133,57 @@ func (g *Game) PGN(fallback, pieces string) (string, error) {
 		b.WriteString(tok)
 		line += len(tok)
 	}
-	res := g.Get("Result")
-	if res == "" {
-		res = "*"
-	}
-	if line > 0 {
-		b.WriteByte(' ')
-	}
-	b.WriteString(res + "\n")
+	b.WriteString("\n")
 	return b.String(), nil
+}
+
+// lineTokens appends the movetext tokens of moves played from p (which it
+// plays them on) and of vars, written by format, the variations of that line: move numbers
+// glued to their moves ("12. e2e4", "12... e9e7"), each variation's first
+// token after "(" and its last before ")", as the standard's export format
+// writes them. depth is how deep the line is nested.
+func lineTokens(toks []string, p *env.Position, moves []string, vars []Variation, format func(*env.Position, env.Move) string, depth int) ([]string, error) {
+	if depth > maxPGNVariation {
+		return toks, fmt.Errorf("variations nested more than %d deep", maxPGNVariation)
+	}
+	for k, va := range vars {
+		if va.At < 0 || va.At >= len(moves) || (k > 0 && va.At < vars[k-1].At) {
+			return toks, fmt.Errorf("variation %d replaces move %d of a line of %d moves: want 0 to %d, in order", k+1, va.At, len(moves), len(moves)-1)
+		}
+		if len(va.Moves) == 0 {
+			return toks, fmt.Errorf("variation %d (at move %d) has no moves", k+1, va.At+1)
+		}
+	}
+	number := true // the next move needs its number, Black's too
+	k := 0         // the next variation
+	for i, text := range moves {
+		if res, why := p.Status(); res != env.Ongoing {
+			return toks, fmt.Errorf("move %d %q: the game already ended (%s, %s)", i+1, text, res, why)
+		}
+		m, err := p.ParseMove(text)
+		if err != nil {
+			return toks, fmt.Errorf("move %d %q: %w", i+1, text, err)
+		}
+		tok := format(p, m)
+		if p.SideToMove() == env.White {
+			tok = strconv.Itoa(p.MoveNumber()) + ". " + tok
+		} else if number {
+			tok = strconv.Itoa(p.MoveNumber()) + "... " + tok
+		}
+		toks = append(toks, tok)
+		number = false
+		for ; k < len(vars) && vars[k].At == i; k++ {
+			first := len(toks)
+			if toks, err = lineTokens(toks, p.Clone(), vars[k].Moves, vars[k].Variations, format, depth+1); err != nil {
+				return toks, fmt.Errorf("move %d's variation %d: %w", i+1, k+1, err)
+			}
+			toks[first] = "(" + toks[first]
+			toks[len(toks)-1] += ")"
+			number = true
+		}
+		p.DoMove(m)
+	}
+	return toks, nil
 }
 
 // writeTag writes one PGN tag pair, its value escaped as the standard says
@@ -147,16 +210,25 @@ func validTagName(name string) bool {
 }
 
 // ParsePGN reads the games of a PGN text. Comments ({...} and ';' to the end
-// of the line), '%' escape lines, variations ((...), nested), numeric
-// annotation glyphs ($1), move numbers and the "!?+#" suffixes are skipped.
-// Each game's moves are replayed from its start (its Variant tag, or
-// fallback, and its FEN tag) in either move syntax and stored as Game
-// Courier text; the SetUp and VariantMen tags are dropped (a record does not
-// need them), the others kept in order, and the Plies tag says how many
-// moves were read. An error names the game, and the
-// move or line, that is wrong; every bound (MaxPGNBytes and the others) is
-// checked before the work it limits.
+// of the line), '%' escape lines, numeric annotation glyphs ($1), move
+// numbers and the "!?+#" suffixes are skipped; variations ((...), nested)
+// are read into the game's Variations. Each game's moves and variations
+// are replayed from its start (its Variant tag, or fallback, and its FEN
+// tag) in either move syntax and stored as Game Courier text; the SetUp
+// and VariantMen tags are dropped (a record does not need them), the
+// others kept in order, and the Plies tag says how many main-line moves
+// were read. An error names the game, and the move or line, that is
+// wrong; every bound (MaxPGNBytes and the others, MaxPGNMoves counting
+// the moves of the variations too) is checked before the work it limits.
 func ParsePGN(text, fallback string) ([]Game, error) {
+	return ParsePGNIn(text, fallback, nil)
+}
+
+// ParsePGNIn reads the games of a PGN text as ParsePGN does, each game
+// first in dialect's notation and position text for its variant, and in
+// env's move syntaxes when that fails: so a program's own files and the
+// canonical ones both read. A nil dialect reads as ParsePGN.
+func ParsePGNIn(text, fallback string, dialect PGNDialect) ([]Game, error) {
 	if len(text) > MaxPGNBytes {
 		return nil, fmt.Errorf("record: PGN: %d bytes: at most %d", len(text), MaxPGNBytes)
 	}
@@ -172,41 +244,119 @@ func ParsePGN(text, fallback string) ([]Game, error) {
 				g.Tags = append(g.Tags, t)
 			}
 		}
-		start, err := g.Start(fallback)
+		moves := Variation{Moves: r.Moves, Variations: r.Variations}
+		line, err := readGame(&g, fallback, moves, nil)
+		if dialect != nil {
+			if v, verr := g.variant(fallback); verr == nil {
+				if o, derr := dialect(v); derr == nil {
+					if dline, derr := readGame(&g, fallback, moves, &o); derr == nil {
+						line, err = dline, nil
+					}
+				}
+			}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("record: PGN game %d: %w", i+1, err)
 		}
-		p := start.Clone()
-		for j, text := range r.Moves {
-			if res, why := p.Status(); res != env.Ongoing {
-				return nil, fmt.Errorf("record: PGN game %d: move %d %q: the game already ended (%s, %s)", i+1, j+1, text, res, why)
-			}
-			m, err := p.ParseMove(text)
-			if err != nil {
-				return nil, fmt.Errorf("record: PGN game %d: move %d %q: %w", i+1, j+1, text, err)
-			}
-			g.Moves = append(g.Moves, p.FormatGC(m))
-			p.DoMove(m)
-		}
+		g.Moves, g.Variations = line.Moves, line.Variations
 		g.Set("Plies", strconv.Itoa(len(g.Moves)))
 		games = append(games, g)
 	}
 	return games, nil
 }
 
-// scanPGN splits a PGN text into games of tags and move tokens, without
-// reading the moves.
+// variant loads the record's variant: its Variant tag, or fallback.
+func (g *Game) variant(fallback string) (*env.Variant, error) {
+	name := g.Get("Variant")
+	if name == "" {
+		name = fallback
+	}
+	v, err := env.LoadVariant(name)
+	if err != nil {
+		return nil, fmt.Errorf("record: Variant %q: %w", name, err)
+	}
+	return v, nil
+}
+
+// readGame replays the move tokens of line from g's start, both read in
+// dialect o (nil: env's syntaxes).
+func readGame(g *Game, fallback string, line Variation, o *PGNOptions) (Variation, error) {
+	if o == nil || (o.Notation == nil && o.ReadPosition == nil) {
+		start, err := g.Start(fallback)
+		if err != nil {
+			return Variation{}, err
+		}
+		return readLine(start, line, env.Canonical{})
+	}
+	v, err := g.variant(fallback)
+	if err != nil {
+		return Variation{}, err
+	}
+	start := v.NewPosition()
+	if fen := g.Get("FEN"); fen != "" {
+		read := v.ParsePosition
+		if o.ReadPosition != nil {
+			read = func(text string) (*env.Position, error) { return o.ReadPosition(v, text) }
+		}
+		if start, err = read(fen); err != nil {
+			return Variation{}, fmt.Errorf("record: FEN: %w", err)
+		}
+	}
+	var n env.Notation = env.Canonical{}
+	if o.Notation != nil {
+		n = o.Notation
+	}
+	return readLine(start, line, n)
+}
+
+// readLine replays the move tokens of line (and of its variations) from p,
+// which it plays them on, read by n, and returns them as Game Courier
+// text.
+func readLine(p *env.Position, line Variation, n env.Notation) (Variation, error) {
+	out := Variation{At: line.At}
+	k := 0 // the next variation
+	for j, text := range line.Moves {
+		if res, why := p.Status(); res != env.Ongoing {
+			return out, fmt.Errorf("move %d %q: the game already ended (%s, %s)", j+1, text, res, why)
+		}
+		m, err := n.ParseMove(p, text)
+		if err != nil {
+			return out, fmt.Errorf("move %d %q: %w", j+1, text, err)
+		}
+		for ; k < len(line.Variations) && line.Variations[k].At == j; k++ {
+			va, err := readLine(p.Clone(), line.Variations[k], n)
+			if err != nil {
+				return out, fmt.Errorf("move %d's variation %d: %w", j+1, k+1, err)
+			}
+			out.Variations = append(out.Variations, va)
+		}
+		out.Moves = append(out.Moves, p.FormatGC(m))
+		p.DoMove(m)
+	}
+	return out, nil
+}
+
+// scanPGN splits a PGN text into games of tags, move tokens and
+// variations of move tokens, without reading the moves.
 func scanPGN(text string) ([]Game, error) {
 	var games []Game
 	var cur Game
 	inMoves, open := false, false // moves of cur begun; cur has anything
-	depth := 0                    // variation nesting
+	// lines is the path from cur's main line (a Variation holding cur's
+	// moves) to the variation being read; each is an element of its
+	// parent's Variations, which only grows while it is the last line.
+	main := &Variation{}
+	lines := []*Variation{main}
+	moves := 0 // of cur, its variations' too
 	line := 1
 	flush := func() {
 		if open {
+			cur.Moves, cur.Variations = main.Moves, main.Variations
 			games = append(games, cur)
 		}
-		cur, inMoves, open, depth = Game{}, false, false, 0
+		cur, inMoves, open, moves = Game{}, false, false, 0
+		main = &Variation{}
+		lines = []*Variation{main}
 	}
 	atLineStart := true
 	for i := 0; i < len(text); {
@@ -228,6 +378,7 @@ func scanPGN(text string) ([]Game, error) {
 			continue
 		}
 		atLineStart = false
+		depth := len(lines) - 1
 		switch c {
 		case '[':
 			if depth > 0 {
@@ -287,16 +438,26 @@ func scanPGN(text string) ([]Game, error) {
 				i++
 			}
 		case '(':
-			depth++
-			if depth > maxPGNVariation {
+			if depth+1 > maxPGNVariation {
 				return nil, fmt.Errorf("record: PGN line %d: variations nested more than %d deep", line, maxPGNVariation)
 			}
+			top := lines[depth]
+			if len(top.Moves) == 0 {
+				return nil, fmt.Errorf("record: PGN line %d: a variation before any move it could replace", line)
+			}
+			// A variation replaces the move before it.
+			top.Variations = append(top.Variations, Variation{At: len(top.Moves) - 1})
+			lines = append(lines, &top.Variations[len(top.Variations)-1])
+			open, inMoves = true, true
 			i++
 		case ')':
 			if depth == 0 {
 				return nil, fmt.Errorf("record: PGN line %d: ) closes no variation", line)
 			}
-			depth--
+			if len(lines[depth].Moves) == 0 {
+				return nil, fmt.Errorf("record: PGN line %d: a variation with no moves", line)
+			}
+			lines = lines[:depth]
 			i++
 		default:
 			end := i
@@ -308,12 +469,12 @@ func scanPGN(text string) ([]Game, error) {
 			}
 			tok := text[i:end]
 			i = end
-			if depth > 0 {
-				continue
-			}
 			open, inMoves = true, true
 			switch {
 			case tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*":
+				if depth > 0 {
+					return nil, fmt.Errorf("record: PGN line %d: the result %s inside a variation", line, tok)
+				}
 				if cur.Get("Result") == "" {
 					cur.Set("Result", tok)
 				}
@@ -338,16 +499,17 @@ func scanPGN(text string) ([]Game, error) {
 			if tok == "" {
 				continue
 			}
-			if len(cur.Moves) >= MaxPGNMoves {
+			if moves >= MaxPGNMoves {
 				return nil, fmt.Errorf("record: PGN line %d: more than %d moves in a game", line, MaxPGNMoves)
 			}
-			cur.Moves = append(cur.Moves, tok)
+			moves++
+			lines[depth].Moves = append(lines[depth].Moves, tok)
 		}
 		if len(games) > MaxPGNGames {
 			return nil, fmt.Errorf("record: PGN: more than %d games", MaxPGNGames)
 		}
 	}
-	if depth > 0 {
+	if len(lines) > 1 {
 		return nil, fmt.Errorf("record: PGN line %d: a variation with no closing )", line)
 	}
 	flush()

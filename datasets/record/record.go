@@ -21,10 +21,22 @@ type Tag struct {
 	Name, Value string
 }
 
-// Game is a game record: its tags in order and its moves.
+// Game is a game record: its tags in order, its moves and the
+// variations of its moves. The record format (Format, Parse) holds the
+// moves alone; PGN and ParsePGN hold the variations too.
 type Game struct {
-	Tags  []Tag
-	Moves []string // Game Courier text, in order
+	Tags       []Tag
+	Moves      []string // Game Courier text, in order
+	Variations []Variation
+}
+
+// Variation is a side line of a line of moves: Moves played instead of the
+// line's move At (0 its first), from the position before it, with
+// variations of its own. A line's variations are in order of At.
+type Variation struct {
+	At         int         `json:"at"`
+	Moves      []string    `json:"moves"`
+	Variations []Variation `json:"variations,omitempty"`
 }
 
 // Get returns the value of the first tag called name, "" if none.

@@ -333,3 +333,75 @@ func TestBrowserTrainingChartsLeaveTheTeacherOutAndLabelTheirAxes(t *testing.T) 
 	}
 	shot(t, ctx, "training-teacher")
 }
+
+func TestBrowserTrainingOverlaysASecondRunAndShowsTheTeacherPhase(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	// r2: three generations to draw over r1's two; r3: in its teacher phase.
+	if err := os.MkdirAll(filepath.Join(f.runs, "r2"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.runs, "r2", "metrics.jsonl"), []byte(metricsLine(1)+metricsLine(2)+metricsLine(3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r3 := filepath.Join(f.runs, "r3")
+	if err := os.MkdirAll(filepath.Join(r3, "data", "records"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r3, "config.toml"), []byte("[teacher]\nenabled = true\ngames = 200\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		if err := os.WriteFile(filepath.Join(r3, "data", "records", fmt.Sprintf("g%d.txt", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, ctx, chromedp.Navigate(f.url+"/?poll=300&p=training#training"), chromedp.WaitVisible(`[data-chart="losses"] svg[data-points="6"]`))
+	run(t, ctx, chromedp.SetValue(`#overlay`, "r2", chromedp.ByQuery),
+		chromedp.Evaluate(`document.getElementById('overlay').dispatchEvent(new Event('change'))`, nil))
+	// r1's 3 series x 2 generations and r2's 3 x 3, r2's dashed.
+	run(t, ctx, chromedp.WaitVisible(`[data-chart="losses"] svg[data-points="15"]`))
+	var got struct {
+		Dashed, Solid int
+		Key           string
+		Disabled      bool
+	}
+	var js string
+	run(t, ctx, chromedp.Evaluate(`JSON.stringify({
+		dashed: document.querySelectorAll('[data-chart="losses"] polyline.series.dashed').length,
+		solid: document.querySelectorAll('[data-chart="losses"] polyline.series:not(.dashed)').length,
+		key: (document.querySelector('[data-chart="losses"] .overlay-key') || {}).textContent || '',
+		disabled: document.querySelector('#overlay option[value="r1"]').disabled})`, &js))
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Dashed != 3 || got.Solid != 3 || !strings.Contains(got.Key, "r2") || !got.Disabled {
+		t.Errorf("the overlay: %+v, want 3 dashed series of r2 over 3 solid ones of r1, a key naming r2, r1 not offered", got)
+	}
+	shot(t, ctx, "training-overlay")
+
+	// The teacher phase: its progress, not six empty charts.
+	run(t, ctx, chromedp.Click(`#runs button[data-run="r3"]`, chromedp.ByQuery), chromedp.WaitVisible(`#teacher [data-teacher-games]`))
+	var teacher string
+	var chartsHidden bool
+	run(t, ctx, chromedp.Text(`#teacher`, &teacher, chromedp.ByQuery), chromedp.Evaluate(`document.getElementById('charts').hidden`, &chartsHidden))
+	if !strings.Contains(teacher, "30 of 200 games (15%)") || !strings.Contains(teacher, "alphabeta teacher") || !chartsHidden {
+		t.Errorf("the teacher card reads %q (charts hidden %v), want 30 of 200 games and no empty charts", teacher, chartsHidden)
+	}
+	if err := os.WriteFile(filepath.Join(r3, "data", "records", "g30.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the teacher's count to follow", func() bool {
+		var n string
+		run(t, ctx, chromedp.Text(`#teacher [data-teacher-games]`, &n, chromedp.ByQuery))
+		return n == "31"
+	})
+	shot(t, ctx, "training-teacher-phase")
+	// Back on r1 the charts return.
+	run(t, ctx, chromedp.Click(`#runs button[data-run="r1"]`, chromedp.ByQuery))
+	waitFor(t, ctx, "r1's charts", func() bool {
+		var ok bool
+		run(t, ctx, chromedp.Evaluate(`!document.getElementById('charts').hidden && document.getElementById('teacher').hidden`, &ok))
+		return ok
+	})
+}

@@ -97,6 +97,16 @@ func TestBrowserVariationTreeBranchesNavigatesAndPromotes(t *testing.T) {
 	}
 	shot(t, ctx, "variations")
 
+	// PGN keeps the variations, the nested one too.
+	var pgn string
+	run(t, ctx, chromedp.Evaluate(`mainPGN()`, &pgn,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	games, err := record.ParsePGN(pgn, "chess")
+	wantVars := []record.Variation{{At: 1, Moves: []string{"c9-c8", "c2-c3"}, Variations: []record.Variation{{At: 1, Moves: []string{"b2-b3"}}}}}
+	if err != nil || len(games) != 1 || !reflect.DeepEqual(games[0].Moves, main) || !reflect.DeepEqual(games[0].Variations, wantVars) {
+		t.Errorf("the PGN download %q reads back as %+v (%v), want the main line %v and the variations %+v", pgn, games, err, main, wantVars)
+	}
+
 	// Navigate: the main line, then the variation; the board follows.
 	clickMove(t, ctx, "d2-d3", false, 3)
 	if v = readTree(t, ctx); !reflect.DeepEqual(v.Moves, main) || v.Promote {

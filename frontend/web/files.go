@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/BurntSushi/toml"
+
 	"bomberzero/datasets/record"
 	"bomberzero/env"
 	"bomberzero/metrics"
@@ -149,9 +151,16 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer root.Close()
-	b, err := readLimited(root, name+"/metrics.jsonl", maxMetrics)
-	if err != nil {
-		reply(w, nil, err)
+	// A run in its teacher phase has written no metrics.jsonl yet: its
+	// config.toml is enough.
+	var b []byte
+	if _, serr := fs.Stat(root.FS(), name+"/metrics.jsonl"); serr == nil {
+		if b, err = readLimited(root, name+"/metrics.jsonl", maxMetrics); err != nil {
+			reply(w, nil, err)
+			return
+		}
+	} else if _, cerr := fs.Stat(root.FS(), name+"/config.toml"); cerr != nil {
+		reply(w, nil, fail(http.StatusNotFound, "%s/metrics.jsonl: not found", name))
 		return
 	}
 	recs, torn, err := metrics.Decode(strings.NewReader(string(b)), name+"/metrics.jsonl")
@@ -162,7 +171,55 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	if recs == nil {
 		recs = []metrics.Record{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"run": name, "records": recs, "torn": torn})
+	out := map[string]any{"run": name, "records": recs, "torn": torn}
+	if tp := teacherProgress(root, name, recs); tp != nil {
+		out["teacher"] = tp
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// TeacherProgress is a run's generation 0 while its search teacher plays
+// (the run's config.toml enables [teacher] and metrics.jsonl has no
+// generation 0 yet): the games written so far, counted by their records in
+// data/records (the trainer writes each game's record as the game ends,
+// before the chunk holding it), and the data chunks written, of the games
+// the config asks for.
+type TeacherProgress struct {
+	Games  int    `json:"games"`
+	Total  int    `json:"total"`
+	Chunks int    `json:"chunks"`
+	Player string `json:"player"` // the config's teacher.player ("alphabeta" or "engine")
+}
+
+// teacherProgress reads run name's teacher progress; nil when the run is
+// not in its teacher phase or its config does not read.
+func teacherProgress(root *os.Root, name string, recs []metrics.Record) *TeacherProgress {
+	for _, r := range recs {
+		if r.Generation == 0 {
+			return nil
+		}
+	}
+	b, err := readLimited(root, name+"/config.toml", maxConfigSize)
+	if err != nil {
+		return nil
+	}
+	var cfg struct {
+		Teacher struct {
+			Enabled bool
+			Games   int
+			Player  string
+		}
+	}
+	if _, err := toml.Decode(string(b), &cfg); err != nil || !cfg.Teacher.Enabled || cfg.Teacher.Games <= 0 {
+		return nil
+	}
+	player := cfg.Teacher.Player
+	if player == "" {
+		player = "alphabeta"
+	}
+	records, _ := fs.Glob(root.FS(), name+"/data/records/*.txt")
+	chunks, _ := fs.Glob(root.FS(), name+"/data/*.parquet")
+	return &TeacherProgress{Games: len(records), Total: cfg.Teacher.Games, Chunks: len(chunks), Player: player}
 }
 
 func (s *Server) handleConfig(w http.ResponseWriter, r *http.Request) {
@@ -292,8 +349,8 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// handlePGNExport answers a record as a PGN file (record.Game.PGN, with the
-// variant's piece definitions when Config.PieceDefs gives them).
+// handlePGNExport answers a record as a PGN file (record.Game.PGNWith, in
+// the dialect of pgnOptions).
 func (s *Server) handlePGNExport(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("id")
 	g, _, err := s.readGame(id)
@@ -304,19 +361,17 @@ func (s *Server) handlePGNExport(w http.ResponseWriter, r *http.Request) {
 	if g.Get("Variant") == "" {
 		g.Set("Variant", "fbgc")
 	}
-	men := ""
-	if s.cfg.PieceDefs != nil {
-		v, err := env.LoadVariant(g.Get("Variant"))
-		if err != nil {
-			reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: Variant: %v", id, err))
-			return
-		}
-		if men, err = s.cfg.PieceDefs(v); err != nil {
-			reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: %v", id, err))
-			return
-		}
+	v, err := env.LoadVariant(g.Get("Variant"))
+	if err != nil {
+		reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: Variant: %v", id, err))
+		return
 	}
-	text, err := g.PGN("fbgc", men)
+	o, err := s.pgnOptions(v)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	text, err := g.PGNWith("fbgc", o)
 	if err != nil {
 		reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: %v", id, err))
 		return
@@ -326,6 +381,73 @@ func (s *Server) handlePGNExport(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
 	w.Header().Set("Cache-Control", "no-store")
 	_, _ = io.WriteString(w, text)
+}
+
+// pgnReq is a game (the main line) and its variations.
+type pgnReq struct {
+	gameReq
+	Variations []record.Variation `json:"variations"`
+}
+
+// handlePGN answers a game played or analysed in the page as PGN, its
+// variations as the standard's recursive variations (record.Game.PGNWith,
+// in the dialect of pgnOptions). The
+// variations' moves count against MaxMoves with the main line's.
+func (s *Server) handlePGN(w http.ResponseWriter, r *http.Request) {
+	var q pgnReq
+	if err := decode(r, &q); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	if n := len(q.Moves) + countMoves(q.Variations); n > s.cfg.MaxMoves {
+		reply(w, nil, fail(http.StatusRequestEntityTooLarge, "%d moves with the variations': at most %d", n, s.cfg.MaxMoves))
+		return
+	}
+	g, err := s.game(q.gameReq)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	res, why := g.outcome()
+	rec := g.record(res, why)
+	rec.Variations = q.Variations
+	o, err := s.pgnOptions(g.start.Variant())
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	text, err := rec.PGNWith("fbgc", o)
+	if err != nil {
+		reply(w, nil, fail(http.StatusUnprocessableEntity, "%v", err))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"pgn": text})
+}
+
+// countMoves is the number of moves of vars and their variations.
+func countMoves(vars []record.Variation) int {
+	n := 0
+	for _, v := range vars {
+		n += len(v.Moves) + countMoves(v.Variations)
+	}
+	return n
+}
+
+// pgnOptions is the PGN dialect of v's exports: Config.PGN's, or the
+// canonical syntax with Config.PieceDefs's [VariantMen].
+func (s *Server) pgnOptions(v *env.Variant) (record.PGNOptions, error) {
+	var o record.PGNOptions
+	var err error
+	switch {
+	case s.cfg.PGN != nil:
+		o, err = s.cfg.PGN(v)
+	case s.cfg.PieceDefs != nil:
+		o.Pieces, err = s.cfg.PieceDefs(v)
+	}
+	if err != nil {
+		return o, fail(http.StatusUnprocessableEntity, "the PGN dialect of %s: %v", v.Name, err)
+	}
+	return o, nil
 }
 
 type importReq struct {
@@ -346,7 +468,7 @@ func (s *Server) handlePGNImport(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, fail(http.StatusConflict, "no games folder to import into: start serve with --games-dir"))
 		return
 	}
-	games, err := record.ParsePGN(q.PGN, "chess")
+	games, err := record.ParsePGNIn(q.PGN, "chess", s.cfg.PGN)
 	if err != nil {
 		reply(w, nil, fail(http.StatusUnprocessableEntity, "%v", err))
 		return

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"bomberzero/agent"
+	"bomberzero/datasets/record"
 	"bomberzero/env"
 	"bomberzero/mcts"
 	"bomberzero/setup"
@@ -70,6 +71,11 @@ type Config struct {
 	// [VariantMen] tag of a PGN export (the XBoard engine's piece lines;
 	// serve sets it, since this package sits below frontend/xboard).
 	PieceDefs func(v *env.Variant) (string, error)
+	// PGN, when set, is the dialect PGN exports are written in and
+	// imports read first (falling back to the canonical syntax), in place
+	// of PieceDefs: serve sets XBoard's (frontend/xboard.PGNDialect),
+	// whose rank numbers XBoard reads on a 10-rank board.
+	PGN record.PGNDialect
 }
 
 // DefaultConfig returns the default limits: one search per core, 20000
@@ -153,6 +159,7 @@ func New(ctx context.Context, cfg Config) *Server {
 	s.mux.HandleFunc("GET /api/games/record", s.handleRecord)
 	s.mux.HandleFunc("GET /api/games/pgn", s.handlePGNExport)
 	s.mux.HandleFunc("POST /api/games/import", s.handlePGNImport)
+	s.mux.HandleFunc("POST /api/pgn", s.handlePGN)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no API endpoint %s %s (docs/serve.md lists them)", r.Method, r.URL.Path)
 	})

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -574,5 +575,134 @@ func TestAnEditedPositionIsRefusedWithTheRulesReason(t *testing.T) {
 	var st State
 	if code, msg := call(t, "POST", f.url+"/api/game", `{"variant":"fbgc","start":"5k4/10/10/10/10/5R4/10/10/10/5K4 b - - 0 1"}`, &st); code != 200 || !st.InCheck || st.Side != "black" {
 		t.Errorf("black in check, to move: %d %q %+v", code, msg, st.InCheck)
+	}
+}
+
+func TestAGameWithVariationsIsAnsweredAsPGN(t *testing.T) {
+	f := newFixture(t, Config{MaxMoves: 8, PieceDefs: func(v *env.Variant) (string, error) { return "F&:mRcafmR", nil }})
+	body := `{"variant":"fbgc","moves":["e2-e4","e9-e8","d2-d3"],"white":"me","time_control":"60+1","clocks":[59000,58000,57000],
+		"variations":[{"at":1,"moves":["c9-c8","c2-c3"],"variations":[{"at":1,"moves":["b2-b3"]}]}]}`
+	var out struct{ PGN string }
+	if code, msg := call(t, "POST", f.url+"/api/pgn", body, &out); code != 200 {
+		t.Fatalf("%d %q", code, msg)
+	}
+	for _, want := range []string{`[White "me"]`, `[Variant "fbgc"]`, `[VariantMen "F&:mRcafmR"]`, `[TimeControl "60+1"]`,
+		"1. e2e4 e9e8 (1... c9c8 2. c2c3 (2. b2b3)) 2. d2d3 *"} {
+		if !strings.Contains(out.PGN, want) {
+			t.Errorf("the PGN lacks %q:\n%s", want, out.PGN)
+		}
+	}
+	games, err := record.ParsePGN(out.PGN, "chess")
+	want := []record.Variation{{At: 1, Moves: []string{"c9-c8", "c2-c3"}, Variations: []record.Variation{{At: 1, Moves: []string{"b2-b3"}}}}}
+	if err != nil || len(games) != 1 || !reflect.DeepEqual(games[0].Variations, want) {
+		t.Errorf("the PGN reads back as %+v (%v), want the variations %+v", games, err, want)
+	}
+	for _, c := range []struct {
+		body string
+		code int
+		says string
+	}{
+		{`{"moves":["e2-e4"],"variations":[{"at":0,"moves":["e2-e9"]}]}`, 422, `move 1's variation 1: move 1 "e2-e9"`},
+		{`{"moves":["e2-e4"],"variations":[{"at":1,"moves":["d2-d4"]}]}`, 422, "replaces move 1 of a line of 1 moves"},
+		{`{"moves":["e2-e4","e9-e8"],"variations":[{"at":0,"moves":["a2-a3","a9-a8","b2-b3","b9-b8","c2-c3","c9-c8","d2-d3"]}]}`, 413, "9 moves with the variations'"},
+		{`{"moves":[],"variations":"x"}`, 400, "request body"},
+	} {
+		if code, msg := call(t, "POST", f.url+"/api/pgn", c.body, nil); code != c.code || !strings.Contains(msg, c.says) {
+			t.Errorf("%s: %d %q, want %d saying %q", c.body, code, msg, c.code, c.says)
+		}
+	}
+}
+
+func TestMetricsOfARunInItsTeacherPhaseCountTheTeachersGames(t *testing.T) {
+	f := newFixture(t, Config{})
+	dir := filepath.Join(f.runs, "teaching")
+	if err := os.MkdirAll(filepath.Join(dir, "data", "records"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(rel, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("config.toml", "variant = \"fbgc\"\n[teacher]\nenabled = true\ngames = 40\nplayer = \"engine\"\n")
+	for i := range 7 {
+		write(fmt.Sprintf("data/records/g%d.txt", i), "[Variant \"fbgc\"]\n*\n")
+	}
+	write("data/c1.parquet", "x")
+	var m struct {
+		Records []metrics.Record
+		Teacher *TeacherProgress
+	}
+	if code, msg := call(t, "GET", f.url+"/api/runs/teaching/metrics", "", &m); code != 200 {
+		t.Fatalf("a run without metrics.jsonl: %d %q", code, msg)
+	}
+	if want := (TeacherProgress{Games: 7, Total: 40, Chunks: 1, Player: "engine"}); m.Teacher == nil || *m.Teacher != want || len(m.Records) != 0 {
+		t.Errorf("teacher progress %+v (records %d), want %+v", m.Teacher, len(m.Records), want)
+	}
+	// Once generation 0 is in the metrics the teacher is done.
+	write("metrics.jsonl", metricsLine(0))
+	m.Teacher = nil
+	call(t, "GET", f.url+"/api/runs/teaching/metrics", "", &m)
+	if m.Teacher != nil || len(m.Records) != 1 {
+		t.Errorf("after generation 0: teacher %+v, %d records", m.Teacher, len(m.Records))
+	}
+	// r1's config enables no teacher.
+	m.Teacher = nil
+	call(t, "GET", f.url+"/api/runs/r1/metrics", "", &m)
+	if m.Teacher != nil {
+		t.Errorf("a run without a teacher shows %+v", m.Teacher)
+	}
+	if code, _ := call(t, "GET", f.url+"/api/runs/nosuch/metrics", "", nil); code != 404 {
+		t.Errorf("a run that is not there: %d, want 404", code)
+	}
+}
+
+// marked is a test notation: the canonical syntax behind "@@".
+type marked struct{}
+
+func (marked) FormatMove(p *env.Position, m env.Move) string { return "@@" + p.FormatMove(m) }
+func (marked) ParseMove(p *env.Position, text string) (env.Move, error) {
+	rest, ok := strings.CutPrefix(text, "@@")
+	if !ok {
+		return env.NoMove, fmt.Errorf("%q: no @@", text)
+	}
+	return p.ParseMove(rest)
+}
+
+func TestPGNExportsAndImportsUseTheConfiguredDialect(t *testing.T) {
+	f := newFixture(t, Config{PGN: func(v *env.Variant) (record.PGNOptions, error) {
+		if v.Name == "hangars" {
+			return record.PGNOptions{}, fmt.Errorf("no dialect for hangars")
+		}
+		return record.PGNOptions{Pieces: "Z:N", Notation: marked{}}, nil
+	}})
+	resp, err := http.Get(f.url + "/api/games/pgn?id=runs/r1/games/g1.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "1. @@e2e4 @@e9e7 *") || !strings.Contains(string(b), `[VariantMen "Z:N"]`) {
+		t.Fatalf("the export is not in the dialect: %d\n%s", resp.StatusCode, b)
+	}
+	var out struct{ PGN string }
+	call(t, "POST", f.url+"/api/pgn", `{"moves":["e2-e4"],"variations":[{"at":0,"moves":["d2-d4"]}]}`, &out)
+	if !strings.Contains(out.PGN, "1. @@e2e4 (1. @@d2d4) *") {
+		t.Errorf("the game's PGN is not in the dialect:\n%s", out.PGN)
+	}
+	// The dialect's text and the canonical text both import.
+	body, _ := json.Marshal(map[string]string{"pgn": string(b) + "\n[Variant \"fbgc\"]\n1. e2e4 *\n"})
+	var imp struct{ IDs []string }
+	if code, msg := call(t, "POST", f.url+"/api/games/import", string(body), &imp); code != 200 || len(imp.IDs) != 2 {
+		t.Fatalf("import: %d %q %v", code, msg, imp)
+	}
+	var rec struct{ Moves []string }
+	call(t, "GET", f.url+"/api/games/record?id="+imp.IDs[0], "", &rec)
+	if strings.Join(rec.Moves, " ") != "e2-e4 e9-e7" {
+		t.Errorf("the dialect's game imports as %v", rec.Moves)
+	}
+	if code, msg := call(t, "POST", f.url+"/api/pgn", `{"variant":"hangars","moves":[]}`, nil); code != 422 || !strings.Contains(msg, "no dialect for hangars") {
+		t.Errorf("a dialect's error: %d %q", code, msg)
 	}
 }

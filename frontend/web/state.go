@@ -244,12 +244,23 @@ func (g *game) state() State {
 			st.Legal = append(st.Legal, moveInfo(p, m))
 		}
 	}
-	st.Record = g.record(res, why)
+	rec := g.record(res, why)
+	st.Record = rec.Format()
 	return st
 }
 
-// record writes the game as a record with its players' names.
-func (g *game) record(res env.Result, why env.Termination) string {
+// outcome is the game's result and termination (Ongoing while it goes
+// on), the rules' or its end's.
+func (g *game) outcome() (env.Result, env.Termination) {
+	res, why := g.pos.Status()
+	if res == env.Ongoing && g.endResult != env.Ongoing {
+		res, why = g.endResult, g.endWhy
+	}
+	return res, why
+}
+
+// record is the game's record with its players' names and clock times.
+func (g *game) record(res env.Result, why env.Termination) record.Game {
 	w, b := g.white, g.black
 	if w == "" {
 		w = "?"
@@ -268,5 +279,5 @@ func (g *game) record(res env.Result, why env.Termination) string {
 		}
 		rec.Set("Clocks", strings.Join(t, " "))
 	}
-	return rec.Format()
+	return rec
 }

@@ -585,11 +585,10 @@ async function deleteVariation() {
   await goLine(G.moves.slice(0, at - 1));
 }
 
-// mainRecord is the record of the game's main line to its end, with the
-// game's clock times and ending when that line is the game played. The
-// project's record and PGN writers write one line: variations are left
-// out.
-async function mainRecord() {
+// mainRequest is the game request of the main line to its end, with the
+// game's clock times and ending when that line is the game played; played
+// says whether it is.
+function mainRequest() {
   const main = mainAfter(G.tree);
   const played = main.length === G.moves.length && main.every((m, i) => m === G.moves[i]);
   const ply = G.ply;
@@ -597,8 +596,36 @@ async function mainRecord() {
   const q = req();
   G.ply = ply;
   if (!played) { q.moves = main; delete q.clocks; delete q.time_control; delete q.end; }
-  if (played && ply === G.moves.length) return G.state.record;
+  return { q, played };
+}
+
+// mainRecord is the record of the game's main line: the project's record
+// format holds one line, so variations are left out (mainPGN keeps them).
+async function mainRecord() {
+  const { q, played } = mainRequest();
+  if (played && G.ply === G.moves.length) return G.state.record;
   return (await api('game', q)).record;
+}
+
+// treeVars is the variations of the line after node (record.Variation's
+// JSON): each side line off its main line, at the index of the move it
+// replaces, with the side lines off it in turn.
+function treeVars(node) {
+  const out = [];
+  let i = 0;
+  for (let n = node; n.kids.length; n = n.kids[0], i++) {
+    for (const alt of n.kids.slice(1)) {
+      out.push({ at: i, moves: [alt.move].concat(mainAfter(alt)), variations: treeVars(alt).map((v) => ({ ...v, at: v.at + 1 })) });
+    }
+  }
+  return out;
+}
+
+// mainPGN is the game as PGN: the main line and every variation of the tree.
+async function mainPGN() {
+  const { q } = mainRequest();
+  q.variations = treeVars(G.tree);
+  return (await api('pgn', q)).pgn;
 }
 
 function drawMoves() {
@@ -1134,7 +1161,7 @@ function editInit() {
 // ---- training -------------------------------------------------------------
 // Okabe and Ito's colour-blind-safe palette, darkest first (metrics/plot draws the same).
 const COLORS = ['#0072b2', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e9', '#000000', '#f0e442'];
-let runTimer = null, runName = null;
+let runTimer = null, runName = null, overlayName = '';
 async function showRuns() {
   const box = $('runs');
   try {
@@ -1150,12 +1177,18 @@ async function showRuns() {
       b.onclick = () => openRun(r.name);
       box.appendChild(b);
     }
+    // The second run to draw over the charts: any other run.
+    const sel = $('overlay');
+    sel.innerHTML = '<option value="">none</option>' + j.runs.map((r) => `<option value="${esc(r.name)}">${esc(r.name)}</option>`).join('');
+    sel.value = overlayName;
     if (!runName && j.runs.length) openRun(j.runs[0].name);
   } catch (e) { box.innerHTML = `<p class="muted">${esc(e.message)}</p>`; }
 }
 async function openRun(name) {
   runName = name;
+  if (overlayName === name) { overlayName = ''; $('overlay').value = ''; }
   for (const b of $('runs').children) b.classList.toggle('sel', b.dataset.run === name);
+  for (const o of $('overlay').options) o.disabled = o.value === name;
   $('run').hidden = false;
   $('run-title').textContent = name;
   try { $('config').textContent = (await api(`runs/${encodeURIComponent(name)}/config`)).config; } catch (e) { $('config').textContent = e.message; }
@@ -1163,11 +1196,9 @@ async function openRun(name) {
   clearInterval(runTimer);
   runTimer = setInterval(refreshRun, G.poll);
 }
-async function refreshRun() {
-  if (!runName || G.view !== 'training') return;
-  let j;
-  try { j = await api(`runs/${encodeURIComponent(runName)}/metrics`); } catch (e) { return; }
-  const R = j.records;
+// runCharts is the charts of a run's metrics records: [id, title, x
+// label, series], each series [name, points].
+function runCharts(R) {
   const gen = (f) => R.map((r) => [r.generation, f(r)]).filter((p) => p[1] !== undefined && p[1] !== null);
   const tr = (k) => gen((r) => r.train && r.train[k]);
   const sp = (k) => gen((r) => r.selfplay && r.selfplay[k]);
@@ -1182,7 +1213,7 @@ async function refreshRun() {
     gphTitle += ` (generation 0, the teacher's: ${fmt(teacher[1])}/h, left out)`;
   }
   const elo = R.map((r) => { const l = (r.ladder || []).find((x) => x.player === r.model); return l ? [r.elapsed_s / 3600, l.elo, l.low, l.high] : null; }).filter(Boolean);
-  const charts = [
+  return [
     ['losses', 'Losses', 'generation', [['policy', tr('policy_loss')], ['value', tr('value_loss')], ['total', tr('loss')]]],
     ['accuracy', 'Policy accuracy', 'generation', [['accuracy', tr('policy_accuracy')]]],
     ['elo', 'Elo (ladder, 95% interval)', 'hours', [['Elo', elo]]],
@@ -1190,23 +1221,52 @@ async function refreshRun() {
     ['results', 'Self-play results', 'generation', [['white wins', share('white_wins')], ['draws', share('draws')], ['black wins', share('black_wins')]]],
     ['length', 'Mean game length (plies)', 'generation', [['plies', sp('mean_plies')]]],
   ];
+}
+// drawTeacher shows a run's teacher phase (its games so far of the
+// config's) in place of the charts, which have no generation yet.
+function drawTeacher(tp, empty) {
+  const box = $('teacher');
+  box.hidden = !tp;
+  $('charts').hidden = !!tp && empty;
+  if (!tp) return;
+  const pct = tp.total ? Math.min(100, 100 * tp.games / tp.total) : 0;
+  box.innerHTML = `<h3>Generation 0: the ${esc(tp.player)} teacher is playing</h3>
+    <progress max="${tp.total}" value="${Math.min(tp.games, tp.total)}"></progress>
+    <p><b data-teacher-games>${tp.games}</b> of ${tp.total} games (${pct.toFixed(0)}%) · ${tp.chunks} data chunk${tp.chunks === 1 ? '' : 's'} written.
+    The charts begin when generation 0 ends: the network then trains on these games.</p>`;
+}
+async function refreshRun() {
+  if (!runName || G.view !== 'training') return;
+  let j, k = null;
+  try { j = await api(`runs/${encodeURIComponent(runName)}/metrics`); } catch (e) { return; }
+  if (overlayName) { try { k = await api(`runs/${encodeURIComponent(overlayName)}/metrics`); } catch (e) { k = null; } }
+  const R = j.records;
+  drawTeacher(j.teacher, R.length === 0);
+  const charts = runCharts(R);
+  const other = k ? runCharts(k.records) : null;
   const box = $('charts');
-  for (const [id, title, xl, series] of charts) {
+  charts.forEach(([id, title, xl, series], c) => {
     let card = box.querySelector(`[data-chart="${id}"]`);
     if (!card) {
       card = document.createElement('div'); card.className = 'card chart-card'; card.dataset.chart = id;
       box.appendChild(card);
     }
+    // The second run's series are drawn dashed, each in its own series' colour.
+    const all = series.map(([n, p], i) => [n, p, i, false]);
+    if (other) other[c][3].forEach(([n, p], i) => all.push([n, p, i, true]));
     card.innerHTML = `<h3>${esc(title)}</h3>`;
-    card.appendChild(lineChart(series, xl));
+    card.appendChild(lineChart(all, xl));
     const lg = document.createElement('div'); lg.className = 'legend';
-    lg.innerHTML = series.map(([n], i) => `<span><i style="background:${COLORS[i]}"></i>${esc(n)}</span>`).join('');
+    lg.innerHTML = series.map(([n], i) => `<span><i style="background:${COLORS[i]}"></i>${esc(n)}</span>`).join('') +
+      (other ? `<span class="overlay-key"><i class="dashed" style="border-color:${COLORS[0]}"></i>dashed: ${esc(overlayName)}</span>` : '');
     card.appendChild(lg);
-  }
+  });
   const last = R[R.length - 1];
   const tb = $('ladder').querySelector('tbody');
   tb.innerHTML = last && last.ladder ? last.ladder.map((l) => `<tr><td>${esc(l.player)}</td><td>${l.elo.toFixed(0)}</td><td>${l.low.toFixed(0)} – ${l.high.toFixed(0)}</td><td>${l.games}</td></tr>`).join('') : '<tr><td colspan="4" class="muted">No ladder yet.</td></tr>';
 }
+// lineChart draws series, each [name, points, colour index, dashed], on
+// one pair of axes.
 function lineChart(series, xlabel) {
   const W = 360, H = 190, L = 44, B = 26, T = 8, Rm = 10;
   const svg = document.createElementNS(SVG, 'svg');
@@ -1239,12 +1299,13 @@ function lineChart(series, xlabel) {
     el('text', { x: X(x), y: H - B + 11, 'text-anchor': 'middle', class: 'tick xtick' }, svg).textContent = Number.isInteger(step) ? String(Math.round(x)) : fmt(x);
   }
   el('text', { x: (L + W) / 2, y: H - 2, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = xlabel;
-  series.forEach(([, p], i) => {
-    if (!p.length) return;
-    for (const q of p) if (q.length > 3) el('line', { x1: X(q[0]), x2: X(q[0]), y1: Y(q[2]), y2: Y(q[3]), stroke: COLORS[i], 'stroke-width': 1.5, opacity: 0.5 }, svg);
-    el('polyline', { points: p.map((q) => X(q[0]) + ',' + Y(q[1])).join(' '), class: 'series', stroke: COLORS[i] }, svg);
-    for (const q of p) el('circle', { cx: X(q[0]), cy: Y(q[1]), r: 2.8, fill: COLORS[i] }, svg);
-  });
+  for (const [, p, ci, dashed] of series) {
+    if (!p.length) continue;
+    const color = COLORS[ci];
+    for (const q of p) if (q.length > 3) el('line', { x1: X(q[0]), x2: X(q[0]), y1: Y(q[2]), y2: Y(q[3]), stroke: color, 'stroke-width': 1.5, opacity: 0.5 }, svg);
+    el('polyline', { points: p.map((q) => X(q[0]) + ',' + Y(q[1])).join(' '), class: 'series' + (dashed ? ' dashed' : ''), stroke: color }, svg);
+    for (const q of p) el('circle', dashed ? { cx: X(q[0]), cy: Y(q[1]), r: 2.8, fill: '#fff', stroke: color, 'stroke-width': 1.5 } : { cx: X(q[0]), cy: Y(q[1]), r: 2.8, fill: color }, svg);
+  }
   return svg;
 }
 function fmt(v) { const a = Math.abs(v); return a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : v.toFixed(2); }
@@ -1335,6 +1396,15 @@ async function init() {
   };
   $('download').onclick = download;
   $('download-a').onclick = download;
+  const downloadPGN = async () => {
+    let text;
+    try { text = await mainPGN(); } catch (e) { setStatus('PGN: ' + e.message, 'err'); return; }
+    const blob = new Blob([text], { type: 'application/x-chess-pgn' });
+    const a = document.createElement('a'); a.href = URL.createObjectURL(blob); a.download = 'bomberzero-' + G.variant + '.pgn'; a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  };
+  $('pgn').onclick = downloadPGN;
+  $('pgn-a').onclick = downloadPGN;
   $('setfen').onclick = async () => {
     const text = $('fen').value.trim();
     try { await api('game', { variant: G.variant, start: text, moves: [] }); G.start = text; G.moves = []; G.tree = treeFrom([]); G.ply = 0; await load(); maybeAgent(); } catch (e) { setStatus('Position: ' + e.message, 'err'); }
@@ -1347,6 +1417,7 @@ async function init() {
   $('next').onclick = () => goTo(G.ply + 1);
   $('last').onclick = () => goTo(G.moves.length);
   $('promote').onclick = promoteLine;
+  $('overlay').onchange = (e) => { overlayName = e.target.value; refreshRun(); };
   $('delvar').onclick = deleteVariation;
   document.addEventListener('keydown', (e) => {
     if (G.mode !== 'analyse' || e.target.tagName === 'INPUT') return;
