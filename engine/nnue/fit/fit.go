@@ -296,4 +296,3 @@ func validationLoss(net *nnue.Net, d *data, idx []int) float64 {
 	}
 	return sum / float64(len(idx))
 }
-

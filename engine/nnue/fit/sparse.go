@@ -194,8 +194,7 @@ type sparse struct {
 	opt   [7]adam  // W1, B1, W2, B2, W3, B3, PSQT
 	b3    [2]float32
 	gb3   [1]float32
-	batch []int // the current batch's samples
-	outs  []float32
+	batch []int      // the current batch's samples
 	work  []chan int // to share k: the step's batch size
 	done  chan struct{}
 	wg    sync.WaitGroup
