@@ -15,6 +15,7 @@ import (
 // nnueUsage is the help text of "bomberzero nnue".
 const nnueUsage = `usage: bomberzero nnue --dir RUN [--variant V] [--generations N] [flags]
        bomberzero nnue worker --out DIR --games N [flags]   (see nnue worker --help)
+       bomberzero nnue fit --data DIR --out NET [flags]      (see nnue fit --help)
 
 Trains the engine's learned (NNUE) evaluation by self-play, in generations.
 Generation k: the engine (generation 0 with the classical evaluation, later
@@ -45,6 +46,9 @@ explains the loop.`
 func runNNUE(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "worker" {
 		return runNNUEWorker(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "fit" {
+		return runNNUEFit(args[1:], stdout, stderr)
 	}
 	fs := newFlagSet("nnue", nnueUsage, stderr)
 	def := learn.DefaultConfig()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bomberzero/engine/learn"
+	"bomberzero/env"
 )
 
 func TestNNUERunsAGenerationAndResumes(t *testing.T) {
@@ -96,6 +97,24 @@ func TestNNUEWorkerWritesTheRunsChunks(t *testing.T) {
 			t.Errorf("chunk %d: worker %s (%d positions), run %s (%d)", c, got.Checksum, got.Positions, want.Checksum, want.Positions)
 		}
 	}
+	// nnue fit trains a net on the workers' chunks and the run's together.
+	net := filepath.Join(base, "fit.nnue")
+	code, stdout, errs := runCmd(t, "nnue", "fit", "--variant", "../../train/testdata/gardner.toml", "--data", out+","+run, "--out", net,
+		"--hidden", "8", "--l2", "4", "--epochs", "2", "--batch", "8", "--quiet")
+	if code != 0 || !strings.Contains(stdout, "positions") {
+		t.Fatalf("nnue fit: exit %d: %s %s", code, stdout, errs)
+	}
+	v, err := env.LoadVariant("../../train/testdata/gardner.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := learn.LoadNet(v, net)
+	if err != nil || n.H != 8 || n.Meta["trainer"] != "sparse" {
+		t.Errorf("the fitted net: %v, %+v", err, n)
+	}
+	if _, err := os.Stat(learn.CheckpointPath(net)); err == nil {
+		t.Error("the training checkpoint is left after the net was written")
+	}
 }
 
 func TestNNUEWorkerRefusesBadInput(t *testing.T) {
@@ -118,6 +137,9 @@ func TestNNUEWorkerRefusesBadInput(t *testing.T) {
 		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--net", junk}, 1, junk},
 		{[]string{"nnue", "--dir", dir, "--trainer", "torch"}, 2, "--trainer"},
 		{[]string{"nnue", "--dir", dir, "--threads", "-1"}, 2, "--threads"},
+		{[]string{"nnue", "fit", "--out", junk}, 2, "--data"},
+		{[]string{"nnue", "fit", "--data", dir, "--out", junk}, 1, "no chunk-*.parquet"},
+		{[]string{"nnue", "fit", "--data", dir, "--out", junk, "--trainer", "x"}, 2, "trainer"},
 	}
 	for _, c := range cases {
 		code, _, errs := runCmd(t, c.args...)
