@@ -124,4 +124,3 @@ func runNNUEFit(args []string, stdout, stderr io.Writer) error {
 		*out, len(rows), ts.Samples, ts.Validation, ts.TrainLoss, ts.ValidationLoss, time.Since(start).Seconds())
 	return nil
 }
-
