@@ -2,7 +2,6 @@ package fit
 
 import (
 	"math"
-	"runtime"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -203,39 +202,3 @@ func TestSparseStepAllocatesNothing(t *testing.T) {
 	}
 }
 
-// BenchmarkTrainers trains the default net (fbgc, H=128) on batches of 256
-// random positions with each trainer, in one run; samples/s is the figure.
-func BenchmarkTrainers(b *testing.B) {
-	net, d, _ := testData(b, "fbgc", 1024, nnue.DefaultHidden, nnue.DefaultL2)
-	idx := seq(len(d.target))
-	const batch = 256
-	b.Run("sparse", func(b *testing.B) {
-		tr := newSparse(net.Clone(), d, 1e-3, runtime.GOMAXPROCS(0))
-		defer tr.close()
-		n := 0
-		for b.Loop() {
-			s := n % (len(idx) / batch) * batch
-			tr.step(idx[s : s+batch])
-			n++
-		}
-		b.ReportMetric(float64(n*batch)/b.Elapsed().Seconds(), "samples/s")
-	})
-	b.Run("gorgonia", func(b *testing.B) {
-		ref := net.Clone()
-		gr, err := newGraph(ref, batch, true)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer gr.vm.Close()
-		st := &gorgoniaStepper{gr: gr, solver: G.NewAdamSolver(G.WithLearnRate(1e-3)), d: d}
-		n := 0
-		for b.Loop() {
-			s := n % (len(idx) / batch) * batch
-			if _, err := st.step(idx[s : s+batch]); err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		b.ReportMetric(float64(n*batch)/b.Elapsed().Seconds(), "samples/s")
-	})
-}
