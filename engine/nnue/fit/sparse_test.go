@@ -201,4 +201,3 @@ func TestSparseStepAllocatesNothing(t *testing.T) {
 		t.Errorf("a step allocates %v times; want 0", n)
 	}
 }
-
