@@ -14,6 +14,8 @@ import (
 
 // nnueUsage is the help text of "bomberzero nnue".
 const nnueUsage = `usage: bomberzero nnue --dir RUN [--variant V] [--generations N] [flags]
+       bomberzero nnue worker --out DIR --games N [flags]   (see nnue worker --help)
+       bomberzero nnue fit --data DIR --out NET [flags]      (see nnue fit --help)
 
 Trains the engine's learned (NNUE) evaluation by self-play, in generations.
 Generation k: the engine (generation 0 with the classical evaluation, later
@@ -29,16 +31,25 @@ nodes, at most --gate-games games from random openings, stopped early by the
 --sprt test; it becomes the best when the test accepts it or, undecided, when
 it scored over one half. RUN/metrics.jsonl gets one line a generation
 (positions, games, losses, the gate's W/D/L, Elo and ms a move, accepted).
+The nets are trained by the sparse trainer (--trainer gorgonia: the
+reference Gorgonia graph, the same arithmetic, many times slower).
 
 The run resumes where it stopped (Ctrl-C, kill -9): finished chunks are kept
 and the games of the unfinished one are played again, the same as an unbroken
-run's. Run it again with a larger --generations to go on; the data settings
+run's; a training stopped resumes after its last finished epoch (from
+RUN/nets/gen-KKKK.train-checkpoint, removed once the net is written). Run it again with a larger --generations to go on; the data settings
 (--seed, --games, --chunk-games, --nodes) must stay those of the run. Play a
 net with the player engine:eval=RUN/nets/gen-KKKK.nnue. docs/engine.md
 explains the loop.`
 
 // runNNUE implements "bomberzero nnue".
 func runNNUE(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "worker" {
+		return runNNUEWorker(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "fit" {
+		return runNNUEFit(args[1:], stdout, stderr)
+	}
 	fs := newFlagSet("nnue", nnueUsage, stderr)
 	def := learn.DefaultConfig()
 	fc := fit.DefaultConfig()
@@ -66,6 +77,8 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	batch := fs.Int("batch", fc.Batch, "training batch size")
 	lr := fs.Float64("lr", fc.LearningRate, "learning rate")
 	lambda := fs.Float64("lambda", fc.Lambda, "weight of the search score against the game result in the target (1: score only)")
+	trainer := fs.String("trainer", fit.TrainerSparse, "trainer: sparse (hand-written, resumes mid-training) or gorgonia (the reference, many times slower)")
+	threads := fs.Int("threads", 0, "goroutines the sparse trainer splits a batch over (0: all CPUs)")
 	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -76,6 +89,12 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	test, err := stats.ParseSPRT(*sprt)
 	if err != nil {
 		return fmt.Errorf("%w: --sprt: %v", errUsage, err)
+	}
+	if *trainer != fit.TrainerSparse && *trainer != fit.TrainerGorgonia {
+		return fmt.Errorf("%w: --trainer %q: want %s or %s", errUsage, *trainer, fit.TrainerSparse, fit.TrainerGorgonia)
+	}
+	if *threads < 0 || *threads > 256 {
+		return fmt.Errorf("%w: --threads %d: want 0 (all CPUs) to 256", errUsage, *threads)
 	}
 	if *lambda < 0 || *lambda > 1 || *lr <= 0 || *epochs < 1 || *batch < 1 || *hidden < 1 || *l2 < 1 {
 		return fmt.Errorf("%w: --lambda %g (want 0 to 1), --lr %g, --epochs %d, --batch %d, --hidden %d, --l2 %d (want positive)", errUsage, *lambda, *lr, *epochs, *batch, *hidden, *l2)
@@ -89,7 +108,7 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fc.Hidden, fc.L2, fc.Epochs, fc.Batch, fc.LearningRate, fc.Lambda = *hidden, *l2, *epochs, *batch, *lr, *lambda
-	fc.Table = table
+	fc.Table, fc.Trainer, fc.Threads = table, *trainer, *threads
 	cfg := def
 	cfg.Variant, cfg.Table, cfg.Dir, cfg.Trainer = v, table, *dir, learn.NNUE{Fit: fc}
 	cfg.Generations, cfg.Games, cfg.ChunkGames, cfg.Workers, cfg.Seed = *gens, *games, *chunk, *workers, *seed

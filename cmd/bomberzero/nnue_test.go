@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bomberzero/engine/learn"
+	"bomberzero/env"
 )
 
 func TestNNUERunsAGenerationAndResumes(t *testing.T) {
@@ -63,5 +64,91 @@ func TestNNUERefusesBadInput(t *testing.T) {
 		if code != c.code || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %d naming %q", c.args, code, errs, c.code, c.want)
 		}
+	}
+}
+
+// TestNNUEWorkerWritesTheRunsChunks: two workers, each given half of a
+// generation's chunks, write the chunks a "bomberzero nnue" run writes.
+func TestNNUEWorkerWritesTheRunsChunks(t *testing.T) {
+	base := t.TempDir()
+	common := []string{"--variant", "../../train/testdata/gardner.toml", "--games", "4", "--chunk-games", "1", "--nodes", "200", "--max-plies", "60", "--seed", "3", "--quiet"}
+	run := filepath.Join(base, "run")
+	if code, _, errs := runCmd(t, append([]string{"nnue", "--dir", run, "--generations", "1", "--gate-games", "2", "--hidden", "8", "--l2", "4", "--epochs", "1"}, common...)...); code != 0 {
+		t.Fatalf("nnue: exit %d: %s", code, errs)
+	}
+	out := filepath.Join(base, "workers")
+	for _, share := range [][]string{{"--first-chunk", "0", "--chunks", "2"}, {"--first-chunk", "2"}} {
+		args := append(append([]string{"nnue", "worker", "--out", out}, common...), share...)
+		code, stdout, errs := runCmd(t, args...)
+		if code != 0 || !strings.Contains(stdout, "chunks") {
+			t.Fatalf("%v: exit %d: %s %s", share, code, stdout, errs)
+		}
+	}
+	for c := range 4 {
+		want, _, err := learn.ReadChunk(learn.ChunkPath(run, 0, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := learn.ReadChunk(filepath.Join(out, filepath.Base(learn.ChunkPath(run, 0, c))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Checksum != want.Checksum || got.Positions != want.Positions {
+			t.Errorf("chunk %d: worker %s (%d positions), run %s (%d)", c, got.Checksum, got.Positions, want.Checksum, want.Positions)
+		}
+	}
+	// nnue fit trains a net on the workers' chunks and the run's together.
+	net := filepath.Join(base, "fit.nnue")
+	code, stdout, errs := runCmd(t, "nnue", "fit", "--variant", "../../train/testdata/gardner.toml", "--data", out+","+run, "--out", net,
+		"--hidden", "8", "--l2", "4", "--epochs", "2", "--batch", "8", "--quiet")
+	if code != 0 || !strings.Contains(stdout, "positions") {
+		t.Fatalf("nnue fit: exit %d: %s %s", code, stdout, errs)
+	}
+	v, err := env.LoadVariant("../../train/testdata/gardner.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := learn.LoadNet(v, net)
+	if err != nil || n.H != 8 || n.Meta["trainer"] != "sparse" {
+		t.Errorf("the fitted net: %v, %+v", err, n)
+	}
+	if _, err := os.Stat(learn.CheckpointPath(net)); err == nil {
+		t.Error("the training checkpoint is left after the net was written")
+	}
+}
+
+func TestNNUEWorkerRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.nnue")
+	if err := os.WriteFile(junk, []byte("not a net"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"nnue", "worker", "--games", "4"}, 2, "--out"},
+		{[]string{"nnue", "worker", "--out", dir}, 2, "--games"},
+		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--first-chunk", "9"}, 2, "--first-chunk 9"},
+		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--chunks", "0"}, 2, "--chunks"},
+		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--nodes", "0"}, 2, "nodes 0"},
+		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--bogus"}, 2, "bogus"},
+		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--net", junk}, 1, junk},
+		{[]string{"nnue", "--dir", dir, "--trainer", "torch"}, 2, "--trainer"},
+		{[]string{"nnue", "--dir", dir, "--threads", "-1"}, 2, "--threads"},
+		{[]string{"nnue", "fit", "--out", junk}, 2, "--data"},
+		{[]string{"nnue", "fit", "--data", dir, "--out", junk}, 1, "no chunk-*.parquet"},
+		{[]string{"nnue", "fit", "--data", dir, "--out", junk, "--trainer", "x"}, 2, "trainer"},
+	}
+	for _, c := range cases {
+		code, _, errs := runCmd(t, c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d naming %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+	code, stdout, errs := runCmd(t, "nnue", "worker", "--help")
+	if code != 0 || !strings.Contains(stdout+errs, "usage: bomberzero nnue worker") {
+		t.Errorf("--help: exit %d, %q %q", code, stdout, errs)
 	}
 }

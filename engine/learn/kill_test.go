@@ -3,13 +3,18 @@
 package learn
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
+
+	"bomberzero/engine/nnue/fit"
+	"bomberzero/env"
 )
 
 // TestResumeAfterKill9 kills a run's process (SIGKILL, in the middle of a
@@ -62,5 +67,99 @@ func TestResumeAfterKill9(t *testing.T) {
 	}
 	if recs, _ := ReadMetrics(killed); len(recs) != 1 {
 		t.Errorf("%d metrics records, want 1", len(recs))
+	}
+}
+
+// killingTrainer is NNUE that kills its process (SIGKILL) at the first
+// step of the training's third epoch.
+type killingTrainer struct{ NNUE }
+
+func (k killingTrainer) Train(ctx context.Context, v *env.Variant, rows []Row, init, out string, seed uint64, progress func(int, int)) (TrainStats, error) {
+	return k.NNUE.Train(ctx, v, rows, init, out, seed, func(step, total int) {
+		if step == total/k.Fit.Epochs*2+1 {
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+	})
+}
+
+// firstStep is NNUE that records the first step its training reports.
+type firstStep struct {
+	NNUE
+	first, total int
+}
+
+func (f *firstStep) Train(ctx context.Context, v *env.Variant, rows []Row, init, out string, seed uint64, progress func(int, int)) (TrainStats, error) {
+	return f.NNUE.Train(ctx, v, rows, init, out, seed, func(step, total int) {
+		if f.first == 0 {
+			f.first, f.total = step, total
+		}
+	})
+}
+
+func killTrainConfig(t *testing.T, dir string) Config {
+	cfg := tinyConfig(t, dir)
+	f := fit.DefaultConfig()
+	f.Hidden, f.L2, f.Epochs, f.Batch, f.Threads = 8, 4, 3, 16, 2
+	cfg.Trainer = NNUE{Fit: f}
+	cfg.Generations, cfg.Gate.Games = 1, 2
+	return cfg
+}
+
+// TestTrainingResumesAfterKill9 kills a run's process in the middle of a
+// generation's training (its third epoch) and resumes it: the training
+// goes on from the checkpoint of epoch 2, which is gone once the net is
+// written, and the net is the one an unbroken run writes.
+func TestTrainingResumesAfterKill9(t *testing.T) {
+	if dir := os.Getenv("LEARN_KILL_TRAIN_DIR"); dir != "" {
+		cfg := killTrainConfig(t, dir)
+		cfg.Trainer = killingTrainer{cfg.Trainer.(NNUE)}
+		Run(context.Background(), cfg)
+		time.Sleep(time.Minute) // the kill comes first
+		return
+	}
+	whole := t.TempDir()
+	if err := Run(context.Background(), killTrainConfig(t, whole)); err != nil {
+		t.Fatal(err)
+	}
+	killed := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestTrainingResumesAfterKill9$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "LEARN_KILL_TRAIN_DIR="+killed)
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("child: %v, want killed by SIGKILL", err)
+	}
+	ckpts, _ := filepath.Glob(filepath.Join(killed, "nets", "*.train-checkpoint"))
+	if len(ckpts) != 1 {
+		t.Fatalf("checkpoints after the kill: %v; want one", ckpts)
+	}
+	resumed := killTrainConfig(t, killed)
+	first := &firstStep{NNUE: resumed.Trainer.(NNUE)}
+	resumed.Trainer = first
+	if err := Run(context.Background(), resumed); err != nil {
+		t.Fatal(err)
+	}
+	if want := first.total/3*2 + 1; first.first != want {
+		t.Errorf("the resumed training began at step %d of %d; want %d, after the 2 epochs done", first.first, first.total, want)
+	}
+	if left, _ := filepath.Glob(filepath.Join(killed, "nets", "*.train-checkpoint")); len(left) != 0 {
+		t.Errorf("checkpoints left after the net was written: %v", left)
+	}
+	nets, _ := filepath.Glob(filepath.Join(whole, "nets", "*.nnue"))
+	if len(nets) == 0 {
+		t.Fatal("the unbroken run wrote no net")
+	}
+	for _, p := range nets {
+		want, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(killed, "nets", filepath.Base(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the unbroken run's", filepath.Base(p))
+		}
 	}
 }

@@ -1,10 +1,15 @@
 package learn
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"bomberzero/engine"
 	"bomberzero/engine/nnue"
@@ -12,11 +17,20 @@ import (
 	"bomberzero/env"
 )
 
-// NNUE is the Trainer of package engine/nnue: nets trained by fit.Train.
+// NNUE is the Trainer of package engine/nnue: nets trained by fit.Train
+// (its sparse trainer unless Fit.Trainer names Gorgonia's).
 type NNUE struct {
 	// Fit is the training's settings; its Seed is replaced by each
-	// generation's.
+	// generation's, and its Checkpoint by CheckpointPath of the net's.
 	Fit fit.Config
+}
+
+// CheckpointPath returns the training checkpoint of the net file out:
+// written after each epoch by the sparse trainer, resumed from by a
+// training of the same generation run again (after a kill), and removed
+// once the net is written.
+func CheckpointPath(out string) string {
+	return strings.TrimSuffix(out, filepath.Ext(out)) + ".train-checkpoint"
 }
 
 // LoadNet reads the net file at path and checks that it is variant v's.
@@ -60,6 +74,10 @@ func (t NNUE) Train(ctx context.Context, v *env.Variant, rows []Row, init, out s
 	}
 	cfg := t.Fit
 	cfg.Seed = seed
+	cfg.Checkpoint = ""
+	if cfg.Trainer != fit.TrainerGorgonia {
+		cfg.Checkpoint = CheckpointPath(out)
+	}
 	n, rep, err := fit.Train(ctx, v, samples, cfg, start, progress)
 	if err != nil {
 		return TrainStats{}, err
@@ -75,6 +93,7 @@ func (t NNUE) Train(ctx context.Context, v *env.Variant, rows []Row, init, out s
 		n.Meta = map[string]string{}
 	}
 	n.Meta["trained_by"] = "bomberzero nnue (engine/learn)"
+	n.Meta["trainer"] = cmp.Or(cfg.Trainer, fit.TrainerSparse)
 	n.Meta["positions"] = strconv.Itoa(len(rows))
 	n.Meta["train_loss"] = strconv.FormatFloat(ts.TrainLoss, 'g', 6, 64)
 	n.Meta["val_loss"] = strconv.FormatFloat(ts.ValidationLoss, 'g', 6, 64)
@@ -84,6 +103,11 @@ func (t NNUE) Train(ctx context.Context, v *env.Variant, rows []Row, init, out s
 	}
 	if err := nnue.WriteFile(out, n); err != nil {
 		return TrainStats{}, err
+	}
+	if cfg.Checkpoint != "" {
+		if err := os.Remove(cfg.Checkpoint); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return TrainStats{}, fmt.Errorf("removing the training checkpoint: %w", err)
+		}
 	}
 	return ts, nil
 }

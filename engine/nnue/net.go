@@ -278,3 +278,28 @@ func axpy(y, x []float32, a float32) {
 		y[i] += a * v
 	}
 }
+
+// AddRow adds w[:len(a)] to a, with the AVX2 kernel where it runs: the
+// trainer's gather of a feature's weight row into an accumulator and
+// scatter of a gradient into it.
+func AddRow(a, w []float32) { addRow(a, w) }
+
+// AddClipped adds clip(x[i]) (clipped to [0,1]) times row i of w (len(x)
+// rows of len(h) values, row-major) to h, with the AVX2 kernel where it
+// runs: the first dense layer after the accumulators.
+func AddClipped(h, x, w []float32) {
+	l := len(h)
+	w = w[:len(x)*l]
+	if head16Fast(h, x, w) {
+		return
+	}
+	for i, v := range x {
+		if v <= 0 {
+			continue
+		}
+		if v > 1 {
+			v = 1
+		}
+		axpy(h, w[i*l:i*l+l], v)
+	}
+}

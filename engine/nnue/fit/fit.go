@@ -1,7 +1,12 @@
-// Package fit trains an engine/nnue net with Gorgonia on positions scored
-// by the engine's search and the games' results.
+// Package fit trains an engine/nnue net on positions scored by the
+// engine's search and the games' results.
 //
-// The graph is the net's: both perspectives' dense one-hot inputs (batch x
+// Two trainers compute the same thing. The default, sparse, is written by
+// hand (sparse.go): the first layer is a gather-sum of the active
+// features' weight rows, forward and backward run over a batch split
+// across goroutines, and Adam is Gorgonia's, so that it is the reference
+// trainer's arithmetic without its multiplications by zero. The reference
+// is a Gorgonia graph (Config.Trainer "gorgonia"). Its graph is the net's: both perspectives' dense one-hot inputs (batch x
 // features) go through the one input-layer weight node, are concatenated,
 // clipped to [0,1] (as relu(x) - relu(x-1)), and go through the two dense
 // layers, to which the linear path adds (x_us - x_them) PSQT / 2; the loss is the mean squared error of sigmoid(output) against
@@ -10,12 +15,8 @@
 package fit
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"time"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -48,17 +49,38 @@ type Config struct {
 	// agent.Values.Table gives) a new net's linear path starts from
 	// (nnue.Net.SetMaterial); nil starts it at zero.
 	Table []int32
+	// Trainer is TrainerSparse (also "", the default) or TrainerGorgonia
+	// (the reference: the same net, loss and Adam as a Gorgonia graph with
+	// a dense one-hot first layer, many times slower).
+	Trainer string
+	// Threads is the goroutines the sparse trainer splits a batch over
+	// (0: GOMAXPROCS). The sums' order, so the last bits of the weights,
+	// depend on it.
+	Threads int
+	// Checkpoint, when not "", is a file the sparse trainer writes
+	// atomically after each epoch and resumes from when it is there and
+	// was written for the same samples, settings and start net.
+	Checkpoint string
 }
+
+// The trainers Config.Trainer names.
+const (
+	TrainerSparse   = "sparse"
+	TrainerGorgonia = "gorgonia"
+)
 
 // DefaultConfig returns settings that fit two cores. Lambda 1 (the
 // search score alone): on the first fbgc run's 79,000 positions it gave a
 // net that played about 270 Elo better at depth 3 than lambda 0.75 (a few
-// hundred games' results are a noisy target beside the scores), and 10
-// epochs played 100 Elo better than 20, whose lower validation loss did
-// not carry over to the search (docs/RESULTS.md, "The learned evaluation
-// against the classical one").
+// hundred games' results are a noisy target beside the scores). Three
+// epochs: fewer epochs play better although their validation loss is
+// higher (on 76,000 fbgc positions, 200 games each at 10 ms a move: 2, 3
+// and 5 epochs -42, -74 and -61 Elo against the classical evaluation, 10
+// epochs -129; on the first run's data 10 epochs beat 20 by 100 Elo): a
+// closer fit of the quiet positions does not carry over to the search
+// (docs/RESULTS.md, "The learned evaluation against the classical one").
 func DefaultConfig() Config {
-	return Config{Hidden: nnue.DefaultHidden, L2: nnue.DefaultL2, Epochs: 10, Batch: 256,
+	return Config{Hidden: nnue.DefaultHidden, L2: nnue.DefaultL2, Epochs: 3, Batch: 256,
 		LearningRate: 1e-3, Lambda: 1, Scale: nnue.DefaultScale, ValidationShare: 0.1, Seed: 1}
 }
 
@@ -81,6 +103,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("scale %v: want a positive number of centipawns", c.Scale)
 	case !(c.ValidationShare >= 0 && c.ValidationShare < 1):
 		return fmt.Errorf("validation share %v: want 0 to below 1", c.ValidationShare)
+	case c.Trainer != "" && c.Trainer != TrainerSparse && c.Trainer != TrainerGorgonia:
+		return fmt.Errorf("trainer %q: want %s or %s", c.Trainer, TrainerSparse, TrainerGorgonia)
+	case c.Threads < 0 || c.Threads > 256:
+		return fmt.Errorf("threads %d: want 0 (all) to 256", c.Threads)
+	case c.Checkpoint != "" && c.Trainer == TrainerGorgonia:
+		return fmt.Errorf("checkpoint %s: only the %s trainer resumes", c.Checkpoint, TrainerSparse)
 	}
 	return nil
 }
@@ -270,89 +298,4 @@ func validationLoss(net *nnue.Net, d *data, idx []int) float64 {
 		sum += e * e
 	}
 	return sum / float64(len(idx))
-}
-
-// Train fits a net for variant v to samples and returns it with a report;
-// init, when not nil, is the net to continue from (its sizes win over
-// cfg's Hidden and L2; it is not changed). progress, when not nil, is
-// called after each step. Samples are split once, at random by cfg.Seed,
-// into training and validation (ValidationShare); each epoch visits the
-// training samples in a new order in whole batches (a last partial batch
-// waits for the next epoch's order).
-func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, init *nnue.Net, progress func(step, total int)) (*nnue.Net, Report, error) {
-	start := time.Now()
-	if err := cfg.Validate(); err != nil {
-		return nil, Report{}, fmt.Errorf("fit: %w", err)
-	}
-	fs := nnue.NewFeatureSet(v)
-	var net *nnue.Net
-	if init != nil {
-		if init.Variant != v.Name || init.Layout != fs.Layout() || init.Features != fs.Len() {
-			return nil, Report{}, fmt.Errorf("fit: the initial net is for variant %s (layout %s), not %s (layout %s)", init.Variant, init.Layout, v.Name, fs.Layout())
-		}
-		if err := init.Check(); err != nil {
-			return nil, Report{}, fmt.Errorf("fit: the initial net: %w", err)
-		}
-		net = init.Clone()
-	} else {
-		net = nnue.NewNet(fs, cfg.Hidden, cfg.L2, cfg.Seed)
-		net.Scale = float32(cfg.Scale)
-		if cfg.Table != nil {
-			net.SetMaterial(fs, cfg.Table)
-		}
-	}
-	net.Scale = float32(cfg.Scale)
-	d, err := prepare(v, fs, samples, cfg)
-	if err != nil {
-		return nil, Report{}, fmt.Errorf("fit: %w", err)
-	}
-	r := rand.New(rand.NewPCG(cfg.Seed, 0x666974))
-	order := r.Perm(len(samples))
-	nVal := int(math.Round(cfg.ValidationShare * float64(len(samples))))
-	val, tr := order[:nVal], order[nVal:]
-	rep := Report{Samples: len(samples), Train: len(tr), Validation: len(val)}
-	if len(tr) == 0 {
-		return nil, rep, errors.New("fit: no training samples")
-	}
-	batch := min(cfg.Batch, len(tr))
-	gr, err := newGraph(net, batch, true)
-	if err != nil {
-		return nil, rep, fmt.Errorf("fit: building the graph: %w", err)
-	}
-	defer gr.vm.Close()
-	solver := G.NewAdamSolver(G.WithLearnRate(cfg.LearningRate))
-	steps := len(tr) / batch
-	total := steps * cfg.Epochs
-	rep.ValidationLoss = append(rep.ValidationLoss, validationLoss(net, d, val))
-	step := 0
-	for range cfg.Epochs {
-		r.Shuffle(len(tr), func(i, j int) { tr[i], tr[j] = tr[j], tr[i] })
-		sum := 0.0
-		for s := range steps {
-			if err := ctx.Err(); err != nil {
-				return nil, rep, err
-			}
-			gr.load(d, tr[s*batch:(s+1)*batch])
-			loss, err := gr.run()
-			if err != nil {
-				return nil, rep, fmt.Errorf("fit: step %d: %w", step, err)
-			}
-			if err := solver.Step(G.NodesToValueGrads(gr.learnables)); err != nil {
-				return nil, rep, fmt.Errorf("fit: step %d: %w", step, err)
-			}
-			net.B3 = gr.b3[0]
-			sum += loss
-			step++
-			if progress != nil {
-				progress(step, total)
-			}
-		}
-		rep.TrainLoss = append(rep.TrainLoss, sum/float64(steps))
-		rep.ValidationLoss = append(rep.ValidationLoss, validationLoss(net, d, val))
-	}
-	if err := net.Check(); err != nil {
-		return nil, rep, fmt.Errorf("fit: the trained net: %w (lower the learning rate)", err)
-	}
-	rep.Seconds = time.Since(start).Seconds()
-	return net, rep, nil
 }

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"bomberzero/agent"
+	"bomberzero/engine/learn"
+	"bomberzero/engine/nnue/fit"
+	"bomberzero/env"
+	"bomberzero/internal/progress"
+)
+
+// nnueFitUsage is the help text of "bomberzero nnue fit".
+const nnueFitUsage = `usage: bomberzero nnue fit --data DIR[,DIR...] --out NET [--init NET] [flags]
+
+Trains a net on the Parquet chunks of "bomberzero nnue" runs or "nnue
+worker"s, outside the loop: every chunk-*.parquet in each DIR and in its
+subfolders two levels down (a run's data/gen-KKKK/), read in path order,
+the newest --max-positions kept. The training is the loop's (learn.NNUE,
+sparse trainer by default) with the same flags; it resumes after a kill
+from NET's .train-checkpoint. Prints the positions, the losses and the
+seconds.`
+
+// runNNUEFit implements "bomberzero nnue fit".
+func runNNUEFit(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("nnue fit", nnueFitUsage, stderr)
+	fc := fit.DefaultConfig()
+	variant := variantFlag(fs)
+	dataDirs := fs.String("data", "", "directories of chunks, comma-separated (required)")
+	out := fs.String("out", "", "net file to write (required)")
+	init := fs.String("init", "", "net file to continue from (default: a new net)")
+	maxPos := fs.Int("max-positions", 10_000_000, "most positions trained on (the newest chunks')")
+	hidden := fs.Int("hidden", fc.Hidden, "hidden units a perspective of a new net")
+	l2 := fs.Int("l2", fc.L2, "units of a new net's second layer")
+	epochs := fs.Int("epochs", fc.Epochs, "training epochs")
+	batch := fs.Int("batch", fc.Batch, "training batch size")
+	lr := fs.Float64("lr", fc.LearningRate, "learning rate")
+	lambda := fs.Float64("lambda", fc.Lambda, "weight of the search score against the game result in the target (1: score only)")
+	trainer := fs.String("trainer", fit.TrainerSparse, "trainer: sparse or gorgonia (the reference)")
+	threads := fs.Int("threads", 0, "goroutines the sparse trainer splits a batch over (0: all CPUs)")
+	seed := fs.Uint64("seed", 1, "seed of the split, the order and a new net's weights")
+	quiet := quietFlag(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *dataDirs == "" || *out == "" {
+		return fmt.Errorf("%w: nnue fit needs --data DIR and --out NET", errUsage)
+	}
+	fc.Hidden, fc.L2, fc.Epochs, fc.Batch, fc.LearningRate, fc.Lambda, fc.Trainer, fc.Threads = *hidden, *l2, *epochs, *batch, *lr, *lambda, *trainer, *threads
+	if err := fc.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *maxPos < 1 {
+		return fmt.Errorf("%w: --max-positions %d: want at least 1", errUsage, *maxPos)
+	}
+	v, err := env.LoadVariant(*variant)
+	if err != nil {
+		return fmt.Errorf("%w: --variant: %v", errUsage, err)
+	}
+	table, err := agent.DefaultValues().Table(v)
+	if err != nil {
+		return err
+	}
+	fc.Table = table
+	var paths []string
+	for _, d := range strings.Split(*dataDirs, ",") {
+		found := 0
+		for _, pat := range []string{"chunk-*.parquet", "*/chunk-*.parquet", "*/*/chunk-*.parquet"} {
+			m, err := filepath.Glob(filepath.Join(d, pat))
+			if err != nil {
+				return fmt.Errorf("--data %s: %w", d, err)
+			}
+			found += len(m)
+			paths = append(paths, m...)
+		}
+		if found == 0 {
+			return fmt.Errorf("--data %s: no chunk-*.parquet in it or its subfolders", d)
+		}
+	}
+	sort.Strings(paths)
+	var rows []learn.Row
+	for _, p := range paths {
+		_, r, err := learn.ReadChunk(p)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r...)
+	}
+	if len(rows) > *maxPos {
+		rows = rows[len(rows)-*maxPos:]
+	}
+	fmt.Fprintf(progressTo(stderr, *quiet), "nnue fit: %d positions from %d chunks, %s trainer\n", len(rows), len(paths), *trainer)
+	var bar *progress.Bar
+	prog := func(step, total int) {
+		if bar == nil {
+			bar = progress.New(progressTo(stderr, *quiet), total, "nnue fit", "steps")
+		}
+		bar.Set(step)
+	}
+	ctx, stop := stopContext()
+	defer stop()
+	start := time.Now()
+	ts, err := learn.NNUE{Fit: fc}.Train(ctx, v, rows, *init, *out, *seed, prog)
+	if bar != nil {
+		bar.Stop()
+	}
+	if err != nil {
+		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
+			fmt.Fprintf(stderr, "stopped; run the same command to resume from %s\n", learn.CheckpointPath(*out))
+		}
+		return err
+	}
+	if _, err := os.Stat(*out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d positions (%d trained on, %d validation), loss %.5f, validation loss %.5f, %.1f s\n",
+		*out, len(rows), ts.Samples, ts.Validation, ts.TrainLoss, ts.ValidationLoss, time.Since(start).Seconds())
+	return nil
+}
