@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"bomberzero/eval"
@@ -196,10 +195,7 @@ func Benchmark(o BenchOptions) (BenchResult, error) {
 	res.SgemmGflopsPerCPU = perCPUSum / float64(ceilings)
 	res.SgemmGflops = max(res.SgemmConvGflops, res.SgemmWinoGflops, res.Sgemm1024Gflops)
 
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
-		res.MaxRSSMB = float64(ru.Maxrss) / 1024 // Linux reports KiB
-	}
+	res.MaxRSSMB = maxRSSMB()
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }

@@ -3,18 +3,7 @@
 // rates on a shared machine.
 package cputime
 
-import (
-	"syscall"
-	"time"
-)
-
 // Seconds returns the user and system CPU time this process has used so far,
 // all threads together, or 0 where the system cannot say. Differences of two
 // readings time a stretch of work.
-func Seconds() float64 {
-	var r syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
-		return 0
-	}
-	return time.Duration(r.Utime.Nano() + r.Stime.Nano()).Seconds()
-}
+func Seconds() float64 { return processSeconds() }

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-
-	"golang.org/x/sys/unix"
 )
 
 // Name is the lock file's name inside a locked directory.
@@ -42,14 +40,14 @@ func Acquire(dir string) (*Lock, error) {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
 	path := filepath.Join(dir, Name)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o644)
+	f, err := openLockFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if held, err := tryLock(f); err != nil || held {
 		holder := readHolder(f)
 		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
+		if held {
 			return nil, fmt.Errorf("%w: %s is being written by another process (%s); wait for it to finish or stop it, then try again", ErrLocked, dir, holder)
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
@@ -67,7 +65,7 @@ func (l *Lock) Release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	err := l.f.Close() // closing the last descriptor drops the flock
+	err := l.f.Close() // closing the last descriptor drops the lock
 	l.f = nil
 	return err
 }
