@@ -7,7 +7,8 @@ import "bomberzero/env"
 // Its stages, as Stockfish's move picker has them: the table's move,
 // captures by most valuable victims (both of a double capture) and least
 // valuable attacker, promotions, the two killer moves of the ply, the
-// counter-move to the opponent's last move, then quiet moves by history.
+// counter-move to the opponent's last move, quiet moves by history, then
+// the captures that seem to lose material (badCapture).
 // The low bits of every key are a keyed hash of the move, so equal moves
 // are tried in an order the seed sets and that does not depend on the
 // order the generator lists them in.
@@ -17,6 +18,7 @@ const (
 	orderKiller  = int64(1) << 58
 	orderCounter = orderKiller - 1<<40
 	orderQuiet   = int64(0)
+	orderBad     = -int64(1) << 56
 	tieBits      = 20
 )
 
@@ -43,6 +45,17 @@ func (w *worker) tactical(m env.Move) (bool, int32) {
 	return n > 0, gain
 }
 
+// badCapture says whether capture m, gaining gain, takes less than the
+// piece that makes it is worth and lands where the opponent can take it
+// back (looked at before the move, so a piece the move uncovers is not
+// seen): such captures are tried after the quiet moves.
+func (w *worker) badCapture(m env.Move, gain int32) bool {
+	if m.Promotion() != 0 || m.Kind() == env.EnPassant {
+		return false
+	}
+	return gain < w.value[w.mover(m)] && w.pos.Attacked(m.To(), w.pos.SideToMove().Other())
+}
+
 // tie is the keyed hash of m that breaks ties between equal keys.
 func (w *worker) tie(m env.Move) int64 {
 	return int64(mix64(w.e.key^uint64(m)) >> (64 - tieBits))
@@ -65,7 +78,11 @@ func (w *worker) orderMoves(moves []env.Move, keys []int64, ttMove env.Move, ply
 		case m == ttMove:
 			k = orderTT
 		case tac:
-			k = orderCapture + int64(gain)<<34 - int64(w.value[w.mover(m)])<<tieBits
+			k = orderCapture
+			if w.badCapture(m, gain) {
+				k = orderBad
+			}
+			k += int64(gain)<<34 - int64(w.value[w.mover(m)])<<tieBits
 		case m == k1:
 			k = orderKiller + 2<<40
 		case m == k2:

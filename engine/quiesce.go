@@ -82,13 +82,22 @@ func (w *worker) quiesce(alpha, beta int32, ply int) int32 {
 	for i := range moves {
 		m := pick(moves, keys, i)
 		_, gain := w.tactical(m)
+		mover := w.mover(m)
 		if !inCheck {
 			if m.Promotion() == 0 && stand+gain+deltaMargin <= alpha {
 				continue
 			}
 		}
-		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, w.mover(m))
+		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, mover)
 		u := pos.DoMove(m)
+		// A capture that takes less than its piece is worth, landing where
+		// the opponent can take it back, is left out (unless it checks):
+		// the cheap half of a static exchange evaluation.
+		if !inCheck && best > -MateBound && m.Promotion() == 0 && gain < w.value[mover] &&
+			pos.Attacked(m.To(), pos.SideToMove()) && !pos.InCheck() {
+			pos.UndoMove(u)
+			continue
+		}
 		s := -w.quiesce(-beta, -alpha, ply+1)
 		pos.UndoMove(u)
 		if w.stopped() {

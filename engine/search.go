@@ -145,6 +145,36 @@ func (w *worker) updatePV(ply int, m env.Move) {
 	w.pvLen[ply] = max(n, ply+1)
 }
 
+// futilityDepth is the deepest (reduced) depth at which quiet moves are
+// pruned by futilityMargin.
+const futilityDepth = 6
+
+// futilityMargin is how far below alpha a static evaluation must be for a
+// quiet move at (reduced) depth d to be left unsearched.
+func futilityMargin(d int) int32 { return 100 + 130*int32(max(d, 0)) }
+
+// reduction is the late-move reduction of quiet move m, the n-th of a node
+// at ply with depth left: the table's, one less at a PV node, for a killer
+// and for a move of good history, one more when the static evaluation is
+// not improving, at an expected cut node and for a move of bad history.
+func (w *worker) reduction(depth, n int, pvNode, improving, cut bool, m env.Move, ply int) int {
+	r := int(lmr[min(depth, 63)][min(n, 63)])
+	if pvNode {
+		r--
+	}
+	if !improving {
+		r++
+	}
+	if cut {
+		r++
+	}
+	if m == w.killers[ply][0] || m == w.killers[ply][1] {
+		r--
+	}
+	r -= int(w.history[w.pos.SideToMove()][m.From()][m.To()] / (historyMax / 2))
+	return max(0, min(r, depth-2))
+}
+
 // search is the principal-variation search of the node at ply with depth
 // plies left, in the window (alpha, beta); cut says a null-window parent
 // expects it to fail high. Its stages, in order: quiescence at the
@@ -191,6 +221,12 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut bool) int32 {
 			(tte.Bound == BoundExact || tte.Bound == BoundLower && ttScore >= beta || tte.Bound == BoundUpper && ttScore <= alpha) {
 			return ttScore
 		}
+	}
+	// Internal iterative reduction: a node the table knows nothing of, at
+	// a PV or expected cut node, is searched a ply shallower; the next
+	// visit finds the move this search stores.
+	if depth >= 4 && ttMove == env.NoMove && (pvNode || cut) {
+		depth--
 	}
 	if inCheck {
 		depth++ // check extension
@@ -288,30 +324,28 @@ loop:
 		if !root && !pvNode && !inCheck && quiet && depth <= 4 && best > -MateBound && n > 3+depth*depth*2 {
 			continue
 		}
+		r := 0
+		if depth >= 3 && quiet && !inCheck {
+			r = w.reduction(depth, n, pvNode, improving, cut, m, ply)
+		}
 		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, w.mover(m))
 		u := pos.DoMove(m)
 		givesCheck := pos.InCheck()
+		// Futility: at low depth a quiet move that gives no check cannot
+		// lift a static evaluation this far below alpha.
+		if !root && !pvNode && !inCheck && quiet && !givesCheck && searched > 0 && best > -MateBound {
+			if d := depth - 1 - r; d <= futilityDepth && static+futilityMargin(d) <= alpha {
+				pos.UndoMove(u)
+				continue
+			}
+		}
 		searched++
 		var s int32
 		if searched == 1 {
 			s = -w.search(-beta, -alpha, depth-1, ply+1, false)
 		} else {
-			r := 0
-			if depth >= 3 && quiet && !givesCheck && !inCheck {
-				r = int(lmr[min(depth, 63)][min(n, 63)])
-				if pvNode {
-					r--
-				}
-				if !improving {
-					r++
-				}
-				if cut {
-					r++
-				}
-				if m == w.killers[ply][0] || m == w.killers[ply][1] {
-					r--
-				}
-				r = max(0, min(r, depth-2))
+			if givesCheck {
+				r = 0
 			}
 			s = -w.search(-alpha-1, -alpha, depth-1-r, ply+1, true)
 			if s > alpha && r > 0 {
