@@ -44,7 +44,7 @@ func TestSelfplayRefusesAnOutputDirectoryInUse(t *testing.T) {
 // two selfplay runs into one directory with the default seed wrote the same
 // games under new IDs. The second run now plays other games (data verify
 // finds no identical games), while the same run twice with an explicit
-// seed is noticed by data verify.
+// seed is noticed by data verify (the second run's chunk duplicates the first's).
 func TestSelfplayTwiceIntoOneDirectoryPlaysNewGames(t *testing.T) {
 	verify := func(dir string) string {
 		var out, errOut bytes.Buffer
@@ -65,11 +65,17 @@ func TestSelfplayTwiceIntoOneDirectoryPlaysNewGames(t *testing.T) {
 	if out := verify(dir); strings.Contains(out, "warning") || !strings.Contains(out, "6 games") {
 		t.Errorf("two default-seed runs: %s", out)
 	}
+	// With one explicit seed the second run replays the first: the same
+	// games under the same IDs (each game's seed and ID come from the run's
+	// seed and its number), so data verify refuses the second chunk as a
+	// duplicate of the first and says which.
 	dir = t.TempDir()
 	play(dir, "--seed", "7")
 	play(dir, "--seed", "7")
-	if out := verify(dir); !strings.Contains(out, "warning: 3 games repeat") {
-		t.Errorf("two runs with one explicit seed went unnoticed: %s", out)
+	var out, errOut bytes.Buffer
+	code := run([]string{"data", "verify", dir}, &out, &errOut)
+	if all := out.String() + errOut.String(); code == 0 || !strings.Contains(all, "duplicate chunk: its rows are those of chunk-") {
+		t.Errorf("two runs with one explicit seed: data verify exit %d, want a refusal naming the duplicate chunk: %s", code, all)
 	}
 }
 
