@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"bomberzero/agent"
 	"bomberzero/engine/learn"
 	"bomberzero/engine/nnue/fit"
-	"bomberzero/env"
 	"bomberzero/stats"
 )
 
@@ -71,14 +69,7 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	gateGames := fs.Int("gate-games", def.Gate.Games, "most games of the gate match")
 	gatePlies := fs.Int("gate-plies", def.Gate.OpeningPlies, "random plies of the gate's openings (each played with both colours)")
 	sprt := fs.String("sprt", "0,20,0.05,0.05", "the gate's test elo0,elo1,alpha,beta")
-	hidden := fs.Int("hidden", fc.Hidden, "hidden units a perspective of a new net")
-	l2 := fs.Int("l2", fc.L2, "units of a new net's second layer")
-	epochs := fs.Int("epochs", fc.Epochs, "training epochs a generation")
-	batch := fs.Int("batch", fc.Batch, "training batch size")
-	lr := fs.Float64("lr", fc.LearningRate, "learning rate")
-	lambda := fs.Float64("lambda", fc.Lambda, "weight of the search score against the game result in the target (1: score only)")
-	trainer := fs.String("trainer", fit.TrainerSparse, "trainer: sparse (hand-written, resumes mid-training) or gorgonia (the reference, many times slower)")
-	threads := fs.Int("threads", 0, "goroutines the sparse trainer splits a batch over (0: all CPUs)")
+	applyFit := fitFlags(fs, &fc)
 	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -90,25 +81,14 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: --sprt: %v", errUsage, err)
 	}
-	if *trainer != fit.TrainerSparse && *trainer != fit.TrainerGorgonia {
-		return fmt.Errorf("%w: --trainer %q: want %s or %s", errUsage, *trainer, fit.TrainerSparse, fit.TrainerGorgonia)
+	if err := applyFit(); err != nil {
+		return err
 	}
-	if *threads < 0 || *threads > 256 {
-		return fmt.Errorf("%w: --threads %d: want 0 (all CPUs) to 256", errUsage, *threads)
-	}
-	if *lambda < 0 || *lambda > 1 || *lr <= 0 || *epochs < 1 || *batch < 1 || *hidden < 1 || *l2 < 1 {
-		return fmt.Errorf("%w: --lambda %g (want 0 to 1), --lr %g, --epochs %d, --batch %d, --hidden %d, --l2 %d (want positive)", errUsage, *lambda, *lr, *epochs, *batch, *hidden, *l2)
-	}
-	v, err := env.LoadVariant(*variant)
-	if err != nil {
-		return fmt.Errorf("%w: --variant: %v", errUsage, err)
-	}
-	table, err := agent.DefaultValues().Table(v)
+	v, table, err := variantTable(*variant)
 	if err != nil {
 		return err
 	}
-	fc.Hidden, fc.L2, fc.Epochs, fc.Batch, fc.LearningRate, fc.Lambda = *hidden, *l2, *epochs, *batch, *lr, *lambda
-	fc.Table, fc.Trainer, fc.Threads = table, *trainer, *threads
+	fc.Table = table
 	cfg := def
 	cfg.Variant, cfg.Table, cfg.Dir, cfg.Trainer = v, table, *dir, learn.NNUE{Fit: fc}
 	cfg.Generations, cfg.Games, cfg.ChunkGames, cfg.Workers, cfg.Seed = *gens, *games, *chunk, *workers, *seed

@@ -10,10 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"bomberzero/agent"
 	"bomberzero/engine/learn"
 	"bomberzero/engine/nnue/fit"
-	"bomberzero/env"
 	"bomberzero/internal/progress"
 )
 
@@ -37,15 +35,8 @@ func runNNUEFit(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "net file to write (required)")
 	init := fs.String("init", "", "net file to continue from (default: a new net)")
 	maxPos := fs.Int("max-positions", 10_000_000, "most positions trained on (the newest chunks')")
-	hidden := fs.Int("hidden", fc.Hidden, "hidden units a perspective of a new net")
-	l2 := fs.Int("l2", fc.L2, "units of a new net's second layer")
-	epochs := fs.Int("epochs", fc.Epochs, "training epochs")
-	batch := fs.Int("batch", fc.Batch, "training batch size")
-	lr := fs.Float64("lr", fc.LearningRate, "learning rate")
-	lambda := fs.Float64("lambda", fc.Lambda, "weight of the search score against the game result in the target (1: score only)")
-	trainer := fs.String("trainer", fit.TrainerSparse, "trainer: sparse or gorgonia (the reference)")
-	threads := fs.Int("threads", 0, "goroutines the sparse trainer splits a batch over (0: all CPUs)")
 	seed := fs.Uint64("seed", 1, "seed of the split, the order and a new net's weights")
+	applyFit := fitFlags(fs, &fc)
 	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -53,18 +44,13 @@ func runNNUEFit(args []string, stdout, stderr io.Writer) error {
 	if *dataDirs == "" || *out == "" {
 		return fmt.Errorf("%w: nnue fit needs --data DIR and --out NET", errUsage)
 	}
-	fc.Hidden, fc.L2, fc.Epochs, fc.Batch, fc.LearningRate, fc.Lambda, fc.Trainer, fc.Threads = *hidden, *l2, *epochs, *batch, *lr, *lambda, *trainer, *threads
-	if err := fc.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := applyFit(); err != nil {
+		return err
 	}
 	if *maxPos < 1 {
 		return fmt.Errorf("%w: --max-positions %d: want at least 1", errUsage, *maxPos)
 	}
-	v, err := env.LoadVariant(*variant)
-	if err != nil {
-		return fmt.Errorf("%w: --variant: %v", errUsage, err)
-	}
-	table, err := agent.DefaultValues().Table(v)
+	v, table, err := variantTable(*variant)
 	if err != nil {
 		return err
 	}
@@ -96,7 +82,7 @@ func runNNUEFit(args []string, stdout, stderr io.Writer) error {
 	if len(rows) > *maxPos {
 		rows = rows[len(rows)-*maxPos:]
 	}
-	fmt.Fprintf(progressTo(stderr, *quiet), "nnue fit: %d positions from %d chunks, %s trainer\n", len(rows), len(paths), *trainer)
+	fmt.Fprintf(progressTo(stderr, *quiet), "nnue fit: %d positions from %d chunks, %s trainer\n", len(rows), len(paths), fc.Trainer)
 	var bar *progress.Bar
 	prog := func(step, total int) {
 		if bar == nil {

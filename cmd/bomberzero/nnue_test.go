@@ -57,6 +57,10 @@ func TestNNUERefusesBadInput(t *testing.T) {
 		{[]string{"nnue", "--dir", dir, "--games", "0"}, 2, "games 0"},
 		{[]string{"nnue", "--dir", dir, "--variant", "nosuch"}, 2, "--variant"},
 		{[]string{"nnue", "--dir", dir, "--lambda", "2"}, 2, "--lambda"},
+		// Each training flag's error names that flag, not its neighbours.
+		{[]string{"nnue", "--dir", dir, "--lr", "0"}, 2, "--lr: learning rate 0"},
+		{[]string{"nnue", "--dir", dir, "--hidden", "0"}, 2, "--hidden: hidden 0"},
+		{[]string{"nnue", "--dir", dir, "--epochs", "3", "--batch", "0"}, 2, "--batch: batch 0"},
 		{[]string{"nnue", "--dir", foreign, "--quiet"}, 1, learn.StatePath(foreign)},
 	}
 	for _, c := range cases {
@@ -139,7 +143,8 @@ func TestNNUEWorkerRefusesBadInput(t *testing.T) {
 		{[]string{"nnue", "--dir", dir, "--threads", "-1"}, 2, "--threads"},
 		{[]string{"nnue", "fit", "--out", junk}, 2, "--data"},
 		{[]string{"nnue", "fit", "--data", dir, "--out", junk}, 1, "no chunk-*.parquet"},
-		{[]string{"nnue", "fit", "--data", dir, "--out", junk, "--trainer", "x"}, 2, "trainer"},
+		{[]string{"nnue", "fit", "--data", dir, "--out", junk, "--trainer", "x"}, 2, "--trainer"},
+		{[]string{"nnue", "fit", "--data", dir, "--out", junk, "--l2", "0"}, 2, "--l2: l2 0"},
 	}
 	for _, c := range cases {
 		code, _, errs := runCmd(t, c.args...)

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"bomberzero/agent"
 	"bomberzero/engine/learn"
-	"bomberzero/env"
 	"bomberzero/internal/progress"
 )
 
@@ -66,11 +64,7 @@ func runNNUEWorker(args []string, stdout, stderr io.Writer) error {
 	case *workers < 1:
 		return fmt.Errorf("%w: --workers %d: want at least 1", errUsage, *workers)
 	}
-	v, err := env.LoadVariant(*variant)
-	if err != nil {
-		return fmt.Errorf("%w: --variant: %v", errUsage, err)
-	}
-	table, err := agent.DefaultValues().Table(v)
+	v, table, err := variantTable(*variant)
 	if err != nil {
 		return err
 	}

@@ -6,9 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"bomberzero/agent"
 	"bomberzero/engine"
-	"bomberzero/env"
 	"bomberzero/internal/progress"
 )
 
@@ -52,11 +50,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if *workers < 1 {
 		return fmt.Errorf("%w: --workers %d: want at least 1", errUsage, *workers)
 	}
-	v, err := env.LoadVariant(*variant)
-	if err != nil {
-		return fmt.Errorf("%w: --variant: %v", errUsage, err)
-	}
-	table, err := agent.DefaultValues().Table(v)
+	v, table, err := variantTable(*variant)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"bomberzero/agent"
+	"bomberzero/engine/nnue/fit"
+	"bomberzero/env"
+)
+
+// fitFlags declares on fs the flags of a net's training (bomberzero nnue
+// and nnue fit), fc's values their defaults. The returned function copies
+// the parsed flags into fc and checks them with fit.Config.Validate, one
+// flag at a time, so that a bad value's usage error names its flag.
+func fitFlags(fs *flag.FlagSet, fc *fit.Config) func() error {
+	hidden := fs.Int("hidden", fc.Hidden, "hidden units a perspective of a new net")
+	l2 := fs.Int("l2", fc.L2, "units of a new net's second layer")
+	epochs := fs.Int("epochs", fc.Epochs, "training epochs")
+	batch := fs.Int("batch", fc.Batch, "training batch size")
+	lr := fs.Float64("lr", fc.LearningRate, "learning rate")
+	lambda := fs.Float64("lambda", fc.Lambda, "weight of the search score against the game result in the target (1: score only)")
+	trainer := fs.String("trainer", fit.TrainerSparse, "trainer: sparse (hand-written, resumes mid-training) or gorgonia (the reference, many times slower)")
+	threads := fs.Int("threads", 0, "goroutines the sparse trainer splits a batch over (0: all CPUs)")
+	return func() error {
+		flags := []struct {
+			name string
+			set  func(*fit.Config)
+		}{
+			{"hidden", func(c *fit.Config) { c.Hidden = *hidden }},
+			{"l2", func(c *fit.Config) { c.L2 = *l2 }},
+			{"epochs", func(c *fit.Config) { c.Epochs = *epochs }},
+			{"batch", func(c *fit.Config) { c.Batch = *batch }},
+			{"lr", func(c *fit.Config) { c.LearningRate = *lr }},
+			{"lambda", func(c *fit.Config) { c.Lambda = *lambda }},
+			{"trainer", func(c *fit.Config) { c.Trainer = *trainer }},
+			{"threads", func(c *fit.Config) { c.Threads = *threads }},
+		}
+		for _, f := range flags {
+			c := fit.DefaultConfig()
+			f.set(&c)
+			if err := c.Validate(); err != nil {
+				return fmt.Errorf("%w: --%s: %v", errUsage, f.name, err)
+			}
+			f.set(fc)
+		}
+		if err := fc.Validate(); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		return nil
+	}
+}
+
+// variantTable loads the variant named by --variant and the project's piece
+// table for it (agent.DefaultValues), which the engine's evaluation and a
+// new net's material path start from.
+func variantTable(name string) (*env.Variant, []int32, error) {
+	v, err := env.LoadVariant(name)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: --variant: %v", errUsage, err)
+	}
+	table, err := agent.DefaultValues().Table(v)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, table, nil
+}
