@@ -296,9 +296,13 @@ func (d *Driver) Run(ctx context.Context, newPlayer func(id int) (Player, error)
 			}
 		}()
 	}
-	stop := make(chan struct{})
+	// The ticker's goroutine is waited for before the last report, so no
+	// progress call is still running when Run returns: callers read and
+	// write their own state around Run without a lock.
+	stop, ticking := make(chan struct{}), make(chan struct{})
 	ticker := time.NewTicker(500 * time.Millisecond)
 	go func() {
+		defer close(ticking)
 		for {
 			select {
 			case <-stop:
@@ -311,6 +315,7 @@ func (d *Driver) Run(ctx context.Context, newPlayer func(id int) (Player, error)
 	wg.Wait()
 	ticker.Stop()
 	close(stop)
+	<-ticking
 	report()
 	sum.Elapsed = time.Since(t0)
 	return &sum, errors.Join(errs...)
