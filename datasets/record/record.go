@@ -144,13 +144,9 @@ func parseTag(line string) (Tag, error) {
 // Start returns the record's variant (its Variant tag, or fallback when it
 // has none) and start position (its FEN tag, or the variant's start).
 func (g *Game) Start(fallback string) (*env.Position, error) {
-	name := g.Get("Variant")
-	if name == "" {
-		name = fallback
-	}
-	v, err := env.LoadVariant(name)
+	v, err := g.variant(fallback)
 	if err != nil {
-		return nil, fmt.Errorf("record: Variant %q: %w", name, err)
+		return nil, err
 	}
 	if fen := g.Get("FEN"); fen != "" {
 		p, err := v.ParsePosition(fen)
