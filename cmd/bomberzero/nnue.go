@@ -56,12 +56,7 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	gens := fs.Int("generations", def.Generations, "generations the run has when this command ends")
 	games := fs.Int("games", def.Games, "self-play games a generation")
 	chunk := fs.Int("chunk-games", def.ChunkGames, "games a data chunk (the unit a resume keeps)")
-	nodes := fs.Int64("nodes", def.Play.Nodes, "node limit of each move, in self-play and in the gate")
-	random := fs.Int("random-plies", def.Play.RandomPlies, "uniformly random moves that open each self-play game")
-	diverse := fs.Int("diverse-plies", def.Play.DiversePlies, "moves after those picked at random among the near-best lines")
-	multipv := fs.Int("multipv", def.Play.MultiPV, "lines searched for the near-best pick")
-	margin := fs.Int("margin", int(def.Play.Margin), "centipawns a line may trail the best and still be picked")
-	maxPlies := fs.Int("max-plies", def.Play.MaxPlies, "game length cap, a draw")
+	play := playFlags(fs, def.Play, "node limit of each move, in self-play and in the gate")
 	workers := fs.Int("workers", def.Workers, "games played at once")
 	seed := fs.Uint64("seed", def.Seed, "seed of the run")
 	window := fs.Int("window", def.Window, "generations of positions the next net trains on")
@@ -92,7 +87,7 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	cfg := def
 	cfg.Variant, cfg.Table, cfg.Dir, cfg.Trainer = v, table, *dir, learn.NNUE{Fit: fc}
 	cfg.Generations, cfg.Games, cfg.ChunkGames, cfg.Workers, cfg.Seed = *gens, *games, *chunk, *workers, *seed
-	cfg.Play = learn.PlayConfig{Nodes: *nodes, RandomPlies: *random, DiversePlies: *diverse, MultiPV: *multipv, Margin: int32(*margin), MaxPlies: *maxPlies}
+	cfg.Play = play()
 	cfg.Window, cfg.MaxPositions = *window, *maxPos
 	cfg.Gate.Games, cfg.Gate.OpeningPlies, cfg.Gate.SPRT = *gateGames, *gatePlies, test
 	cfg.Progress = progressTo(stderr, *quiet)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"bomberzero/agent"
+	"bomberzero/engine/learn"
 	"bomberzero/engine/nnue/fit"
 	"bomberzero/env"
 )
@@ -48,6 +49,22 @@ func fitFlags(fs *flag.FlagSet, fc *fit.Config) func() error {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 		return nil
+	}
+}
+
+// playFlags declares on fs the flags of how an engine self-play game is
+// played (bomberzero nnue and nnue worker), def's values their defaults,
+// nodesHelp the help of --nodes; the returned function gives the parsed
+// settings (learn.PlayConfig.Validate checks them).
+func playFlags(fs *flag.FlagSet, def learn.PlayConfig, nodesHelp string) func() learn.PlayConfig {
+	nodes := fs.Int64("nodes", def.Nodes, nodesHelp)
+	random := fs.Int("random-plies", def.RandomPlies, "uniformly random moves that open each game")
+	diverse := fs.Int("diverse-plies", def.DiversePlies, "moves after those picked at random among the near-best lines")
+	multipv := fs.Int("multipv", def.MultiPV, "lines searched for the near-best pick")
+	margin := fs.Int("margin", int(def.Margin), "centipawns a line may trail the best and still be picked")
+	maxPlies := fs.Int("max-plies", def.MaxPlies, "game length cap, a draw")
+	return func() learn.PlayConfig {
+		return learn.PlayConfig{Nodes: *nodes, RandomPlies: *random, DiversePlies: *diverse, MultiPV: *multipv, Margin: int32(*margin), MaxPlies: *maxPlies}
 	}
 }
 

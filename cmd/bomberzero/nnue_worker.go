@@ -36,12 +36,7 @@ func runNNUEWorker(args []string, stdout, stderr io.Writer) error {
 	chunk := fs.Int("chunk-games", def.ChunkGames, "games a chunk")
 	first := fs.Int("first-chunk", 0, "first chunk this worker plays")
 	chunks := fs.Int("chunks", 1<<20, "chunks this worker plays (default: all from --first-chunk on)")
-	nodes := fs.Int64("nodes", def.Play.Nodes, "node limit of each move")
-	random := fs.Int("random-plies", def.Play.RandomPlies, "uniformly random moves that open each game")
-	diverse := fs.Int("diverse-plies", def.Play.DiversePlies, "moves after those picked at random among the near-best lines")
-	multipv := fs.Int("multipv", def.Play.MultiPV, "lines searched for the near-best pick")
-	margin := fs.Int("margin", int(def.Play.Margin), "centipawns a line may trail the best and still be picked")
-	maxPlies := fs.Int("max-plies", def.Play.MaxPlies, "game length cap, a draw")
+	playConfig := playFlags(fs, def.Play, "node limit of each move")
 	workers := fs.Int("workers", def.Workers, "games played at once")
 	seed := fs.Uint64("seed", def.Seed, "seed of the run")
 	quiet := quietFlag(fs)
@@ -68,7 +63,7 @@ func runNNUEWorker(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	play := learn.PlayConfig{Nodes: *nodes, RandomPlies: *random, DiversePlies: *diverse, MultiPV: *multipv, Margin: int32(*margin), MaxPlies: *maxPlies}
+	play := playConfig()
 	if err := play.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
