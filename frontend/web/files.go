@@ -17,6 +17,7 @@ import (
 	"bomberzero/datasets/record"
 	"bomberzero/env"
 	"bomberzero/metrics"
+	"bomberzero/setup"
 )
 
 // File size and count limits of what the server reads.
@@ -178,9 +179,10 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// TeacherProgress is a run's generation 0 while its search teacher plays
-// (the run's config.toml enables [teacher] and metrics.jsonl has no
-// generation 0 yet): the games written so far, counted by their records in
+// TeacherProgress is a run's progress while its search teacher plays (the
+// generation after metrics.jsonl's last is one the run's config.toml gives
+// the teacher: generation 0, and 1 when teacher.first_games splits its
+// games in two rounds): the games written so far, counted by their records in
 // data/records (the trainer writes each game's record as the game ends,
 // before the chunk holding it), and the data chunks written, of the games
 // the config asks for.
@@ -194,23 +196,18 @@ type TeacherProgress struct {
 // teacherProgress reads run name's teacher progress; nil when the run is
 // not in its teacher phase or its config does not read.
 func teacherProgress(root *os.Root, name string, recs []metrics.Record) *TeacherProgress {
+	next := 0 // the generation being played: the one after the last recorded
 	for _, r := range recs {
-		if r.Generation == 0 {
-			return nil
-		}
+		next = max(next, r.Generation+1)
 	}
 	b, err := readLimited(root, name+"/config.toml", maxConfigSize)
 	if err != nil {
 		return nil
 	}
-	var cfg struct {
-		Teacher struct {
-			Enabled bool
-			Games   int
-			Player  string
-		}
-	}
-	if _, err := toml.Decode(string(b), &cfg); err != nil || !cfg.Teacher.Enabled || cfg.Teacher.Games <= 0 {
+	var cfg struct{ Teacher setup.TeacherConfig }
+	// The trainer's own rule says which generations the teacher plays
+	// (two with teacher.first_games).
+	if _, err := toml.Decode(string(b), &cfg); err != nil || !cfg.Teacher.Teaches(next) || cfg.Teacher.Games <= 0 {
 		return nil
 	}
 	player := cfg.Teacher.Player

@@ -647,6 +647,20 @@ func TestMetricsOfARunInItsTeacherPhaseCountTheTeachersGames(t *testing.T) {
 	if m.Teacher != nil || len(m.Records) != 1 {
 		t.Errorf("after generation 0: teacher %+v, %d records", m.Teacher, len(m.Records))
 	}
+	// With two teacher rounds (teacher.first_games), generation 1 is the
+	// teacher's too, and its progress shows until generation 1 is recorded.
+	write("config.toml", "variant = \"fbgc\"\n[teacher]\nenabled = true\ngames = 40\nfirst_games = 10\nplayer = \"engine\"\n")
+	m.Teacher = nil
+	call(t, "GET", f.url+"/api/runs/teaching/metrics", "", &m)
+	if want := (TeacherProgress{Games: 7, Total: 40, Chunks: 1, Player: "engine"}); m.Teacher == nil || *m.Teacher != want {
+		t.Errorf("second teacher round: teacher progress %+v, want %+v", m.Teacher, want)
+	}
+	write("metrics.jsonl", metricsLine(0)+metricsLine(1))
+	m.Teacher = nil
+	call(t, "GET", f.url+"/api/runs/teaching/metrics", "", &m)
+	if m.Teacher != nil || len(m.Records) != 2 {
+		t.Errorf("after both teacher rounds: teacher %+v, %d records", m.Teacher, len(m.Records))
+	}
 	// r1's config enables no teacher.
 	m.Teacher = nil
 	call(t, "GET", f.url+"/api/runs/r1/metrics", "", &m)
