@@ -166,13 +166,25 @@ func (t Times) String() string {
 	}
 	cpu := "CPU not measured"
 	if t.CPUPlies > 0 {
-		cpu = fmt.Sprintf("CPU %.1f ms a move (median %.1f, p90 %.1f; %s", t.CPUMeanMS, t.CPUMedianMS, t.CPUP90MS, t.Meter)
+		cpu = fmt.Sprintf("CPU %s ms a move (median %s, p90 %s; %s", FormatMS(t.CPUMeanMS), FormatMS(t.CPUMedianMS), FormatMS(t.CPUP90MS), t.Meter)
 		if t.CPUPlies < t.Plies {
 			cpu += fmt.Sprintf(", %d of the moves", t.CPUPlies)
 		}
 		cpu += ")"
 	}
-	return fmt.Sprintf("%s, wall %.1f ms (median %.1f, p90 %.1f), %d plies", cpu, t.WallMeanMS, t.WallMedianMS, t.WallP90MS, t.Plies)
+	return fmt.Sprintf("%s, wall %s ms (median %s, p90 %s), %d plies", cpu, FormatMS(t.WallMeanMS), FormatMS(t.WallMedianMS), FormatMS(t.WallP90MS), t.Plies)
+}
+
+// FormatMS writes milliseconds with the digits that matter at their size:
+// "1234", "12.3", "0.042".
+func FormatMS(ms float64) string {
+	switch {
+	case ms >= 100:
+		return fmt.Sprintf("%.0f", ms)
+	case ms >= 1:
+		return fmt.Sprintf("%.1f", ms)
+	}
+	return fmt.Sprintf("%.3f", ms)
 }
 
 // moveSamples gathers one player's move times over a match.

@@ -289,6 +289,8 @@ func TestTimesString(t *testing.T) {
 			"CPU 12.3 ms a move (median 11.9, p90 20.1; thread), wall 13.0 ms (median 12.1, p90 21.5), 10 plies"},
 		{Times{Meter: "engine process", Plies: 10, CPUPlies: 9, CPUMeanMS: 1, CPUMedianMS: 1, CPUP90MS: 1, WallMeanMS: 2, WallMedianMS: 2, WallP90MS: 2},
 			"CPU 1.0 ms a move (median 1.0, p90 1.0; engine process, 9 of the moves), wall 2.0 ms (median 2.0, p90 2.0), 10 plies"},
+		{Times{Meter: "thread", Plies: 3, CPUPlies: 3, CPUMeanMS: 0.0421, CPUMedianMS: 0.04, CPUP90MS: 0.05, WallMeanMS: 150.4, WallMedianMS: 99.96, WallP90MS: 1234.5},
+			"CPU 0.042 ms a move (median 0.040, p90 0.050; thread), wall 150 ms (median 100.0, p90 1234), 3 plies"},
 		{Times{Plies: 4, WallMeanMS: 2, WallMedianMS: 2, WallP90MS: 3}, "CPU not measured, wall 2.0 ms (median 2.0, p90 3.0), 4 plies"},
 	} {
 		if got := c.in.String(); got != c.want {
