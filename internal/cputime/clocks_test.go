@@ -86,8 +86,8 @@ func TestProcessAgreesWithSeconds(t *testing.T) {
 		t.Fatal(err)
 	}
 	s1 := Seconds()
-	// Process is good to a 10 ms tick at each end; other goroutines of
-	// the test binary may add a little on both clocks.
+	// Other goroutines of the test binary may add a little on both
+	// clocks (and the /proc fallback is good to a 10 ms tick at each end).
 	if d := after - before; d < 180*time.Millisecond {
 		t.Errorf("Process moved by %v over 200 ms of this thread's work", d)
 	}

@@ -33,8 +33,10 @@ func Seconds() float64 { return processSeconds() }
 func Thread() (time.Duration, error) { return threadTime() }
 
 // Process returns the user and system CPU time the process pid has used so
-// far, all its threads together (on Linux from /proc/PID/stat, in clock
-// ticks of 10 ms, so a difference of two readings is good to a tick).
+// far, all its threads together, those that have exited too. On Linux it
+// reads the process's CPU-time clock (clock_getcpuclockid's), to the
+// nanosecond, and falls back to /proc/PID/stat, in clock ticks of 10 ms,
+// where the kernel refuses it; on Windows GetProcessTimes.
 func Process(pid int) (time.Duration, error) {
 	if pid <= 0 {
 		return 0, fmt.Errorf("cputime: process id %d: want a positive id", pid)

@@ -232,8 +232,7 @@ var errNoMove = errors.New("no move measured yet")
 
 // MoveCPU returns the CPU time the engine's process (all its threads) used
 // from the "position" command of its last move to its "bestmove" answer,
-// read from the process's accounting (cputime.Process: on Linux good to a
-// 10 ms tick, so a mean over many moves is good to a fraction of one).
+// read from the process's CPU-time clock (cputime.Process).
 func (p *Player) MoveCPU() (time.Duration, error) { return p.moveCPU, p.cpuErr }
 
 // forfeit ends the engine and wraps err as the game's forfeit.
