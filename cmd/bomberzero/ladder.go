@@ -77,10 +77,10 @@ func runLadder(args []string, stdout, stderr io.Writer) error {
 		return writeJSON(stdout, rows)
 	}
 	fmt.Fprintf(stdout, "%s on %s: %d games an anchor, colours alternating, %d-ply cap, seed %d\n\n", me.Spec, v.Name, *games, tc.Eval.MaxPlies, *seed)
-	fmt.Fprintf(stdout, "| anchor | W-D-L (as White; as Black) | score [95%%] | Elo [95%%] | CPU ms a move, mean (p90): player; anchor | mean plies | ended by |\n|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(stdout, "| anchor | W-D-L (as White; as Black) | score [95%%] | Elo [95%%] | player: CPU ms a move (p90), wall ms, plies | anchor: the same | mean plies | ended by |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		res, e := r.Result, r.Result.Est
-		fmt.Fprintf(stdout, "| %s | +%d =%d -%d (+%d =%d -%d; +%d =%d -%d) | %.3f [%.3f, %.3f] | %+.0f [%+.0f, %+.0f] | %s; %s | %.0f | %s |\n", r.Anchor,
+		fmt.Fprintf(stdout, "| %s | +%d =%d -%d (+%d =%d -%d; +%d =%d -%d) | %.3f [%.3f, %.3f] | %+.0f [%+.0f, %+.0f] | %s | %s | %.0f | %s |\n", r.Anchor,
 			res.Total.Wins, res.Total.Draws, res.Total.Losses, res.AWhite.Wins, res.AWhite.Draws, res.AWhite.Losses,
 			res.ABlack.Wins, res.ABlack.Draws, res.ABlack.Losses, e.Score, e.ScoreLow, e.ScoreHigh, e.Elo, e.EloLow, e.EloHigh,
 			cpuCell(res.ATimes), cpuCell(res.BTimes), res.MeanPlies, strings.ReplaceAll(endings(res.Reasons), "|", "/"))
@@ -98,13 +98,16 @@ func runLadder(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// cpuCell writes a side's CPU ms a move for a table cell, as "12.3 (20.1)",
-// or "-" when it was not measured.
+// cpuCell writes what a side's moves cost for a table cell: its mean CPU
+// ms a move with the 90th percentile, its mean wall ms a move and its
+// plies, as "12.3 (20.1), wall 40.2, 812 plies" ("-" for a CPU time that
+// was not measured).
 func cpuCell(t match.Times) string {
-	if t.CPUPlies == 0 {
-		return "-"
+	cpu := "-"
+	if t.CPUPlies > 0 {
+		cpu = match.FormatMS(t.CPUMeanMS) + " (" + match.FormatMS(t.CPUP90MS) + ")"
 	}
-	return match.FormatMS(t.CPUMeanMS) + " (" + match.FormatMS(t.CPUP90MS) + ")"
+	return fmt.Sprintf("%s, wall %s, %d plies", cpu, match.FormatMS(t.WallMeanMS), t.Plies)
 }
 
 // splitPlayers splits a comma-separated list of player specs, keeping a

@@ -163,7 +163,7 @@ func TestLadderPlaysEachAnchorAndPrintsOneTable(t *testing.T) {
 	}
 	// Each row states both sides' CPU ms a move; the table's foot how
 	// they were measured.
-	cells := regexp.MustCompile(`\| [0-9.]+ \([0-9.]+\); [0-9.]+ \([0-9.]+\) \|`).FindAllString(out, -1)
+	cells := regexp.MustCompile(`\| [0-9.]+ \([0-9.]+\), wall [0-9.]+, [1-9][0-9]* plies \| [0-9.]+ \([0-9.]+\), wall [0-9.]+, [1-9][0-9]* plies \|`).FindAllString(out, -1)
 	if len(cells) != 2 || !strings.Contains(out, "CPU measured by: greedy thread, random thread, alphabeta:1 thread") {
 		t.Errorf("want each row's CPU ms a move and how they were measured:\n%s", out)
 	}
