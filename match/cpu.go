@@ -36,9 +36,10 @@ const (
 	MeterEngine Meter = "engine process"
 )
 
-// Metered is a Player that says how the CPU time of its moves is measured.
-// A Player that is not is measured by MeterProcess, the measure that misses
-// nothing of this process.
+// Metered is a Player that says how the CPU time of its moves is measured:
+// MeterThread or MeterProcess. A Player that is not Metered, or says another
+// Meter, is measured by MeterProcess, the measure that misses nothing of this
+// process; a SelfTimed player by its own figure.
 type Metered interface {
 	Player
 	Meter() Meter
@@ -64,13 +65,14 @@ type MoveTime struct {
 	Wall time.Duration
 }
 
-// meterOf returns how p's moves are measured.
+// meterOf returns how p's moves are measured: MeterEngine for a SelfTimed
+// player, MeterThread for one that says so, MeterProcess for every other.
 func meterOf(p Player) Meter {
 	if _, ok := p.(SelfTimed); ok {
 		return MeterEngine
 	}
-	if m, ok := p.(Metered); ok {
-		return m.Meter()
+	if m, ok := p.(Metered); ok && m.Meter() == MeterThread {
+		return MeterThread
 	}
 	return MeterProcess
 }
@@ -85,17 +87,12 @@ func timedChoose(ctx context.Context, p Player, pos *env.Position) (env.Move, Mo
 		defer runtime.UnlockOSThread()
 	}
 	var cpu0 time.Duration
-	switch t.Meter {
-	case MeterThread:
+	if t.Meter == MeterThread {
 		c, err := cputime.Thread()
 		if err != nil {
 			t.Meter = MeterProcess
-			break
 		}
 		cpu0 = c
-	case MeterEngine:
-	default:
-		t.Meter = MeterProcess
 	}
 	if t.Meter == MeterProcess {
 		cpu0 = processCPU()

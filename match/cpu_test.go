@@ -102,6 +102,7 @@ func TestMoveCPUIsWhatTheMoveBurned(t *testing.T) {
 		{"helpers by the process", 3, MeterProcess, 1, 15, 30, "process"},
 		{"helpers missed by the thread", 3, MeterThread, 1, 0, 3, "thread"},
 		{"a player that does not say", 0, "", 1, 15, 30, "process"},
+		{"a player that says a measure it does not make", 0, MeterEngine, 1, 15, 30, "process"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := Config{A: burnerMaker(t, per, c.helpers, c.meter), B: Maker{Spec: "random", New: func(s uint64) (Player, error) { return NewRandom(s), nil }},
