@@ -67,6 +67,9 @@ func NewAlphaBeta(v *env.Variant, depth int, vals agent.Values, seed uint64) (*A
 // Name returns "alphabeta:D".
 func (a *AlphaBeta) Name() string { return a.name }
 
+// Meter is MeterThread: the search runs on its caller's goroutine.
+func (a *AlphaBeta) Meter() Meter { return MeterThread }
+
 // Nodes returns the number of positions searched so far.
 func (a *AlphaBeta) Nodes() int64 { return a.nodes }
 

@@ -63,10 +63,18 @@ type Search struct {
 	sims     int
 }
 
-var _ Analyzer = (*Search)(nil)
+var (
+	_ Analyzer = (*Search)(nil)
+	_ Metered  = (*Search)(nil)
+)
 
 // Name returns the player's spec, as "run/gen-0003.safetensors:100".
 func (s *Search) Name() string { return s.name }
+
+// Meter is MeterThread: the searcher has one game slot and evaluates its
+// leaves on its caller's goroutine (a network's products too: nn runs
+// inference on its caller's goroutine, OpenBLAS held to one thread).
+func (s *Search) Meter() Meter { return MeterThread }
 
 // search runs one search from pos and returns its result and game.
 func (s *Search) search(pos *env.Position) (*mcts.Result, *agent.Game, error) {

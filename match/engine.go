@@ -17,11 +17,14 @@ type EnginePlayer struct {
 	lim  engine.Limits
 	name string
 	last engine.Result
+	// threads is the number of search threads (Lazy SMP).
+	threads int
 }
 
 var (
 	_ ContextPlayer = (*EnginePlayer)(nil)
 	_ Analyzer      = (*EnginePlayer)(nil)
+	_ Metered       = (*EnginePlayer)(nil)
 )
 
 // NewEnginePlayer returns an engine player for variant v with the settings
@@ -36,11 +39,22 @@ func NewEnginePlayer(v *env.Variant, spec engine.Spec, table []int32, seed uint6
 	if err != nil {
 		return nil, err
 	}
-	return &EnginePlayer{e: e, lim: spec.Limits, name: name}, nil
+	return &EnginePlayer{e: e, lim: spec.Limits, name: name, threads: max(spec.Threads, 1)}, nil
 }
 
 // Name returns the player's spec, as "engine:nodes=20000".
 func (p *EnginePlayer) Name() string { return p.name }
+
+// Meter is MeterThread for one search thread, which runs on the caller's
+// goroutine; with more, the helper threads run on goroutines of their own
+// (engine.Search's Lazy SMP), so the process's CPU is read (MeterProcess:
+// exact with one game at a time).
+func (p *EnginePlayer) Meter() Meter {
+	if p.threads == 1 {
+		return MeterThread
+	}
+	return MeterProcess
+}
 
 // Choose returns the engine's move.
 func (p *EnginePlayer) Choose(pos *env.Position) (env.Move, error) {

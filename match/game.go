@@ -26,6 +26,8 @@ type Game struct {
 	// Reason says why a game ended by env.Forfeit: which player broke the
 	// match's rules and how ("" for every other ending).
 	Reason string
+	// Times are what each move cost its player, in the order played.
+	Times []MoveTime
 }
 
 // ForfeitError is the error a player returns when it can no longer play the
@@ -42,9 +44,10 @@ func (e *ForfeitError) Error() string { return "forfeit: " + e.Reason }
 
 // PlayGame plays white against black from a copy of start until the rules
 // end the game or maxPlies plies are played (then a draw by env.LengthCap;
-// maxPlies <= 0 means no cap). A player that returns a *ForfeitError loses
-// the game (env.Forfeit); any other error of a player, and an illegal move,
-// is an error.
+// maxPlies <= 0 means no cap), timing each move by its player's Meter
+// (Game.Times). A player that returns a *ForfeitError loses the game
+// (env.Forfeit); any other error of a player, and an illegal move, is an
+// error.
 func PlayGame(ctx context.Context, white, black Player, start *env.Position, maxPlies int) (Game, error) {
 	pos := start.Clone()
 	g := Game{White: white.Name(), Black: black.Name(), Start: start}
@@ -65,13 +68,7 @@ func PlayGame(ctx context.Context, white, black Player, start *env.Position, max
 		if pos.SideToMove() == env.Black {
 			p = black
 		}
-		var m env.Move
-		var err error
-		if cp, ok := p.(ContextPlayer); ok {
-			m, err = cp.ChooseContext(ctx, pos)
-		} else {
-			m, err = p.Choose(pos)
-		}
+		m, t, err := timedChoose(ctx, p, pos)
 		if ctx.Err() != nil {
 			return g, ctx.Err()
 		}
@@ -91,6 +88,7 @@ func PlayGame(ctx context.Context, white, black Player, start *env.Position, max
 			return g, fmt.Errorf("%s (%s) at ply %d chose an illegal move %d in %s", p.Name(), pos.SideToMove(), g.Plies, m, pos)
 		}
 		g.Moves = append(g.Moves, pos.FormatGC(m))
+		g.Times = append(g.Times, t)
 		pos.DoMove(m)
 		g.Plies++
 	}

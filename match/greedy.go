@@ -30,6 +30,9 @@ func NewGreedy(v *env.Variant, vals agent.Values, seed uint64) (*Greedy, error) 
 // Name returns "greedy".
 func (g *Greedy) Name() string { return "greedy" }
 
+// Meter is MeterThread: the player moves on its caller's goroutine.
+func (g *Greedy) Meter() Meter { return MeterThread }
+
 // gain returns the material the side to move gains by m, in centipawns.
 func gain(pos *env.Position, m env.Move, table []int32) int32 {
 	before := agent.Centipawns(pos, table)

@@ -98,14 +98,17 @@ const specHelp = "want random, greedy[:VALUES], alphabeta:DEPTH[:VALUES], engine
 //	alphabeta:D[:VALUES]    alpha-beta negamax on material, D plies (1-8)
 //	engine[:KEY=VALUE...]   the engine of package engine, its options joined
 //	                        by ":": depth=PLIES, nodes=N, movetime=100ms,
-//	                        hash=MB, threads=N (20000 nodes without a limit)
+//	                        hash=MB, threads=N, weights=FILE,
+//	                        eval=classical|FILE (20000 nodes without a limit)
 //	material[:SIMS]         the search over a network-free evaluator of
 //	uniform[:SIMS]          package agent, SIMS playouts per move (the
 //	rollout[:SIMS]          loader's default without)
 //	PATH[:SIMS]             the search over a checkpoint file (a name with
 //	                        "/" or "."), the same
-//	uci:PATH[:KEY=VALUE,..] an outside UCI engine (package match/external),
-//	                        as uci:stockfish:movetime=100ms,UCI_Elo=1800
+//	uci:PATH[:KEY=VALUE,..] an outside UCI engine (package match/external):
+//	                        movetime, nodes, depth, grace, variant and the
+//	                        engine's UCI options, as
+//	                        uci:stockfish:movetime=100ms,UCI_Elo=1800
 //
 // VALUES overrides piece values, as "G=2.5,I=8".
 func Parse(spec string, v *env.Variant, opt Options) (Maker, error) {

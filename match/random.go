@@ -21,6 +21,9 @@ func NewRandom(seed uint64) *Random {
 // Name returns "random".
 func (r *Random) Name() string { return "random" }
 
+// Meter is MeterThread: the player moves on its caller's goroutine.
+func (r *Random) Meter() Meter { return MeterThread }
+
 // Choose returns a uniformly random legal move.
 func (r *Random) Choose(pos *env.Position) (env.Move, error) {
 	r.buf = pos.LegalMoves(r.buf[:0])

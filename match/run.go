@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"bomberzero/env"
+	"bomberzero/internal/cputime"
 	"bomberzero/stats"
 )
 
@@ -68,7 +69,20 @@ type Result struct {
 	LLR      float64     `json:"llr,omitempty"`
 	Decision string      `json:"decision,omitempty"`
 	Records  []Game      `json:"-"`
-	plies    int
+	// Workers is the number of games that ran at once, which a process
+	// CPU measure (MeterProcess) counts together.
+	Workers int `json:"workers,omitzero"`
+	// ATimes and BTimes are what A's and B's moves cost: CPU and wall
+	// milliseconds a move and the plies, set when Run returns.
+	ATimes Times `json:"a_times,omitzero"`
+	BTimes Times `json:"b_times,omitzero"`
+	// LoadStart and LoadEnd are the machine's load average when the match
+	// began and when it ended (zero where the system cannot say).
+	LoadStart cputime.Load `json:"load_start,omitzero"`
+	LoadEnd   cputime.Load `json:"load_end,omitzero"`
+	plies     int
+	// movesA and movesB gather the move times ATimes and BTimes sum up.
+	movesA, movesB moveSamples
 }
 
 func (r *Result) add(g Game, aWhite bool) {
@@ -87,6 +101,13 @@ func (r *Result) add(g Game, aWhite bool) {
 	r.Reasons[g.Termination]++
 	if g.Termination == env.Forfeit {
 		r.Forfeits = append(r.Forfeits, fmt.Sprintf("game %d: %s", g.Index, g.Reason))
+	}
+	for _, t := range g.Times {
+		if (t.Side == env.White) == aWhite {
+			r.movesA.add(t)
+		} else {
+			r.movesB.add(t)
+		}
 	}
 	r.plies += g.Plies
 	r.MeanPlies = float64(r.plies) / float64(r.Total.Games())
@@ -113,7 +134,9 @@ func gameSeed(seed uint64, game int, side uint64) uint64 {
 // Run plays the match described by cfg and returns its result. Games run on
 // cfg.Workers goroutines; with an SPRT no new game starts once it has
 // decided (games already running are finished and counted). A player error
-// stops the match and is returned.
+// stops the match and is returned. The result states what each side's
+// moves cost (ATimes, BTimes) and the machine's load average at the start
+// and the end.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.A.New == nil || cfg.B.New == nil {
 		return nil, errors.New("match: both players must be set")
@@ -151,7 +174,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	workers = min(workers, cfg.Games)
 
-	res := &Result{A: cfg.A.Spec, B: cfg.B.Spec, Reasons: map[env.Termination]int{}, SPRT: cfg.SPRT}
+	res := &Result{A: cfg.A.Spec, B: cfg.B.Spec, Reasons: map[env.Termination]int{}, SPRT: cfg.SPRT, Workers: workers}
+	res.LoadStart, _ = cputime.LoadAverage()
 	if cfg.KeepGames {
 		res.Records = make([]Game, 0, cfg.Games)
 	}
@@ -221,6 +245,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	// fit samples positions by game index) is the same for a seed
 	// whatever the number of workers.
 	slices.SortFunc(res.Records, func(a, b Game) int { return a.Index - b.Index })
+	res.ATimes, res.BTimes = res.movesA.times(), res.movesB.times()
+	res.LoadEnd, _ = cputime.LoadAverage()
 	if firstErr != nil {
 		return res, firstErr
 	}

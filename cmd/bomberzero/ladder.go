@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"bomberzero/internal/cputime"
 	"bomberzero/internal/progress"
 	"bomberzero/match"
 )
@@ -23,7 +24,7 @@ type ladderRow struct {
 // same protocol for every anchor, and prints one table: the model card's
 // ladder (models/*.md) in one command.
 func runLadder(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("ladder", "usage: bomberzero ladder --model PLAYER [flags]\n\nPlays PLAYER (a checkpoint, a shipped model such as models/fbgc.safetensors,\nor any match player) against each anchor in turn, colours alternating, and prints\none Markdown table of the W-D-L, score and Elo with their 95% intervals and how\nthe games ended. The protocol of docs/RESULTS.md is the default: 64 playouts a\nmove (--sims, or PLAYER:SIMS), 400-ply cap, 200 games an anchor, seed 1.", stderr)
+	fs := newFlagSet("ladder", "usage: bomberzero ladder --model PLAYER [flags]\n\nPlays PLAYER (a checkpoint, a shipped model such as models/fbgc.safetensors,\nor any match player) against each anchor in turn, colours alternating, and prints\none Markdown table of the W-D-L, score and Elo with their 95% intervals, each\nside's CPU ms a move and how the games ended, then how CPU was measured and the\nmachine's load. The protocol of docs/RESULTS.md is the default: 64 playouts a\nmove (--sims, or PLAYER:SIMS), 400-ply cap, 200 games an anchor, seed 1.", stderr)
 	variant := variantFlag(fs)
 	model := fs.String("model", "", "the player rated: CHECKPOINT[:SIMS] or any match player")
 	anchors := fs.String("anchors", defaultLadder, "comma-separated anchors, weakest first (a player's own KEY=VALUE list stays with it, as uci:stockfish:movetime=100,UCI_Elo=1800)")
@@ -76,15 +77,37 @@ func runLadder(args []string, stdout, stderr io.Writer) error {
 		return writeJSON(stdout, rows)
 	}
 	fmt.Fprintf(stdout, "%s on %s: %d games an anchor, colours alternating, %d-ply cap, seed %d\n\n", me.Spec, v.Name, *games, tc.Eval.MaxPlies, *seed)
-	fmt.Fprintf(stdout, "| anchor | W-D-L (as White; as Black) | score [95%%] | Elo [95%%] | mean plies | ended by |\n|---|---|---|---|---|---|\n")
+	fmt.Fprintf(stdout, "| anchor | W-D-L (as White; as Black) | score [95%%] | Elo [95%%] | player: CPU ms a move (p90), wall ms, plies | anchor: the same | mean plies | ended by |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		res, e := r.Result, r.Result.Est
-		fmt.Fprintf(stdout, "| %s | +%d =%d -%d (+%d =%d -%d; +%d =%d -%d) | %.3f [%.3f, %.3f] | %+.0f [%+.0f, %+.0f] | %.0f | %s |\n", r.Anchor,
+		fmt.Fprintf(stdout, "| %s | +%d =%d -%d (+%d =%d -%d; +%d =%d -%d) | %.3f [%.3f, %.3f] | %+.0f [%+.0f, %+.0f] | %s | %s | %.0f | %s |\n", r.Anchor,
 			res.Total.Wins, res.Total.Draws, res.Total.Losses, res.AWhite.Wins, res.AWhite.Draws, res.AWhite.Losses,
 			res.ABlack.Wins, res.ABlack.Draws, res.ABlack.Losses, e.Score, e.ScoreLow, e.ScoreHigh, e.Elo, e.EloLow, e.EloHigh,
-			res.MeanPlies, strings.ReplaceAll(endings(res.Reasons), "|", "/"))
+			cpuCell(res.ATimes), cpuCell(res.BTimes), res.MeanPlies, strings.ReplaceAll(endings(res.Reasons), "|", "/"))
 	}
+	first, last := rows[0].Result, rows[len(rows)-1].Result
+	fmt.Fprintf(stdout, "\nCPU measured by: %s %s", me.Spec, first.ATimes.Meter)
+	for _, r := range rows {
+		fmt.Fprintf(stdout, ", %s %s", r.Anchor, r.Result.BTimes.Meter)
+	}
+	fmt.Fprintf(stdout, " (docs/match.md); games at once: %d", first.Workers)
+	if first.LoadStart != (cputime.Load{}) {
+		fmt.Fprintf(stdout, "; load average %s at the start, %s at the end", first.LoadStart, last.LoadEnd)
+	}
+	fmt.Fprintln(stdout, ".")
 	return nil
+}
+
+// cpuCell writes what a side's moves cost for a table cell: its mean CPU
+// ms a move with the 90th percentile, its mean wall ms a move and its
+// plies, as "12.3 (20.1), wall 40.2, 812 plies" ("-" for a CPU time that
+// was not measured).
+func cpuCell(t match.Times) string {
+	cpu := "-"
+	if t.CPUPlies > 0 {
+		cpu = match.FormatMS(t.CPUMeanMS) + " (" + match.FormatMS(t.CPUP90MS) + ")"
+	}
+	return fmt.Sprintf("%s, wall %s, %d plies", cpu, match.FormatMS(t.WallMeanMS), t.Plies)
 }
 
 // splitPlayers splits a comma-separated list of player specs, keeping a

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bomberzero/env"
+	"bomberzero/internal/cputime"
 	"bomberzero/internal/progress"
 	"bomberzero/match"
 	"bomberzero/stats"
@@ -18,7 +19,7 @@ import (
 func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("match", "usage: bomberzero match --a PLAYER --b PLAYER [flags]\n\nPlays a match between two players, colours alternating, and reports the score,\nthe Elo difference with its 95% interval and the likelihood of superiority;\n--sprt stops as soon as a sequential test decides.", stderr)
 	variant := variantFlag(fs)
-	a := fs.String("a", "", "player A: random, greedy, alphabeta:D, engine[:nodes=N:depth=D:movetime=T:hash=MB:threads=N:weights=FILE], material|uniform|rollout[:SIMS], CHECKPOINT[:SIMS] or uci:PATH[:KEY=VALUE,...] (an outside engine)")
+	a := fs.String("a", "", playerHelp("player A"))
 	b := fs.String("b", "", "player B, the same choices")
 	games := fs.Int("games", 100, "games to play (the most, with --sprt)")
 	seed := fs.Uint64("seed", 1, "random seed of the players")
@@ -84,6 +85,14 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// playerHelp is the help of a player flag: every player spec and every key
+// the spec parsers read (match.Parse, engine.ParseSpec, external.ParseSpec;
+// a test holds it to their keys).
+func playerHelp(what string) string {
+	return what + ": random, greedy[:VALUES], alphabeta:D[:VALUES], engine[:KEY=VALUE:...] (keys nodes=N, depth=D, movetime=T, hash=MB, threads=N, weights=FILE, eval=classical|FILE), " +
+		"material|uniform|rollout[:SIMS], CHECKPOINT[:SIMS] or uci:PATH[:KEY=VALUE,...], an outside engine (keys movetime=T, nodes=N, depth=D, grace=T, variant=NAME and the engine's UCI options, as Threads=1); VALUES are piece values, as G=2.5,I=8"
+}
+
 // endings writes how games ended, as "checkmate 3, repetition 1", in the
 // order of the terminations' text.
 func endings(m map[env.Termination]int) string {
@@ -93,6 +102,25 @@ func endings(m map[env.Termination]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// writeTimes prints what each side's moves cost and the machine's load: the
+// figures every strength figure states beside it.
+func writeTimes(w io.Writer, r *match.Result) {
+	for _, s := range []struct {
+		side, spec string
+		t          match.Times
+	}{{"A", r.A, r.ATimes}, {"B", r.B, r.BTimes}} {
+		fmt.Fprintf(w, "  %s %s: %s\n", s.side, s.spec, s.t)
+		if strings.Contains(s.t.Meter, string(match.MeterProcess)) && r.Workers > 1 {
+			fmt.Fprintf(w, "    (the process's CPU while %d games ran at once counts them all: --workers 1 measures this side alone)\n", r.Workers)
+		}
+	}
+	if r.LoadStart != (cputime.Load{}) || r.LoadEnd != (cputime.Load{}) {
+		fmt.Fprintf(w, "  load average %s at the start, %s at the end; games at once: %d\n", r.LoadStart, r.LoadEnd, r.Workers)
+	} else {
+		fmt.Fprintf(w, "  games at once: %d (no load average on this system)\n", r.Workers)
+	}
 }
 
 // writeMatch prints a match result for a person.
@@ -105,6 +133,7 @@ func writeMatch(w io.Writer, r *match.Result, variant string, seed uint64) {
 		r.Total.Wins, r.Total.Draws, r.Total.Losses, e.Score, e.ScoreLow, e.ScoreHigh, 100*e.DrawRate)
 	fmt.Fprintf(w, "  Elo A-B: %+.1f [%+.1f, %+.1f] (95%%), LOS %.1f%%\n", e.Elo, e.EloLow, e.EloHigh, 100*e.LOS)
 	fmt.Fprintf(w, "  mean length %.1f plies; endings: %s\n", r.MeanPlies, endings(r.Reasons))
+	writeTimes(w, r)
 	for _, f := range r.Forfeits {
 		fmt.Fprintf(w, "  forfeit: %s\n", f)
 	}

@@ -6,11 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
+	"bomberzero/engine"
 	"bomberzero/env"
 	"bomberzero/match"
+	"bomberzero/match/external"
 	"bomberzero/setup"
 )
 
@@ -36,6 +40,38 @@ func TestMatchCommandReportsPerColourAndJSON(t *testing.T) {
 	}
 	if r.A != "random" || r.B != "greedy" || r.AWhite.Games() != 2 || r.ABlack.Games() != 1 || r.Reasons[env.LengthCap] != 3 || r.Decision != "continue" {
 		t.Fatalf("json result %+v", r)
+	}
+}
+
+// TestMatchCommandStatesEachSidesCPUAndTheLoad checks the figures that go
+// beside every strength figure: each side's CPU and wall ms a move with how
+// CPU was measured, its plies, the games at once and the load, in the
+// summary and in --json.
+func TestMatchCommandStatesEachSidesCPUAndTheLoad(t *testing.T) {
+	args := []string{"match", "--a", "alphabeta:2", "--b", "random", "--games", "2", "--max-plies", "20", "--workers", "1", "--games-dir", ""}
+	code, out, errs := runCmd(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, re := range []string{
+		`\n  A alphabeta:2: CPU [0-9.]+ ms a move \(median [0-9.]+, p90 [0-9.]+; thread\), wall [0-9.]+ ms \(median [0-9.]+, p90 [0-9.]+\), 20 plies\n`,
+		`\n  B random: CPU [0-9.]+ ms a move .*; thread\), .*, 20 plies\n`,
+		`games at once: 1`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("output lacks %s:\n%s", re, out)
+		}
+	}
+	if runtime.GOOS == "linux" && !regexp.MustCompile(`load average [0-9.]+, [0-9.]+, [0-9.]+ at the start, [0-9.]+, [0-9.]+, [0-9.]+ at the end`).MatchString(out) {
+		t.Errorf("output lacks the load average:\n%s", out)
+	}
+	code, out, errs = runCmd(t, append(args, "--json")...)
+	var r match.Result
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+		t.Fatalf("--json: exit %d, %s: %s", code, errs, out)
+	}
+	if r.ATimes.Plies != 20 || r.ATimes.Meter != "thread" || r.ATimes.CPUPlies != 20 || r.ATimes.CPUMeanMS <= 0 || r.BTimes.Plies != 20 || r.Workers != 1 {
+		t.Errorf("--json: A %+v, B %+v, %d workers", r.ATimes, r.BTimes, r.Workers)
 	}
 }
 
@@ -125,6 +161,12 @@ func TestLadderPlaysEachAnchorAndPrintsOneTable(t *testing.T) {
 	if rows != 2 || !strings.Contains(out, "greedy on fbgc: 4 games an anchor") {
 		t.Errorf("want a table with one row per anchor:\n%s", out)
 	}
+	// Each row states both sides' CPU ms a move; the table's foot how
+	// they were measured.
+	cells := regexp.MustCompile(`\| [0-9.]+ \([0-9.]+\), wall [0-9.]+, [1-9][0-9]* plies \| [0-9.]+ \([0-9.]+\), wall [0-9.]+, [1-9][0-9]* plies \|`).FindAllString(out, -1)
+	if len(cells) != 2 || !strings.Contains(out, "CPU measured by: greedy thread, random thread, alphabeta:1 thread") {
+		t.Errorf("want each row's CPU ms a move and how they were measured:\n%s", out)
+	}
 	code, out, errs = runCmd(t, "ladder", "--model", "greedy", "--anchors", "random", "--games", "2", "--max-plies", "20", "--json", "--quiet")
 	var got []struct {
 		Anchor string `json:"anchor"`
@@ -139,6 +181,45 @@ func TestLadderPlaysEachAnchorAndPrintsOneTable(t *testing.T) {
 	for _, bad := range [][]string{{"ladder"}, {"ladder", "--model", "greedy", "--anchors", "nosuch"}, {"ladder", "--model", "greedy", "--games", "0"}} {
 		if code, _, _ := runCmd(t, bad...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
+	}
+}
+
+// TestMatchHelpListsEverySpecKey holds the players' help to the spec
+// parsers: every key engine.ParseSpec names in its own error for an
+// unknown key, and every key of an outside engine's spec (external.Keys),
+// appears in "match --help" as KEY=.
+func TestMatchHelpListsEverySpecKey(t *testing.T) {
+	_, err := engine.ParseSpec("no-such-key=1")
+	if err == nil {
+		t.Fatal("engine.ParseSpec took an unknown key")
+	}
+	_, want, ok := strings.Cut(err.Error(), "want ")
+	engineKeys := regexp.MustCompile(`([a-z]+)=`).FindAllStringSubmatch(want, -1)
+	if !ok || len(engineKeys) < 5 {
+		t.Fatalf("engine.ParseSpec's error %q lists no keys", err)
+	}
+	code, help, _ := runCmd(t, "match", "--help")
+	if code != 0 {
+		t.Fatalf("match --help: exit %d", code)
+	}
+	var keys []string
+	for _, k := range engineKeys {
+		keys = append(keys, "engine "+k[1])
+	}
+	for _, k := range external.Keys() {
+		keys = append(keys, "uci "+k)
+	}
+	for _, k := range keys {
+		kind, key, _ := strings.Cut(k, " ")
+		// The engine's keys sit in the help's engine part, the outside
+		// engine's in its uci part.
+		part := help[strings.Index(help, "engine["):strings.Index(help, "uci:")]
+		if kind == "uci" {
+			part = help[strings.Index(help, "uci:"):]
+		}
+		if !strings.Contains(part, key+"=") {
+			t.Errorf("match --help does not list the %s player's key %s=:\n%s", kind, key, help)
 		}
 	}
 }

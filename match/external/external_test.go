@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -273,5 +274,49 @@ func TestStockfishPlaysLegalGames(t *testing.T) {
 	// A spec whose option the engine lacks is refused before the match.
 	if _, err := match.Parse("uci:stockfish:NoSuchOption=1", v, opt); err == nil || !strings.Contains(err.Error(), "NoSuchOption") {
 		t.Errorf("unknown option: %v", err)
+	}
+}
+
+// TestStockfishMovesAreTimedByItsProcess checks that an outside engine's
+// side is measured by its own process's CPU time (all its threads: the
+// search runs on one beside the one reading commands), non-zero for real
+// searches, and not more than the wall time of its moves on one thread.
+func TestStockfishMovesAreTimedByItsProcess(t *testing.T) {
+	if _, err := LookPath("stockfish"); err != nil {
+		t.Skip("no stockfish on PATH or in /usr/games (scripts/test.sh installs it)")
+	}
+	if runtime.GOOS != "linux" && runtime.GOOS != "windows" {
+		t.Skip("another process's CPU time is read on Linux and Windows only")
+	}
+	v, err := env.LoadVariant("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := match.Options{Engines: Loader(context.Background())}
+	sf, err := match.Parse("uci:stockfish:nodes=20000,Threads=1,Hash=1", v, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ab, err := match.Parse("alphabeta:1", v, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := match.Run(context.Background(), match.Config{A: sf, B: ab, Games: 2, Start: v.NewPosition(), MaxPlies: 24, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := res.ATimes
+	t.Logf("stockfish: %s", a)
+	if a.Meter != string(match.MeterEngine) || a.Plies == 0 || a.CPUPlies != a.Plies {
+		t.Fatalf("stockfish's side %+v: want every move measured by %q", a, match.MeterEngine)
+	}
+	// 20,000 nodes take Stockfish milliseconds of CPU, whatever the load;
+	// its one search thread cannot use more CPU than the wall time of the
+	// move, whose clock is read outside the CPU readings.
+	if a.CPUMeanMS <= 0 || a.CPUMedianMS <= 0.5 {
+		t.Errorf("stockfish's moves were measured at %.2f ms of CPU (median %.2f)", a.CPUMeanMS, a.CPUMedianMS)
+	}
+	if a.CPUMeanMS > 1.05*a.WallMeanMS+1 {
+		t.Errorf("stockfish with one thread used %.2f ms of CPU a move in %.2f ms of wall time", a.CPUMeanMS, a.WallMeanMS)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"bomberzero/env"
+	"bomberzero/internal/cputime"
 	"bomberzero/match"
 )
 
@@ -33,7 +34,13 @@ type Player struct {
 	base  string
 	moves []string
 	last  *env.Position
+	// moveCPU is the engine process's CPU time over its last move, or
+	// cpuErr why it could not be read.
+	moveCPU time.Duration
+	cpuErr  error
 }
+
+var _ match.SelfTimed = (*Player)(nil)
 
 // NewMaker returns the match.Maker of cfg's engine playing variant v, after
 // checking that the engine starts, accepts every option of cfg and answers
@@ -126,6 +133,9 @@ func (p *Player) ChooseContext(ctx context.Context, pos *env.Position) (env.Move
 		}
 	}
 	p.follow(pos)
+	pid := p.proc.cmd.Process.Pid
+	cpu0, cpuErr := cputime.Process(pid)
+	p.moveCPU, p.cpuErr = 0, errNoMove
 	cmd := "position fen " + p.base
 	if len(p.moves) > 0 {
 		cmd += " moves " + strings.Join(p.moves, " ")
@@ -137,6 +147,12 @@ func (p *Player) ChooseContext(ctx context.Context, pos *env.Position) (env.Move
 		return env.NoMove, p.forfeit(err)
 	}
 	text, err := p.bestMove(ctx)
+	if cpuErr == nil {
+		var cpu1 time.Duration
+		cpu1, cpuErr = cputime.Process(pid)
+		p.moveCPU = cpu1 - cpu0
+	}
+	p.cpuErr = cpuErr
 	if err != nil {
 		if ctx.Err() != nil {
 			return env.NoMove, ctx.Err()
@@ -210,6 +226,14 @@ func (p *Player) bestMove(ctx context.Context) (string, error) {
 		}
 	}
 }
+
+// errNoMove is MoveCPU's error before the player's first move.
+var errNoMove = errors.New("no move measured yet")
+
+// MoveCPU returns the CPU time the engine's process (all its threads) used
+// from the "position" command of its last move to its "bestmove" answer,
+// read from the process's CPU-time clock (cputime.Process).
+func (p *Player) MoveCPU() (time.Duration, error) { return p.moveCPU, p.cpuErr }
 
 // forfeit ends the engine and wraps err as the game's forfeit.
 func (p *Player) forfeit(err error) error {

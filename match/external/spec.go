@@ -57,6 +57,11 @@ type Config struct {
 	Variant string
 }
 
+// Keys returns the keys of a spec that are bomberzero's own (ParseSpec);
+// every other key is a UCI option of the engine. The commands' help lists
+// them.
+func Keys() []string { return []string{"movetime", "nodes", "depth", "grace", "variant"} }
+
 // Option is one UCI option a spec sets.
 type Option struct {
 	Name, Value string
