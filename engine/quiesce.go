@@ -93,17 +93,17 @@ func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 
 				continue
 			}
 		}
+		// A capture that takes less than its piece is worth, landing where
+		// the opponent can take it back, is left out (unless it checks):
+		// the cheap half of a static exchange evaluation. Both are asked
+		// of the position after the move without playing it.
+		if !inCheck && best > -MateBound && m.Promotion() == 0 && gain < w.value[mover] &&
+			pos.AttackedAfter(m, m.To(), us.Other()) && !pos.GivesCheck(m) {
+			continue
+		}
 		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, mover)
 		u := pos.DoMove(m)
 		givesCheck := pos.InCheck()
-		// A capture that takes less than its piece is worth, landing where
-		// the opponent can take it back, is left out (unless it checks):
-		// the cheap half of a static exchange evaluation.
-		if !inCheck && !givesCheck && best > -MateBound && m.Promotion() == 0 && gain < w.value[mover] &&
-			pos.Attacked(m.To(), pos.SideToMove()) {
-			pos.UndoMove(u)
-			continue
-		}
 		s := -w.quiesceChecked(-beta, -alpha, ply+1, givesCheck)
 		pos.UndoMove(u)
 		if w.stopped() {

@@ -328,17 +328,17 @@ loop:
 		if depth >= 3 && quiet && !inCheck {
 			r = w.reduction(depth, n, pvNode, improving, cut, m, ply)
 		}
-		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, w.mover(m))
-		u := pos.DoMove(m)
-		givesCheck := pos.InCheck()
 		// Futility: at low depth a quiet move that gives no check cannot
-		// lift a static evaluation this far below alpha.
-		if !root && !pvNode && !inCheck && quiet && !givesCheck && searched > 0 && best > -MateBound {
-			if d := depth - 1 - r; d <= futilityDepth && static+futilityMargin(d) <= alpha {
-				pos.UndoMove(u)
+		// lift a static evaluation this far below alpha. The check is
+		// asked without playing the move.
+		if !root && !pvNode && !inCheck && quiet && searched > 0 && best > -MateBound {
+			if d := depth - 1 - r; d <= futilityDepth && static+futilityMargin(d) <= alpha && !pos.GivesCheck(m) {
 				continue
 			}
 		}
+		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, w.mover(m))
+		u := pos.DoMove(m)
+		givesCheck := pos.InCheck()
 		searched++
 		var s int32
 		if searched == 1 {
