@@ -73,9 +73,19 @@ type Classical struct {
 	buf            [maxSquares]env.Square
 	pawnsOn        [2][16]int8 // pawns per file, for each side
 	pawnRanks      [2][16][2]int8
+	// zone[s] lists the squares within two king steps of s (s aside), the
+	// king-safety neighbourhood, so that Evaluate walks no geometry.
+	zone [][]zoneSquare
 	// cache holds full evaluations by position key: a search meets the
 	// same leaves again in each iteration.
 	cache *[evalCacheSize]cachedEval
+}
+
+// zoneSquare is one square of a king's neighbourhood; near says it is
+// next to the king (one step), else two steps away.
+type zoneSquare struct {
+	sq   env.Square
+	near bool
 }
 
 // evalCacheSize is the number of evaluations a Classical keeps (a power of two).
@@ -147,6 +157,18 @@ func NewClassical(v *env.Variant, table []int32, w Weights) (*Classical, error) 
 		return best, any
 	}
 	reach := int32(max(g.Files, g.Ranks))
+	e.zone = make([][]zoneSquare, g.Cells())
+	for q := range e.zone {
+		kf, kr := g.File(env.Square(q)), g.Rank(env.Square(q))
+		for df := -2; df <= 2; df++ {
+			for dr := -2; dr <= 2; dr++ {
+				if s := g.At(kf+df, kr+dr); s != env.NoSquare && s != env.Square(q) {
+					near := df >= -1 && df <= 1 && dr >= -1 && dr <= 1
+					e.zone[q] = append(e.zone[q], zoneSquare{s, near})
+				}
+			}
+		}
+	}
 	for c := env.White; c <= env.Black; c++ {
 		e.psq[c] = make([][maxSquares]int32, len(v.Pieces))
 		for t := 1; t < len(v.Pieces); t++ {
@@ -331,30 +353,21 @@ func (e *Classical) kingSafety(pos *env.Position, kmg *[2]int32) {
 	if e.w.KingShelter == 0 && e.w.KingTropism == 0 {
 		return
 	}
-	g := e.v.Geo
 	for c := env.White; c <= env.Black; c++ {
 		k := pos.KingSquare(c)
-		if k == env.NoSquare {
+		if k == env.NoSquare || int(k) >= len(e.zone) {
 			continue
 		}
-		kf, kr := g.File(k), g.Rank(k)
-		for df := -2; df <= 2; df++ {
-			for dr := -2; dr <= 2; dr++ {
-				s := g.At(kf+df, kr+dr)
-				if s == env.NoSquare || s == k {
-					continue
-				}
-				q := pos.At(s)
-				if q == env.NoPiece {
-					continue
-				}
-				near := df >= -1 && df <= 1 && dr >= -1 && dr <= 1
-				switch {
-				case q.Color() == c && near:
-					kmg[c] += e.w.KingShelter
-				case q.Color() != c && !e.pawn[q.Type()]:
-					kmg[c] -= e.w.KingTropism
-				}
+		for _, z := range e.zone[k] {
+			q := pos.At(z.sq)
+			if q == env.NoPiece {
+				continue
+			}
+			switch {
+			case q.Color() == c && z.near:
+				kmg[c] += e.w.KingShelter
+			case q.Color() != c && !e.pawn[q.Type()]:
+				kmg[c] -= e.w.KingTropism
 			}
 		}
 	}

@@ -15,6 +15,12 @@ const deltaMargin = 200
 // static evaluation is already at least beta is not searched further, as
 // in every engine (a stalemate there goes unseen).
 func (w *worker) quiesce(alpha, beta int32, ply int) int32 {
+	return w.quiesceChecked(alpha, beta, ply, w.pos.InCheck())
+}
+
+// quiesceChecked is quiesce told whether the side to move is in check
+// (the parent has just asked, after its move), so it is not asked twice.
+func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 {
 	w.pvLen[ply] = ply
 	if w.visit() {
 		return 0
@@ -24,7 +30,6 @@ func (w *worker) quiesce(alpha, beta int32, ply int) int32 {
 	if s, over := w.drawnOrWon(ply); over {
 		return s
 	}
-	inCheck := pos.InCheck()
 	fifty := pos.HalfMoveClock() >= 100
 	if fifty && !inCheck {
 		return 0
@@ -88,17 +93,18 @@ func (w *worker) quiesce(alpha, beta int32, ply int) int32 {
 				continue
 			}
 		}
-		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, mover)
-		u := pos.DoMove(m)
 		// A capture that takes less than its piece is worth, landing where
 		// the opponent can take it back, is left out (unless it checks):
-		// the cheap half of a static exchange evaluation.
+		// the cheap half of a static exchange evaluation. Both are asked
+		// of the position after the move without playing it.
 		if !inCheck && best > -MateBound && m.Promotion() == 0 && gain < w.value[mover] &&
-			pos.Attacked(m.To(), pos.SideToMove()) && !pos.InCheck() {
-			pos.UndoMove(u)
+			pos.AttackedAfter(m, m.To(), us.Other()) && !pos.GivesCheck(m) {
 			continue
 		}
-		s := -w.quiesce(-beta, -alpha, ply+1)
+		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, mover)
+		u := pos.DoMove(m)
+		givesCheck := pos.InCheck()
+		s := -w.quiesceChecked(-beta, -alpha, ply+1, givesCheck)
 		pos.UndoMove(u)
 		if w.stopped() {
 			return 0

@@ -90,7 +90,7 @@ func (w *worker) aspiration(depth int, last int32) int32 {
 		alpha, beta = max(last-delta, -Infinite), min(last+delta, Infinite)
 	}
 	for {
-		s := w.search(alpha, beta, depth, 0, false)
+		s := w.search(alpha, beta, depth, 0, false, w.pos.InCheck())
 		if w.stopped() {
 			return s
 		}
@@ -177,14 +177,15 @@ func (w *worker) reduction(depth, n int, pvNode, improving, cut bool, m env.Move
 
 // search is the principal-variation search of the node at ply with depth
 // plies left, in the window (alpha, beta); cut says a null-window parent
-// expects it to fail high. Its stages, in order: quiescence at the
-// horizon; the game ends found without moves; mate-distance pruning; the
-// table; the check extension; reverse futility and null-move pruning
+// expects it to fail high; inCheck says whether the side to move is in
+// check (the caller has asked, after its move). Its stages, in order:
+// quiescence at the horizon; the game ends found without moves;
+// mate-distance pruning; the table; the check extension; reverse futility and null-move pruning
 // (never at a PV node or in check); the moves, in order, with late-move
 // pruning and reductions for quiet ones; the table store.
-func (w *worker) search(alpha, beta int32, depth, ply int, cut bool) int32 {
+func (w *worker) search(alpha, beta int32, depth, ply int, cut, inCheck bool) int32 {
 	if depth <= 0 {
-		return w.quiesce(alpha, beta, ply)
+		return w.quiesceChecked(alpha, beta, ply, inCheck)
 	}
 	w.pvLen[ply] = ply
 	if w.visit() {
@@ -206,7 +207,6 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut bool) int32 {
 			return alpha
 		}
 	}
-	inCheck := pos.InCheck()
 	fifty := pos.HalfMoveClock() >= 100
 	if fifty && !inCheck && !root {
 		return 0
@@ -247,7 +247,7 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut bool) int32 {
 			r := 3 + depth/4 + int(min((static-beta)/200, 3))
 			w.stack[ply].move = env.NoMove
 			u := pos.DoNull()
-			s := -w.search(-beta, -beta+1, depth-1-r, ply+1, !cut)
+			s := -w.search(-beta, -beta+1, depth-1-r, ply+1, !cut, pos.InCheck())
 			pos.UndoNull(u)
 			if w.stopped() {
 				return 0
@@ -328,31 +328,31 @@ loop:
 		if depth >= 3 && quiet && !inCheck {
 			r = w.reduction(depth, n, pvNode, improving, cut, m, ply)
 		}
-		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, w.mover(m))
-		u := pos.DoMove(m)
-		givesCheck := pos.InCheck()
 		// Futility: at low depth a quiet move that gives no check cannot
-		// lift a static evaluation this far below alpha.
-		if !root && !pvNode && !inCheck && quiet && !givesCheck && searched > 0 && best > -MateBound {
-			if d := depth - 1 - r; d <= futilityDepth && static+futilityMargin(d) <= alpha {
-				pos.UndoMove(u)
+		// lift a static evaluation this far below alpha. The check is
+		// asked without playing the move.
+		if !root && !pvNode && !inCheck && quiet && searched > 0 && best > -MateBound {
+			if d := depth - 1 - r; d <= futilityDepth && static+futilityMargin(d) <= alpha && !pos.GivesCheck(m) {
 				continue
 			}
 		}
+		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, w.mover(m))
+		u := pos.DoMove(m)
+		givesCheck := pos.InCheck()
 		searched++
 		var s int32
 		if searched == 1 {
-			s = -w.search(-beta, -alpha, depth-1, ply+1, false)
+			s = -w.search(-beta, -alpha, depth-1, ply+1, false, givesCheck)
 		} else {
 			if givesCheck {
 				r = 0
 			}
-			s = -w.search(-alpha-1, -alpha, depth-1-r, ply+1, true)
+			s = -w.search(-alpha-1, -alpha, depth-1-r, ply+1, true, givesCheck)
 			if s > alpha && r > 0 {
-				s = -w.search(-alpha-1, -alpha, depth-1, ply+1, !cut)
+				s = -w.search(-alpha-1, -alpha, depth-1, ply+1, !cut, givesCheck)
 			}
 			if s > alpha && s < beta {
-				s = -w.search(-beta, -alpha, depth-1, ply+1, false)
+				s = -w.search(-beta, -alpha, depth-1, ply+1, false, givesCheck)
 			}
 		}
 		pos.UndoMove(u)

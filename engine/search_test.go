@@ -254,7 +254,7 @@ func TestSearchNodesAllocateNothing(t *testing.T) {
 	w.s.stop.Store(false)
 	w.s.nodeLimit = 0
 	w.s.hard = 0
-	if n := testing.AllocsPerRun(5, func() { w.search(-Infinite, Infinite, 4, 0, false) }); n != 0 {
+	if n := testing.AllocsPerRun(5, func() { w.search(-Infinite, Infinite, 4, 0, false, w.pos.InCheck()) }); n != 0 {
 		t.Errorf("a depth-4 search allocates %.1f times", n)
 	}
 }

@@ -1,6 +1,9 @@
 package env
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 func benchPerft(b *testing.B, name string, depth int) {
 	p := mustLoad(b, name).NewPosition()
@@ -44,5 +47,32 @@ func TestMoveGenerationDoesNotAllocate(t *testing.T) {
 		if allocs != 0 {
 			t.Errorf("%s: %.1f allocations per run", name, allocs)
 		}
+	}
+}
+
+// BenchmarkMobility counts both sides' mobility, the classical
+// evaluation's costliest term, on positions of seeded random games.
+func BenchmarkMobility(b *testing.B) {
+	for _, name := range []string{"fbgc", "chess"} {
+		v := mustLoad(b, name)
+		var sample []*Position
+		rng := rand.New(rand.NewPCG(5, 1))
+		for g := 0; g < 20; g++ {
+			randomGame(v, rng, 60, func(p *Position, _ []Move) {
+				if len(sample) < 200 {
+					sample = append(sample, p.Clone())
+				}
+			})
+		}
+		b.Run(name, func(b *testing.B) {
+			n := 0
+			for i := 0; i < b.N; i++ {
+				p := sample[i%len(sample)]
+				n += p.Mobility(White) - p.Mobility(Black)
+			}
+			if n == 1<<62 {
+				b.Log(n) // keeps the calls
+			}
+		})
 	}
 }

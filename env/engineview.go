@@ -38,53 +38,48 @@ func (p *Position) Pieces(c Color, buf []Square) []Square {
 func (p *Position) Mobility(c Color) int {
 	v := p.v
 	g := v.Geo
+	board := &p.board
 	n := 0
 	for w := 0; w < len(p.occ[c]); w++ {
 		for bb := p.occ[c][w]; bb != 0; bb &= bb - 1 {
 			s := w*64 + bits.TrailingZeros64(bb)
-			ti := p.board[s].Type()
+			ti := board[s].Type()
 			t := &v.Pieces[ti]
 			if t.Pawn != NotPawn || ti == v.king {
 				continue
 			}
 			for _, lt := range t.leaps[s] {
-				if q := p.board[lt.to]; q == NoPiece {
+				if q := board[lt.to]; q == NoPiece {
 					n += int(lt.mode & modeMove)
-				} else if q.Color() != c && lt.mode&modeCapture != 0 {
-					n++
+				} else if q.Color() != c {
+					n += int(lt.mode&modeCapture) >> 1
 				}
 			}
-			if lines := t.slideMove | t.slideCap | t.bomb; lines != 0 {
-				for d := 0; d < 8; d++ {
-					bit := uint8(1) << d
-					if lines&bit == 0 {
-						continue
-					}
-					ray := g.rays[s][d]
-					i := 0
-					for ; i < len(ray) && p.board[ray[i]] == NoPiece; i++ {
-					}
-					if t.slideMove&bit != 0 {
-						n += i
-					}
-					if i < len(ray) && p.board[ray[i]].Color() != c {
-						if t.slideCap&bit != 0 {
-							n++
-						}
-						if t.bomb&bit != 0 && i+1 < len(ray) && p.board[ray[i+1]] == NoPiece {
-							n++
-						}
-					}
+			// Only the directions the piece slides, captures or bombs along.
+			for lines := t.slideMove | t.slideCap | t.bomb; lines != 0; lines &= lines - 1 {
+				d := bits.TrailingZeros8(lines)
+				bit := uint8(1) << d
+				ray := g.rays[s][d]
+				i := 0
+				for i < len(ray) && board[ray[i]] == NoPiece {
+					i++
 				}
-			}
-			if t.heli != 0 {
-				for d := 0; d < 8; d++ {
-					if t.heli&(1<<d) == 0 {
-						continue
-					}
-					if l := g.hops[s][d].land; l != NoSquare && (p.board[l] == NoPiece || p.board[l].Color() != c) {
+				if t.slideMove&bit != 0 {
+					n += i
+				}
+				if i < len(ray) && board[ray[i]].Color() != c {
+					if t.slideCap&bit != 0 {
 						n++
 					}
+					if t.bomb&bit != 0 && i+1 < len(ray) && board[ray[i+1]] == NoPiece {
+						n++
+					}
+				}
+			}
+			for heli := t.heli; heli != 0; heli &= heli - 1 {
+				d := bits.TrailingZeros8(heli)
+				if l := g.hops[s][d].land; l != NoSquare && (board[l] == NoPiece || board[l].Color() != c) {
+					n++
 				}
 			}
 		}

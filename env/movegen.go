@@ -17,8 +17,10 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 	if ksq == NoSquare {
 		return buf
 	}
-	var pinned sqSet
-	if !inCheck {
+	var pinned, zone sqSet
+	if inCheck {
+		zone = p.checkZone(ksq, them)
+	} else {
 		pinned = p.sensitive(ksq, us)
 	}
 	out := start
@@ -28,9 +30,11 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 		case m.Kind() == Castle:
 			// fully checked when generated
 		case m.Kind() == Drop:
-			if inCheck && !p.safeAfter(m, ksq, us) {
+			if inCheck && (!zone.has(m.To()) || !p.safeAfter(m, ksq, us)) {
 				continue
 			}
+		case inCheck && m.From() != ksq && !p.touches(m, &zone):
+			continue // leaves every square the check depends on as it is
 		case inCheck || m.Kind() == EnPassant || m.fly() || m.From() == ksq || pinned.has(m.From()) || pinned.has(m.To()):
 			if !p.safeAfter(m, ksq, us) {
 				continue
@@ -109,6 +113,54 @@ func (p *Position) sensitive(k Square, us Color) sqSet {
 		}
 	}
 	return out
+}
+
+// checkZone returns every square whose contents attacked(k, by) reads:
+// the leaping attackers' squares, the lines from k, the helicopter's
+// landing squares and the squares next to k. A move of a piece other than
+// the king that neither lands on one of them nor removes a piece from one
+// leaves them as they were, save the square it leaves, and emptying a
+// square never ends an attack (a slide or bombing only sees further, a
+// helicopter's landing square may hold any piece not its own): such a
+// move leaves a king in check in check, so LegalMoves drops it without
+// playing it.
+func (p *Position) checkZone(k Square, by Color) sqSet {
+	var z sqSet
+	v := p.v
+	g := v.Geo
+	for _, a := range v.attackers[by][k] {
+		z.add(a.from)
+	}
+	for d := 0; d < 8; d++ {
+		for _, s := range g.rays[k][d] {
+			z.add(s)
+		}
+		if h := g.hops[k][d]; h.land != NoSquare {
+			z.add(h.land)
+		}
+		if s := g.steps[k][d]; s != NoSquare {
+			z.add(s)
+		}
+	}
+	return z
+}
+
+// touches says whether m (not a king move, nor a drop) lands on a square
+// of zone or removes a piece from one.
+func (p *Position) touches(m Move, zone *sqSet) bool {
+	if zone.has(m.To()) {
+		return true
+	}
+	if m.Kind() != EnPassant && !m.fly() {
+		return false // a plain capture removes the piece on its target
+	}
+	sq, n := p.removals(m)
+	for i := 0; i < n; i++ {
+		if zone.has(sq[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // MaxMoves is a buffer size that always holds every legal move.
