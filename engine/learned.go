@@ -36,14 +36,26 @@ func (e residual) Evaluate(pos *env.Position) int32 {
 	return e.EvaluateWithin(pos, -Infinite, Infinite)
 }
 
-// EvaluateWithin computes the correction c first and asks the classical
-// evaluation for its score within the window shifted by -c, so that the
-// sum keeps WindowEvaluator's promise: exact inside (alpha, beta), on the
-// right side of it outside.
+// residualMargin bounds a residual net's correction (centipawns). With it
+// the net is skipped where the classical score alone settles how the
+// score stands against the search's window: the classical evaluation is
+// asked first within the window widened by the margin, and a score
+// outside that wider window is returned as it is, since no correction can
+// bring it back (the net costs about what the classical evaluation costs,
+// so every skipped call is a node nearly half as dear).
+const residualMargin = 300
+
+// EvaluateWithin returns the classical score plus the correction, clamped
+// to ±residualMargin; it keeps WindowEvaluator's promise (exact inside
+// (alpha, beta), on the right side of it outside) and calls the net only
+// when the classical score is within the margin of the window.
 func (e residual) EvaluateWithin(pos *env.Position, alpha, beta int32) int32 {
-	c := e.net.Evaluate(pos)
-	s := e.base.EvaluateWithin(pos, sat(alpha, -c), sat(beta, -c)) + c
-	return max(-nnue.MaxScore, min(nnue.MaxScore, s))
+	b := e.base.EvaluateWithin(pos, sat(alpha, -residualMargin), sat(beta, residualMargin))
+	if b <= sat(alpha, -residualMargin) || b >= sat(beta, residualMargin) {
+		return max(-nnue.MaxScore, min(nnue.MaxScore, b))
+	}
+	c := max(-residualMargin, min(residualMargin, e.net.Evaluate(pos)))
+	return max(-nnue.MaxScore, min(nnue.MaxScore, b+c))
 }
 
 // sat is a+b kept inside (-Infinite, Infinite), so that a shifted open

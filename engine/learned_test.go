@@ -158,7 +158,8 @@ func randomWalk(v *env.Variant, n int, seed uint64) []*env.Position {
 
 // An untrained residual net is the classical evaluation exactly (so the
 // engine over it searches the same tree); a trained one adds its
-// correction and keeps the window promise of EvaluateWithin.
+// correction (clamped to the margin) and keeps the window promise of
+// EvaluateWithin, also where it skips the net.
 func TestResidualNetIsClassicalPlusItsCorrection(t *testing.T) {
 	v, _ := env.LoadVariant("fbgc")
 	fs := nnue.NewFeatureSet(v)
@@ -191,12 +192,12 @@ func TestResidualNetIsClassicalPlusItsCorrection(t *testing.T) {
 		if got := fresh.Evaluate(pos); got != want {
 			t.Fatalf("position %d: untrained residual %d, classical %d; want equal", i, got, want)
 		}
-		c := corr.Evaluate(pos)
+		c := max(-residualMargin, min(residualMargin, corr.Evaluate(pos)))
 		exact := trained.Evaluate(pos)
 		if exact != want+c || fork.Evaluate(pos) != exact {
 			t.Fatalf("position %d: residual %d (fork %d); want classical %d + correction %d", i, exact, fork.Evaluate(pos), want, c)
 		}
-		for _, w := range [][2]int32{{exact - 10, exact + 10}, {exact + 5, exact + 900}, {exact - 900, exact - 5}} {
+		for _, w := range [][2]int32{{exact - 10, exact + 10}, {exact + 5, exact + 900}, {exact - 900, exact - 5}, {exact + 400, exact + 2000}, {exact - 2000, exact - 400}} {
 			got := tw.EvaluateWithin(pos, w[0], w[1])
 			switch {
 			case exact > w[0] && exact < w[1] && got != exact:
