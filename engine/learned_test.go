@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,4 +138,92 @@ func BenchmarkLearnedVsClassical(b *testing.B) {
 	b.ReportMetric(classical/float64(b.N), "classical-nodes/s")
 	b.ReportMetric(learned/float64(b.N), "nnue-nodes/s")
 	b.ReportMetric(learned/classical, "ratio")
+}
+
+// randomWalk returns the positions of a seeded random game of v, at most n.
+func randomWalk(v *env.Variant, n int, seed uint64) []*env.Position {
+	r := rand.New(rand.NewPCG(seed, 11))
+	pos := v.NewPosition()
+	var out []*env.Position
+	for len(out) < n {
+		if res, _ := pos.Status(); res != env.Ongoing {
+			break
+		}
+		out = append(out, pos.Clone())
+		ms := pos.LegalMoves(nil)
+		pos.DoMove(ms[r.IntN(len(ms))])
+	}
+	return out
+}
+
+// An untrained residual net is the classical evaluation exactly (so the
+// engine over it searches the same tree); a trained one adds its
+// correction (clamped to the margin) and keeps the window promise of
+// EvaluateWithin, also where it skips the net.
+func TestResidualNetIsClassicalPlusItsCorrection(t *testing.T) {
+	v, _ := env.LoadVariant("fbgc")
+	fs := nnue.NewFeatureSet(v)
+	table := testTable(v)
+	classical, err := NewClassical(v, table, DefaultWeights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := NewLearned(v, nnue.NewResidual(fs, 32, 8, 3, table), "nnue:fresh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	trainedNet := nnue.NewResidual(fs, 32, 8, 3, table)
+	for i := range trainedNet.W3 {
+		trainedNet.W3[i] = 0.3 * float32(i%3-1)
+	}
+	trainedNet.B3 = 0.2
+	trained, err := NewLearned(v, trainedNet, "nnue:trained")
+	if err != nil {
+		t.Fatal(err)
+	}
+	corr, err := nnue.NewEvaluator(trainedNet, fs, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw := trained.(WindowEvaluator)
+	fork := trained.Fork()
+	for i, pos := range randomWalk(v, 60, 4) {
+		want := classical.Evaluate(pos)
+		if got := fresh.Evaluate(pos); got != want {
+			t.Fatalf("position %d: untrained residual %d, classical %d; want equal", i, got, want)
+		}
+		c := max(-residualMargin, min(residualMargin, corr.Evaluate(pos)))
+		exact := trained.Evaluate(pos)
+		if exact != want+c || fork.Evaluate(pos) != exact {
+			t.Fatalf("position %d: residual %d (fork %d); want classical %d + correction %d", i, exact, fork.Evaluate(pos), want, c)
+		}
+		for _, w := range [][2]int32{{exact - 10, exact + 10}, {exact + 5, exact + 900}, {exact - 900, exact - 5}, {exact + 400, exact + 2000}, {exact - 2000, exact - 400}} {
+			got := tw.EvaluateWithin(pos, w[0], w[1])
+			switch {
+			case exact > w[0] && exact < w[1] && got != exact:
+				t.Fatalf("position %d: window %v: %d; want the exact %d", i, w, got, exact)
+			case exact <= w[0] && got > w[0], exact >= w[1] && got < w[1]:
+				t.Fatalf("position %d: window %v: %d on the other side from the exact %d", i, w, got, exact)
+			}
+		}
+	}
+	// The engine over the untrained residual searches as the classical one.
+	search := func(ev Evaluator) Result {
+		e, err := New(v, Options{HashMB: 4, Threads: 1, Table: table, Eval: ev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := e.Search(context.Background(), v.NewPosition(), Limits{Nodes: 3000}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if a, b := search(nil), search(fresh); a.Move != b.Move || a.Nodes != b.Nodes || a.Score != b.Score {
+		t.Errorf("classical search %v %d cp %d nodes, untrained residual %v %d cp %d nodes; want the same", a.Move, a.Score, a.Nodes, b.Move, b.Score, b.Nodes)
+	}
+	bad := nnue.NewResidual(fs, 8, 4, 1, []int32{0, 100})
+	if _, err := NewLearned(v, bad, "x"); err == nil || !strings.Contains(err.Error(), "base") {
+		t.Errorf("a residual net whose base table does not fit fbgc: %v; want an error naming the base", err)
+	}
 }

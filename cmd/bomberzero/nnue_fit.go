@@ -36,6 +36,7 @@ func runNNUEFit(args []string, stdout, stderr io.Writer) error {
 	init := fs.String("init", "", "net file to continue from (default: a new net)")
 	maxPos := fs.Int("max-positions", 10_000_000, "most positions trained on (the newest chunks')")
 	seed := fs.Uint64("seed", 1, "seed of the split, the order and a new net's weights")
+	dedup := fs.Bool("dedup", true, "keep only the first of the positions equal but for their move counters (openings repeat)")
 	applyFit := fitFlags(fs, &fc)
 	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -79,10 +80,14 @@ func runNNUEFit(args []string, stdout, stderr io.Writer) error {
 		}
 		rows = append(rows, r...)
 	}
+	read := len(rows)
+	if *dedup {
+		rows = dedupRows(rows)
+	}
 	if len(rows) > *maxPos {
 		rows = rows[len(rows)-*maxPos:]
 	}
-	fmt.Fprintf(progressTo(stderr, *quiet), "nnue fit: %d positions from %d chunks, %s trainer\n", len(rows), len(paths), fc.Trainer)
+	fmt.Fprintf(progressTo(stderr, *quiet), "nnue fit: %d positions from %d chunks (%d read), %s trainer\n", len(rows), len(paths), read, fc.Trainer)
 	var bar *progress.Bar
 	prog := func(step, total int) {
 		if bar == nil {
@@ -109,4 +114,25 @@ func runNNUEFit(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%s: %d positions (%d trained on, %d validation), loss %.5f, validation loss %.5f, %.1f s\n",
 		*out, len(rows), ts.Samples, ts.Validation, ts.TrainLoss, ts.ValidationLoss, time.Since(start).Seconds())
 	return nil
+}
+
+// dedupRows returns rows without the repeats of a position: a row whose
+// FEN, its last two fields (the move counters) left out, came before is
+// dropped. The order is kept.
+func dedupRows(rows []learn.Row) []learn.Row {
+	seen := make(map[string]bool, len(rows))
+	out := rows[:0:0]
+	for _, r := range rows {
+		key := r.FEN
+		for range 2 {
+			if i := strings.LastIndexByte(key, ' '); i > 0 {
+				key = key[:i]
+			}
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -23,6 +23,7 @@ func fitFlags(fs *flag.FlagSet, fc *fit.Config) func() error {
 	lambda := fs.Float64("lambda", fc.Lambda, "weight of the search score against the game result in the target (1: score only)")
 	trainer := fs.String("trainer", fit.TrainerSparse, "trainer: sparse (hand-written, resumes mid-training) or gorgonia (the reference, many times slower)")
 	threads := fs.Int("threads", 0, "goroutines the sparse trainer splits a batch over (0: all CPUs)")
+	residual := fs.Bool("residual", fc.Residual, "train a new net as a correction added to the classical evaluation (its untrained net is the classical engine)")
 	return func() error {
 		flags := []struct {
 			name string
@@ -36,6 +37,7 @@ func fitFlags(fs *flag.FlagSet, fc *fit.Config) func() error {
 			{"lambda", func(c *fit.Config) { c.Lambda = *lambda }},
 			{"trainer", func(c *fit.Config) { c.Trainer = *trainer }},
 			{"threads", func(c *fit.Config) { c.Threads = *threads }},
+			{"residual", func(c *fit.Config) { c.Residual = *residual }},
 		}
 		for _, f := range flags {
 			c := fit.DefaultConfig()

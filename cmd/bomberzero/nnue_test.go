@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,5 +156,29 @@ func TestNNUEWorkerRefusesBadInput(t *testing.T) {
 	code, stdout, errs := runCmd(t, "nnue", "worker", "--help")
 	if code != 0 || !strings.Contains(stdout+errs, "usage: bomberzero nnue worker") {
 		t.Errorf("--help: exit %d, %q %q", code, stdout, errs)
+	}
+}
+
+func TestDedupRowsKeepsTheFirstOfEachPosition(t *testing.T) {
+	row := func(fen string, score int32) learn.Row { return learn.Row{FEN: fen, Score: score} }
+	cases := []struct {
+		name string
+		in   []learn.Row
+		want []int32 // scores of the rows kept
+	}{
+		{"none", nil, nil},
+		{"distinct", []learn.Row{row("a w - - 0 1", 1), row("b w - - 0 1", 2)}, []int32{1, 2}},
+		{"same but counters", []learn.Row{row("a w - - 0 1", 1), row("a w - - 3 9", 2), row("b w - - 0 1", 3)}, []int32{1, 3}},
+		{"other side to move", []learn.Row{row("a w - - 0 1", 1), row("a b - - 0 1", 2)}, []int32{1, 2}},
+		{"repeat later", []learn.Row{row("a w - - 0 1", 1), row("b w - - 0 1", 2), row("a w - - 0 5", 3)}, []int32{1, 2}},
+	}
+	for _, c := range cases {
+		var got []int32
+		for _, r := range dedupRows(c.in) {
+			got = append(got, r.Score)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: kept %v; want %v", c.name, got, c.want)
+		}
 	}
 }

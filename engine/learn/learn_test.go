@@ -351,3 +351,64 @@ func TestWorkersSplitTheChunks(t *testing.T) {
 		t.Errorf("files %v, want 3 chunks", paths)
 	}
 }
+
+// A residual training gives each sample the classical score over the
+// net's base table, for a new net (Fit.Residual) and for one continued
+// from a residual net (whatever Fit.Residual says); a plain net's samples
+// carry none.
+func TestNNUETrainResidual(t *testing.T) {
+	v, table := gardner(t)
+	var rows []Row
+	pos := v.NewPosition()
+	for i := 0; len(rows) < 40; i++ {
+		if res, _ := pos.Status(); res != env.Ongoing {
+			pos = v.NewPosition()
+		}
+		rows = append(rows, Row{FEN: pos.String(), Score: int32(10 * i), Result: 0.5})
+		ms := pos.LegalMoves(nil)
+		pos.DoMove(ms[(7*i)%len(ms)])
+	}
+	classical, err := engine.NewClassical(v, table, engine.DefaultWeights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := fit.DefaultConfig()
+	f.Hidden, f.L2, f.Epochs, f.Batch, f.Table, f.Residual = 8, 4, 1, 8, table, true
+	out := filepath.Join(t.TempDir(), "r.nnue")
+	if _, err := (NNUE{Fit: f}).Train(context.Background(), v, rows, "", out, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	net, err := LoadNet(v, out)
+	if err != nil || net.Base != nnue.BaseClassical || len(net.BaseTable) != len(table) {
+		t.Fatalf("trained net %v (%v); want a residual net over the classical evaluation", net, err)
+	}
+	plain := NNUE{Fit: fit.DefaultConfig()}
+	for _, c := range []struct {
+		name  string
+		t     NNUE
+		start *nnue.Net
+		based bool
+	}{{"new residual", NNUE{Fit: f}, nil, true}, {"continued residual", plain, net, true}, {"plain", plain, nil, false}} {
+		samples, err := c.t.samples(v, rows, c.start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nonzero := 0
+		for i, s := range samples {
+			p, _ := v.ParsePosition(s.FEN)
+			want := int32(0)
+			if c.based {
+				want = classical.Evaluate(p)
+			}
+			if s.Base != want {
+				t.Fatalf("%s: sample %d base %d; want %d", c.name, i, s.Base, want)
+			}
+			if s.Base != 0 {
+				nonzero++
+			}
+		}
+		if c.based && nonzero == 0 {
+			t.Errorf("%s: every base score is 0; want the classical scores", c.name)
+		}
+	}
+}

@@ -58,6 +58,36 @@ func (t NNUE) Evaluator(v *env.Variant, _ []int32, path string) (engine.Evaluato
 	return ev, nil
 }
 
+// samples turns rows into fit's samples; for a residual net (start's
+// base, or Fit.Residual for a new net) each carries the classical
+// evaluation's score over the net's base piece values, the one the engine
+// will add the net's correction to.
+func (t NNUE) samples(v *env.Variant, rows []Row, start *nnue.Net) ([]fit.Sample, error) {
+	samples := make([]fit.Sample, len(rows))
+	for i, r := range rows {
+		samples[i] = fit.Sample{FEN: r.FEN, Score: r.Score, Result: r.Result}
+	}
+	table := t.Fit.Table
+	switch {
+	case start != nil && start.Base == nnue.BaseClassical:
+		table = start.BaseTable
+	case start != nil || !t.Fit.Residual:
+		return samples, nil
+	}
+	base, err := engine.NewClassical(v, table, engine.DefaultWeights())
+	if err != nil {
+		return nil, fmt.Errorf("the residual net's base: %w", err)
+	}
+	for i := range samples {
+		pos, err := v.ParsePosition(samples[i].FEN)
+		if err != nil {
+			return nil, fmt.Errorf("position %d: %w", i, err)
+		}
+		samples[i].Base = base.Evaluate(pos)
+	}
+	return samples, nil
+}
+
 // Train trains a net with fit.Train and writes it to out.
 func (t NNUE) Train(ctx context.Context, v *env.Variant, rows []Row, init, out string, seed uint64, progress func(step, total int)) (TrainStats, error) {
 	var start *nnue.Net
@@ -68,11 +98,11 @@ func (t NNUE) Train(ctx context.Context, v *env.Variant, rows []Row, init, out s
 		}
 		start = n
 	}
-	samples := make([]fit.Sample, len(rows))
-	for i, r := range rows {
-		samples[i] = fit.Sample{FEN: r.FEN, Score: r.Score, Result: r.Result}
-	}
 	cfg := t.Fit
+	samples, err := t.samples(v, rows, start)
+	if err != nil {
+		return TrainStats{}, err
+	}
 	cfg.Seed = seed
 	cfg.Checkpoint = ""
 	if cfg.Trainer != fit.TrainerGorgonia {
@@ -98,6 +128,9 @@ func (t NNUE) Train(ctx context.Context, v *env.Variant, rows []Row, init, out s
 	n.Meta["train_loss"] = strconv.FormatFloat(ts.TrainLoss, 'g', 6, 64)
 	n.Meta["val_loss"] = strconv.FormatFloat(ts.ValidationLoss, 'g', 6, 64)
 	n.Meta["seed"] = strconv.FormatUint(seed, 10)
+	if n.Base != "" {
+		n.Meta["base"] = n.Base + " evaluation, engine.DefaultWeights"
+	}
 	if init != "" {
 		n.Meta["init"] = filepath.Base(init)
 	}

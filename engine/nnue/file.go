@@ -13,9 +13,12 @@ import (
 )
 
 // FileVersion is the version of the net file format WriteFile writes.
-// ReadFile reads it and version 1, the format before the linear (PSQT)
-// path, whose nets it reads with that path zero: they evaluate as before.
-const FileVersion = 2
+// Version 3 added the base evaluation of a residual net (header keys base
+// and base_table), so that a build that cannot add the base refuses such a
+// net instead of playing its correction alone. ReadFile reads versions 2
+// (no base) and 1, the format before the linear (PSQT) path, whose nets
+// it reads with that path zero: they evaluate as before.
+const FileVersion = 3
 
 // MaxFileBytes bounds the size of a net file ReadFile accepts.
 const MaxFileBytes = 256 << 20
@@ -25,16 +28,18 @@ const magic = "BZNNUE\r\n"
 
 // header is the JSON header of a net file.
 type header struct {
-	Version  int               `json:"version"`
-	Variant  string            `json:"variant"`
-	Layout   string            `json:"layout"`
-	Features int               `json:"features"`
-	Hidden   int               `json:"hidden"`
-	L2       int               `json:"l2"`
-	Scale    float32           `json:"scale"`
-	B3       float32           `json:"b3"`
-	Tensors  []tensorHeader    `json:"tensors"`
-	Meta     map[string]string `json:"meta,omitempty"`
+	Version   int               `json:"version"`
+	Variant   string            `json:"variant"`
+	Layout    string            `json:"layout"`
+	Features  int               `json:"features"`
+	Hidden    int               `json:"hidden"`
+	L2        int               `json:"l2"`
+	Scale     float32           `json:"scale"`
+	B3        float32           `json:"b3"`
+	Tensors   []tensorHeader    `json:"tensors"`
+	Base      string            `json:"base,omitempty"`
+	BaseTable []int32           `json:"base_table,omitempty"`
+	Meta      map[string]string `json:"meta,omitempty"`
 }
 
 type tensorHeader struct {
@@ -52,7 +57,7 @@ func Encode(n *Net) ([]byte, error) {
 		return nil, err
 	}
 	h := header{Version: FileVersion, Variant: n.Variant, Layout: n.Layout, Features: n.Features,
-		Hidden: n.H, L2: n.L2, Scale: n.Scale, B3: n.B3, Meta: n.Meta}
+		Hidden: n.H, L2: n.L2, Scale: n.Scale, B3: n.B3, Base: n.Base, BaseTable: n.BaseTable, Meta: n.Meta}
 	size := 0
 	for _, t := range n.tensors() {
 		h.Tensors = append(h.Tensors, tensorHeader{t.name, t.shape})
@@ -128,11 +133,14 @@ func Decode(data []byte) (*Net, error) {
 		}
 		return nil, fmt.Errorf("header: %w", err)
 	}
-	if h.Version != FileVersion && h.Version != 1 {
-		return nil, fmt.Errorf("version %d; this build reads versions 1 and %d", h.Version, FileVersion)
+	if h.Version < 1 || h.Version > FileVersion {
+		return nil, fmt.Errorf("version %d; this build reads versions 1 to %d", h.Version, FileVersion)
+	}
+	if h.Version < 3 && (h.Base != "" || len(h.BaseTable) > 0) {
+		return nil, fmt.Errorf("a base evaluation in a version %d file; want version 3 for a residual net", h.Version)
 	}
 	n := &Net{Variant: h.Variant, Layout: h.Layout, Features: h.Features, H: h.Hidden, L2: h.L2,
-		Scale: h.Scale, B3: h.B3, Meta: h.Meta}
+		Scale: h.Scale, B3: h.B3, Base: h.Base, BaseTable: h.BaseTable, Meta: h.Meta}
 	if n.Features < 1 || n.H < 1 || n.L2 < 1 || n.H > 4096 || n.L2 > 1024 || n.Features > 1<<16 {
 		return nil, fmt.Errorf("sizes features %d, hidden %d, l2 %d; want 1-65536, 1-4096, 1-1024", n.Features, n.H, n.L2)
 	}

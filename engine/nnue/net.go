@@ -50,10 +50,28 @@ type Net struct {
 	// (centipawns / Scale).
 	PSQT []float32 // Features
 
+	// Base names the evaluation the net corrects: "" (none: the net's
+	// score is the whole evaluation) or BaseClassical (a residual net: the
+	// engine adds the net's score to the classical evaluation's, built
+	// over the piece values BaseTable, so that a net with W3, B3 and PSQT
+	// zero is the classical evaluation itself and training only learns
+	// what it misses).
+	Base string
+	// BaseTable is the piece values (centipawns by type) of the classical
+	// base evaluation; empty without a base.
+	BaseTable []int32
+
 	// Meta is free text about the net (how it was trained), kept in the
 	// file's header.
 	Meta map[string]string
 }
+
+// BaseClassical is Net.Base of a residual net over the classical
+// evaluation.
+const BaseClassical = "classical"
+
+// maxBaseValue bounds a base table's piece values (centipawns).
+const maxBaseValue = 100000
 
 // NewNet returns a net for feature set fs with h hidden units a
 // perspective and l2 in the second layer, its weights drawn at random from
@@ -81,6 +99,18 @@ func NewNet(fs *FeatureSet, h, l2 int, seed uint64) *Net {
 	return n
 }
 
+// NewResidual returns a residual net over the classical evaluation with
+// piece values table (see Net.Base): NewNet's hidden layers, but the last
+// layer, its bias and the linear path zero, so that the net adds nothing
+// until it is trained.
+func NewResidual(fs *FeatureSet, h, l2 int, seed uint64, table []int32) *Net {
+	n := NewNet(fs, h, l2, seed)
+	clear(n.W3)
+	n.B3 = 0
+	n.Base, n.BaseTable = BaseClassical, append([]int32(nil), table...)
+	return n
+}
+
 // Check reports the first inconsistency of the net's sizes or a weight
 // that is not finite.
 func (n *Net) Check() error {
@@ -104,6 +134,23 @@ func (n *Net) Check() error {
 	}
 	if !finite32(n.B3) {
 		return fmt.Errorf("B3 is %v; want a finite number", n.B3)
+	}
+	switch n.Base {
+	case "":
+		if len(n.BaseTable) != 0 {
+			return fmt.Errorf("base table of %d values without a base; want none", len(n.BaseTable))
+		}
+	case BaseClassical:
+		if len(n.BaseTable) < 2 {
+			return fmt.Errorf("base %s with a table of %d values; want one value per piece type", n.Base, len(n.BaseTable))
+		}
+		for t, v := range n.BaseTable {
+			if v < -maxBaseValue || v > maxBaseValue {
+				return fmt.Errorf("base table value of type %d is %d; want -%d to %d centipawns", t, v, maxBaseValue, maxBaseValue)
+			}
+		}
+	default:
+		return fmt.Errorf("base %q; want none or %q", n.Base, BaseClassical)
 	}
 	return nil
 }
@@ -174,6 +221,7 @@ func (n *Net) Clone() *Net {
 	c.B2 = append([]float32(nil), n.B2...)
 	c.W3 = append([]float32(nil), n.W3...)
 	c.PSQT = append([]float32(nil), n.PSQT...)
+	c.BaseTable = append([]int32(nil), n.BaseTable...)
 	if n.Meta != nil {
 		c.Meta = make(map[string]string, len(n.Meta))
 		for k, v := range n.Meta {

@@ -234,6 +234,39 @@ func TestSetMaterialCountsMaterial(t *testing.T) {
 	}
 }
 
+// TestNewResidualAddsNothing: an untrained residual net's correction is
+// exactly zero in every position, so the engine over it is the classical
+// one; a trained one (W3 set) is not.
+func TestNewResidualAddsNothing(t *testing.T) {
+	for _, name := range []string{"fbgc", "chess"} {
+		v := mustVariant(t, name)
+		fs := NewFeatureSet(v)
+		n := NewResidual(fs, 16, 8, 5, []int32{0, 100, 300})
+		if err := n.Check(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		pos := v.NewPosition()
+		r := rand.New(rand.NewPCG(9, 9))
+		trained := n.Clone()
+		trained.W3[0] = 1
+		moved := false
+		for range 40 {
+			if got := scratch(n, fs, pos); got != 0 {
+				t.Fatalf("%s: an untrained residual net outputs %v; want 0", name, got)
+			}
+			moved = moved || scratch(trained, fs, pos) != 0
+			if res, _ := pos.Status(); res != env.Ongoing {
+				break
+			}
+			ms := pos.LegalMoves(nil)
+			pos.DoMove(ms[r.IntN(len(ms))])
+		}
+		if !moved {
+			t.Errorf("%s: a residual net with W3 set outputs 0 everywhere; want a correction", name)
+		}
+	}
+}
+
 func TestEvaluateDoesNotAllocate(t *testing.T) {
 	v := mustVariant(t, "fbgc")
 	fs := NewFeatureSet(v)
@@ -278,6 +311,16 @@ func TestFileRoundTripsAndRefusesBadFiles(t *testing.T) {
 	}
 	damaged := append([]byte(nil), data...)
 	damaged[len(damaged)-100] ^= 1
+	res := NewResidual(fs, 8, 4, 3, []int32{0, 100, 300})
+	resData, err := Encode(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Decode(resData); err != nil {
+		t.Fatalf("a residual net: %v", err)
+	} else if got.Base != BaseClassical || fmt.Sprint(got.BaseTable) != "[0 100 300]" {
+		t.Fatalf("a residual net read back as base %q table %v; want classical [0 100 300]", got.Base, got.BaseTable)
+	}
 	nan := n.Clone()
 	nan.W2[5] = float32(math.NaN())
 	cases := []struct {
@@ -288,8 +331,11 @@ func TestFileRoundTripsAndRefusesBadFiles(t *testing.T) {
 		{"damaged", write("damaged.nnue", damaged), "checksum"},
 		{"truncated", write("short.nnue", data[:len(data)-200]), "truncated"},
 		{"not a net", write("text.nnue", []byte("hello world, this is not a net file at all, not at all")), "not a bomberzero net file"},
-		{"version", write("v3.nnue", rewriteHeader(t, data, `"version":2`, `"version":3`)), "version 3; this build reads versions 1 and 2"},
-		{"v1 with PSQT", write("v1bad.nnue", rewriteHeader(t, data, `"version":2`, `"version":1`)), "want 5 (W1, B1, W2, B2, W3) in version 1"},
+		{"version", write("v4.nnue", rewriteHeader(t, data, `"version":3`, `"version":4`)), "version 4; this build reads versions 1 to 3"},
+		{"v1 with PSQT", write("v1bad.nnue", rewriteHeader(t, data, `"version":3`, `"version":1`)), "want 5 (W1, B1, W2, B2, W3) in version 1"},
+		{"base in v2", write("v2base.nnue", rewriteHeader(t, resData, `"version":3`, `"version":2`)), "want version 3 for a residual net"},
+		{"unknown base", write("base.nnue", rewriteHeader(t, resData, `"base":"classical"`, `"base":"other"`)), `base "other"`},
+		{"base table", write("table.nnue", rewriteHeader(t, resData, `"base_table":[0,`, `"base_table":[0,100001,`)), "want -100000 to 100000"},
 		{"sizes", write("sizes.nnue", rewriteHeader(t, data, `"hidden":8`, `"hidden":9`)), "want"},
 		{"missing", filepath.Join(dir, "none.nnue"), "none.nnue"},
 	}
@@ -307,7 +353,7 @@ func TestFileRoundTripsAndRefusesBadFiles(t *testing.T) {
 	clear(old.PSQT)
 	v1, _ := Encode(old)
 	v1 = v1[:len(v1)-32-4*old.Features]
-	v1 = rewriteHeader(t, append(v1, make([]byte, 32)...), `"version":2`, `"version":1`)
+	v1 = rewriteHeader(t, append(v1, make([]byte, 32)...), `"version":3`, `"version":1`)
 	v1 = rewriteHeader(t, v1, fmt.Sprintf(`,{"name":"PSQT","shape":[%d]}`, old.Features), "")
 	got, err = ReadFile(write("v1.nnue", v1))
 	if err != nil {

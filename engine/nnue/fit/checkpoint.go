@@ -44,6 +44,7 @@ func newCheckpoint(cfg Config, net *nnue.Net, d *data) *checkpoint {
 	w(cfg.Seed)
 	w(d.feats)
 	w(d.target)
+	w(d.base)
 	for _, a := range weightArrays(net) {
 		w(a)
 	}

@@ -30,6 +30,11 @@ type Sample struct {
 	FEN    string
 	Score  int32   // the search's score, centipawns for the side to move
 	Result float32 // the game's result for the side to move: 1, 0.5 or 0
+	// Base is the base evaluation's score of the position (centipawns for
+	// the side to move) that a residual net's output is added to before
+	// the loss, so that the net learns the target minus the base; zero for
+	// a net without a base (nnue.Net.Base).
+	Base int32
 }
 
 // Config sets the net's sizes and the training.
@@ -57,6 +62,12 @@ type Config struct {
 	// (0: GOMAXPROCS). The sums' order, so the last bits of the weights,
 	// depend on it.
 	Threads int
+	// Residual makes a new net a residual one over the classical
+	// evaluation with the piece values Table (nnue.NewResidual: the
+	// untrained net adds nothing); the samples must then carry the
+	// classical score in Sample.Base. A net to continue from keeps its own
+	// kind.
+	Residual bool
 	// Checkpoint, when not "", is a file the sparse trainer writes
 	// atomically after each epoch and resumes from when it is there and
 	// was written for the same samples, settings and start net.
@@ -107,6 +118,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("trainer %q: want %s or %s", c.Trainer, TrainerSparse, TrainerGorgonia)
 	case c.Threads < 0 || c.Threads > 256:
 		return fmt.Errorf("threads %d: want 0 (all) to 256", c.Threads)
+	case c.Residual && len(c.Table) < 2:
+		return fmt.Errorf("residual: want the piece values table of the classical base")
+	case c.Residual && c.Trainer == TrainerGorgonia:
+		return fmt.Errorf("residual: only the %s trainer adds a base score", TrainerSparse)
 	case c.Checkpoint != "" && c.Trainer == TrainerGorgonia:
 		return fmt.Errorf("checkpoint %s: only the %s trainer resumes", c.Checkpoint, TrainerSparse)
 	}
@@ -122,11 +137,13 @@ type Report struct {
 }
 
 // data is the samples as sparse features: sample i's side-to-move
-// features are feats[us[i]:them[i]], its opponent's feats[them[i]:end[i]].
+// features are feats[us[i]:them[i]], its opponent's feats[them[i]:end[i]];
+// base[i] is its base score in output units (Sample.Base / Scale).
 type data struct {
 	feats         []int32
 	us, them, end []int
 	target        []float32
+	base          []float32
 }
 
 // prepare parses every sample once; an unparseable FEN is an error naming
@@ -152,6 +169,7 @@ func prepare(v *env.Variant, fs *nnue.FeatureSet, samples []Sample, cfg Config) 
 		d.end = append(d.end, len(d.feats))
 		p := cfg.Lambda*sigmoid(float64(s.Score)/cfg.Scale) + (1-cfg.Lambda)*float64(s.Result)
 		d.target = append(d.target, float32(p))
+		d.base = append(d.base, float32(float64(s.Base)/cfg.Scale))
 	}
 	return d, nil
 }
@@ -293,7 +311,7 @@ func validationLoss(net *nnue.Net, d *data, idx []int) float64 {
 	}
 	sum := 0.0
 	for _, i := range idx {
-		out := float64(net.Output(d.feats[d.us[i]:d.them[i]], d.feats[d.them[i]:d.end[i]]))
+		out := float64(net.Output(d.feats[d.us[i]:d.them[i]], d.feats[d.them[i]:d.end[i]]) + d.base[i])
 		e := sigmoid(out) - float64(d.target[i])
 		sum += e * e
 	}

@@ -68,7 +68,8 @@ func clip01(x float32) float32 {
 }
 
 // forward computes sample i's accumulators into g.acc, the second layer's
-// pre-activation into g.z2, and returns the raw output.
+// pre-activation into g.z2, and returns the raw output plus the sample's
+// base score (zero without a base), which the loss compares.
 func forward(n *nnue.Net, d *data, i int, g *grads) float32 {
 	H := n.H
 	var psq [2]float32
@@ -87,7 +88,7 @@ func forward(n *nnue.Net, d *data, i int, g *grads) float32 {
 	for j, z := range z2 {
 		out += clip01(z) * n.W3[j]
 	}
-	return out + (psq[0]-psq[1])*0.5
+	return out + (psq[0]-psq[1])*0.5 + d.base[i]
 }
 
 // backward adds sample i's gradient of the batch loss (a mean over batch

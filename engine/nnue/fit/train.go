@@ -77,10 +77,25 @@ func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, in
 		}
 		net = init.Clone()
 	} else {
-		net = nnue.NewNet(fs, cfg.Hidden, cfg.L2, cfg.Seed)
-		net.Scale = float32(cfg.Scale)
-		if cfg.Table != nil {
-			net.SetMaterial(fs, cfg.Table)
+		switch {
+		case cfg.Residual:
+			net = nnue.NewResidual(fs, cfg.Hidden, cfg.L2, cfg.Seed, cfg.Table)
+		default:
+			net = nnue.NewNet(fs, cfg.Hidden, cfg.L2, cfg.Seed)
+			net.Scale = float32(cfg.Scale)
+			if cfg.Table != nil {
+				net.SetMaterial(fs, cfg.Table)
+			}
+		}
+	}
+	if net.Base != "" && cfg.Trainer == TrainerGorgonia {
+		return nil, Report{}, fmt.Errorf("fit: a residual net (base %s): only the %s trainer adds a base score", net.Base, TrainerSparse)
+	}
+	if net.Base == "" {
+		for i, s := range samples {
+			if s.Base != 0 {
+				return nil, Report{}, fmt.Errorf("fit: sample %d has a base score %d but the net has no base evaluation", i, s.Base)
+			}
 		}
 	}
 	net.Scale = float32(cfg.Scale)
