@@ -24,6 +24,15 @@ func BLASCore() string {
 	return "gonum"
 }
 
+// ExactRows reports whether this build's inference gives each position
+// the same output bits whatever the batch it is evaluated in: its size, the
+// position's place in it and the other positions. It holds where the
+// products are package gemm's assembly (every element summed in one fixed
+// order, gemm.Exact); the rest of inference works row by row or tile by
+// tile. gonum's fallback (the purego tag, or no AVX2) sums in orders that
+// depend on its operands' alignment.
+func ExactRows() bool { return gemm.Exact() }
+
 // tileForSerial says whether single-goroutine products must be cut into
 // tiles to keep gonum from going parallel: only where gemm.Sgemm is gonum's.
 var tileForSerial = !gemm.Available()

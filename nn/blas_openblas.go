@@ -25,6 +25,12 @@ const BLASName = "OpenBLAS (cgo)"
 // the program starts (docs/BENCHMARKS.md).
 func BLASCore() string { return C.GoString(C.openblas_get_corename()) }
 
+// ExactRows reports whether this build's inference gives each position
+// the same output bits whatever the batch it is evaluated in. OpenBLAS
+// promises nothing of the kind (its kernels and their summation order may
+// change with a product's shape), so this build says no.
+func ExactRows() bool { return false }
+
 // tileForSerial is false: OpenBLAS runs single-threaded and takes products whole.
 const tileForSerial = false
 

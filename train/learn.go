@@ -30,15 +30,9 @@ func trainSteps(cfg setup.TrainConfig, arrived, samples int64, doneThisGen int) 
 // trainPhase trains the network on the window of recent data, saving the
 // trainer and the state every CheckpointSteps steps.
 func (r *runner) trainPhase(ctx context.Context) error {
-	rep, err := r.window.Refresh()
-	if err != nil {
-		return fmt.Errorf("train: data window: %w", err)
+	if err := r.refreshWindow(); err != nil {
+		return err
 	}
-	// Chunks the window found unusable on reading their rows (damaged, or
-	// of another variant): quarantined and named, as self-play's listing
-	// does with those it finds; a duplicate is left to the listing
-	// (datasets.List), which keeps the first in chunk order.
-	r.quarantine(slices.DeleteFunc(rep.Problems, func(p *datasets.ChunkError) bool { return errors.Is(p, datasets.ErrDuplicate) }))
 	tc := r.cfg.Train
 	if s := r.cfg.Teacher.StepsIn(r.st.Generation); s > 0 {
 		tc.MaxSteps = s // the teacher's round
@@ -70,7 +64,7 @@ func (r *runner) trainPhase(ctx context.Context) error {
 			stopped = true
 			break
 		}
-		if err := r.window.Sample(r.rng, samples); err != nil {
+		if err := r.canon.Sample(r.rng, samples); err != nil {
 			return fmt.Errorf("train: sample: %w", err)
 		}
 		if err := r.decayRate(); err != nil {
@@ -135,15 +129,43 @@ func (r *runner) trainPhase(ctx context.Context) error {
 // value error are measured on, with its own generator so that the training
 // batches do not depend on it.
 func (r *runner) qualitySample(n int) ([]datasets.Sample, error) {
-	if r.window.Len() == 0 {
+	if !r.canonOK {
+		// Resumed in the evaluation: the window as the training phase saw
+		// it (self-play wrote nothing since), so that the record is the
+		// one an uninterrupted run writes.
+		if err := r.refreshWindow(); err != nil {
+			return nil, err
+		}
+	}
+	if r.canon.Len() == 0 {
 		return nil, nil
 	}
 	rng := rand.New(rand.NewPCG(r.cfg.Seed, mix(r.cfg.Seed, uint64(r.st.Generation)+0x7175)))
 	s := make([]datasets.Sample, n)
-	if err := r.window.Sample(rng, s); err != nil {
+	if err := r.canon.Sample(rng, s); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	return s, nil
+}
+
+// refreshWindow brings the data window up to date and orders its
+// positions for sampling (canonicalWindow).
+func (r *runner) refreshWindow() error {
+	rep, err := r.window.Refresh()
+	if err != nil {
+		return fmt.Errorf("train: data window: %w", err)
+	}
+	// Chunks the window found unusable on reading their rows (damaged, or
+	// of another variant): quarantined and named, as self-play's listing
+	// does with those it finds; a duplicate is left to the listing
+	// (datasets.List), which keeps the first in chunk order.
+	r.quarantine(slices.DeleteFunc(rep.Problems, func(p *datasets.ChunkError) bool { return errors.Is(p, datasets.ErrDuplicate) }))
+	r.canon.w = r.window
+	if err := r.canon.refresh(); err != nil {
+		return err
+	}
+	r.canonOK = true
+	return nil
 }
 
 // finiteLosses reports whether every loss of a step is a finite number.

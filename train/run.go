@@ -136,6 +136,8 @@ type runner struct {
 	pcg     *rand.PCG
 	rng     *rand.Rand
 	window  *datasets.Window
+	canon   canonicalWindow // the window's positions in content order, for sampling
+	canonOK bool            // whether canon was built from a refresh in this generation
 	metrics *metrics.Writer
 	remote  *remote // nil for a run kept only in dir
 
@@ -703,6 +705,7 @@ func (r *runner) nextGeneration() error {
 	}
 	r.st.Generation++
 	r.st.Phase = phaseSelfPlay
+	r.canonOK = false // the next generation's games are coming
 	r.st.GenWriter, r.st.ChunksAtGenStart = newGenWriter(r.st.Generation), 0
 	r.st.GenChunks = nil
 	r.st.SelfPlaySeconds = 0

@@ -157,7 +157,7 @@ func (r *runner) selfPlay(ctx context.Context) error {
 		done += c.Games
 	}
 	if r.teaching() {
-		if err := r.teacherPhase(ctx, done); err != nil {
+		if err := r.teacherPhase(ctx, chunks, done); err != nil {
 			return err
 		}
 	} else if remaining := r.cfg.GamesIn(r.st.Generation) - done; remaining > 0 {

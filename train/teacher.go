@@ -6,27 +6,37 @@ import (
 	"path/filepath"
 	"time"
 
+	"bomberzero/datasets"
 	"bomberzero/internal/progress"
 	"bomberzero/selfplay/teacher"
 )
 
 // teacherPhase plays the remaining games of the teacher's generation (0,
 // or 1 too with two rounds): like self-play, every written game is in a
-// chunk at once, and a resume plays the games still missing (counted from
-// the generation's chunks).
-func (r *runner) teacherPhase(ctx context.Context, done int) error {
+// chunk at once, and a resume plays the games still missing. As in
+// self-play the generation's games are numbered, each seeded by its number
+// (and its ID made from it), and a resume leaves out the numbers in the
+// generation's chunks: the very games an uninterrupted run plays.
+func (r *runner) teacherPhase(ctx context.Context, chunks []datasets.ChunkInfo, done int) error {
 	tc := r.cfg.Teacher
 	games := tc.GamesIn(r.st.Generation)
 	remaining := games - done
 	if remaining <= 0 {
 		return nil
 	}
+	seed := mix(r.cfg.Seed, uint64(r.st.Generation)<<32|0x7e<<56)
+	// Games of a run begun before teacher games were numbered have random
+	// IDs: none is skipped, and the remaining count is still right.
+	skip, err := doneGames(chunks, seed, games)
+	if err != nil {
+		return err
+	}
 	cfg := tc.Settings(r.cfg.Variant, r.st.Generation, remaining)
 	cfg.Out = filepath.Join(r.dir, dataDir)
 	cfg.Workers = r.cfg.SelfPlay.WorkerCount()
 	cfg.FlushGames, cfg.FlushEvery = 16, 10*time.Second
 	cfg.Writer = r.st.GenWriter
-	cfg.Seed = mix(r.cfg.Seed, uint64(r.st.Generation)<<32|uint64(done)|0x7e<<56)
+	cfg.Seed, cfg.SkipGames = seed, skip
 	if r.opt.Out != nil && done == 0 {
 		fmt.Fprintf(r.opt.Out, "gen %d: teacher %s plays %d games (cap %d plies, %d random plies, policy %s)\n",
 			r.st.Generation, cfg.Name(), games, tc.MaxPlies, tc.RandomPlies, tc.Policy)

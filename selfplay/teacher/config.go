@@ -109,8 +109,14 @@ type Config struct {
 	// tell its chunks from others' by identity; "" means host-pid.
 	Writer string
 	// Seed seeds the games: game k of a run draws its random plies and the
-	// teacher's tie-breaks from (Seed, k) alone, whichever worker plays it.
+	// teacher's tie-breaks from (Seed, k) alone, whichever worker plays it,
+	// and its ID is selfplay.GameID(Seed, k).
 	Seed uint64
+	// SkipGames are game numbers not to play: a resumed run's games already
+	// on disk. The run plays Games games, numbered from 0, leaving these
+	// out, so that a resume plays the very games an uninterrupted run
+	// plays.
+	SkipGames map[int]bool
 }
 
 // DefaultConfig returns the defaults for variant: alphabeta:2 at a 400-ply

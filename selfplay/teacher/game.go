@@ -93,8 +93,9 @@ type game struct {
 	res   env.Result
 }
 
-// play plays game number k of the run (its seeds depend on cfg.Seed and k
-// only). It returns ctx's error when ctx ends first.
+// play plays game number k of the run (its seeds, and its ID,
+// selfplay.GameID, depend on cfg.Seed and k only). It returns ctx's error
+// when ctx ends first.
 func (p *player) play(ctx context.Context, k int) (*game, error) {
 	for draw := range uint64(maxOpeningDraws) {
 		seed := mix(mix(p.cfg.Seed, uint64(k)), draw)
@@ -102,7 +103,7 @@ func (p *player) play(ctx context.Context, k int) (*game, error) {
 		if pos == nil {
 			continue // the random plies ended the game
 		}
-		return p.teach(ctx, pos, moves, seed)
+		return p.teach(ctx, pos, moves, seed, selfplay.GameID(p.cfg.Seed, k))
 	}
 	return nil, fmt.Errorf("teacher: game %d: %d random openings of %d plies all ended the game", k, maxOpeningDraws, p.cfg.RandomPlies)
 }
@@ -129,7 +130,7 @@ func (p *player) opening(rng *rand.Rand) (*env.Position, []string) {
 
 // teach lets the teacher play both sides from pos to the game's end or
 // the cap, recording every position it searched.
-func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, seed uint64) (*game, error) {
+func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, seed uint64, id string) (*game, error) {
 	var (
 		ab  *match.AlphaBeta
 		eng *engine.Engine
@@ -145,7 +146,7 @@ func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, s
 	if err != nil {
 		return nil, fmt.Errorf("teacher: %w", err)
 	}
-	g := &game{moves: moves, rec: datasets.GameRecord{ID: datasets.NewGameID(), Variant: p.v.Name,
+	g := &game{moves: moves, rec: datasets.GameRecord{ID: id, Variant: p.v.Name,
 		Model: p.model, Generation: p.cfg.Generation}}
 	why := env.NotOver
 	for {

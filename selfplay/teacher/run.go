@@ -36,7 +36,7 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (*Summary, er
 	}
 	index := env.NewMoveIndex(v)
 	d := selfplay.Driver{Out: cfg.Out, Games: cfg.Games, Workers: cfg.workers(), Writer: cfg.Writer,
-		FlushGames: cfg.FlushGames, FlushEvery: cfg.FlushEvery}
+		FlushGames: cfg.FlushGames, FlushEvery: cfg.FlushEvery, Skip: cfg.SkipGames}
 	sum, err := d.Run(ctx, func(int) (selfplay.Player, error) { return newPlayer(&cfg, v, index, tb), nil }, progress)
 	if err != nil {
 		return sum, fmt.Errorf("teacher: %w", err)

@@ -6,8 +6,8 @@ import (
 
 // benchShapes are the network's products (m x n x k): the 1024^3 ceiling,
 // a conv forward as im2col (cout x batch*hw x 9*cin), its weight gradient
-// (A x Bᵀ) and input gradient (Aᵀ x B), and a Winograd slab (tiles x cout x
-// cin).
+// (A x Bᵀ) and input gradient (Aᵀ x B), a Winograd slab (tiles x cout x
+// cin) and the value heads' first dense layer at small batches.
 var benchShapes = []struct {
 	name    string
 	tA, tB  bool
@@ -20,6 +20,11 @@ var benchShapes = []struct {
 	{"convdX576x3200x64/TN", true, false, 576, 3200, 64},
 	{"128x576x64", false, false, 128, 576, 64},
 	{"wino200x64x64", false, false, 200, 64, 64},
+	// The value heads' fc1 of the 6x64 net (2x64 hidden units over 144
+	// padded squares x 8 channels) at batches of 1 and 4: fewer rows than
+	// a panel, by a transposed B.
+	{"fc1-1x128x1152/NT", false, true, 1, 128, 1152},
+	{"fc1-4x128x1152/NT", false, true, 4, 128, 1152},
 }
 
 func benchGemm(b *testing.B, f func(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)) {

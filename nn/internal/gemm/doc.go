@@ -11,7 +11,12 @@
 // panels at once.
 // Small operands, common in inference, are read in place instead: A when
 // few B panels reuse it, B when its rows are close together. Fewer than MR
-// rows of op(A) times a transposed B is one gemv per row (gonum's).
+// rows of op(A) times a transposed B is computed as its transpose: B as
+// stored times op(A)ᵀ.
+//
+// Every element of C gets the same operations in the same order whatever
+// the product's shape and its place in it (Exact), so a network's output
+// for one position has the same bits in a batch of any size.
 //
 // The assembly runs on amd64 with AVX2 and FMA (checked once with
 // golang.org/x/sys/cpu) in builds without the purego tag; elsewhere Sgemm

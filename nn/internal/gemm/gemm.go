@@ -25,10 +25,8 @@ type buffers struct {
 	a     [mc * kc]float32
 	edgeB [kc * nr]float32
 	b     []float32
+	t     []float32 // transposed's Cᵀ
 }
-
-// level2 is gonum's pure-Go BLAS, for matrix-vector products.
-var level2 gonum.Implementation
 
 // free holds the buffers no call is using. Unlike a sync.Pool it is never
 // emptied by the garbage collector, so steady state allocates nothing; it
@@ -74,19 +72,12 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 		scaleC(m, n, beta, c, ldc)
 		return
 	}
-	if transB && m < mr {
+	if transB && m < mr && n >= mr {
 		// Fewer rows than one panel: packing (transposing) B would cost as
-		// much as the product. Each row of C is B times a row of op(A).
-		for i := range m {
-			var x []float32
-			incX := 1
-			if transA {
-				x, incX = a[i:], lda
-			} else {
-				x = a[i*lda:]
-			}
-			level2.Sgemv(blas.NoTrans, n, k, alpha, b, ldb, x, incX, beta, c[i*ldc:], 1)
-		}
+		// much as the product. Cᵀ = op(B)ᵀ·op(A)ᵀ instead, whose A is B as
+		// stored, read in place: the same kernels, so every element is
+		// summed in the same order as in any other product (see Exact).
+		transposed(transA, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	if beta != 0 {
@@ -136,6 +127,41 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 				// With beta 0 the first block of k sets C, the others add.
 				macro(mcc, ncc, kcc, alpha, opA, opB, c[ic*ldc+jc:], ldc, beta != 0 || pc > 0)
 			}
+		}
+	}
+}
+
+// transposed computes C = alpha*op(A)*op(B) + beta*C for a transposed B
+// (m < mr <= n) as Cᵀ = alpha*op(B)ᵀ*op(A)ᵀ + beta*Cᵀ in a buffer, then
+// copies Cᵀ back: op(B)ᵀ is B as stored, and op(A)ᵀ is A transposed once
+// more. Each element gets exactly the operations Sgemm's main path gives
+// it (beta*C first, then the blocks of k in order).
+func transposed(transA bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	buf := getBuffers()
+	defer putBuffers(buf)
+	if len(buf.t) < m*n {
+		buf.t = make([]float32, m*n)
+	}
+	t := buf.t[:m*n] // n x m
+	innerBeta := float32(0)
+	if beta != 0 {
+		// As scaleC would: C itself when beta is 1, beta*C otherwise.
+		for i := range m {
+			row := c[i*ldc : i*ldc+n]
+			for j, v := range row {
+				if beta != 1 {
+					v *= beta
+				}
+				t[j*m+i] = v
+			}
+		}
+		innerBeta = 1
+	}
+	Sgemm(false, !transA, n, m, k, alpha, b, ldb, a, lda, innerBeta, t, m)
+	for i := range m {
+		row := c[i*ldc : i*ldc+n]
+		for j := range row {
+			row[j] = t[j*m+i]
 		}
 	}
 }
@@ -326,17 +352,17 @@ func macro(mcc, ncc, kcc int, alpha float32, opA, opB operand, c []float32, ldc 
 			kernel(rows, kcc, &ap[0], opA.rs, opA.cs, &bp[0], bcs, &c[ir*ldc+jr], ldc, alpha, acc)
 			return
 		}
-		kernel(rows, kcc, &ap[0], opA.rs, opA.cs, &bp[0], bcs, &tile[0], nr, alpha, false)
-		for i := range rows {
-			row := c[(ir+i)*ldc+jr:][:cols]
-			t := tile[i*nr:][:cols]
-			if acc {
-				for j := range row {
-					row[j] += t[j]
-				}
-			} else {
-				copy(row, t)
+		// A partial panel goes through a whole tile: C's block in it first
+		// when accumulating, so that each element gets the same fused
+		// C + alpha*sum as in a whole panel.
+		if acc {
+			for i := range rows {
+				copy(tile[i*nr:][:cols], c[(ir+i)*ldc+jr:][:cols])
 			}
+		}
+		kernel(rows, kcc, &ap[0], opA.rs, opA.cs, &bp[0], bcs, &tile[0], nr, alpha, acc)
+		for i := range rows {
+			copy(c[(ir+i)*ldc+jr:][:cols], tile[i*nr:][:cols])
 		}
 	}
 	// do2 is do for two whole B panels at once (AVX-512).
@@ -383,6 +409,17 @@ func macro(mcc, ncc, kcc int, alpha float32, opA, opB operand, c []float32, ldc 
 // smallB is the most elements of a B block that macro keeps in L1 whole
 // (24 KiB of the 32 KiB).
 const smallB = 6144
+
+// Exact reports whether every element of C is computed by the same
+// operations whatever the shape of the product it is part of, its place in
+// C and the micro-kernel that computes it: with beta*C first (C = 0 for
+// beta 0), then for each block of kc = 256 products in order, from the
+// first, their fused multiply-add chain from zero, s, and C = alpha*s (the
+// first block with beta 0) or C = fma(alpha, s, C). So a row of a product
+// has the same bits alone or in a batch of any size, at any place in it.
+// It holds for the assembly kernels (Available); gonum's fallback sums in
+// an order that depends on the operands' alignment and its own blocking.
+func Exact() bool { return useAsm }
 
 // Available reports whether Sgemm runs this package's assembly kernel
 // (amd64 with AVX2 and FMA, built without the purego tag); when it is false

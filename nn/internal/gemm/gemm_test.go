@@ -217,3 +217,67 @@ func TestSgemmNoAllocs(t *testing.T) {
 		t.Errorf("Sgemm allocates %v times per call in steady state", n)
 	}
 }
+
+// TestSgemmExact holds Exact's promise: every element of a product has the
+// bits of the same element computed alone, as a 1x1 product of its row of
+// op(A) and its column of op(B), whatever the shape, the transpositions,
+// the kernels and alpha and beta. (It would fail on the gemv that took
+// products of fewer than 6 rows by a transposed B, and on the partial
+// panels that added alpha*sum to C in two roundings.)
+func TestSgemmExact(t *testing.T) {
+	if !Exact() {
+		t.Skip("gonum's Sgemm is the product in this build: Exact is false")
+	}
+	kernelSets(func(name string) { t.Run(name, testSgemmExact) })
+}
+
+func testSgemmExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	type scal struct{ alpha, beta float32 }
+	for _, sh := range shapes {
+		for ti := range 4 {
+			transA, transB := ti&1 != 0, ti&2 != 0
+			for _, sc := range []scal{{1, 0}, {1, 1}, {-0.75, 0}, {1.5, -2}} {
+				lda, ldb := sh.k, sh.n
+				if transA {
+					lda = sh.m
+				}
+				if transB {
+					ldb = sh.k
+				}
+				a, b := randSlice(r, sh.m*sh.k), randSlice(r, sh.k*sh.n)
+				c0 := randSlice(r, sh.m*sh.n)
+				c := append([]float32(nil), c0...)
+				Sgemm(transA, transB, sh.m, sh.n, sh.k, sc.alpha, a, lda, b, ldb, sc.beta, c, sh.n)
+				row, col := make([]float32, sh.k), make([]float32, sh.k)
+				// Every element of the small products, a spread of the large.
+				step := 1 + sh.m*sh.n/600
+				for e := 0; e < sh.m*sh.n; e += step {
+					i, j := e/sh.n, e%sh.n
+					for l := range sh.k {
+						if transA {
+							row[l] = a[l*lda+i]
+						} else {
+							row[l] = a[i*lda+l]
+						}
+					}
+					{
+						for l := range sh.k {
+							if transB {
+								col[l] = b[j*ldb+l]
+							} else {
+								col[l] = b[l*ldb+j]
+							}
+						}
+						one := []float32{c0[i*sh.n+j]}
+						Sgemm(false, false, 1, 1, sh.k, sc.alpha, row, sh.k, col, 1, sc.beta, one, 1)
+						if got := c[i*sh.n+j]; math.Float32bits(got) != math.Float32bits(one[0]) {
+							t.Fatalf("%dx%dx%d tA=%v tB=%v alpha=%v beta=%v: C[%d,%d] = %v in the product, %v alone",
+								sh.m, sh.n, sh.k, transA, transB, sc.alpha, sc.beta, i, j, got, one[0])
+						}
+					}
+				}
+			}
+		}
+	}
+}
