@@ -29,16 +29,20 @@ func PGN(g *record.Game, fallback string) (string, error) {
 	return g.PGNWith(fallback, o)
 }
 
+// DialectName is the record.NotationTag value of XBoard's PGN dialect.
+const DialectName = "XBoard"
+
 // PGNDialect is XBoard's PGN dialect of variant v, a record.PGNDialect:
 // the moves in Notation, the [FEN] in XBoard's position text, and the
-// [VariantMen] of the engine-defined variants. record.ParsePGNIn reads
-// XBoard's own PGN files of the family with it.
+// [VariantMen] of the engine-defined variants, declared as [Notation
+// "XBoard"]. record.ParsePGNIn reads XBoard's own PGN files of the family
+// (undeclared) and the project's exports with it.
 func PGNDialect(v *env.Variant) (record.PGNOptions, error) {
 	men, err := VariantMen(v)
 	if err != nil {
 		return record.PGNOptions{}, err
 	}
-	return record.PGNOptions{Pieces: men, Notation: Notation{}, Position: positionText, ReadPosition: parsePosition}, nil
+	return record.PGNOptions{Name: DialectName, Pieces: men, Notation: Notation{}, Position: positionText, ReadPosition: parsePosition}, nil
 }
 
 // VariantMen is the [VariantMen] value of variant v: its Betza "piece"

@@ -67,3 +67,37 @@ func randomRecord(t *testing.T, v *env.Variant, n int, seed uint64) (record.Game
 	g.Variations = []record.Variation{{At: 1, Moves: alt}}
 	return g, xb
 }
+
+// TestPGNOfATenRankBoardReadsInTheDialectItDeclaresOrRefuses reads one
+// fbgc game, "1. a1a3", which is legal in both notations as two different
+// moves: XBoard's a1a3 is the pawn's a2-a4, the canonical a1a3 the
+// bomber's a1-a3. Declared (by the tag or by the reader's caller) it
+// reads as declared; undeclared it is refused, not read one rank off.
+func TestPGNOfATenRankBoardReadsInTheDialectItDeclaresOrRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name, tag, assume string
+		want, err         string
+	}{
+		{"XBoard's tag", `[Notation "XBoard"]`, "", "a2-a4", ""},
+		{"bomberzero's tag", `[Notation "bomberzero"]`, "", "a1-a3", ""},
+		{"the tag's case ignored", `[Notation "xboard"]`, "", "a2-a4", ""},
+		{"the caller's choice over the tag", `[Notation "XBoard"]`, "bomberzero", "a1-a3", ""},
+		{"the caller's choice", "", "XBoard", "a2-a4", ""},
+		{"undeclared", "", "", "", `declare which with [Notation "XBoard"] or [Notation "bomberzero"]`},
+		{"an unknown notation", `[Notation "SAN"]`, "", "", `its [Notation] tag names the notation "SAN": this reader reads XBoard or bomberzero`},
+		{"an unknown choice", "", "lichess", "", `the notation asked for names the notation "lichess"`},
+	} {
+		text := "[Variant \"fbgc\"]\n" + c.tag + "\n\n1. a1a3 *\n"
+		games, err := record.ParsePGNAs(text, "chess", PGNDialect, c.assume)
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: got %v, %v; want an error with %q", c.name, games, err, c.err)
+			}
+		case err != nil || len(games) != 1 || len(games[0].Moves) != 1 || games[0].Moves[0] != c.want:
+			t.Errorf("%s: got %+v, %v; want the move %s", c.name, games, err, c.want)
+		case games[0].Get(record.NotationTag) != "":
+			t.Errorf("%s: the read game keeps the [Notation] tag of the file: %+v", c.name, games[0].Tags)
+		}
+	}
+}
