@@ -18,10 +18,11 @@ const maxGameBytes = 16 << 20
 
 // runReplay checks every move of a game record and prints the final position.
 func runReplay(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("replay", "usage: bomberzero replay [--variant V] [--fen TEXT] [--pgn] FILE\n\nChecks every move of a game record (FILE, or - for standard input) and prints\nthe final position and the result. A FILE named *.pgn is read as PGN, every game\nof it checked. --pgn writes the game(s) as PGN instead, with [Variant],\n[SetUp]/[FEN] and the piece definitions XBoard reads ([VariantMen]).", stderr)
+	fs := newFlagSet("replay", "usage: bomberzero replay [--variant V] [--fen TEXT] [--pgn] FILE\n\nChecks every move of a game record (FILE, or - for standard input) and prints\nthe final position and the result. A FILE named *.pgn is read as PGN, every game\nof it checked, in the notation its [Notation] tag declares (XBoard's, which\nnumbers a 10-rank board's ranks from 0, or bomberzero's), else in the one its\nmoves are legal in (--notation declares it). --pgn writes the game(s) as the PGN\nXBoard loads instead, with [Variant], [SetUp]/[FEN], the piece definitions\n([VariantMen]) and [Notation \"XBoard\"].", stderr)
 	variant := variantFlag(fs)
 	fen := fs.String("fen", "", "start position text (default: the variant's start)")
 	asPGN := fs.Bool("pgn", false, "write the game as PGN to standard output instead of its final position")
+	notation := fs.String("notation", "", "the notation of a PGN FILE's moves, XBoard or bomberzero (default: its [Notation] tag, else the one its moves are legal in)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -46,7 +47,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if strings.HasSuffix(strings.ToLower(pos[0]), ".pgn") {
-		return replayPGN(string(text), *variant, set["variant"], *asPGN, stdout)
+		return replayPGN(string(text), *variant, set["variant"], *notation, *asPGN, stdout)
 	}
 	rec, err := record.Parse(string(text))
 	if err != nil {
@@ -85,14 +86,16 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 }
 
 // replayPGN checks every game of a PGN text (a game without a Variant tag is
-// of variant when the flag is set, else orthodox chess, as PGN has it) and
-// prints each one's result and final position, or writes them back as PGN.
-func replayPGN(text, variant string, variantSet, asPGN bool, stdout io.Writer) error {
+// of variant when the flag is set, else orthodox chess, as PGN has it; its
+// moves in notation, or as record.ParsePGNAs finds them when that is "")
+// and prints each one's result and final position, or writes them back as
+// XBoard's PGN.
+func replayPGN(text, variant string, variantSet bool, notation string, asPGN bool, stdout io.Writer) error {
 	fallback := "chess"
 	if variantSet {
 		fallback = variant
 	}
-	games, err := record.ParsePGN(text, fallback)
+	games, err := record.ParsePGNAs(text, fallback, xboard.PGNDialect, notation)
 	if err != nil {
 		return &exitError{1, err}
 	}
@@ -132,43 +135,16 @@ func replayPGN(text, variant string, variantSet, asPGN bool, stdout io.Writer) e
 	return nil
 }
 
-// writePGN writes g as PGN with the piece definitions XBoard reads for its
-// variant.
+// writePGN writes g as the PGN XBoard loads (xboard.PGN): the dialect
+// "bomberzero serve" exports too.
 func writePGN(w io.Writer, g *record.Game) error {
-	v, err := env.LoadVariant(g.Get("Variant"))
-	if err != nil {
+	if _, err := env.LoadVariant(g.Get("Variant")); err != nil {
 		return &exitError{1, fmt.Errorf("the record's Variant: %w", err)}
 	}
-	men, err := variantMen(v)
-	if err != nil {
-		return &exitError{1, err}
-	}
-	text, err := g.PGN(v.Name, men)
+	text, err := xboard.PGN(g, g.Get("Variant"))
 	if err != nil {
 		return &exitError{1, err}
 	}
 	_, err = io.WriteString(w, text)
 	return err
-}
-
-// variantMen is the [VariantMen] value of variant v: the "piece" lines the
-// XBoard engine sends for it (frontend/xboard's Setup), each as
-// LETTER[&]:BETZA, joined by ';'; "" for a variant XBoard knows.
-func variantMen(v *env.Variant) (string, error) {
-	lines, err := xboard.Setup(v)
-	if err != nil {
-		return "", fmt.Errorf("the piece definitions of %s: %w", v.Name, err)
-	}
-	var men []string
-	for _, l := range lines {
-		rest, ok := strings.CutPrefix(l, "piece ")
-		if !ok {
-			continue
-		}
-		piece, betza, ok := strings.Cut(rest, " ")
-		if ok {
-			men = append(men, piece+":"+betza)
-		}
-	}
-	return strings.Join(men, ";"), nil
 }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"bomberzero/datasets/record"
 )
 
 func runCmd(t *testing.T, args ...string) (int, string, string) {
@@ -67,34 +70,80 @@ func TestShowDrawsHolesAndHands(t *testing.T) {
 	}
 }
 
-func TestReplayWritesPGNAndReadsItBack(t *testing.T) {
-	dir := t.TempDir()
-	txt := filepath.Join(dir, "g.txt")
-	if err := os.WriteFile(txt, []byte("[Event \"x\"]\n[Variant \"birds-ninjas\"]\n1. e2-e4 e9-e7 2. ~P-e2 *\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, pgn, errs := runCmd(t, "replay", "--pgn", txt)
-	if code != 0 {
-		t.Fatalf("replay --pgn: exit %d: %s", code, errs)
-	}
-	for _, want := range []string{`[Variant "birds-ninjas"]`, `[SetUp "1"]`, `[FEN "`, `[VariantMen "`, "1. e2e4 e9e7 2. J@e2 *"} {
-		if !strings.Contains(pgn, want) {
-			t.Errorf("PGN lacks %q:\n%s", want, pgn)
+// TestReplayWritesXBoardsPGNAndReadsBothDialectsBack has replay --pgn
+// write a record as the PGN XBoard loads (fbgc's ranks numbered from 0,
+// declared [Notation "XBoard"]), then replay read that and the project's
+// own dialect back to the record's final position, and turn the latter
+// into XBoard's.
+func TestReplayWritesXBoardsPGNAndReadsBothDialectsBack(t *testing.T) {
+	for _, c := range []struct{ variant, moves, want string }{
+		{"fbgc", "1. f2-f5 f9-f6 2. e2-e4 e9-e7 *", "1. f1f4 f8f5 2. e1e3 e8e6 *"},
+		{"birds-ninjas", "1. e2-e4 e9-e7 2. ~P-e2 *", "1. e3e5 e10e8 2. J@e3 *"}, // ranks from 0 here, from 1 in XBoard,
+	} {
+		dir := t.TempDir()
+		txt := filepath.Join(dir, "g.txt")
+		text := "[Event \"x\"]\n[Variant \"" + c.variant + "\"]\n" + c.moves + "\n"
+		if err := os.WriteFile(txt, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, pgn, errs := runCmd(t, "replay", "--pgn", txt)
+		if code != 0 {
+			t.Fatalf("%s: replay --pgn: exit %d: %s", c.variant, code, errs)
+		}
+		for _, want := range []string{`[Variant "` + c.variant + `"]`, `[SetUp "1"]`, `[FEN "`, `[VariantMen "`, `[Notation "XBoard"]`, c.want} {
+			if !strings.Contains(pgn, want) {
+				t.Errorf("%s: PGN lacks %q:\n%s", c.variant, want, pgn)
+			}
+		}
+		rec, err := record.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, err := rec.PGN(c.variant, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, fromTxt, _ := runCmd(t, "replay", txt)
+		for name, in := range map[string]string{"XBoard's": pgn, "bomberzero's": own} {
+			file := filepath.Join(dir, "g.pgn")
+			if err := os.WriteFile(file, []byte(in+"\n"+in), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errs := runCmd(t, "replay", file)
+			if code != 0 || strings.Count(out, strings.TrimSpace(fromTxt)) != 2 || !strings.Contains(out, fmt.Sprintf("game 2: %d moves", len(rec.Moves))) {
+				t.Errorf("%s: replay of two PGN games in %s dialect: exit %d, %q (stderr %q); want the record's final position %q twice", c.variant, name, code, out, errs, fromTxt)
+			}
+			code, again, errs := runCmd(t, "replay", "--pgn", file)
+			if code != 0 || strings.Count(again, c.want) != 2 || strings.Count(again, `[Notation "XBoard"]`) != 2 {
+				t.Errorf("%s: replay --pgn of %s dialect: exit %d, %q (stderr %q); want XBoard's moves %q twice", c.variant, name, code, again, errs, c.want)
+			}
 		}
 	}
+	dir := t.TempDir()
 	file := filepath.Join(dir, "g.pgn")
-	if err := os.WriteFile(file, []byte(pgn+"\n"+pgn), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, fromTxt, _ := runCmd(t, "replay", txt)
-	code, out, errs := runCmd(t, "replay", file)
-	if code != 0 || strings.Count(out, strings.TrimSpace(fromTxt)) != 2 || !strings.Contains(out, "game 2: 3 moves") {
-		t.Errorf("replay of two PGN games: exit %d, %q (stderr %q); want the record's final position %q twice", code, out, errs, fromTxt)
-	}
-	if err := os.WriteFile(file, []byte("[Variant \"fbgc\"]\n1. e2e9 *\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, errs := runCmd(t, "replay", file); code != 1 || !strings.Contains(errs, `move 1 "e2e9"`) {
-		t.Errorf("an illegal PGN move: exit %d, %q; want 1 naming it", code, errs)
+	for _, c := range []struct{ text, flag, want string }{
+		{"[Variant \"fbgc\"]\n1. e2e9 *\n", "", `move 1 "e2e9"`},
+		// Legal in both notations, one rank apart: declared or refused.
+		{"[Variant \"fbgc\"]\n1. a1a3 *\n", "", `declare which`},
+		{"[Variant \"fbgc\"]\n1. a1a3 *\n", "--notation=XBoard", ""},
+		{"[Variant \"fbgc\"]\n1. a1a3 *\n", "--notation=bomberzero", ""},
+	} {
+		if err := os.WriteFile(file, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"replay", file}
+		if c.flag != "" {
+			args = []string{"replay", c.flag, file}
+		}
+		code, out, errs := runCmd(t, args...)
+		if c.want != "" && (code != 1 || !strings.Contains(errs, c.want)) {
+			t.Errorf("replay %s %q: exit %d, %q; want 1 saying %q", c.flag, c.text, code, errs, c.want)
+		}
+		if c.want == "" && code != 0 {
+			t.Errorf("replay %s %q: exit %d, %q", c.flag, c.text, code, errs)
+		}
+		if c.flag == "--notation=XBoard" && !strings.Contains(out, "/P9/10/1PPPPPPPPP/") {
+			t.Errorf("replay %s %q read the move as %q: want the pawn's a2-a4", c.flag, c.text, out)
+		}
 	}
 }

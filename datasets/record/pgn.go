@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -47,8 +48,22 @@ func (g *Game) PGN(fallback, pieces string) (string, error) {
 	return g.PGNWith(fallback, PGNOptions{Pieces: pieces})
 }
 
+// NotationTag is the tag in which a PGN file declares its dialect (the
+// Name of its PGNOptions; CanonicalNotation for the canonical syntax).
+// The writers declare it, and a reader given a dialect reads a declared
+// game in that dialect alone: on a board of exactly 10 ranks XBoard's
+// dialect numbers the ranks from 0, so one game's moves can be legal in
+// both dialects on squares one rank apart.
+const NotationTag = "Notation"
+
+// CanonicalNotation is the NotationTag value of the canonical syntax.
+const CanonicalNotation = "bomberzero"
+
 // PGNOptions are the choices of a PGN dialect: what another program reads.
 type PGNOptions struct {
+	// Name is the dialect's NotationTag value ("XBoard"); "" writes
+	// CanonicalNotation when Notation is nil, else no such tag.
+	Name string
 	// Pieces is the [VariantMen] value; "" writes no such tag.
 	Pieces string
 	// Notation writes the moves; nil writes the canonical syntax.
@@ -59,6 +74,14 @@ type PGNOptions struct {
 	// ReadPosition reads a [FEN] written by Position; nil reads env's
 	// position text.
 	ReadPosition func(v *env.Variant, text string) (*env.Position, error)
+}
+
+// notationName is the NotationTag value o writes ("" for none).
+func (o PGNOptions) notationName() string {
+	if o.Name == "" && o.Notation == nil {
+		return CanonicalNotation
+	}
+	return o.Name
 }
 
 // A PGNDialect gives the PGN dialect of variant v (ParsePGNIn).
@@ -85,7 +108,7 @@ func (g *Game) PGNWith(fallback string, o PGNOptions) (string, error) {
 		return "", fmt.Errorf("record: PGN: %w", err)
 	}
 	var b strings.Builder
-	written := map[string]bool{"SetUp": true, "VariantMen": true, "Variant": true, "FEN": true}
+	written := map[string]bool{"SetUp": true, "VariantMen": true, "Variant": true, "FEN": true, NotationTag: true}
 	for _, name := range sevenTags {
 		v := g.Get(name)
 		if v == "" {
@@ -108,6 +131,9 @@ func (g *Game) PGNWith(fallback string, o PGNOptions) (string, error) {
 	}
 	if pieces != "" {
 		writeTag(&b, "VariantMen", pieces)
+	}
+	if name := o.notationName(); name != "" {
+		writeTag(&b, NotationTag, name)
 	}
 	for _, t := range g.Tags {
 		if !written[t.Name] && validTagName(t.Name) {
@@ -224,11 +250,23 @@ func ParsePGN(text, fallback string) ([]Game, error) {
 	return ParsePGNIn(text, fallback, nil)
 }
 
-// ParsePGNIn reads the games of a PGN text as ParsePGN does, each game
-// first in dialect's notation and position text for its variant, and in
-// env's move syntaxes when that fails: so a program's own files and the
-// canonical ones both read. A nil dialect reads as ParsePGN.
+// ParsePGNIn reads the games of a PGN text as ParsePGNAs does, each game
+// in the dialect its NotationTag declares, or else in the one of dialect
+// and the canonical syntax its moves are legal in.
 func ParsePGNIn(text, fallback string, dialect PGNDialect) ([]Game, error) {
+	return ParsePGNAs(text, fallback, dialect, "")
+}
+
+// ParsePGNAs reads the games of a PGN text as ParsePGN does, in dialect's
+// notation and position text for each game's variant (nil: the canonical
+// syntax alone) or in the canonical syntax, so a program's own files and
+// the canonical ones both read. Which of the two: assume when it is not ""
+// (the dialect's Name or CanonicalNotation), else the game's NotationTag,
+// else the one its moves are legal in. A game legal in both as two
+// different games (on a board of 10 ranks, XBoard's rank numbers against
+// the canonical ones), or one declaring a dialect this reader lacks, is an
+// error saying how to declare it: never a game one rank off.
+func ParsePGNAs(text, fallback string, dialect PGNDialect, assume string) ([]Game, error) {
 	if len(text) > MaxPGNBytes {
 		return nil, fmt.Errorf("record: PGN: %d bytes: at most %d", len(text), MaxPGNBytes)
 	}
@@ -240,21 +278,15 @@ func ParsePGNIn(text, fallback string, dialect PGNDialect) ([]Game, error) {
 	for i, r := range raw {
 		g := Game{}
 		for _, t := range r.Tags {
-			if t.Name != "SetUp" && t.Name != "VariantMen" {
+			if t.Name != "SetUp" && t.Name != "VariantMen" && t.Name != NotationTag {
 				g.Tags = append(g.Tags, t)
 			}
 		}
-		moves := Variation{Moves: r.Moves, Variations: r.Variations}
-		line, err := readGame(&g, fallback, moves, nil)
-		if dialect != nil {
-			if v, verr := g.variant(fallback); verr == nil {
-				if o, derr := dialect(v); derr == nil {
-					if dline, derr := readGame(&g, fallback, moves, &o); derr == nil {
-						line, err = dline, nil
-					}
-				}
-			}
+		want, from := assume, "the notation asked for"
+		if want == "" {
+			want, from = r.Get(NotationTag), "its ["+NotationTag+"] tag"
 		}
+		line, err := readDeclared(&g, fallback, Variation{Moves: r.Moves, Variations: r.Variations}, dialect, want, from)
 		if err != nil {
 			return nil, fmt.Errorf("record: PGN game %d: %w", i+1, err)
 		}
@@ -263,6 +295,60 @@ func ParsePGNIn(text, fallback string, dialect PGNDialect) ([]Game, error) {
 		games = append(games, g)
 	}
 	return games, nil
+}
+
+// readDeclared reads the move tokens of line from g's start in the dialect
+// named want (from says where that name comes from), or, when want is "",
+// in whichever of dialect and the canonical syntax reads them, refusing a
+// line both read as different games.
+func readDeclared(g *Game, fallback string, line Variation, dialect PGNDialect, want, from string) (Variation, error) {
+	var o *PGNOptions
+	name := ""
+	if dialect != nil {
+		v, err := g.variant(fallback)
+		if err != nil {
+			return Variation{}, err
+		}
+		d, err := dialect(v)
+		if err != nil {
+			return Variation{}, fmt.Errorf("the PGN dialect of %s: %w", v.Name, err)
+		}
+		o, name = &d, d.notationName()
+	}
+	switch {
+	case strings.EqualFold(want, CanonicalNotation):
+		return readGame(g, fallback, line, nil)
+	case o != nil && want != "" && strings.EqualFold(want, name):
+		return readGame(g, fallback, line, o)
+	case want != "":
+		known := CanonicalNotation
+		if name != "" {
+			known = name + " or " + CanonicalNotation
+		}
+		return Variation{}, fmt.Errorf("%s names the notation %q: this reader reads %s", from, want, known)
+	}
+	canon, cerr := readGame(g, fallback, line, nil)
+	if o == nil {
+		return canon, cerr
+	}
+	other, oerr := readGame(g, fallback, line, o)
+	switch {
+	case cerr != nil && oerr != nil:
+		return Variation{}, fmt.Errorf("in %s's notation: %w; in %s's: %v", CanonicalNotation, cerr, name, oerr)
+	case cerr != nil:
+		return other, nil
+	case oerr != nil || reflect.DeepEqual(canon, other):
+		return canon, nil
+	}
+	where := "in their variations"
+	for k := range min(len(canon.Moves), len(other.Moves)) {
+		if canon.Moves[k] != other.Moves[k] {
+			where = fmt.Sprintf("move %d %q is %s in %s's notation and %s in %s's", k+1, line.Moves[k], canon.Moves[k], CanonicalNotation, other.Moves[k], name)
+			break
+		}
+	}
+	return Variation{}, fmt.Errorf("its moves are legal both in %s's notation and in %s's as two different games (%s): declare which with [%s %q] or [%s %q]",
+		CanonicalNotation, name, where, NotationTag, name, NotationTag, CanonicalNotation)
 }
 
 // variant loads the record's variant: its Variant tag, or fallback.

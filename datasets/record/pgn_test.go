@@ -58,8 +58,8 @@ func TestRecordToPGNToRecordKeepsTheMovesAndTags(t *testing.T) {
 				}
 			}
 			if variant != "chess" && (!strings.Contains(text, `[Variant "`+variant+`"]`) || !strings.Contains(text, `[SetUp "1"]`) ||
-				!strings.Contains(text, `[FEN "`) || !strings.Contains(text, `[VariantMen "G:mRcpR;J:N"]`)) {
-				t.Errorf("%s: PGN lacks Variant, SetUp, FEN or VariantMen:\n%s", variant, text)
+				!strings.Contains(text, `[FEN "`) || !strings.Contains(text, `[VariantMen "G:mRcpR;J:N"]`) || !strings.Contains(text, `[Notation "bomberzero"]`)) {
+				t.Errorf("%s: PGN lacks Variant, SetUp, FEN, VariantMen or Notation:\n%s", variant, text)
 			}
 			back, err := ParsePGN(text, "chess") // PGN without [Variant] is chess
 			if err != nil || len(back) != 1 {
@@ -235,6 +235,8 @@ func TestParsePGNRefusesBadTextNamingWhere(t *testing.T) {
 		{strings.Repeat("*\n", MaxPGNGames+1), "more than 10000 games"},
 		{"[A \"" + strings.Repeat("x", MaxPGNTagBytes) + "\"]", "at most 4096"},
 		{strings.Repeat(" ", MaxPGNBytes+1), "at most"},
+		// A file in another program's rank numbers is not read in ours.
+		{"[Notation \"XBoard\"]\n1. a1a3 *", `its [Notation] tag names the notation "XBoard": this reader reads bomberzero`},
 	} {
 		_, err := ParsePGN(c.text, "fbgc")
 		if err == nil || !strings.Contains(err.Error(), c.want) {

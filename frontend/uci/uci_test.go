@@ -100,8 +100,9 @@ func TestUCISession(t *testing.T) {
 		t.Errorf("after the drop J@e2e3: %s", l)
 	}
 	s.Send("position startpos moves e2e4 e9e7 J@d2")
-	if l := s.Until("info string"); !strings.Contains(l, "refused") {
-		t.Errorf("an illegal drop was not refused: %s", l)
+	// Refused, the move named once (the error prefix was doubled).
+	if l := s.Until("info string"); !strings.Contains(l, "refused") || strings.Count(l, "J@d2") != 1 {
+		t.Errorf("an illegal drop was not refused naming it once: %s", l)
 	}
 
 	// go infinite runs until stop, then answers bestmove.

@@ -183,8 +183,8 @@ func TestBrowserRefusesAnIllegalDropAndDrawsADoubleCapture(t *testing.T) {
 	shot(t, ctx, "drop")
 	clickSquare(t, ctx, "e5")
 	waitFor(t, ctx, "the refusal", func() bool { return strings.HasPrefix(readState(t, ctx).Status, "Illegal") })
-	if s := readState(t, ctx); len(s.Moves) != 2 {
-		t.Errorf("the illegal drop changed the game: %v", s.Moves)
+	if s := readState(t, ctx); len(s.Moves) != 2 || strings.Count(s.Status, "move ") > 1 {
+		t.Errorf("the illegal drop changed the game (%v) or its refusal names the move more than once: %q", s.Moves, s.Status)
 	}
 	// A bomber's helicopter leap d1-d3 over d2 removes both pawns.
 	start := "k9/10/10/10/10/10/10/3p6/3p6/3F5K w - - 0 1"

@@ -149,3 +149,55 @@ func TestBrowserVariationTreeBranchesNavigatesAndPromotes(t *testing.T) {
 		t.Errorf("after deleting: ply %d, main %v, variations %q", v.Ply, v.Main, v.Vars)
 	}
 }
+
+// TestBrowserImportedPGNOpensWithItsVariations imports a PGN game with
+// nested variations and opens it from the games page: the page's tree
+// holds the main line and every variation (treeVars gives back the
+// imported ones) and the move list shows them.
+func TestBrowserImportedPGNOpensWithItsVariations(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	pgn := "[Variant \"fbgc\"]\n1. e2e4 (1. d2d4 d9d7 (1... e9e7 2. c2c4) 2. c2c4) 1... e9e7 2. d2d3 (2. f2f3) *\n"
+	want, err := record.ParsePGN(pgn, "chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(map[string]string{"pgn": pgn})
+	var imp struct{ IDs []string }
+	if code, msg := call(t, "POST", f.url+"/api/games/import", string(body), &imp); code != 200 || len(imp.IDs) != 1 {
+		t.Fatalf("import: %d %q %v", code, msg, imp)
+	}
+	run(t, ctx, chromedp.Navigate(f.url+"/#games"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	waitFor(t, ctx, "the imported game in the list", func() bool {
+		var n int
+		run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`document.querySelectorAll('#games-table tr[data-id=%q]').length`, imp.IDs[0]), &n))
+		return n == 1
+	})
+	run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`document.querySelector('#games-table tr[data-id=%q]').click()`, imp.IDs[0]), nil))
+	waitFor(t, ctx, "the game opened", func() bool {
+		v := readTree(t, ctx)
+		return reflect.DeepEqual(v.Main, want[0].Moves) && len(v.Vars) > 0
+	})
+	var js string
+	run(t, ctx, chromedp.Evaluate(`JSON.stringify(treeVars(G.tree))`, &js))
+	var got []record.Variation
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	// Compared as JSON, where no variations and an empty list are one.
+	if g, w := mustJSON(t, got), mustJSON(t, want[0].Variations); g != w {
+		t.Errorf("the page's tree has the variations %+v, want the imported %+v", got, want[0].Variations)
+	}
+	if v := readTree(t, ctx); len(v.Vars) != 2 || !strings.Contains(v.Vars[0], "e9-e7") || !strings.Contains(v.Vars[1], "f2-f3") {
+		t.Errorf("the move list's variation rows read %q", v.Vars)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

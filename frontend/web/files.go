@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 
 	"bomberzero/datasets/record"
 	"bomberzero/env"
+	"bomberzero/internal/atomicfile"
 	"bomberzero/metrics"
 	"bomberzero/setup"
 )
@@ -246,6 +248,8 @@ func (s *Server) gameFiles() []string {
 	var ids []string
 	if root, err := openRoot(s.cfg.Games, "--games-dir"); err == nil {
 		names, _ := fs.Glob(root.FS(), "*.txt")
+		pgns, _ := fs.Glob(root.FS(), "*.pgn") // imported games, their variations kept
+		names = append(names, pgns...)
 		sort.Sort(sort.Reverse(sort.StringSlice(names)))
 		for _, n := range names {
 			ids = append(ids, "saved/"+n)
@@ -269,8 +273,8 @@ func (s *Server) openGame(id string) (*os.Root, string, error) {
 	if err := localPath(rel); err != nil {
 		return nil, "", err
 	}
-	if !strings.HasSuffix(rel, ".txt") {
-		return nil, "", fail(http.StatusBadRequest, "game %q: records end in .txt", id)
+	if !strings.HasSuffix(rel, ".txt") && !(kind == "saved" && strings.HasSuffix(rel, ".pgn")) {
+		return nil, "", fail(http.StatusBadRequest, "game %q: records end in .txt (a saved import in .pgn)", id)
 	}
 	switch kind {
 	case "saved":
@@ -292,6 +296,20 @@ func (s *Server) readGame(id string) (record.Game, string, error) {
 	b, err := readLimited(root, rel, maxRecordSize)
 	if err != nil {
 		return record.Game{}, "", err
+	}
+	if strings.HasSuffix(rel, ".pgn") {
+		// An import, saved as one game in the canonical PGN it declares.
+		games, err := record.ParsePGN(string(b), "chess")
+		if err != nil {
+			return record.Game{}, "", fail(http.StatusUnprocessableEntity, "%s: %v", id, err)
+		}
+		if len(games) != 1 {
+			return record.Game{}, "", fail(http.StatusUnprocessableEntity, "%s: %d games: want one", id, len(games))
+		}
+		if games[0].Get("Variant") == "" { // PGN's default
+			games[0].Set("Variant", "chess")
+		}
+		return games[0], string(b), nil
 	}
 	g, err := record.Parse(string(b))
 	if err != nil {
@@ -336,7 +354,11 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 	if variant == "" {
 		variant = "fbgc"
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"id": id, "tags": tags, "variant": variant, "start": g.Get("FEN"), "moves": nonNil(g.Moves), "text": text})
+	vars := g.Variations
+	if vars == nil {
+		vars = []record.Variation{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"id": id, "tags": tags, "variant": variant, "start": g.Get("FEN"), "moves": nonNil(g.Moves), "variations": vars, "text": text})
 }
 
 func nonNil(s []string) []string {
@@ -373,7 +395,7 @@ func (s *Server) handlePGNExport(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, fail(http.StatusUnprocessableEntity, "%s: %v", id, err))
 		return
 	}
-	name := strings.TrimSuffix(path.Base(id), ".txt") + ".pgn"
+	name := strings.TrimSuffix(strings.TrimSuffix(path.Base(id), ".txt"), ".pgn") + ".pgn"
 	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
 	w.Header().Set("Cache-Control", "no-store")
@@ -449,12 +471,17 @@ func (s *Server) pgnOptions(v *env.Variant) (record.PGNOptions, error) {
 
 type importReq struct {
 	PGN string `json:"pgn"`
+	// Notation declares the moves' notation (record.ParsePGNAs: the
+	// dialect's Name or record.CanonicalNotation); "" finds it.
+	Notation string `json:"notation"`
 }
 
-// handlePGNImport reads the games of a PGN text (record.ParsePGN: every
-// move checked; a game without a Variant tag is orthodox chess) and saves
-// each as a record in the games folder, pgn-TIME-N.txt, answering their ids.
-// Nothing is saved unless every game reads.
+// handlePGNImport reads the games of a PGN text (record.ParsePGNAs, in
+// Config.PGN's dialect or the canonical syntax: every move and variation
+// checked; a game without a Variant tag is orthodox chess) and saves each
+// with its variations in the games folder as one canonical PGN game,
+// pgn-TIME-N.pgn, answering their ids. Nothing is saved unless every game
+// reads.
 func (s *Server) handlePGNImport(w http.ResponseWriter, r *http.Request) {
 	var q importReq
 	if err := decode(r, &q); err != nil {
@@ -465,7 +492,7 @@ func (s *Server) handlePGNImport(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, fail(http.StatusConflict, "no games folder to import into: start serve with --games-dir"))
 		return
 	}
-	games, err := record.ParsePGNIn(q.PGN, "chess", s.cfg.PGN)
+	games, err := record.ParsePGNAs(q.PGN, "chess", s.cfg.PGN, q.Notation)
 	if err != nil {
 		reply(w, nil, fail(http.StatusUnprocessableEntity, "%v", err))
 		return
@@ -485,12 +512,21 @@ func (s *Server) handlePGNImport(w http.ResponseWriter, r *http.Request) {
 		if g.Get("Variant") == "" {
 			g.Set("Variant", "chess")
 		}
-		name := fmt.Sprintf("pgn-%s-%03d", stamp, i+1)
-		if _, err := record.Save(s.cfg.Games, name, g); err != nil {
-			reply(w, nil, err)
+		text, err := g.PGN("chess", "")
+		if err != nil { // ParsePGNAs replayed every move
+			reply(w, nil, fail(http.StatusUnprocessableEntity, "game %d: %v", i+1, err))
 			return
 		}
-		ids = append(ids, "saved/"+name+".txt")
+		name := fmt.Sprintf("pgn-%s-%03d.pgn", stamp, i+1)
+		if err := os.MkdirAll(s.cfg.Games, 0o755); err != nil {
+			reply(w, nil, fmt.Errorf("saving the game: %w", err))
+			return
+		}
+		if err := atomicfile.WriteFile(filepath.Join(s.cfg.Games, name), []byte(text)); err != nil {
+			reply(w, nil, fmt.Errorf("saving the game: %w", err))
+			return
+		}
+		ids = append(ids, "saved/"+name)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ids": ids})
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -502,6 +503,61 @@ func TestGamesExportAsPGNAndImportPGNBack(t *testing.T) {
 	}
 	if code, _ := call(t, "GET", f.url+"/api/games/pgn?id=runs/../../x.txt", "", nil); code != 400 && code != 404 {
 		t.Errorf("export outside the folders: %d", code)
+	}
+}
+
+// TestPGNImportKeepsTheVariationTree imports PGN games with nested
+// variations and reads each back whole: the record's variations (what the
+// page builds its variation tree from), the games list, and the export
+// with every variation. The old import saved the main line alone.
+func TestPGNImportKeepsTheVariationTree(t *testing.T) {
+	f := newFixture(t, Config{})
+	for _, c := range []struct{ name, pgn string }{
+		{"nested fbgc", "[Variant \"fbgc\"]\n1. e2e4 (1. d2d4 d9d7 (1... e9e7 2. c2c4) 2. c2c4) 1... e9e7 2. d2d3 (2. f2f3) *\n"},
+		{"chess, no Variant tag", "1. e2e4 e7e5 (1... c7c5 2. g1f3 (2. b1c3)) 2. g1f3 *\n"},
+		{"no variation", "[Variant \"fbgc\"]\n1. e2e4 e9e7 *\n"},
+	} {
+		want, err := record.ParsePGN(c.pgn, "chess")
+		if err != nil || len(want) != 1 {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		body, _ := json.Marshal(map[string]string{"pgn": c.pgn})
+		var imp struct{ IDs []string }
+		if code, msg := call(t, "POST", f.url+"/api/games/import", string(body), &imp); code != 200 || len(imp.IDs) != 1 {
+			t.Fatalf("%s: import: %d %q %v", c.name, code, msg, imp)
+		}
+		var rec struct {
+			Variant    string
+			Moves      []string
+			Variations []record.Variation
+		}
+		call(t, "GET", f.url+"/api/games/record?id="+url.QueryEscape(imp.IDs[0]), "", &rec)
+		wantVars := want[0].Variations
+		if wantVars == nil {
+			wantVars = []record.Variation{}
+		}
+		if wantVariant := want[0].Get("Variant"); rec.Variant != wantVariant && !(wantVariant == "" && rec.Variant == "chess") ||
+			!reflect.DeepEqual(rec.Moves, want[0].Moves) || !reflect.DeepEqual(rec.Variations, wantVars) {
+			t.Errorf("%s: the imported game reads as %+v, want the moves %v and the variations %+v", c.name, rec, want[0].Moves, wantVars)
+		}
+		var list struct{ Games []GameInfo }
+		call(t, "GET", f.url+"/api/games", "", &list)
+		if !slices.ContainsFunc(list.Games, func(g GameInfo) bool { return g.ID == imp.IDs[0] }) {
+			t.Errorf("%s: the games list lacks %s", c.name, imp.IDs[0])
+		}
+		resp, err := http.Get(f.url + "/api/games/pgn?id=" + url.QueryEscape(imp.IDs[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		back, err := record.ParsePGN(string(b), "chess")
+		if err != nil || len(back) != 1 || !reflect.DeepEqual(back[0].Moves, want[0].Moves) || !reflect.DeepEqual(back[0].Variations, want[0].Variations) {
+			t.Errorf("%s: the export reads back as %+v (%v):\n%s", c.name, back, err, b)
+		}
+		if !strings.HasSuffix(strings.Trim(resp.Header.Get("Content-Disposition"), `"`), ".pgn") || strings.Contains(resp.Header.Get("Content-Disposition"), ".pgn.pgn") {
+			t.Errorf("%s: export named %q", c.name, resp.Header.Get("Content-Disposition"))
+		}
 	}
 }
 

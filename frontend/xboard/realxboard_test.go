@@ -20,6 +20,7 @@ import (
 
 	"bomberzero/env"
 	"bomberzero/frontend/web"
+	"bomberzero/frontend/xboard/xboardtest"
 )
 
 // engineEnv makes the test binary the engine: XBoard starts it with this
@@ -45,19 +46,7 @@ func TestMain(m *testing.M) {
 // is skipped without xboard and xvfb-run (apt-get install xboard xvfb
 // xauth) and with -short.
 func TestAgainstDebiansXBoard(t *testing.T) {
-	xb, err := exec.LookPath("xboard")
-	if err != nil {
-		if xb, err = exec.LookPath("/usr/games/xboard"); err != nil {
-			t.Skip("no xboard (apt-get install xboard xvfb xauth)")
-		}
-	}
-	xvfb, err := exec.LookPath("xvfb-run")
-	if err != nil {
-		t.Skip("no xvfb-run (apt-get install xvfb xauth)")
-	}
-	if testing.Short() {
-		t.Skip("-short")
-	}
+	xb, xvfb := xboardtest.Programs(t)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -181,129 +170,51 @@ func readDebug(t *testing.T, path string) (moves, complaints []string) {
 }
 
 // TestDebiansXBoardLoadsAnExportedPGN has Debian's XBoard 4.9 load (-lgf)
-// the PGN of a random fbgc game with a variation, as PGN writes it and as
-// the web app exports it (POST /api/pgn, with serve's dialect, PGNDialect):
-// XBoard must read the [FEN] (on the board the engine's "setup" line
-// describes, given on its command line, as no engine runs to send it),
-// take the [VariantMen] tag, and parse every main-line move as the move
-// written, its debug log says ("Parsed TEXT into MOVE"). XBoard's own
-// move generator does not know every move of the family (docs/xboard.md),
-// so a move it calls illegal is played, with legality testing off, and
-// logged. The canonical PGN (record.Game.PGN) fails here: XBoard numbers
-// a 10-rank board's ranks from 0. Skipped without xboard and xvfb-run, and
-// with -short.
+// the PGN of a random game with a variation, of fbgc and of birds-ninjas
+// (drops, fly-overs and a castling among its moves), as PGN writes it and
+// as the web app exports it (POST /api/pgn, with serve's dialect,
+// PGNDialect), and checks it read every move as written
+// (xboardtest.LoadPGN). The canonical PGN (record.Game.PGN) fails here:
+// XBoard numbers a 10-rank board's ranks from 0; so did the two-leg moves
+// of Notation ("f2i2,i2i2"), which XBoard's PGN reader took for two
+// moves, putting the wrong side on move for the drop after it. Skipped
+// without xboard and xvfb-run, and with -short.
 func TestDebiansXBoardLoadsAnExportedPGN(t *testing.T) {
-	xb, err := exec.LookPath("xboard")
-	if err != nil {
-		if xb, err = exec.LookPath("/usr/games/xboard"); err != nil {
-			t.Skip("no xboard (apt-get install xboard xvfb xauth)")
-		}
-	}
-	xvfb, err := exec.LookPath("xvfb-run")
-	if err != nil {
-		t.Skip("no xvfb-run (apt-get install xvfb xauth)")
-	}
-	if testing.Short() {
-		t.Skip("-short")
-	}
-	// birds-ninjas is left out: XBoard 4.9 parses a drop of its game
-	// ("J@j3", move 20 of seed 7) as an impossible move when it loads the
-	// file, though it follows the same drop from an engine.
-	v := load(t, "fbgc")
-	g, written := randomRecord(t, v, 60, 7)
-	t.Run("record", func(t *testing.T) {
-		text, err := PGN(&g, "fbgc")
+	xboardtest.Programs(t)
+	for _, c := range []struct {
+		variant string
+		seed    uint64
+	}{{"fbgc", 7}, {"birds-ninjas", 7}} {
+		v := load(t, c.variant)
+		g, written := randomRecord(t, v, 60, c.seed)
+		lines, err := Setup(v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		xboardLoads(t, xvfb, xb, v, text, written)
-	})
-	t.Run("web app", func(t *testing.T) {
-		srv := httptest.NewServer(web.New(context.Background(), web.Config{PGN: PGNDialect}))
-		defer srv.Close()
-		body, err := json.Marshal(map[string]any{"variant": "fbgc", "moves": g.Moves, "variations": g.Variations})
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp, err := http.Post(srv.URL+"/api/pgn", "application/json", bytes.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var out struct{ PGN, Error string }
-		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("POST /api/pgn: %d %v %q", resp.StatusCode, err, out.Error)
-		}
-		xboardLoads(t, xvfb, xb, v, out.PGN, written)
-	})
-}
-
-// xboardLoads has XBoard load the PGN text of a game of v and checks its
-// debug log parsed every move of written, in order.
-func xboardLoads(t *testing.T, xvfb, xb string, v *env.Variant, text string, written []string) {
-	t.Helper()
-	dir := t.TempDir()
-	file := filepath.Join(dir, "game.pgn")
-	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
+		t.Run(c.variant+"/record", func(t *testing.T) {
+			text, err := PGN(&g, c.variant)
+			if err != nil {
+				t.Fatal(err)
+			}
+			xboardtest.LoadPGN(t, lines[0], text, written)
+		})
+		t.Run(c.variant+"/web app", func(t *testing.T) {
+			srv := httptest.NewServer(web.New(context.Background(), web.Config{PGN: PGNDialect}))
+			defer srv.Close()
+			body, err := json.Marshal(map[string]any{"variant": c.variant, "moves": g.Moves, "variations": g.Variations})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := http.Post(srv.URL+"/api/pgn", "application/json", bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var out struct{ PGN, Error string }
+			if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("POST /api/pgn: %d %v %q", resp.StatusCode, err, out.Error)
+			}
+			xboardtest.LoadPGN(t, lines[0], out.PGN, written)
+		})
 	}
-	lines, err := Setup(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`^setup \((\S+)\) (\d+)x(\d+)\+(\d+)_(\w+) `).FindStringSubmatch(lines[0])
-	if m == nil {
-		t.Fatalf("setup line %q", lines[0])
-	}
-	debug := filepath.Join(dir, "debug.txt")
-	cmd := exec.Command(xvfb, "-a", xb, "-ncp", "-variant", m[5], "-boardWidth", m[2], "-boardHeight", m[3],
-		"-holdingsSize", m[4], "-pieceToCharTable", m[1], "-testLegality", "false", "-saveSettingsOnExit", "false",
-		"-lgf", file, "-lgi", "1", "-debug", "-nameOfDebugFile", debug)
-	cmd.Env = append(os.Environ(), "HOME="+dir)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// XBoard stays up with the game loaded: stop its process group, and
-	// wait (boundedly) for all of it before the folder goes.
-	defer func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		cmd.Wait()
-		for end := time.Now().Add(10 * time.Second); syscall.Kill(-cmd.Process.Pid, 0) == nil && time.Now().Before(end); {
-			time.Sleep(50 * time.Millisecond)
-		}
-	}()
-	var log string
-	for deadline := time.Now().Add(time.Minute); ; {
-		b, _ := os.ReadFile(debug)
-		if log = string(b); strings.Contains(log, "LoadGame(): on exit") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("XBoard did not finish loading the game in a minute; its log:\n%s", log)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	for _, bad := range []string{"Bad FEN", "Parsed IllegalMove:", "ImpossibleMove", "AmbiguousMove", "Parser ignoring"} {
-		if i := strings.Index(log, bad); i >= 0 {
-			t.Errorf("XBoard's log says %q: %s", bad, log[i:min(i+200, len(log))])
-		}
-	}
-	if !strings.Contains(log, "Parsed PGNTag: [VariantMen ") {
-		t.Errorf("XBoard did not read the [VariantMen] tag")
-	}
-	parsed := regexp.MustCompile(`(?m)^Parsed (\S+) into (IllegalMove )?(\S+)`).FindAllStringSubmatch(log, -1)
-	if len(parsed) != len(written) {
-		t.Fatalf("XBoard parsed %d moves, the PGN has %d:\n%s", len(parsed), len(written), text)
-	}
-	illegal := 0
-	for i, p := range parsed {
-		if p[1] != written[i] {
-			t.Errorf("move %d: XBoard parsed %q, the PGN says %q", i+1, p[1], written[i])
-		}
-		if p[2] != "" {
-			illegal++
-		}
-	}
-	t.Logf("XBoard parsed all %d moves (%d of them illegal by its own move generator, played with legality testing off)", len(parsed), illegal)
 }

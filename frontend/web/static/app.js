@@ -939,7 +939,7 @@ async function showGames() {
     for (const g of j.games) {
       const t = g.tags, tr = document.createElement('tr');
       tr.dataset.id = g.id;
-      for (const x of [g.id.split('/').pop().replace(/\.txt$/, ''), t.Variant || 'fbgc', t.White || t.Model || '?', t.Black || t.Model || '?', t.Result || '*', t.Termination || '', t.Plies || '']) {
+      for (const x of [g.id.split('/').pop().replace(/\.(txt|pgn)$/, ''), t.Variant || 'fbgc', t.White || t.Model || '?', t.Black || t.Model || '?', t.Result || '*', t.Termination || '', t.Plies || '']) {
         const td = document.createElement('td'); td.textContent = x; tr.appendChild(td);
       }
       const td = document.createElement('td'), a = document.createElement('a');
@@ -967,7 +967,18 @@ async function openGame(id) {
   const g = await api('games/record?id=' + encodeURIComponent(id));
   location.hash = '#analyse';
   await newGame(g.variant, g.start, g.moves);
+  treeAddVars([], g.moves, g.variations || []);
   await goTo(0);
+}
+// treeAddVars adds to the tree the variations vars (record.Variation's
+// JSON, an imported PGN's) of line, the moves played after prefix: each
+// replaces the line's move at, with its own variations in turn.
+function treeAddVars(prefix, line, vars) {
+  for (const v of vars) {
+    const base = prefix.concat(line.slice(0, v.at));
+    v.moves.forEach((m, i) => treeAdd(base.concat(v.moves.slice(0, i)), m));
+    treeAddVars(base, v.moves, v.variations || []);
+  }
 }
 
 // ---- the board editor -----------------------------------------------------
