@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"bomberzero/agent"
+	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/internal/progress"
 	"bomberzero/match"
@@ -39,6 +40,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "with --player: games played at once (0: one per core)")
 	book := fs.Int("book", 0, "with --player: start the games from N random openings of --book-plies plies, each played with both colours (a player that is deterministic at a node or depth limit, as engine:nodes=N, plays one game over and over without it); 0: the start position")
 	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "with --book: the openings' length in plies")
+	saveGames := fs.String("save-games", "", "with --player: also write the games, those the length cap stopped included, as training-data chunks to DIR, so later fits read them with --data DIR instead of playing them again (runs with different seeds may share DIR)")
 	variant := fs.String("variant", "", "use only this variant's games (needed when the data hold several)")
 	withTeacher := fs.Bool("include-teacher", false, "keep the games of a search teacher (left out by default: they carry the teacher's piece table)")
 	withCapped := fs.Bool("include-capped", false, "keep the games the length cap stopped, drawn or adjudicated (left out by default: their results are censored)")
@@ -73,6 +75,8 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --book %d --book-plies %d: want a book of 0 or more openings of 1 or more plies", errUsage, *book, *bookPlies)
 	case *book > 0 && *player == "":
 		return fmt.Errorf("%w: --book needs --player", errUsage)
+	case *saveGames != "" && *player == "":
+		return fmt.Errorf("%w: --save-games needs --player (the games of --data or --run are on disk already)", errUsage)
 	case *boot <= 0:
 		return fmt.Errorf("%w: --bootstrap %d, want a positive number of replicates", errUsage, *boot)
 	case *ridge <= 0:
@@ -109,7 +113,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	var loadRep values.LoadReport
 	if *player != "" {
 		dir = *player + "'s games"
-		if ds, loadRep.CappedGames, err = playerGames(*variant, *player, *games, *seed, *workers, *book, *bookPlies, *withCapped, stderr, *quiet); err != nil {
+		if ds, loadRep.CappedGames, err = playerGames(*variant, *player, *games, *seed, *workers, *book, *bookPlies, *withCapped, *saveGames, stderr, *quiet); err != nil {
 			return err
 		}
 	} else if ds, loadRep, err = values.LoadWith(dir, values.LoadOptions{IncludeTeacher: *withTeacher, IncludeCapped: *withCapped, Progress: chunkProgress(progressTo(stderr, *quiet))}); err != nil {
@@ -194,8 +198,11 @@ func modelValue(variant, model string) (values.ValueFunc, error) {
 
 // playerGames plays spec against itself games times from variant's start
 // position (the length cap of eval.max_plies) and returns the games, those
-// the cap stopped left out unless withCapped, and how many were.
-func playerGames(variant, spec string, games int, seed uint64, workers, book, bookPlies int, withCapped bool, stderr io.Writer, quiet bool) (*values.Dataset, int, error) {
+// the cap stopped left out unless withCapped, and how many were. With
+// saveDir it also writes every game to saveDir as one training-data chunk,
+// game IDs naming the seed (game-seed<seed>-<index>) so that runs with
+// different seeds can share the directory.
+func playerGames(variant, spec string, games int, seed uint64, workers, book, bookPlies int, withCapped bool, saveDir string, stderr io.Writer, quiet bool) (*values.Dataset, int, error) {
 	tc, err := setup.DefaultConfig(variant)
 	if err != nil {
 		return nil, 0, usageErr(err)
@@ -224,10 +231,17 @@ func playerGames(variant, spec string, games int, seed uint64, workers, book, bo
 	}
 	ctx, stop := stopContext()
 	defer stop()
-	ds, err := compare.SelfPlayDataset(ctx, v, p, games, tc.Eval.MaxPlies, seed, workers, starts, "game",
+	ds, recs, err := compare.SelfPlayGames(ctx, v, p, games, tc.Eval.MaxPlies, seed, workers, starts, fmt.Sprintf("game-seed%d", seed),
 		progress.Func(progressTo(stderr, quiet), spec+" games", "games", 0))
 	if err != nil {
 		return nil, 0, err
+	}
+	if saveDir != "" {
+		path, err := saveRecords(saveDir, spec, recs)
+		if err != nil {
+			return nil, 0, fmt.Errorf("--save-games %s: %w", saveDir, err)
+		}
+		fmt.Fprintf(stderr, "kept %d games in %s\n", len(recs), path)
 	}
 	if n := distinctGames(ds); n < len(ds.Games)/2 {
 		fmt.Fprintf(stderr, "warning: only %d of %d games differ: %s plays alike from one start; give --book N for N random openings\n", n, len(ds.Games), spec)
@@ -237,6 +251,25 @@ func playerGames(variant, spec string, games int, seed uint64, workers, book, bo
 	}
 	ds, n := ds.WithoutCapped()
 	return ds, n, nil
+}
+
+// saveRecords writes recs to dir as one training-data chunk (written
+// atomically by datasets.ChunkWriter) and returns its path.
+func saveRecords(dir, writer string, recs []datasets.GameRecord) (string, error) {
+	w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: writer})
+	if err != nil {
+		return "", err
+	}
+	for i := range recs {
+		if err := w.AddGame(&recs[i]); err != nil {
+			return "", err
+		}
+	}
+	path, err := w.Flush()
+	if err != nil {
+		return "", err
+	}
+	return path, w.Close()
 }
 
 // distinctGames counts the games of ds whose recorded moves differ.
