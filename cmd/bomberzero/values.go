@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"bomberzero/agent"
@@ -49,6 +50,9 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	withCaptures := fs.Bool("with-captures", !def.NoCaptures, "keep positions where the side to move has a capture (left out by default: material is about to change)")
 	spacing := fs.Int("spacing", def.Spacing, "keep positions at least this many plies apart (0 keeps neighbours)")
 	perGame := fs.Int("per-game", def.MaxPerGame, "keep at most this many positions per game, drawn at random (0 keeps all)")
+	maxPly := fs.Int("max-ply", 0, "leave out positions at this ply and later (0: none); with --skip, one phase of the game by ply")
+	officersFlag := fs.String("officers", "", "keep only positions with LO-HI officers (N, B, R, Q and the family's other non-pawn, non-royal pieces) on the board, both sides together: a phase by material left (chess starts with 14)")
+	equalGames := fs.Bool("equal-games", false, "weigh every game alike in the fits, whatever its number of sampled positions (default: every position alike)")
 	fits := fs.String("fits", "", "comma-separated fits: logistic, tanh, search (the recorded search values), value (needs --model); default logistic,tanh, plus value with --model")
 	model := fs.String("model", "", "model whose value output the value fit uses: "+agent.SpecHelp)
 	unit := fs.String("unit", values.DefaultUnit, "piece letter the values are normalised to")
@@ -86,6 +90,10 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		if ext := strings.ToLower(filepath.Ext(*plotFile)); ext != ".png" && ext != ".svg" {
 			return fmt.Errorf("%w: --plot %s: want a .png or .svg file name", errUsage, *plotFile)
 		}
+	}
+	minOff, maxOff, err := parseRange(*officersFlag)
+	if err != nil {
+		return fmt.Errorf("%w: --officers: %v", errUsage, err)
 	}
 	if *fits == "" {
 		*fits = "logistic,tanh"
@@ -144,7 +152,8 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	rep, err := values.PieceValues(ds, values.Config{
-		Sample:    values.SampleConfig{SkipPlies: *skip, QuietPlies: *quietPlies, NoCaptures: !*withCaptures, Spacing: *spacing, MaxPerGame: *perGame, Seed: *seed},
+		Sample: values.SampleConfig{SkipPlies: *skip, QuietPlies: *quietPlies, NoCaptures: !*withCaptures, Spacing: *spacing, MaxPerGame: *perGame, Seed: *seed,
+			MaxPly: *maxPly, MinOfficers: minOff, MaxOfficers: maxOff, EqualGames: *equalGames},
 		Methods:   methods,
 		Value:     valueFn,
 		Unit:      *unit,
@@ -251,6 +260,25 @@ func playerGames(variant, spec string, games int, seed uint64, workers, book, bo
 	}
 	ds, n := ds.WithoutCapped()
 	return ds, n, nil
+}
+
+// parseRange reads "LO-HI" (two counts, LO <= HI) for --officers; "" is no
+// range (0, 0).
+func parseRange(s string) (lo, hi int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, "-")
+	if ok {
+		lo, err = strconv.Atoi(a)
+		if err == nil {
+			hi, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || lo < 0 || hi < lo || hi == 0 {
+		return 0, 0, fmt.Errorf("%q: want LO-HI, two counts with 0 <= LO <= HI and HI > 0, e.g. 0-6", s)
+	}
+	return lo, hi, nil
 }
 
 // saveRecords writes recs to dir as one training-data chunk (written
