@@ -41,6 +41,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "with --player: games played at once (0: one per core)")
 	book := fs.Int("book", 0, "with --player: start the games from N random openings of --book-plies plies, each played with both colours (a player that is deterministic at a node or depth limit, as engine:nodes=N, plays one game over and over without it); 0: the start position")
 	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "with --book: the openings' length in plies")
+	table := fs.String("values", "", "with --player: piece values replacing the default table's for greedy, alpha-beta and the engine, e.g. N=5,Q=6 (a deliberately wrong table, as echo-test --table plays it)")
 	saveGames := fs.String("save-games", "", "with --player: also write the games, those the length cap stopped included, as training-data chunks to DIR, so later fits read them with --data DIR instead of playing them again (runs with different seeds may share DIR)")
 	variant := fs.String("variant", "", "use only this variant's games (needed when the data hold several)")
 	withTeacher := fs.Bool("include-teacher", false, "keep the games of a search teacher (left out by default: they carry the teacher's piece table)")
@@ -79,6 +80,8 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --book %d --book-plies %d: want a book of 0 or more openings of 1 or more plies", errUsage, *book, *bookPlies)
 	case *book > 0 && *player == "":
 		return fmt.Errorf("%w: --book needs --player", errUsage)
+	case *table != "" && *player == "":
+		return fmt.Errorf("%w: --values needs --player (it is the player's table)", errUsage)
 	case *saveGames != "" && *player == "":
 		return fmt.Errorf("%w: --save-games needs --player (the games of --data or --run are on disk already)", errUsage)
 	case *boot <= 0:
@@ -121,7 +124,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	var loadRep values.LoadReport
 	if *player != "" {
 		dir = *player + "'s games"
-		if ds, loadRep.CappedGames, err = playerGames(*variant, *player, *games, *seed, *workers, *book, *bookPlies, *withCapped, *saveGames, stderr, *quiet); err != nil {
+		if ds, loadRep.CappedGames, err = playerGames(*variant, *player, *table, *games, *seed, *workers, *book, *bookPlies, *withCapped, *saveGames, stderr, *quiet); err != nil {
 			return err
 		}
 	} else if ds, loadRep, err = values.LoadWith(dir, values.LoadOptions{IncludeTeacher: *withTeacher, IncludeCapped: *withCapped, Progress: chunkProgress(progressTo(stderr, *quiet))}); err != nil {
@@ -205,13 +208,14 @@ func modelValue(variant, model string) (values.ValueFunc, error) {
 	return m.ValueFunc()
 }
 
-// playerGames plays spec against itself games times from variant's start
+// playerGames plays spec (with the piece table entries table, agent.Values
+// syntax, over the default table) against itself games times from variant's start
 // position (the length cap of eval.max_plies) and returns the games, those
 // the cap stopped left out unless withCapped, and how many were. With
 // saveDir it also writes every game to saveDir as one training-data chunk,
 // game IDs naming the seed (game-seed<seed>-<index>) so that runs with
 // different seeds can share the directory.
-func playerGames(variant, spec string, games int, seed uint64, workers, book, bookPlies int, withCapped bool, saveDir string, stderr io.Writer, quiet bool) (*values.Dataset, int, error) {
+func playerGames(variant, spec, table string, games int, seed uint64, workers, book, bookPlies int, withCapped bool, saveDir string, stderr io.Writer, quiet bool) (*values.Dataset, int, error) {
 	tc, err := setup.DefaultConfig(variant)
 	if err != nil {
 		return nil, 0, usageErr(err)
@@ -220,9 +224,9 @@ func playerGames(variant, spec string, games int, seed uint64, workers, book, bo
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w: --variant: %v", errUsage, err)
 	}
-	opt, err := playerOptions(tc, "")
+	opt, err := playerOptions(tc, table)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("%w: --values: %v", errUsage, err)
 	}
 	p, err := match.Parse(spec, v, opt)
 	if err != nil {

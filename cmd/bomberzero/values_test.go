@@ -115,6 +115,8 @@ func TestValuesCommandRejectsBadInvocations(t *testing.T) {
 		{[]string{"values", "--data", dir, "--officers", "9-3"}, 2, "want LO-HI"},
 		{[]string{"values", "--data", dir, "--variant", "chess", "--skip", "20", "--max-ply", "12"}, 1, "keeps no ply"},
 		{[]string{"values", "--data", dir, "--save-games", dir}, 2, "--save-games needs --player"},
+		{[]string{"values", "--data", dir, "--values", "N=5"}, 2, "--values needs --player"},
+		{[]string{"values", "--player", "engine:nodes=100", "--variant", "chess", "--values", "N=x"}, 2, "--values"},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(tc.args, &out, &errOut)
