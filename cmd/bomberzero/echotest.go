@@ -26,6 +26,7 @@ func runEchoTest(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	boot := fs.Int("bootstrap", values.DefaultBootstrap, "bootstrap replicates per fit")
 	rounds := fs.Int("rounds", 1, "rounds per starting table: each round after the first plays with the previous round's fitted values (logistic fit) as the player's table, towards the fixed point of table -> fitted values (docs/values.md)")
+	equalGames := fs.Bool("equal-games", false, "weigh every game alike in the fits, whatever its number of sampled positions (values --equal-games)")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
 	mf := addMatchFlags(fs, true)
 	quiet := quietFlag(fs)
@@ -56,6 +57,7 @@ func runEchoTest(args []string, stdout, stderr io.Writer) error {
 		MaxPlies: tc.Eval.MaxPlies, Seed: *seed, Workers: *workers, Bars: progressTo(stderr, *quiet),
 		Fit: values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh},
 			Seed: *seed, Bootstrap: *boot}, Rounds: *rounds}
+	cfg.Fit.Sample.EqualGames = *equalGames
 	if wrong == nil {
 		cfg.Piece = (*piece)[0]
 	}

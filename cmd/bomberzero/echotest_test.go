@@ -62,6 +62,12 @@ func TestEchoTestWithAWrongTableNamesTheTablesAndVerdictsPerPiece(t *testing.T) 
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
 	}
+	// --equal-games reaches the fits and says so.
+	out.Reset()
+	if code := run([]string{"echo-test", "--variant", "chess", "--player", "alphabeta:1", "--table", "N=5", "--games", "6", "--bootstrap", "5",
+		"--max-plies", "200", "--equal-games", "--quiet"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "every game weighed alike") {
+		t.Errorf("--equal-games: exit %d, output %q; want it named", code, out.String())
+	}
 	// A wrong table for a piece the variant lacks names it.
 	errOut.Reset()
 	if code := run([]string{"echo-test", "--variant", "chess", "--table", "F=5", "--games", "2", "--quiet"}, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), "no piece F") {

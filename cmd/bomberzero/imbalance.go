@@ -15,11 +15,11 @@ import (
 // runImbalance plays a player against itself with one piece removed from
 // each side and reads the score as a value difference.
 func runImbalance(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("imbalance", "usage: bomberzero imbalance --white-without X --black-without Y [flags]\n\nPlays a player against itself from the start position with White's piece X and\nBlack's piece Y removed, then the same with colours swapped (Black without X's\nmirror, White without Y's), and reports side A's (the side without X) score, with\nthe value difference v(Y) - v(X) it implies in Elo, tanh units and pawns.", stderr)
+	fs := newFlagSet("imbalance", "usage: bomberzero imbalance --white-without X --black-without Y [flags]\n\nPlays a player against itself from the start position with White's piece X and\nBlack's piece Y removed (either may name several pieces joined by +: Q against\nR+R is --white-without Q --black-without R+R), then the same with colours swapped (Black without X's\nmirror, White without Y's), and reports side A's (the side without X) score, with\nthe value difference v(Y) - v(X) it implies in Elo, tanh units and pawns.", stderr)
 	variant := variantFlag(fs)
 	player := fs.String("player", "alphabeta:2", "the player that meets itself: random, greedy, alphabeta:D or CHECKPOINT[:SIMS]")
-	wx := fs.String("white-without", "", "White's missing piece (side A): a square (a1) or a piece letter (Q: the one nearest White's back rank, lowest file first)")
-	by := fs.String("black-without", "", "Black's missing piece (side B): a square (b10) or a piece letter")
+	wx := fs.String("white-without", "", "White's missing piece (side A): a square (a1) or a piece letter (Q: the one nearest White's back rank, lowest file first), or several joined by + (R+R, B+P, a1+h1)")
+	by := fs.String("black-without", "", "Black's missing piece (side B): a square (b10) or a piece letter, or several joined by +")
 	games := fs.Int("games", 100, "games, half with each colour arrangement")
 	seed := fs.Uint64("seed", 1, "random seed (arrangement 1 plays with it, arrangement 2 with seed+1)")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
@@ -55,7 +55,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --variant: %v", errUsage, err)
 	}
 	for _, r := range []compare.Removal{{Side: env.White, What: *wx}, {Side: env.Black, What: *by}} {
-		if _, err := r.Resolve(v.NewPosition()); err != nil {
+		if _, err := r.ResolveAll(v.NewPosition()); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}

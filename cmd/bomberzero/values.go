@@ -6,9 +6,11 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"bomberzero/agent"
+	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/internal/progress"
 	"bomberzero/match"
@@ -39,6 +41,8 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "with --player: games played at once (0: one per core)")
 	book := fs.Int("book", 0, "with --player: start the games from N random openings of --book-plies plies, each played with both colours (a player that is deterministic at a node or depth limit, as engine:nodes=N, plays one game over and over without it); 0: the start position")
 	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "with --book: the openings' length in plies")
+	table := fs.String("values", "", "with --player: piece values replacing the default table's for greedy, alpha-beta and the engine, e.g. N=5,Q=6 (a deliberately wrong table, as echo-test --table plays it)")
+	saveGames := fs.String("save-games", "", "with --player: also write the games, those the length cap stopped included, as training-data chunks to DIR, so later fits read them with --data DIR instead of playing them again (runs with different seeds may share DIR)")
 	variant := fs.String("variant", "", "use only this variant's games (needed when the data hold several)")
 	withTeacher := fs.Bool("include-teacher", false, "keep the games of a search teacher (left out by default: they carry the teacher's piece table)")
 	withCapped := fs.Bool("include-capped", false, "keep the games the length cap stopped, drawn or adjudicated (left out by default: their results are censored)")
@@ -47,6 +51,9 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	withCaptures := fs.Bool("with-captures", !def.NoCaptures, "keep positions where the side to move has a capture (left out by default: material is about to change)")
 	spacing := fs.Int("spacing", def.Spacing, "keep positions at least this many plies apart (0 keeps neighbours)")
 	perGame := fs.Int("per-game", def.MaxPerGame, "keep at most this many positions per game, drawn at random (0 keeps all)")
+	maxPly := fs.Int("max-ply", 0, "leave out positions at this ply and later (0: none); with --skip, one phase of the game by ply")
+	officersFlag := fs.String("officers", "", "keep only positions with LO-HI officers (N, B, R, Q and the family's other non-pawn, non-royal pieces) on the board, both sides together: a phase by material left (chess starts with 14)")
+	equalGames := fs.Bool("equal-games", false, "weigh every game alike in the fits, whatever its number of sampled positions (default: every position alike)")
 	fits := fs.String("fits", "", "comma-separated fits: logistic, tanh, search (the recorded search values), value (needs --model); default logistic,tanh, plus value with --model")
 	model := fs.String("model", "", "model whose value output the value fit uses: "+agent.SpecHelp)
 	unit := fs.String("unit", values.DefaultUnit, "piece letter the values are normalised to")
@@ -73,6 +80,10 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --book %d --book-plies %d: want a book of 0 or more openings of 1 or more plies", errUsage, *book, *bookPlies)
 	case *book > 0 && *player == "":
 		return fmt.Errorf("%w: --book needs --player", errUsage)
+	case *table != "" && *player == "":
+		return fmt.Errorf("%w: --values needs --player (it is the player's table)", errUsage)
+	case *saveGames != "" && *player == "":
+		return fmt.Errorf("%w: --save-games needs --player (the games of --data or --run are on disk already)", errUsage)
 	case *boot <= 0:
 		return fmt.Errorf("%w: --bootstrap %d, want a positive number of replicates", errUsage, *boot)
 	case *ridge <= 0:
@@ -82,6 +93,10 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		if ext := strings.ToLower(filepath.Ext(*plotFile)); ext != ".png" && ext != ".svg" {
 			return fmt.Errorf("%w: --plot %s: want a .png or .svg file name", errUsage, *plotFile)
 		}
+	}
+	minOff, maxOff, err := parseRange(*officersFlag)
+	if err != nil {
+		return fmt.Errorf("%w: --officers: %v", errUsage, err)
 	}
 	if *fits == "" {
 		*fits = "logistic,tanh"
@@ -109,7 +124,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	var loadRep values.LoadReport
 	if *player != "" {
 		dir = *player + "'s games"
-		if ds, loadRep.CappedGames, err = playerGames(*variant, *player, *games, *seed, *workers, *book, *bookPlies, *withCapped, stderr, *quiet); err != nil {
+		if ds, loadRep.CappedGames, err = playerGames(*variant, *player, *table, *games, *seed, *workers, *book, *bookPlies, *withCapped, *saveGames, stderr, *quiet); err != nil {
 			return err
 		}
 	} else if ds, loadRep, err = values.LoadWith(dir, values.LoadOptions{IncludeTeacher: *withTeacher, IncludeCapped: *withCapped, Progress: chunkProgress(progressTo(stderr, *quiet))}); err != nil {
@@ -140,7 +155,8 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	rep, err := values.PieceValues(ds, values.Config{
-		Sample:    values.SampleConfig{SkipPlies: *skip, QuietPlies: *quietPlies, NoCaptures: !*withCaptures, Spacing: *spacing, MaxPerGame: *perGame, Seed: *seed},
+		Sample: values.SampleConfig{SkipPlies: *skip, QuietPlies: *quietPlies, NoCaptures: !*withCaptures, Spacing: *spacing, MaxPerGame: *perGame, Seed: *seed,
+			MaxPly: *maxPly, MinOfficers: minOff, MaxOfficers: maxOff, EqualGames: *equalGames},
 		Methods:   methods,
 		Value:     valueFn,
 		Unit:      *unit,
@@ -192,10 +208,14 @@ func modelValue(variant, model string) (values.ValueFunc, error) {
 	return m.ValueFunc()
 }
 
-// playerGames plays spec against itself games times from variant's start
+// playerGames plays spec (with the piece table entries table, agent.Values
+// syntax, over the default table) against itself games times from variant's start
 // position (the length cap of eval.max_plies) and returns the games, those
-// the cap stopped left out unless withCapped, and how many were.
-func playerGames(variant, spec string, games int, seed uint64, workers, book, bookPlies int, withCapped bool, stderr io.Writer, quiet bool) (*values.Dataset, int, error) {
+// the cap stopped left out unless withCapped, and how many were. With
+// saveDir it also writes every game to saveDir as one training-data chunk,
+// game IDs naming the seed (game-seed<seed>-<index>) so that runs with
+// different seeds can share the directory.
+func playerGames(variant, spec, table string, games int, seed uint64, workers, book, bookPlies int, withCapped bool, saveDir string, stderr io.Writer, quiet bool) (*values.Dataset, int, error) {
 	tc, err := setup.DefaultConfig(variant)
 	if err != nil {
 		return nil, 0, usageErr(err)
@@ -204,9 +224,9 @@ func playerGames(variant, spec string, games int, seed uint64, workers, book, bo
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w: --variant: %v", errUsage, err)
 	}
-	opt, err := playerOptions(tc, "")
+	opt, err := playerOptions(tc, table)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("%w: --values: %v", errUsage, err)
 	}
 	p, err := match.Parse(spec, v, opt)
 	if err != nil {
@@ -224,10 +244,17 @@ func playerGames(variant, spec string, games int, seed uint64, workers, book, bo
 	}
 	ctx, stop := stopContext()
 	defer stop()
-	ds, err := compare.SelfPlayDataset(ctx, v, p, games, tc.Eval.MaxPlies, seed, workers, starts, "game",
+	ds, recs, err := compare.SelfPlayGames(ctx, v, p, games, tc.Eval.MaxPlies, seed, workers, starts, fmt.Sprintf("game-seed%d", seed),
 		progress.Func(progressTo(stderr, quiet), spec+" games", "games", 0))
 	if err != nil {
 		return nil, 0, err
+	}
+	if saveDir != "" {
+		path, err := saveRecords(saveDir, spec, recs)
+		if err != nil {
+			return nil, 0, fmt.Errorf("--save-games %s: %w", saveDir, err)
+		}
+		fmt.Fprintf(stderr, "kept %d games in %s\n", len(recs), path)
 	}
 	if n := distinctGames(ds); n < len(ds.Games)/2 {
 		fmt.Fprintf(stderr, "warning: only %d of %d games differ: %s plays alike from one start; give --book N for N random openings\n", n, len(ds.Games), spec)
@@ -237,6 +264,44 @@ func playerGames(variant, spec string, games int, seed uint64, workers, book, bo
 	}
 	ds, n := ds.WithoutCapped()
 	return ds, n, nil
+}
+
+// parseRange reads "LO-HI" (two counts, LO <= HI) for --officers; "" is no
+// range (0, 0).
+func parseRange(s string) (lo, hi int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, "-")
+	if ok {
+		lo, err = strconv.Atoi(a)
+		if err == nil {
+			hi, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || lo < 0 || hi < lo || hi == 0 {
+		return 0, 0, fmt.Errorf("%q: want LO-HI, two counts with 0 <= LO <= HI and HI > 0, e.g. 0-6", s)
+	}
+	return lo, hi, nil
+}
+
+// saveRecords writes recs to dir as one training-data chunk (written
+// atomically by datasets.ChunkWriter) and returns its path.
+func saveRecords(dir, writer string, recs []datasets.GameRecord) (string, error) {
+	w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: writer})
+	if err != nil {
+		return "", err
+	}
+	for i := range recs {
+		if err := w.AddGame(&recs[i]); err != nil {
+			return "", err
+		}
+	}
+	path, err := w.Flush()
+	if err != nil {
+		return "", err
+	}
+	return path, w.Close()
 }
 
 // distinctGames counts the games of ds whose recorded moves differ.

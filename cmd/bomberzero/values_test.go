@@ -111,6 +111,12 @@ func TestValuesCommandRejectsBadInvocations(t *testing.T) {
 		{[]string{"values", "--data", dir, "--bootstrap", "0"}, 2, "--bootstrap 0"},
 		{[]string{"values", "--data", dir, "--variant", "chess", "--unit", "Z", "--bootstrap", "5"}, 1, `unit piece "Z"`},
 		{[]string{"values", "--data", filepath.Join(dir, "nope")}, 1, "values: listing"},
+		{[]string{"values", "--data", dir, "--officers", "7"}, 2, `--officers: "7": want LO-HI`},
+		{[]string{"values", "--data", dir, "--officers", "9-3"}, 2, "want LO-HI"},
+		{[]string{"values", "--data", dir, "--variant", "chess", "--skip", "20", "--max-ply", "12"}, 1, "keeps no ply"},
+		{[]string{"values", "--data", dir, "--save-games", dir}, 2, "--save-games needs --player"},
+		{[]string{"values", "--data", dir, "--values", "N=5"}, 2, "--values needs --player"},
+		{[]string{"values", "--player", "engine:nodes=100", "--variant", "chess", "--values", "N=x"}, 2, "--values"},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(tc.args, &out, &errOut)
@@ -170,6 +176,42 @@ func TestValuesCommandOnRealSelfPlayRecoversTheMaterialEvaluatorsValues(t *testi
 	}
 	if checked < 3 {
 		t.Errorf("only %d pieces varied in the self-play games: %+v", checked, f.Pieces)
+	}
+}
+
+// TestValuesSavedGamesFitAsThePlayedOnes: --save-games keeps every game
+// played, the capped ones included, and --data on that folder fits the same
+// positions, so a phase or weighting refit needs no replay; a second seed
+// adds its games beside the first's.
+func TestValuesSavedGamesFitAsThePlayedOnes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "games")
+	fit := func(args ...string) values.Report {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		args = append([]string{"values", "--variant", "chess", "--fits", "tanh", "--bootstrap", "5", "--per-game", "0", "--json", "--quiet"}, args...)
+		if code := run(args, &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+		var rep values.Report
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("%v: output is not JSON: %v", args, err)
+		}
+		return rep
+	}
+	played := fit("--player", "alphabeta:1", "--games", "12", "--seed", "3", "--save-games", dir)
+	loaded := fit("--data", dir, "--seed", "3")
+	if played.Games != loaded.Games || played.Sampled != loaded.Sampled || played.Sampled == 0 {
+		t.Errorf("played: %d games, %d sampled; loaded: %d games, %d sampled; want the same, positive",
+			played.Games, played.Sampled, loaded.Games, loaded.Sampled)
+	}
+	fit("--player", "alphabeta:1", "--games", "12", "--seed", "4", "--save-games", dir)
+	both := fit("--data", dir, "--include-capped")
+	if both.Games != 24 {
+		t.Errorf("two seeds of 12 games kept %d games, want 24 (no ID shared across seeds, capped games kept)", both.Games)
+	}
+	phase := fit("--data", dir, "--include-capped", "--skip", "10", "--max-ply", "30", "--officers", "10-14", "--equal-games")
+	if phase.Sampled == 0 || phase.Sampled >= both.Sampled || !phase.Sample.EqualGames || phase.Sample.MaxOfficers != 14 {
+		t.Errorf("phase fit sampled %d of %d (sample %+v); want fewer, the settings reported", phase.Sampled, both.Sampled, phase.Sample)
 	}
 }
 

@@ -108,6 +108,9 @@ type EchoResult struct {
 	// first and the last starting table: with a wrong table, whether each
 	// fitted value moved by less than its half-width.
 	Pieces map[string]map[values.Method]EchoVerdict `json:"pieces"`
+	// EqualGames says the fits weighed every game alike
+	// (values.SampleConfig.EqualGames) instead of every position.
+	EqualGames bool `json:"equal_games,omitempty"`
 }
 
 // EchoVerdict is one method's verdict.
@@ -137,7 +140,8 @@ func Echo(ctx context.Context, cfg EchoConfig) (*EchoResult, error) {
 	// The starting tables, each with its name.
 	var tables []agent.Values
 	var names []string
-	res := &EchoResult{Variant: v.Name, Player: cfg.Player, Methods: map[values.Method]EchoVerdict{}, Pieces: map[string]map[values.Method]EchoVerdict{}}
+	res := &EchoResult{Variant: v.Name, Player: cfg.Player, Methods: map[values.Method]EchoVerdict{}, Pieces: map[string]map[values.Method]EchoVerdict{},
+		EqualGames: cfg.Fit.Sample.EqualGames}
 	if wrong {
 		if err := cfg.Wrong.CheckPieces(v); err != nil {
 			return nil, fmt.Errorf("compare: echo test: wrong table: %w", err)
@@ -350,6 +354,9 @@ func (r *EchoResult) WriteText(w io.Writer) error {
 	if r.Rounds > 1 {
 		fmt.Fprintf(&b, ", %d fixed-point rounds from each (the verdict compares the last rounds)", r.Rounds)
 	}
+	if r.EqualGames {
+		b.WriteString("; every game weighed alike in the fits")
+	}
 	b.WriteString("\n")
 	for _, run := range r.Runs {
 		for k, rd := range run.Rounds {
@@ -390,6 +397,9 @@ func (r *EchoResult) writeWrongText(w io.Writer) error {
 	fmt.Fprintf(&b, "Echo test: %s playing itself in %s with its table, then with the wrong entries %s", r.Player, r.Variant, r.Wrong)
 	if r.Rounds > 1 {
 		fmt.Fprintf(&b, ", %d fixed-point rounds from each (the verdict compares the last rounds)", r.Rounds)
+	}
+	if r.EqualGames {
+		b.WriteString("; every game weighed alike in the fits")
 	}
 	b.WriteString("\n")
 	for _, run := range r.Runs {

@@ -51,20 +51,27 @@ func Record(id string, start *env.Position, g *match.Game) (datasets.GameRecord,
 // the statistics read. Game IDs are prefix-<index>, and each game's Index
 // is its index in the match (its pair in a paired design).
 func Dataset(prefix string, start *env.Position, games []match.Game) (*values.Dataset, error) {
+	ds, _, err := datasetAndRecords(prefix, start, games)
+	return ds, err
+}
+
+// datasetAndRecords is Dataset that also returns the game records it was
+// built from, in the order of games, so a caller can keep them on disk.
+func datasetAndRecords(prefix string, start *env.Position, games []match.Game) (*values.Dataset, []datasets.GameRecord, error) {
 	recs := make([]datasets.GameRecord, 0, len(games))
 	for i := range games {
 		r, err := Record(fmt.Sprintf("%s-%d", prefix, games[i].Index), start, &games[i])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		recs = append(recs, r)
 	}
 	ds, err := values.FromRecords(recs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i := range ds.Games { // one game per record: the IDs differ
 		ds.Games[i].Index = games[i].Index
 	}
-	return ds, nil
+	return ds, recs, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"bomberzero/agent"
 	"bomberzero/env"
@@ -59,8 +61,8 @@ type ImbalanceConfig struct {
 type Arrangement struct {
 	Start     string                  `json:"start"`     // position text
 	AColor    string                  `json:"a_color"`   // "white" or "black": side A's colour
-	AWithout  string                  `json:"a_without"` // the square side A's piece was taken from
-	BWithout  string                  `json:"b_without"` // the square side B's piece was taken from
+	AWithout  string                  `json:"a_without"` // the squares side A's pieces were taken from ("a1", "a1+h1")
+	BWithout  string                  `json:"b_without"` // the squares side B's pieces were taken from
 	Seed      uint64                  `json:"seed"`      // the match seed of this arrangement
 	A         stats.WDL               `json:"a"`         // side A's results
 	Reasons   map[env.Termination]int `json:"reasons"`   // how the games ended
@@ -73,8 +75,8 @@ type Arrangement struct {
 type ImbalanceResult struct {
 	Variant  string           `json:"variant"`
 	Player   string           `json:"player"`
-	X        string           `json:"x"` // the piece side A lacks (letter)
-	Y        string           `json:"y"` // the piece side B lacks
+	X        string           `json:"x"` // the pieces side A lacks (letters joined by "+": "Q", "R+R")
+	Y        string           `json:"y"` // the pieces side B lacks
 	Games    int              `json:"games"`
 	Seed     uint64           `json:"seed"`
 	MaxPlies int              `json:"max_plies"`
@@ -119,40 +121,41 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	}
 	v := cfg.Variant
 	start := v.NewPosition()
-	xs, err := Removal{env.White, cfg.WhiteWithout}.Resolve(start)
+	xs, err := Removal{env.White, cfg.WhiteWithout}.ResolveAll(start)
 	if err != nil {
 		return nil, err
 	}
-	ys, err := Removal{env.Black, cfg.BlackWithout}.Resolve(start)
+	ys, err := Removal{env.Black, cfg.BlackWithout}.ResolveAll(start)
 	if err != nil {
 		return nil, err
 	}
-	mx, my := mirror(v.Geo, xs), mirror(v.Geo, ys)
+	mx, my := mirrorAll(v.Geo, xs), mirrorAll(v.Geo, ys)
 	// The swap needs the mirrored squares to hold the same pieces in the
 	// other colour.
-	for _, pair := range [][2]env.Square{{xs, mx}, {ys, my}} {
-		p, q := start.At(pair[0]), start.At(pair[1])
+	all, mall := append(slices.Clone(xs), ys...), append(slices.Clone(mx), my...)
+	for i, s := range all {
+		m := mall[i]
+		p, q := start.At(s), start.At(m)
 		if q == env.NoPiece || q.Type() != p.Type() || q.Color() == p.Color() {
 			return nil, fmt.Errorf("compare: the start position is not symmetric at %s/%s, so the colours cannot be swapped",
-				v.Geo.Name(pair[0]), v.Geo.Name(pair[1]))
+				v.Geo.Name(s), v.Geo.Name(m))
 		}
 	}
-	first, err := Without(start, xs, ys)
+	first, err := Without(start, all...)
 	if err != nil {
 		return nil, err
 	}
-	second, err := Without(start, my, mx)
+	second, err := Without(start, append(slices.Clone(my), mx...)...)
 	if err != nil {
 		return nil, err
 	}
 	res := &ImbalanceResult{Variant: v.Name, Player: cfg.Player.Spec, Games: cfg.Games, Seed: cfg.Seed, MaxPlies: cfg.MaxPlies,
-		X: string(v.Pieces[start.At(xs).Type()].Letter), Y: string(v.Pieces[start.At(ys).Type()].Letter),
-		PawnCoef: cfg.PawnCoef, PawnSource: cfg.PawnSource}
+		X: letters(start, xs), Y: letters(start, ys), PawnCoef: cfg.PawnCoef, PawnSource: cfg.PawnSource}
 	total := cfg.Games
 	if cfg.PawnOdds {
 		total *= 2
 	}
-	arr, wdl, scores, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, [2][2]env.Square{{xs, ys}, {mx, my}}, 0, total)
+	arr, wdl, scores, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, [2][2][]env.Square{{xs, ys}, {mx, my}}, 0, total)
 	if err != nil {
 		return nil, err
 	}
@@ -189,13 +192,14 @@ const PawnOddsReplicates = 2000
 // pawn nearest its back rank, lowest file first, as the letter P names it)
 // taken from side A when aGives, from side B otherwise, with the same
 // seeds, and reads the two matches together.
-func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, start *env.Position, xs, ys, mx, my env.Square, aGives bool, scores []float64, total int) (*PawnOddsMatch, error) {
+func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, start *env.Position, xs, ys, mx, my []env.Square, aGives bool, scores []float64, total int) (*PawnOddsMatch, error) {
 	v := cfg.Variant
 	side := env.Black // side B is Black in the first arrangement
 	if aGives {
 		side = env.White
 	}
-	reduced, err := Without(start, xs, ys)
+	both := append(slices.Clone(xs), ys...)
+	reduced, err := Without(start, both...)
 	if err != nil {
 		return nil, err
 	}
@@ -204,15 +208,15 @@ func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, start *env.Position,
 		return nil, fmt.Errorf("compare: pawn odds: %w", err)
 	}
 	p2 := mirror(v.Geo, p1)
-	first, err := Without(start, xs, ys, p1)
+	first, err := Without(start, append(both, p1)...)
 	if err != nil {
 		return nil, err
 	}
-	second, err := Without(start, my, mx, p2)
+	second, err := Without(start, append(append(slices.Clone(my), mx...), p2)...)
 	if err != nil {
 		return nil, err
 	}
-	sq := [2][2]env.Square{{xs, ys}, {mx, my}}
+	sq := [2][2][]env.Square{{xs, ys}, {mx, my}}
 	arr, _, odds, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, sq, cfg.Games, total)
 	if err != nil {
 		return nil, fmt.Errorf("compare: pawn odds: %w", err)
@@ -228,7 +232,7 @@ func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, start *env.Position,
 // White in the first, Black in the second; squares are the squares A's and
 // B's pieces left) and returns them, side A's total and its score in every
 // game, the first arrangement's games then the second's.
-func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.Position, squares [2][2]env.Square, doneBefore, total int) ([2]Arrangement, stats.WDL, []float64, error) {
+func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.Position, squares [2][2][]env.Square, doneBefore, total int) ([2]Arrangement, stats.WDL, []float64, error) {
 	v := cfg.Variant
 	var arr [2]Arrangement
 	var sum stats.WDL
@@ -253,7 +257,7 @@ func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.P
 		white := stats.WDL{Wins: r.AWhite.Wins + r.ABlack.Losses, Draws: r.AWhite.Draws + r.ABlack.Draws,
 			Losses: r.AWhite.Losses + r.ABlack.Wins}
 		a := Arrangement{Start: starts[k].String(), AColor: "white", Seed: seed, A: white, Reasons: r.Reasons, MeanPlies: r.MeanPlies,
-			AWithout: v.Geo.Name(squares[k][0]), BWithout: v.Geo.Name(squares[k][1])}
+			AWithout: squareNames(v.Geo, squares[k][0]), BWithout: squareNames(v.Geo, squares[k][1])}
 		if k == 1 {
 			a.AColor = "black"
 			a.A = stats.WDL{Wins: white.Losses, Draws: white.Draws, Losses: white.Wins}
@@ -271,6 +275,51 @@ func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.P
 	return arr, sum, scores, nil
 }
 
+// mirrorAll mirrors every square of ss (mirror).
+func mirrorAll(g *env.Geometry, ss []env.Square) []env.Square {
+	out := make([]env.Square, len(ss))
+	for i, s := range ss {
+		out[i] = mirror(g, s)
+	}
+	return out
+}
+
+// letters names the pieces on ss in pos by their letters joined by "+"
+// ("R+R").
+func letters(pos *env.Position, ss []env.Square) string {
+	v := pos.Variant()
+	names := make([]string, len(ss))
+	for i, s := range ss {
+		names[i] = string(v.Pieces[pos.At(s).Type()].Letter)
+	}
+	return strings.Join(names, "+")
+}
+
+// squareNames names ss joined by "+" ("a1+h1").
+func squareNames(g *env.Geometry, ss []env.Square) string {
+	names := make([]string, len(ss))
+	for i, s := range ss {
+		names[i] = g.Name(s)
+	}
+	return strings.Join(names, "+")
+}
+
+// tableValue is the project's table value (agent.DefaultValues) of pieces
+// named as letters joins them ("R+R" is 12); false when a letter is not in
+// the table.
+func tableValue(pieces string) (float64, bool) {
+	table := agent.DefaultValues()
+	sum := 0.0
+	for _, l := range strings.Split(pieces, "+") {
+		v, ok := table[l[0]]
+		if len(l) != 1 || !ok {
+			return 0, false
+		}
+		sum += v
+	}
+	return sum, true
+}
+
 // imbalanceWarnings warns when r's player is too weak for piece values
 // (values.WeakPlayer) and when its reading puts the two pieces in the
 // order no strong player would: the project's table (agent.DefaultValues)
@@ -281,9 +330,8 @@ func imbalanceWarnings(r *ImbalanceResult) []string {
 	if w := values.WeakPlayer(r.Player); w != "" {
 		out = append(out, w)
 	}
-	table := agent.DefaultValues()
-	tx, okX := table[r.X[0]]
-	ty, okY := table[r.Y[0]]
+	tx, okX := tableValue(r.X)
+	ty, okY := tableValue(r.Y)
 	if !okX || !okY || math.Abs(ty-tx) < 2 { // B 4 and N 3 are the author's fbgc guesses, not an order any player must keep
 		return out
 	}

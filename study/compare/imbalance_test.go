@@ -191,3 +191,25 @@ func TestImbalanceWarningsNameImplausibleReadings(t *testing.T) {
 		}
 	}
 }
+
+// An imbalance of several pieces a side (H. G. Muller's Q against R+R)
+// removes all of them, mirrored in the second arrangement, and names them.
+func TestImbalanceOfSeveralPiecesRemovesThemAll(t *testing.T) {
+	cfg := imbalanceConfig(t, "chess", "random", "Q", "R+R", 2)
+	r, err := PlayImbalance(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1, a2 := r.Arrangements[0], r.Arrangements[1]
+	if r.X != "Q" || r.Y != "R+R" || a1.AWithout != "d1" || a1.BWithout != "a8+h8" || a2.AWithout != "d8" || a2.BWithout != "a1+h1" {
+		t.Errorf("X %q Y %q, arrangements without %s/%s and %s/%s; want Q, R+R, d1/a8+h8, d8/a1+h1", r.X, r.Y, a1.AWithout, a1.BWithout, a2.AWithout, a2.BWithout)
+	}
+	for k, want := range []string{"1nbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR", "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBN1"} {
+		if got := r.Arrangements[k].Start; !strings.HasPrefix(got, want+" ") {
+			t.Errorf("arrangement %d starts from %q, want the board %s", k+1, got, want)
+		}
+	}
+	if r.Reading.Games != 2 {
+		t.Errorf("read %d games, want 2", r.Reading.Games)
+	}
+}

@@ -275,10 +275,10 @@ func (c *Config) checkImbalances() error {
 		}
 		start := v.NewPosition()
 		for _, p := range c.Imbalances {
-			if _, err := (Removal{env.White, p.X}).Resolve(start); err != nil {
+			if _, err := (Removal{env.White, p.X}).ResolveAll(start); err != nil {
 				return fmt.Errorf("compare: --imbalance %s:%s in %s: %w", p.X, p.Y, name, err)
 			}
-			if _, err := (Removal{env.Black, p.Y}).Resolve(start); err != nil {
+			if _, err := (Removal{env.Black, p.Y}).ResolveAll(start); err != nil {
 				return fmt.Errorf("compare: --imbalance %s:%s in %s: %w", p.X, p.Y, name, err)
 			}
 		}

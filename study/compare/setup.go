@@ -64,6 +64,30 @@ func (r Removal) Resolve(pos *env.Position) (env.Square, error) {
 	return s, nil
 }
 
+// ResolveAll returns the squares of a removal of several pieces, What
+// naming them joined by "+" ("R+R", "B+P", "a1+h1"): each part resolves as
+// Resolve does, in pos without the parts before it, so "R+R" is both rooks
+// (a1, then h1 in chess). A single part gives one square.
+func (r Removal) ResolveAll(pos *env.Position) ([]env.Square, error) {
+	parts := strings.Split(r.What, "+")
+	var out []env.Square
+	cur := pos
+	for _, part := range parts {
+		sq, err := Removal{r.Side, part}.Resolve(cur)
+		if err != nil {
+			if len(parts) > 1 {
+				return nil, fmt.Errorf("%w (part %q of %q)", err, part, r.What)
+			}
+			return nil, err
+		}
+		out = append(out, sq)
+		if cur, err = Without(pos, out...); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // Without returns pos with the pieces on squares removed. A removed rook on
 // its side's king rank takes that side's castling right towards it (K/Q by
 // whether its file is beyond the king's) with it.

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,4 +157,44 @@ func must[T any](x T, err error) T {
 		panic(err)
 	}
 	return x
+}
+
+func TestResolveAllNamesEveryPart(t *testing.T) {
+	v := load(t, "chess")
+	start := v.NewPosition()
+	for _, c := range []struct {
+		side env.Color
+		what string
+		want []string // squares, or nil for an error
+		err  string
+	}{
+		{env.White, "Q", []string{"d1"}, ""},
+		{env.White, "R+R", []string{"a1", "h1"}, ""}, // the second R resolves without the first
+		{env.Black, "B+P", []string{"c8", "a7"}, ""},
+		{env.Black, "N+N", []string{"b8", "g8"}, ""},
+		{env.White, "a1+h1", []string{"a1", "h1"}, ""},
+		{env.White, "R+R+R", nil, `part "R" of "R+R+R"`},
+		{env.White, "a1+a1", nil, "empty"},
+		{env.White, "Q+", nil, "no piece named"},
+		{env.White, "Q+K", nil, "royal"},
+	} {
+		sq, err := Removal{c.side, c.what}.ResolveAll(start)
+		if c.want == nil {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%v without %q: error %v, want one saying %q", c.side, c.what, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%v without %q: %v", c.side, c.what, err)
+			continue
+		}
+		var got []string
+		for _, s := range sq {
+			got = append(got, v.Geo.Name(s))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%v without %q resolved to %v, want %v", c.side, c.what, got, c.want)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"bomberzero/datasets"
 	"bomberzero/env"
 	"bomberzero/match"
 	"bomberzero/study/values"
@@ -74,6 +75,16 @@ func trainVariant(ctx context.Context, name string, cfg Config) (*values.Dataset
 // each game.
 func SelfPlayDataset(ctx context.Context, v *env.Variant, p match.Maker, games, maxPlies int, seed uint64, workers int,
 	book []*env.Position, prefix string, progress func(done, total int)) (*values.Dataset, error) {
+	ds, _, err := SelfPlayGames(ctx, v, p, games, maxPlies, seed, workers, book, prefix, progress)
+	return ds, err
+}
+
+// SelfPlayGames is SelfPlayDataset that also returns the games as
+// training-data records (package datasets), so that they can be written to
+// a directory (datasets.ChunkWriter) and fitted again later with
+// values.Load instead of being played again.
+func SelfPlayGames(ctx context.Context, v *env.Variant, p match.Maker, games, maxPlies int, seed uint64, workers int,
+	book []*env.Position, prefix string, progress func(done, total int)) (*values.Dataset, []datasets.GameRecord, error) {
 	start := v.NewPosition()
 	mc := match.Config{A: p, B: p, Games: games, Start: start, Variant: v, MaxPlies: maxPlies, Seed: seed,
 		Workers: workers, KeepGames: true, Book: book}
@@ -82,9 +93,9 @@ func SelfPlayDataset(ctx context.Context, v *env.Variant, p match.Maker, games, 
 	}
 	r, err := match.Run(ctx, mc)
 	if err != nil {
-		return nil, fmt.Errorf("compare: %s games of %s: %w", v.Name, p.Spec, err)
+		return nil, nil, fmt.Errorf("compare: %s games of %s: %w", v.Name, p.Spec, err)
 	}
-	return Dataset(prefix, start, r.Records)
+	return datasetAndRecords(prefix, start, r.Records)
 }
 
 // fromModel plays variant name's given model (cfg.Models[i]) against

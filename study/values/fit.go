@@ -298,6 +298,10 @@ func buildProblem(ds *Dataset, rows []sampled, m Method, cfg Config, unitCol int
 	}
 	p.d.penal[colToMove], p.d.penal[colWhite] = interceptRidge, interceptRidge
 	seen := map[int]bool{}
+	perGame := map[int]float64{} // positions of each game in the fit
+	for _, r := range use {
+		perGame[r.game]++
+	}
 	rowOf := map[string]int{} // (game, target, features) -> row
 	x := make([]float64, k)
 	for i, r := range use {
@@ -318,6 +322,14 @@ func buildProblem(ds *Dataset, rows []sampled, m Method, cfg Config, unitCol int
 		p.d.y = append(p.d.y, ys[i])
 		p.d.game = append(p.d.game, r.game)
 		p.d.count = append(p.d.count, 1)
+		w := 1.0
+		if cfg.Sample.EqualGames {
+			// mean/n: every game weighs the mean positions a game, so the
+			// total weight (and the ridge's pull against it) stays the
+			// positions' number.
+			w = float64(len(use)) / float64(len(perGame)) / perGame[r.game]
+		}
+		p.d.weight = append(p.d.weight, w)
 		seen[r.game] = true
 	}
 	p.games = len(seen)

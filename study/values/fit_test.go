@@ -478,3 +478,51 @@ func TestValueDifferenceBetweenTwoDataSetsFindsAPlantedChange(t *testing.T) {
 		t.Error("a piece neither fit values has a difference")
 	}
 }
+
+// TestEqualGamesWeighsEveryGameAlike: where every game gives the fit the
+// same number of positions, weighting games equally changes nothing; where
+// lengths differ it changes the fit, and the planted values stay inside
+// their intervals.
+func TestEqualGamesWeighsEveryGameAlike(t *testing.T) {
+	m := ChessModel(false)
+	ds := m.Games(3000, 3)
+	for _, tc := range []struct {
+		name      string
+		perGame   int
+		wantEqual bool
+	}{
+		{"4 positions a game", 4, true}, // every synthetic game has at least 4 after ply 4
+		{"every position", 0, false},    // 4 to 23 positions a game
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plain := synthConfig(5, Tanh)
+			plain.Sample.MaxPerGame = tc.perGame
+			equal := plain
+			equal.Sample.EqualGames = true
+			a, err := PieceValues(ds, plain)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := PieceValues(ds, equal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			same := true
+			for piece, want := range m.Truth() {
+				if piece == "K" {
+					continue
+				}
+				pa, pb := pieceValue(t, &a.Fits[0], piece), pieceValue(t, &b.Fits[0], piece)
+				if math.Abs(pa.Point-pb.Point) > 1e-9 {
+					same = false
+				}
+				if !pb.Contains(want) {
+					t.Errorf("%s: planted %.3g outside the equal-games interval [%.3g, %.3g]", piece, want, pb.Lo, pb.Hi)
+				}
+			}
+			if same != tc.wantEqual {
+				t.Errorf("equal-games fit the same as the plain one: %v, want %v", same, tc.wantEqual)
+			}
+		})
+	}
+}

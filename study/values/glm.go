@@ -21,7 +21,10 @@ type design struct {
 	y     []float64 // targets in [0,1]
 	game  []int     // game index of each row
 	count []float64 // how many identical positions of the game each row stands for
-	penal []float64 // per-column ridge penalty
+	// weight is each row's weight per position: 1, or 1/n for a game of n
+	// positions when every game counts once (SampleConfig.EqualGames).
+	weight []float64
+	penal  []float64 // per-column ridge penalty
 	// scale a sets the link: P = σ(a·x·β). a = 1 is logistic regression;
 	// a = 2 makes E[2y-1] = tanh(x·β), the tanh model.
 	scale float64
@@ -84,7 +87,7 @@ func dot(a, b []float64) float64 {
 func (d *design) fit(beta, gw []float64, work *glmWork) error {
 	total := 0.0
 	for i := range d.y {
-		total += gw[d.game[i]] * d.count[i]
+		total += gw[d.game[i]] * d.count[i] * d.weight[i]
 	}
 	if total == 0 {
 		return errNoData
@@ -143,7 +146,7 @@ func (d *design) pass(beta, gw []float64, work *glmWork) float64 {
 		h[j*k+j] = d.penal[j]
 	}
 	for i := range d.y {
-		w := gw[d.game[i]] * d.count[i]
+		w := gw[d.game[i]] * d.count[i] * d.weight[i]
 		if w == 0 {
 			continue
 		}

@@ -22,6 +22,7 @@ func TestLogisticFitMatchesClosedFormOnABinaryFeature(t *testing.T) {
 			d.y = append(d.y, y)
 			d.game = append(d.game, len(d.game))
 			d.count = append(d.count, 1)
+			d.weight = append(d.weight, 1)
 		}
 	}
 	add(0, 30, 100)
@@ -75,6 +76,7 @@ func TestFitSatisfiesStationarityOnRandomData(t *testing.T) {
 			d.y = append(d.y, float64(rng.IntN(3))/2)
 			d.game = append(d.game, rng.IntN(games))
 			d.count = append(d.count, float64(1+rng.IntN(3)))
+			d.weight = append(d.weight, 1/float64(1+rng.IntN(4))) // EqualGames' 1/n
 		}
 		gw := make([]float64, games)
 		for i := range gw {
@@ -97,7 +99,7 @@ func TestFitSatisfiesStationarityOnRandomData(t *testing.T) {
 			}
 			p := 1 / (1 + math.Exp(-d.scale*z))
 			for j := 0; j < k; j++ {
-				grad[j] += gw[d.game[i]] * d.count[i] * d.scale * (p - d.y[i]) * d.x[i*k+j]
+				grad[j] += gw[d.game[i]] * d.count[i] * d.weight[i] * d.scale * (p - d.y[i]) * d.x[i*k+j]
 			}
 		}
 		for j, g := range grad {
@@ -109,7 +111,7 @@ func TestFitSatisfiesStationarityOnRandomData(t *testing.T) {
 }
 
 func TestFitRejectsEmptyWeights(t *testing.T) {
-	d := design{k: 1, scale: 1, penal: []float64{1}, x: []float64{1}, y: []float64{1}, game: []int{0}, count: []float64{1}}
+	d := design{k: 1, scale: 1, penal: []float64{1}, x: []float64{1}, y: []float64{1}, game: []int{0}, count: []float64{1}, weight: []float64{1}}
 	if err := d.fit([]float64{0}, []float64{0}, newGLMWork(1)); err != errNoData {
 		t.Errorf("error %v, want errNoData", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 )
 
 // SampleConfig chooses which positions of a Dataset the piece-value fits use.
@@ -34,6 +35,23 @@ type SampleConfig struct {
 	MaxPerGame int `json:"max_per_game"`
 	// Seed seeds the per-game draw of MaxPerGame.
 	Seed uint64 `json:"seed"`
+	// MaxPly, when positive, leaves out positions at ply MaxPly and later:
+	// with SkipPlies it fits one stretch of the game, a phase by ply.
+	MaxPly int `json:"max_ply,omitempty"`
+	// MinOfficers and MaxOfficers, when MaxOfficers is positive, keep only
+	// positions with MinOfficers to MaxOfficers officers on the board, both
+	// sides together, an officer being a piece whose letter is among
+	// "NBRQFDIGM" (as Implausible's: no pawn, no king): a phase by material
+	// left (chess starts with 14).
+	MinOfficers int `json:"min_officers,omitempty"`
+	MaxOfficers int `json:"max_officers,omitempty"`
+	// EqualGames weights each game's sampled positions by m/n, n the
+	// positions the fit keeps of that game and m their mean over the fit's
+	// games, so that every game weighs the same in the fit whatever its
+	// length (the total weight stays the number of positions); otherwise
+	// every position counts once and a game counts by its positions (at
+	// most MaxPerGame).
+	EqualGames bool `json:"equal_games,omitempty"`
 }
 
 // DefaultSampleConfig returns the sampling "bomberzero values" uses unless
@@ -55,13 +73,62 @@ func (c SampleConfig) Validate() error {
 		return fmt.Errorf("values: Spacing %d, want >= 0", c.Spacing)
 	case c.MaxPerGame < 0:
 		return fmt.Errorf("values: MaxPerGame %d, want >= 0 (0 keeps all)", c.MaxPerGame)
+	case c.MaxPly < 0:
+		return fmt.Errorf("values: MaxPly %d, want >= 0 (0: no limit)", c.MaxPly)
+	case c.MaxPly > 0 && c.MaxPly <= c.SkipPlies:
+		return fmt.Errorf("values: MaxPly %d with SkipPlies %d keeps no ply; want MaxPly above SkipPlies", c.MaxPly, c.SkipPlies)
+	case c.MinOfficers < 0 || c.MaxOfficers < 0:
+		return fmt.Errorf("values: officers %d-%d, want bounds >= 0", c.MinOfficers, c.MaxOfficers)
+	case c.MinOfficers > 0 && c.MaxOfficers == 0:
+		return fmt.Errorf("values: MinOfficers %d without MaxOfficers; want both bounds", c.MinOfficers)
+	case c.MaxOfficers > 0 && c.MinOfficers > c.MaxOfficers:
+		return fmt.Errorf("values: officers %d-%d, want the lower bound at most the upper", c.MinOfficers, c.MaxOfficers)
 	}
 	return nil
 }
 
+// officerColumns returns the columns of pieces that count as officers (the
+// letters of officers), or nil when c has no officer bounds.
+func (c SampleConfig) officerColumns(pieces []string) []int {
+	if c.MaxOfficers == 0 {
+		return nil
+	}
+	cols := []int{}
+	for i, p := range pieces {
+		if len(p) == 1 && strings.Contains(officers, p) {
+			cols = append(cols, i)
+		}
+	}
+	return cols
+}
+
+// officerCount counts both sides' pieces of the columns cols in p.
+func officerCount(p *Position, cols []int) int {
+	n := 0
+	for _, col := range cols {
+		if col < len(p.White) {
+			n += int(p.White[col])
+		}
+		if col < len(p.Black) {
+			n += int(p.Black[col])
+		}
+	}
+	return n
+}
+
 // Eligible returns the indices into g.Positions of the positions c keeps,
-// before the MaxPerGame draw, in ply order.
-func (c SampleConfig) Eligible(g *Game) []int {
+// before the MaxPerGame draw, in ply order. The officer bounds need the data
+// set's table of pieces: EligibleIn applies them, Eligible does not.
+func (c SampleConfig) Eligible(g *Game) []int { return c.eligible(g, nil) }
+
+// EligibleIn is Eligible for a game of ds, the officer bounds included.
+func (c SampleConfig) EligibleIn(ds *Dataset, g *Game) []int {
+	return c.eligible(g, c.officerColumns(ds.Pieces))
+}
+
+// eligible is Eligible with the officer bounds counted over the columns
+// cols (none when cols is nil).
+func (c SampleConfig) eligible(g *Game, cols []int) []int {
 	var keep []int
 	lastChange := -1 << 30 // ply of the latest position whose counts differ from the one before
 	lastKept := -1 << 30
@@ -72,6 +139,14 @@ func (c SampleConfig) Eligible(g *Game) []int {
 		}
 		if p.Ply < c.SkipPlies || p.Ply < lastChange+c.QuietPlies || c.NoCaptures && p.CaptureAvailable || p.Ply < lastKept+c.Spacing {
 			continue
+		}
+		if c.MaxPly > 0 && p.Ply >= c.MaxPly {
+			break
+		}
+		if cols != nil {
+			if n := officerCount(p, cols); n < c.MinOfficers || n > c.MaxOfficers {
+				continue
+			}
 		}
 		keep = append(keep, i)
 		lastKept = p.Ply
@@ -96,9 +171,10 @@ type sampled struct {
 // a game they played alike at the same plies.
 func (c SampleConfig) sample(ds *Dataset, byIndex bool) []sampled {
 	var out []sampled
+	cols := c.officerColumns(ds.Pieces)
 	for gi := range ds.Games {
 		g := &ds.Games[gi]
-		keep := c.Eligible(g)
+		keep := c.eligible(g, cols)
 		if c.MaxPerGame > 0 && len(keep) > c.MaxPerGame {
 			key := uint64(gi)
 			if byIndex {

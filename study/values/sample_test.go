@@ -2,6 +2,7 @@ package values
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -94,5 +95,62 @@ func TestSampleConfigRejectsNegativeSettings(t *testing.T) {
 	}
 	if err := DefaultSampleConfig().Validate(); err != nil {
 		t.Errorf("default config: %v", err)
+	}
+}
+
+func TestSamplerPhaseBounds(t *testing.T) {
+	// Columns P, N, K; White's knights fall from 2 to 0 over the game,
+	// Black keeps 2, so the officers (N only) go 4, 4, 3, 3, 2, 2.
+	ds := &Dataset{Pieces: []string{"P", "N", "K"}}
+	g := Game{ID: "g", Result: 1, Length: 6}
+	for ply, n := range []int32{2, 2, 1, 1, 0, 0} {
+		g.Positions = append(g.Positions, Position{Ply: ply, WhiteToMove: ply%2 == 0,
+			White: []int32{8, n, 1}, Black: []int32{8, 2, 1}})
+	}
+	ds.Games = append(ds.Games, g)
+	for _, tc := range []struct {
+		name string
+		c    SampleConfig
+		want []int
+	}{
+		{"no bounds", SampleConfig{}, []int{0, 1, 2, 3, 4, 5}},
+		{"plies 1-3", SampleConfig{SkipPlies: 1, MaxPly: 4}, []int{1, 2, 3}},
+		{"max ply only", SampleConfig{MaxPly: 2}, []int{0, 1}},
+		{"officers 3-4", SampleConfig{MinOfficers: 3, MaxOfficers: 4}, []int{0, 1, 2, 3}},
+		{"officers 0-2", SampleConfig{MaxOfficers: 2}, []int{4, 5}},
+		{"officers and plies", SampleConfig{MinOfficers: 3, MaxOfficers: 3, MaxPly: 3}, []int{2}},
+		{"officers then spacing", SampleConfig{MinOfficers: 2, MaxOfficers: 3, Spacing: 2}, []int{2, 4}},
+	} {
+		if err := tc.c.Validate(); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		if got := tc.c.EligibleIn(ds, &ds.Games[0]); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: kept %v, want %v", tc.name, got, tc.want)
+		}
+		var sampled []int
+		for _, s := range tc.c.sample(ds, false) {
+			sampled = append(sampled, s.pos.Ply)
+		}
+		if !slices.Equal(sampled, tc.want) {
+			t.Errorf("%s: sampled plies %v, want %v", tc.name, sampled, tc.want)
+		}
+	}
+}
+
+func TestSampleConfigRejectsEmptyPhases(t *testing.T) {
+	for _, tc := range []struct {
+		c    SampleConfig
+		want string
+	}{
+		{SampleConfig{MaxPly: -1}, "MaxPly -1"},
+		{SampleConfig{SkipPlies: 10, MaxPly: 10}, "keeps no ply"},
+		{SampleConfig{MinOfficers: -1, MaxOfficers: 3}, "bounds >= 0"},
+		{SampleConfig{MinOfficers: 3}, "without MaxOfficers"},
+		{SampleConfig{MinOfficers: 5, MaxOfficers: 3}, "at most the upper"},
+	} {
+		err := tc.c.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want one saying %q", tc.c, err, tc.want)
+		}
 	}
 }
