@@ -93,8 +93,12 @@ type inferWeights struct {
 	// convolutions (value channels first), fc1 both hidden layers, fc2 the
 	// WDL logits and the moves-left output; each layer's weights are zero
 	// where one head would read the other's features.
-	headConv     *pointConv
-	fc1          []float32 // 2*hidden x squares*2*ValueFilters: the fc1s' weights at the padded squares, zero on the border
+	headConv *pointConv
+	// fc1 is the fc1s' weights at the padded squares, zero on the border,
+	// transposed: squares*2*ValueFilters x 2*hidden, so that the product
+	// reads it as it is stored at any batch size (a transposed operand of
+	// fewer rows than a panel would be transposed at every call).
+	fc1          []float32
 	fc1Bias      []float32 // 2*hidden
 	fc2, fc2Bias []float32 // 4 x 2*hidden, 4
 }
@@ -136,9 +140,16 @@ func newInferWeights(cfg Config, t *tower) *inferWeights {
 	// fc1 reads a position's features channel-major (c*hw + square); the
 	// graph hands it the padded NHWC plane of both heads' features
 	// (square*2vf + c) instead.
-	iw.fc1 = make([]float32, 2*vh*g.squares()*2*vf)
-	placeDense(iw.fc1, 0, t.fc1, g, vf, 2*vf, 0)
-	placeDense(iw.fc1, vh, t.mlFc1, g, vf, 2*vf, vf)
+	in := g.squares() * 2 * vf
+	fc1 := make([]float32, 2*vh*in)
+	placeDense(fc1, 0, t.fc1, g, vf, 2*vf, 0)
+	placeDense(fc1, vh, t.mlFc1, g, vf, 2*vf, vf)
+	iw.fc1 = make([]float32, len(fc1))
+	for o := 0; o < 2*vh; o++ {
+		for i, w := range fc1[o*in:][:in] {
+			iw.fc1[i*2*vh+o] = w
+		}
+	}
 	iw.fc1Bias = append(append([]float32(nil), t.fc1.bias.Data...), t.mlFc1.bias.Data...)
 	iw.fc2 = make([]float32, 4*2*vh)
 	for k := 0; k < 3; k++ {
@@ -245,9 +256,9 @@ func newInferGraph(cfg Config, iw *inferWeights, n int) (*inferGraph, error) {
 	v1 := b.pointwise("heads.conv", vc, y, tower, vbuf, sq)
 	hidden, in := len(iw.fc1Bias), geo.squares()*vc.cout
 	hbuf := make([]float32, n*hidden)
-	fc1In := []*G.Node{v1, b.input("heads.fc1.weight", iw.fc1, hidden, in), b.input("heads.fc1.bias", iw.fc1Bias, hidden)}
+	fc1In := []*G.Node{v1, b.input("heads.fc1.weight", iw.fc1, in, hidden), b.input("heads.fc1.bias", iw.fc1Bias, hidden)}
 	v2 := b.apply(newKernelOp("heads.fc1", hbuf, []int{n, hidden}, func() {
-		sgemmSerial(false, true, n, hidden, in, vbuf, in, iw.fc1, in, 0, hbuf, hidden)
+		sgemmSerial(false, false, n, hidden, in, vbuf, in, iw.fc1, hidden, 0, hbuf, hidden)
 		biasReLURows(hbuf, iw.fc1Bias, true)
 	}, fc1In...), fc1In...)
 	out := make([]float32, 4*n)

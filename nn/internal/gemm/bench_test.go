@@ -21,8 +21,11 @@ var benchShapes = []struct {
 	{"128x576x64", false, false, 128, 576, 64},
 	{"wino200x64x64", false, false, 200, 64, 64},
 	// The value heads' fc1 of the 6x64 net (2x64 hidden units over 144
-	// padded squares x 8 channels) at batches of 1 and 4: fewer rows than
-	// a panel, by a transposed B.
+	// padded squares x 8 channels) at batches of 1 and 4, its weights
+	// stored as inference stores them (NN) and transposed (NT: fewer rows
+	// than a panel by a transposed B).
+	{"fc1-1x128x1152/NN", false, false, 1, 128, 1152},
+	{"fc1-4x128x1152/NN", false, false, 4, 128, 1152},
 	{"fc1-1x128x1152/NT", false, true, 1, 128, 1152},
 	{"fc1-4x128x1152/NT", false, true, 4, 128, 1152},
 }
