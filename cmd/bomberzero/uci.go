@@ -40,21 +40,30 @@ func engineOptions(set string, uci bool) string {
 
 // runUCI speaks UCI on standard input and output (docs/uci.md).
 func runUCI(args []string, stdout, stderr io.Writer) error {
-	return runEngine("uci", "usage: bomberzero uci [--config FILE] [--set KEY=VALUE]\n\nSpeaks UCI on standard input and output, for chess GUIs and tournament managers (docs/uci.md).\nWith the option Model at engine it searches with the alpha-beta engine (Hash, Threads, MultiPV);\nwith a model its searches derive from the [selfplay] search of the training config."+engineOptions("setoption name NAME value V", true),
+	return uciWith(os.Stdin, args, stdout, stderr)
+}
+
+// uciWith is runUCI reading the GUI's commands from in.
+func uciWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
+	return runEngine("uci", in, "usage: bomberzero uci [--config FILE] [--set KEY=VALUE]\n\nSpeaks UCI on standard input and output, for chess GUIs and tournament managers (docs/uci.md).\nWith the option Model at engine it searches with the alpha-beta engine (Hash, Threads, MultiPV);\nwith a model its searches derive from the [selfplay] search of the training config."+engineOptions("setoption name NAME value V", true),
 		uci.RunWith, args, stdout, stderr)
 }
 
 // runXBoard speaks the XBoard/WinBoard protocol on standard input and
 // output (docs/xboard.md).
 func runXBoard(args []string, stdout, stderr io.Writer) error {
-	return runEngine("xboard", "usage: bomberzero xboard [--config FILE] [--set KEY=VALUE]\n\nSpeaks the XBoard/WinBoard protocol (CECP version 2) on standard input and output; every variant but chess\nis sent to XBoard 4.9 as an engine-defined variant, so it can draw the 10x10 family (docs/xboard.md).\nWith the option Model at engine it searches with the alpha-beta engine (memory, cores, MultiPV);\nwith a model its searches derive from the [selfplay] search of the training config."+engineOptions("option NAME=V", false),
+	return xboardWith(os.Stdin, args, stdout, stderr)
+}
+
+// xboardWith is runXBoard reading the GUI's commands from in.
+func xboardWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
+	return runEngine("xboard", in, "usage: bomberzero xboard [--config FILE] [--set KEY=VALUE]\n\nSpeaks the XBoard/WinBoard protocol (CECP version 2) on standard input and output; every variant but chess\nis sent to XBoard 4.9 as an engine-defined variant, so it can draw the 10x10 family (docs/xboard.md).\nWith the option Model at engine it searches with the alpha-beta engine (memory, cores, MultiPV);\nwith a model its searches derive from the [selfplay] search of the training config."+engineOptions("option NAME=V", false),
 		xboard.RunWith, args, stdout, stderr)
 }
 
-// runEngine runs an engine protocol on standard input and output, its
-// searches derived from the training config's [selfplay] search
-// (--config, --set).
-func runEngine(name, usage string, run func(context.Context, io.Reader, io.Writer, selfplay.Search) error, args []string, stdout, stderr io.Writer) error {
+// runEngine runs an engine protocol on in and stdout, its searches
+// derived from the training config's [selfplay] search (--config, --set).
+func runEngine(name string, in io.Reader, usage string, run func(context.Context, io.Reader, io.Writer, selfplay.Search) error, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet(name, usage, stderr)
 	cf := addConfigFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -66,5 +75,5 @@ func runEngine(name, usage string, run func(context.Context, io.Reader, io.Write
 	}
 	ctx, stop := stopContext()
 	defer stop()
-	return run(ctx, os.Stdin, stdout, tc.PlayerSearch())
+	return run(ctx, in, stdout, tc.PlayerSearch())
 }
