@@ -1,6 +1,7 @@
 package setup
 
 import (
+	"fmt"
 	"testing"
 
 	"bomberzero/agent"
@@ -53,6 +54,38 @@ func TestEngineDefaultPlayoutsAreASearchTheSearchTakes(t *testing.T) {
 		c := AnalysisSearch(mcts.DefaultConfig(), tc.sims)
 		if err := c.Validate(); (err == nil) != tc.ok {
 			t.Errorf("%s (%d playouts): Validate = %v, want ok %v", tc.name, tc.sims, err, tc.ok)
+		}
+	}
+}
+
+// TestTheTreeCapReachesEverySearchingCommand is issue 34's "the same limit
+// in serve, uci, xboard and analyse": each of them searches with
+// PlayerSearch (serve, uci and xboard) or AnalysisSearch over it (analyse,
+// the web app's and the engines' analyses), and a match player with
+// MatchSearch; selfplay.tree_memory_mb must reach all of them, so that a
+// preset that rebuilt the search from mcts's defaults would fail here.
+func TestTheTreeCapReachesEverySearchingCommand(t *testing.T) {
+	for _, mb := range []int{1, 7, 4096} {
+		c, err := DefaultConfig("fbgc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Set(fmt.Sprintf("selfplay.tree_memory_mb=%d", mb)); err != nil {
+			t.Fatal(err)
+		}
+		want := mcts.Config{TreeMemoryMB: mb}.NodeBudget()
+		for _, s := range []struct {
+			name string
+			cfg  mcts.Config
+		}{
+			{"PlayerSearch", c.PlayerSearch()},
+			{"MatchSearch", c.MatchSearch(64)},
+			{"AnalysisSearch", AnalysisSearch(c.PlayerSearch(), MaxSims)},
+		} {
+			if s.cfg.TreeMemoryMB != mb || s.cfg.NodeBudget() != want {
+				t.Errorf("tree_memory_mb %d: %s has %d MiB, a budget of %d nodes; want %d MiB, %d nodes",
+					mb, s.name, s.cfg.TreeMemoryMB, s.cfg.NodeBudget(), mb, want)
+			}
 		}
 	}
 }
