@@ -48,6 +48,10 @@ type ChunkWriter struct {
 	lastPath string                    // the chunk the last flush wrote
 	disk     func(io.Writer) io.Writer // nil, or a test's faulty disk around the file
 	now      func() time.Time          // time.Now, or a test's clock
+	// codec compresses every chunk this writer writes: one codec keeps
+	// its zstd encoders for the next chunk, where a codec per chunk made
+	// new ones for each (self-play writes a chunk per game).
+	codec *zstd.Codec
 }
 
 // NewChunkWriter returns a writer of chunks into dir, creating dir if needed.
@@ -61,11 +65,12 @@ func NewChunkWriter(dir string, meta ChunkMeta) (*ChunkWriter, error) {
 	var nonce [4]byte
 	rand.Read(nonce[:])
 	return &ChunkWriter{
-		dir:  dir,
-		meta: meta,
-		tag:  sanitizeWriter(meta.Writer) + "-" + hex.EncodeToString(nonce[:]),
-		ids:  make(map[string]bool),
-		now:  time.Now,
+		dir:   dir,
+		meta:  meta,
+		tag:   sanitizeWriter(meta.Writer) + "-" + hex.EncodeToString(nonce[:]),
+		ids:   make(map[string]bool),
+		now:   time.Now,
+		codec: &zstd.Codec{},
 	}, nil
 }
 
@@ -184,7 +189,7 @@ func (w *ChunkWriter) flush() error {
 	}
 	base := fmt.Sprintf("chunk-%s-%s-%06d", info.Created.Format("20060102T150405.000000000Z"), w.tag, w.seq)
 	var file bytes.Buffer
-	if err := writeRows(&file, w.rows, &info); err != nil {
+	if err := writeRowsWith(w.codec, &file, w.rows, &info); err != nil {
 		return fmt.Errorf("chunk writer: %d games not written: %w", w.games, err)
 	}
 	info.Name = base + "-" + nameHash(file.Bytes()) + ".parquet"
@@ -215,8 +220,16 @@ func (w *ChunkWriter) flush() error {
 
 // writeRows writes rows as a Parquet file carrying info's metadata.
 func writeRows(out io.Writer, rows []Row, info *ChunkInfo) error {
+	return writeRowsWith(&zstd.Codec{}, out, rows, info)
+}
+
+// writeRowsWith is writeRows compressing with codec (nil: a new one).
+func writeRowsWith(codec *zstd.Codec, out io.Writer, rows []Row, info *ChunkInfo) error {
+	if codec == nil {
+		codec = &zstd.Codec{}
+	}
 	opts := []parquet.WriterOption{
-		parquet.Compression(&zstd.Codec{}),
+		parquet.Compression(codec),
 		parquet.CreatedBy("bomberzero", fmt.Sprint(FormatVersion), ""),
 	}
 	for _, kv := range info.metadata() {
