@@ -21,7 +21,7 @@ import (
 // fill self-play's evaluation caches and the training window, then
 // training) and holds the estimate (setup.Config.MemoryBytes, the Total
 // the trainer prints) within 40% of the process's peak RSS (the VmHWM
-// the trainer prints at its end). docs/BENCHMARKS.md has three larger runs within 25%.
+// the trainer prints at its end). docs/BENCHMARKS.md has four larger runs within 25%.
 func TestMemoryEstimateMatchesPeakRSS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays and trains for half a minute")
