@@ -3,9 +3,11 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -108,6 +110,9 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer release()
+	if err := removeOutTemps(c.Out, stderr); err != nil {
+		return err
+	}
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
 	if !seedSet {
@@ -186,6 +191,28 @@ func lockOut(out string) (release func(), err error) {
 	}
 	locks = append(locks, l)
 	return release, nil
+}
+
+// removeOutTemps deletes the temporary files that writes killed before
+// their rename left in out and its records folder (a killed selfplay's
+// half-written chunk or record), saying on stderr how many: out is
+// locked, so no live writer owns one (as train does for a run).
+func removeOutTemps(out string, stderr io.Writer) error {
+	var all []string
+	for _, d := range []string{out, filepath.Join(out, "records")} {
+		removed, err := datasets.RemoveStaleTemps(d, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("selfplay: --out %s: %w", out, err)
+		}
+		all = append(all, removed...)
+	}
+	if len(all) > 0 {
+		fmt.Fprintf(stderr, "selfplay: removed %d temporary files of writes killed before they finished: %s\n", len(all), strings.Join(all, ", "))
+	}
+	return nil
 }
 
 // dirSeed is the seed of a selfplay run into dir without --seed: seed

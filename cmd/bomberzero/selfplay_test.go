@@ -14,6 +14,7 @@ import (
 
 	"bomberzero/datasets"
 	"bomberzero/env"
+	"bomberzero/internal/atomicfile"
 )
 
 // TestSelfplayRecordsReplayToTheDataFinalPositions runs the selfplay
@@ -226,4 +227,41 @@ func readGames(t *testing.T, dir string) []datasets.GameRecord {
 		games = append(games, datasets.Games(ch.Rows)...)
 	}
 	return games
+}
+
+// TestSelfplayRemovesTheTemporaryFilesOfAKilledRun is issue 34's "stale
+// temporary files are removed at start" for selfplay --out: a selfplay
+// killed mid-write leaves a temporary chunk or record in DIR or
+// DIR/records, and only train removed them (in its run). The next
+// selfplay into DIR, which holds its lock, removes them and says so on
+// stderr, --quiet or not.
+func TestSelfplayRemovesTheTemporaryFilesOfAKilledRun(t *testing.T) {
+	dir := t.TempDir()
+	var temps []string
+	for _, d := range []string{dir, filepath.Join(dir, "records")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(d, atomicfile.TempPrefix+"killed-123")
+		if err := os.WriteFile(p, []byte("half a file"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		temps = append(temps, p)
+	}
+	code, _, errs := runCmd(t, "selfplay", "--variant", "chess", "--games", "1", "--out", dir, "--workers", "1",
+		"--sims", "2", "--cheap-sims", "2", "--max-plies", "4", "--quiet")
+	if code != 0 {
+		t.Fatalf("selfplay: exit %d: %s", code, errs)
+	}
+	for _, p := range temps {
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s still there after selfplay ran (%v)", p, err)
+		}
+	}
+	if !strings.Contains(errs, "removed 2 temporary files") {
+		t.Errorf("stderr %q; want it to say the 2 temporary files were removed", errs)
+	}
+	if chunks, _, err := datasets.List(dir); err != nil || len(chunks) != 1 {
+		t.Errorf("after the run: %d chunks (%v), want the 1 it wrote", len(chunks), err)
+	}
 }
