@@ -63,7 +63,7 @@ func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 
 	}
 	var moves []env.Move
 	if inCheck {
-		moves = pos.LegalMoves(w.moves[ply][:0])
+		moves = pos.LegalMovesChecked(w.moves[ply][:0], true)
 		if len(moves) == 0 {
 			return matedIn(ply)
 		}
@@ -74,7 +74,7 @@ func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 
 		// Only captures and promotions are searched, so only they are
 		// generated; stalemate stays exact, at the cost of a search for
 		// one legal move when there is no capture.
-		moves = pos.TacticalMoves(w.moves[ply][:0])
+		moves = pos.TacticalMovesChecked(w.moves[ply][:0], false)
 		if len(moves) == 0 && !pos.HasLegalMove() {
 			return 0
 		}
