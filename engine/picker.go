@@ -39,6 +39,11 @@ type picker struct {
 	ki      int
 	given   int  // moves handed out so far
 	inCheck bool // whether the side to move is in check
+	// skipQuiets, set by the search once late-move pruning has begun
+	// (it prunes every later quiet move too), leaves the quiet moves out:
+	// only the losing captures remain, and no more moves are generated.
+	skipQuiets bool
+	filtered   bool // the rest stage has dropped its quiet moves
 }
 
 // newPicker starts the picker of the node at ply with table move ttMove
@@ -103,7 +108,7 @@ func (w *worker) next(mp *picker, ply int) env.Move {
 			mp.special = w.specialMoves(ply)
 			mp.ki = 0
 		case stageKillers:
-			for mp.ki < len(mp.special) {
+			for mp.ki < len(mp.special) && !mp.skipQuiets {
 				k := mp.ki
 				m := mp.special[k]
 				mp.ki++
@@ -121,8 +126,30 @@ func (w *worker) next(mp *picker, ply int) env.Move {
 			mp.moves = nil
 		case stageRest:
 			if mp.moves == nil {
-				mp.moves, mp.keys = w.restMoves(mp, ply)
+				if mp.skipQuiets {
+					// Only the losing captures: no generation.
+					n := len(w.bad[ply])
+					mp.moves = append(w.moves[ply][:0], w.bad[ply]...)
+					mp.keys = append(w.keys[ply][:0], w.badKeys[ply]...)
+					mp.moves, mp.keys = mp.moves[:n], mp.keys[:n]
+					w.bad[ply] = w.bad[ply][:0]
+					mp.filtered = true
+				} else {
+					mp.moves, mp.keys = w.restMoves(mp, ply)
+				}
 				mp.i = 0
+			}
+			if mp.skipQuiets && !mp.filtered {
+				// Keep the moves not yet given that are losing captures.
+				n := mp.i
+				for j := mp.i; j < len(mp.moves); j++ {
+					if mp.keys[j] < orderBad/2 {
+						mp.moves[n], mp.keys[n] = mp.moves[j], mp.keys[j]
+						n++
+					}
+				}
+				mp.moves, mp.keys = mp.moves[:n], mp.keys[:n]
+				mp.filtered = true
 			}
 			if mp.i >= len(mp.moves) {
 				mp.stage = stageDone

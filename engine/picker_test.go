@@ -14,7 +14,9 @@ import (
 // the legal moves generated at once: the same moves, each once, in the
 // same order. Table moves, killers and counter-moves are drawn from the
 // position's legal moves (quiet and captures), from another position's
-// moves (illegal here) and left empty.
+// moves (illegal here) and left empty. Skipping the quiet moves from a
+// random point on (as late-move pruning asks) leaves exactly the later
+// quiet moves out.
 func TestPickerGivesEveryLegalMoveOnceInTheFullOrder(t *testing.T) {
 	for _, name := range append(env.VariantNames(), "fbgc+superpower", "birds-ninjas+scepter+insane-knight") {
 		t.Run(name, func(t *testing.T) {
@@ -71,6 +73,27 @@ func TestPickerGivesEveryLegalMoveOnceInTheFullOrder(t *testing.T) {
 					if !slices.Equal(got, want) || mp.given != len(legal) {
 						t.Fatalf("%s (table move %#x, killers %#x, counter to %#x): picker gave %d moves %#x, want the %d of the full order %#x",
 							p, tt, w.killers[ply], prev, mp.given, got, len(want), want)
+					}
+					// Skipping the quiet moves after the cut-th move: the
+					// full order with every later quiet move left out.
+					cut := 1 + rng.IntN(len(want)) // the search sets it after a move at the earliest
+					var wantSkip []env.Move
+					for i, m := range want {
+						if tac, _ := w.tactical(m); i < cut || tac {
+							wantSkip = append(wantSkip, m)
+						}
+					}
+					mp = w.newPicker(tt, ply, p.InCheck(), false)
+					got = got[:0]
+					for m := w.next(&mp, ply); m != env.NoMove; m = w.next(&mp, ply) {
+						got = append(got, m)
+						if len(got) >= cut {
+							mp.skipQuiets = true
+						}
+					}
+					if !slices.Equal(got, wantSkip) {
+						t.Fatalf("%s (table move %#x, killers %#x, counter to %#x), quiet moves skipped after %d: picker gave %#x, want %#x",
+							p, tt, w.killers[ply], prev, cut, got, wantSkip)
 					}
 					positions++
 					prevMoves = append(other[:0], legal...)

@@ -290,6 +290,7 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut, inCheck bool) in
 		// Late-move pruning: at low depth, once a move has held the
 		// position, the last quiet moves are not searched.
 		if !root && !pvNode && !inCheck && quiet && depth <= 4 && best > -MateBound && n > 3+depth*depth*2 {
+			mp.skipQuiets = true // every later quiet move is pruned too: not generated
 			continue
 		}
 		r := 0
