@@ -128,10 +128,8 @@ func (w *worker) next(mp *picker, ply int) env.Move {
 			if mp.moves == nil {
 				if mp.skipQuiets {
 					// Only the losing captures: no generation.
-					n := len(w.bad[ply])
 					mp.moves = append(w.moves[ply][:0], w.bad[ply]...)
 					mp.keys = append(w.keys[ply][:0], w.badKeys[ply]...)
-					mp.moves, mp.keys = mp.moves[:n], mp.keys[:n]
 					w.bad[ply] = w.bad[ply][:0]
 					mp.filtered = true
 				} else {
