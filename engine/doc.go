@@ -10,7 +10,8 @@
 // The files follow Stockfish's split: search.go (the iterative deepening
 // loop and the search of one node, its pruning stages in a fixed order),
 // quiesce.go, tt.go (buckets, generation aging, mate scores relative to the
-// node), movepick.go (the move order), eval.go (the Evaluator interface)
+// node), movepick.go (the move order), picker.go (its stages: moves
+// generated as a node needs them), eval.go (the Evaluator interface)
 // and classical.go (the hand-written evaluation, generic over boards and
 // pieces), learned.go (the learned evaluation of package engine/nnue as
 // an Evaluator, for eval=FILE; its trainer is engine/nnue/fit), limits.go and timeman.go (when to stop), spec.go (the options

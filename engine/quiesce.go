@@ -62,8 +62,21 @@ func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 
 		best = stand
 	}
 	var moves []env.Move
-	if inCheck {
-		moves = pos.LegalMoves(w.moves[ply][:0])
+	keys := w.keys[ply][:0]
+	// In check, the table's move is tried before the evasions are
+	// generated, when it is legal here: a cut-off on it saves the
+	// generation. It is the move the order takes first anyway, and the
+	// quiescence search changes no history, so the search is the same,
+	// node for node.
+	staged := env.NoMove
+	if inCheck && !fifty && ttMove != env.NoMove && pos.IsLegal(ttMove, w.scratch[:0]) {
+		staged = ttMove
+	}
+	generated := true
+	if staged != env.NoMove {
+		generated = false
+	} else if inCheck {
+		moves = pos.LegalMovesChecked(w.moves[ply][:0], true)
 		if len(moves) == 0 {
 			return matedIn(ply)
 		}
@@ -74,18 +87,38 @@ func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 
 		// Only captures and promotions are searched, so only they are
 		// generated; stalemate stays exact, at the cost of a search for
 		// one legal move when there is no capture.
-		moves = pos.TacticalMoves(w.moves[ply][:0])
+		moves = pos.TacticalMovesChecked(w.moves[ply][:0], false)
 		if len(moves) == 0 && !pos.HasLegalMove() {
 			return 0
 		}
 	}
-	keys := w.keys[ply][:len(moves)]
-	w.orderMoves(moves, keys, ttMove, ply)
+	if generated {
+		keys = w.keys[ply][:len(moves)]
+		w.orderMoves(moves, keys, ttMove, ply)
+	}
 	alpha0 := alpha
 	bestMove := env.NoMove
 	us := pos.SideToMove()
-	for i := range moves {
-		m := pick(moves, keys, i)
+	for i := 0; !generated || i < len(moves); i++ {
+		var m env.Move
+		switch {
+		case !generated && i == 0:
+			m = staged
+		case !generated:
+			// The table's move did not cut off: generate the evasions.
+			// It is ordered first, so it is at 0 after one pick.
+			moves = pos.LegalMovesChecked(w.moves[ply][:0], true)
+			keys = w.keys[ply][:len(moves)]
+			w.orderMoves(moves, keys, ttMove, ply)
+			pick(moves, keys, 0)
+			generated = true
+			if i >= len(moves) {
+				continue // the table's move was the only one: the loop ends
+			}
+			m = pick(moves, keys, i)
+		default:
+			m = pick(moves, keys, i)
+		}
 		_, gain := w.tactical(m)
 		mover := w.mover(m)
 		if !inCheck {

@@ -260,68 +260,37 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut, inCheck bool) in
 			}
 		}
 	}
-	// The table's move is tried before the moves are generated, when it
-	// is legal here (not at the root, whose MultiPV may exclude it, nor
-	// when the fifty-move draw is to be told from mate): a cut-off on it
-	// saves the generation. It is the move the order would take first
-	// anyway, so the search is the same, move for move.
-	staged := env.NoMove
-	if !root && !fifty && ttMove != env.NoMove && pos.IsLegal(ttMove, w.moves[ply][:0]) {
-		staged = ttMove
-	}
-	var moves []env.Move
-	var keys []int64
-	generated := false
-	if staged == env.NoMove {
-		moves = pos.LegalMoves(w.moves[ply][:0])
-		if len(moves) == 0 {
-			if inCheck {
-				return matedIn(ply)
-			}
-			return 0 // stalemate
+	// A node under the fifty-move rule is a draw unless it is mate.
+	if fifty && !root {
+		if !pos.HasLegalMove() {
+			return matedIn(ply) // in check here: the fifty-move test above returned otherwise
 		}
-		if fifty && !root {
-			return 0 // in check but not mated: the fifty-move draw
-		}
-		keys = w.keys[ply][:len(moves)]
-		w.orderMoves(moves, keys, ttMove, ply)
-		generated = true
+		return 0
 	}
+	// The moves come in stages (picker): a cut-off on the table's move or
+	// a capture saves generating the quiet moves. The root generates all
+	// of them at once (MultiPV excludes some).
+	mp := w.newPicker(ttMove, ply, inCheck, root)
 	improving := ply >= 2 && !inCheck && static > w.stack[ply-2].static
 	quiets := w.quiets[ply][:0]
 	best, bestMove := -Infinite, env.NoMove
 	alpha0 := alpha
 	searched := 0
-loop:
-	for i := 0; !generated || i < len(moves); i++ {
-		var m env.Move
-		switch {
-		case i == 0 && staged != env.NoMove:
-			m = staged
-		case !generated:
-			// The table's move did not cut off: generate the rest. It
-			// is ordered first, so it is at 0 after one pick.
-			moves = pos.LegalMoves(w.moves[ply][:0])
-			keys = w.keys[ply][:len(moves)]
-			w.orderMoves(moves, keys, ttMove, ply)
-			pick(moves, keys, 0)
-			generated = true
-			if i >= len(moves) {
-				break loop // the table's move was the only one
-			}
-			m = pick(moves, keys, i)
-		default:
-			m = pick(moves, keys, i)
+	for {
+		m := w.next(&mp, ply)
+		if m == env.NoMove {
+			break
 		}
+		n := mp.given
 		if root && len(w.excluded) > 0 && slices.Contains(w.excluded, m) {
 			continue // a line MultiPV has already given
 		}
 		tac, _ := w.tactical(m)
 		quiet := !tac
-		n := i + 1
 		// Late-move pruning: at low depth, once a move has held the
 		// position, the last quiet moves are not searched.
 		if !root && !pvNode && !inCheck && quiet && depth <= 4 && best > -MateBound && n > 3+depth*depth*2 {
+			mp.skipQuiets = true // every later quiet move is pruned too: not generated
 			continue
 		}
 		r := 0
@@ -378,6 +347,12 @@ loop:
 		if quiet && len(quiets) < cap(quiets) {
 			quiets = append(quiets, m)
 		}
+	}
+	if mp.given == 0 {
+		if inCheck {
+			return matedIn(ply)
+		}
+		return 0 // stalemate
 	}
 	if best >= beta {
 		if tac, _ := w.tactical(bestMove); !tac {

@@ -98,3 +98,35 @@ func TestTableLargerThanHalfTheMemoryIsRefused(t *testing.T) {
 		t.Errorf("hash %d MB on a %d MB machine: error %v, want one about memory", total/2+1, total, err)
 	}
 }
+
+func TestClearEmptiesEveryEntryAndTheGeneration(t *testing.T) {
+	tt, err := NewTT(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt.NewSearch()
+	keys := make([]uint64, 2000)
+	for i := range keys {
+		keys[i] = uint64(0x9e3779b97f4a7c15) * uint64(i+1)
+		tt.Store(keys[i], env.Move(i+1), int32(i), 3, BoundLower)
+	}
+	if tt.HashFull() == 0 {
+		t.Fatal("HashFull is 0 after 2000 stores")
+	}
+	tt.Clear()
+	for _, k := range keys {
+		if p, ok := tt.Probe(k); ok {
+			t.Fatalf("key %#x still found after Clear: %+v", k, p)
+		}
+	}
+	if tt.gen != 0 {
+		t.Errorf("generation %d after Clear, want 0", tt.gen)
+	}
+	for i := range tt.buckets {
+		for j := range tt.buckets[i] {
+			if tt.buckets[i][j].key.Load() != 0 || tt.buckets[i][j].data.Load() != 0 {
+				t.Fatalf("bucket %d entry %d not zero after Clear", i, j)
+			}
+		}
+	}
+}

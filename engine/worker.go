@@ -41,6 +41,9 @@ type worker struct {
 
 	moves   [MaxPly + 1][]env.Move
 	keys    [MaxPly + 1][]int64
+	bad     [MaxPly + 1][]env.Move // a node's losing captures, kept by its picker
+	badKeys [MaxPly + 1][]int64
+	scratch []env.Move // IsLegal's working space
 	quiets  [MaxPly + 1][]env.Move
 	stack   [MaxPly + 2]frame
 	pv      [MaxPly + 1][MaxPly + 1]env.Move
@@ -58,7 +61,10 @@ func newWorker(e *Engine, id int, ev Evaluator) *worker {
 		w.moves[i] = make([]env.Move, env.MaxMoves)
 		w.keys[i] = make([]int64, env.MaxMoves)
 		w.quiets[i] = make([]env.Move, 0, 64)
+		w.bad[i] = make([]env.Move, 0, 64)
+		w.badKeys[i] = make([]int64, 0, 64)
 	}
+	w.scratch = make([]env.Move, 0, env.MaxMoves)
 	return w
 }
 

@@ -11,13 +11,20 @@ import "math/bits"
 // wants. It allocates nothing when buf has room (MaxMoves is always enough).
 // A game already won by the scepter has no legal moves.
 func (p *Position) TacticalMoves(buf []Move) []Move {
+	return p.TacticalMovesChecked(buf, p.InCheck())
+}
+
+// TacticalMovesChecked is TacticalMoves told whether the side to move is
+// in check (what InCheck returns), for a caller that has just asked: a
+// search passes it down from the move that led here. A wrong inCheck
+// gives a wrong list.
+func (p *Position) TacticalMovesChecked(buf []Move, inCheck bool) []Move {
 	us, them := p.side, p.side.Other()
 	if k := p.king[them]; k != NoSquare && p.v.scepter[them].has(k) {
 		return buf
 	}
 	start := len(buf)
 	ksq := p.king[us]
-	inCheck := ksq != NoSquare && p.attacked(ksq, them)
 	for w := 0; w < len(p.occ[us]); w++ {
 		for bb := p.occ[us][w]; bb != 0; bb &= bb - 1 {
 			buf = p.pieceMoves(buf, Square(w*64+bits.TrailingZeros64(bb)), inCheck, false)

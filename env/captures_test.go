@@ -10,7 +10,8 @@ import (
 // TestTacticalMovesAreTheTacticalLegalMoves checks, over random games of
 // every built-in variant and some option sets, that TacticalMoves gives
 // exactly the legal moves (in LegalMoves' order) that remove a piece or
-// promote, that IsTactical agrees with the pieces a move removes, and that
+// promote, as TacticalMovesChecked and LegalMovesChecked give theirs when
+// told whether the side is in check, that IsTactical agrees with the pieces a move removes, and that
 // HasLegalMove says whether LegalMoves is empty, and that IsLegal holds
 // exactly for the moves LegalMoves lists.
 func TestTacticalMovesAreTheTacticalLegalMoves(t *testing.T) {
@@ -44,6 +45,14 @@ func TestTacticalMovesAreTheTacticalLegalMoves(t *testing.T) {
 					got := p.TacticalMoves(tacBuf[:0])
 					if !slices.Equal(got, want) {
 						t.Fatalf("%s: TacticalMoves %v, want %v", p, gcList(p, got), gcList(p, want))
+					}
+					// The variants told whether the side is in check
+					// give the same lists.
+					if got := p.TacticalMovesChecked(tacBuf[:0], p.InCheck()); !slices.Equal(got, want) {
+						t.Fatalf("%s: TacticalMovesChecked %v, want %v", p, gcList(p, got), gcList(p, want))
+					}
+					if got := p.LegalMovesChecked(tacBuf[:0], p.InCheck()); !slices.Equal(got, moves) {
+						t.Fatalf("%s: LegalMovesChecked %v, want LegalMoves' %v", p, gcList(p, got), gcList(p, moves))
 					}
 					if has := p.HasLegalMove(); has != (len(moves) > 0) {
 						t.Fatalf("%s: HasLegalMove %v with %d legal moves", p, has, len(moves))

@@ -6,13 +6,20 @@ import "math/bits"
 // it. It allocates nothing when buf has room (MaxMoves is always enough).
 // A game already won by the scepter has no legal moves.
 func (p *Position) LegalMoves(buf []Move) []Move {
+	return p.LegalMovesChecked(buf, p.InCheck())
+}
+
+// LegalMovesChecked is LegalMoves told whether the side to move is in
+// check (what InCheck returns), for a caller that has just asked: a
+// search passes it down from the move that led here. A wrong inCheck
+// gives a wrong list.
+func (p *Position) LegalMovesChecked(buf []Move, inCheck bool) []Move {
 	us, them := p.side, p.side.Other()
 	if k := p.king[them]; k != NoSquare && p.v.scepter[them].has(k) {
 		return buf
 	}
 	start := len(buf)
 	ksq := p.king[us]
-	inCheck := ksq != NoSquare && p.attacked(ksq, them)
 	buf = p.pseudoMoves(buf, inCheck)
 	if ksq == NoSquare {
 		return buf
