@@ -795,12 +795,14 @@ function startAnalysis() {
   const st = G.state;
   if (!st || st.over) { $('analysis').innerHTML = '<p class="muted">The game is over here.</p>'; stopAnalysis(); return; }
   const model = $('model').value;
+  const at = G.moves.slice(0, G.ply); // the line to the position searched
   (async () => {
     let sims = 200;
     while (!ctl.signal.aborted) {
       try {
         const rep = await api('analyse', req({ model, sims, movetime_ms: 3000, top: 8 }), ctl.signal);
         if (ctl.signal.aborted) return;
+        rep.at = at;
         G.analysis = rep;
         if (rep.score) G.evals[G.ply] = whiteScore(rep.score, G.ply);
         drawAnalysis(rep);
@@ -826,6 +828,11 @@ function stopAnalysis() {
 }
 function restartAnalysis() { G.analysis = null; startAnalysis(); }
 
+// whiteScoreText turns a score for the side to move into White's view.
+function whiteScoreText(score) {
+  const [kind, n] = score.split(' ');
+  return kind + ' ' + (G.state.side === 'white' ? 1 : -1) * parseInt(n, 10);
+}
 // scoreLabel writes an engine score ("cp 35", "mate -2") short: +0.35, #-2.
 function scoreLabel(score) {
   const [kind, n] = score.split(' ');
@@ -836,10 +843,12 @@ function scoreLabel(score) {
 function drawAnalysis(rep) {
   const white = G.state.side === 'white' ? rep.value : -rep.value;
   $('evalfill').style.height = (50 + 50 * white) + '%';
-  $('evaltext').textContent = (white >= 0 ? '+' : '') + white.toFixed(2);
+  // The bar's number is the engine's score in pawns when it gives one (as
+  // its lines do), else the network's value; both in White's view.
+  $('evaltext').textContent = rep.score ? scoreLabel(whiteScoreText(rep.score)) : (white >= 0 ? '+' : '') + white.toFixed(2);
   if (rep.score) {
     // The alpha-beta engine: its best lines, each with its score.
-    const lines = rep.top.map((m) => `<tr><td>${esc(m.move)}</td><td>${esc(scoreLabel(m.score))}</td><td style="text-align:left">${(m.pv || []).map(esc).join(' ')}</td></tr>`).join('');
+    const lines = rep.top.map((m, i) => `<tr><td class="mv">${esc(m.move)}</td><td>${esc(scoreLabel(m.score))}</td><td style="text-align:left">${pvLinks(m.pv || [], i)}</td></tr>`).join('');
     $('analysis').innerHTML = `<div class="headline">${esc(rep.best)} <span class="muted">${esc(scoreLabel(rep.score))} for ${G.state.side}</span></div>
     <div class="muted">${esc(rep.model)} · depth ${rep.depth} · ${rep.nodes} nodes · ${rep.elapsed_ms} ms</div>
     <table><thead><tr><th>move</th><th>score</th><th>line</th></tr></thead><tbody>${lines}</tbody></table>`;
@@ -849,7 +858,27 @@ function drawAnalysis(rep) {
   $('analysis').innerHTML = `<div class="headline">${esc(rep.best)} <span class="muted">value ${(rep.value >= 0 ? '+' : '') + rep.value.toFixed(3)} for ${G.state.side}${rep.proven ? ' (proven)' : ''}</span></div>
     <div class="muted">${esc(rep.model)} · ${rep.sims} playouts · ${rep.elapsed_ms} ms</div>
     <table><thead><tr><th>move</th><th>visits</th><th>prior</th><th>q</th></tr></thead><tbody>${rows}</tbody></table>
-    <div class="pv"><b>PV</b> ${rep.pv.map(esc).join(' ')}</div>`;
+    <div class="pv"><b>PV</b> ${pvLinks(rep.pv, -1)}</div>`;
+}
+// pvLinks writes a line's moves, each a link that enters the line up to it
+// (line: its row in the analysis's lines, -1 for the network's PV).
+function pvLinks(pv, line) {
+  return pv.map((m, k) => `<a href="#" class="pvm" data-line="${line}" data-k="${k}">${esc(m)}</a>`).join(' ');
+}
+// enterPV plays the moves of an analysis line up to the one clicked from
+// the position searched, in the variation tree like moves played there.
+async function enterPV(a) {
+  const rep = G.analysis;
+  if (!rep || !rep.at || G.busy) return;
+  const line = parseInt(a.dataset.line, 10), k = parseInt(a.dataset.k, 10);
+  const pv = line < 0 ? rep.pv : (rep.top[line] || {}).pv;
+  if (!pv || !(k < pv.length)) return;
+  const moves = pv.slice(0, k + 1);
+  const n = treeAdd(rep.at.concat(moves.slice(0, -1)), moves[moves.length - 1]);
+  G.end = null; G.clock = null; // a line entered from the analysis is untimed, not over
+  setLine(rep.at.concat(moves, mainAfter(n)));
+  G.ply = rep.at.length + moves.length;
+  await load();
 }
 function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c])); }
 
@@ -1293,21 +1322,25 @@ function lineChart(series, xlabel) {
   const pad = (y1 - y0) * 0.08, low = y0;
   y0 -= pad; y1 += pad;
   if (low >= 0 && y0 < 0) y0 = 0; // counts, rates and shares never go below 0
+  // y ticks at round steps too, the axis widened to whole steps, each
+  // label with as many decimals as its step needs (so no two read alike).
+  const ystep = roundStep((y1 - y0) / 4);
+  y0 = Math.floor(y0 / ystep + 1e-9) * ystep; y1 = Math.ceil(y1 / ystep - 1e-9) * ystep;
   const X = (x) => L + (x - x0) / (x1 - x0) * (W - L - Rm), Y = (y) => T + (1 - (y - y0) / (y1 - y0)) * (H - T - B);
-  for (let i = 0; i <= 4; i++) {
-    const y = y0 + (y1 - y0) * i / 4;
+  for (let i = 0, n = Math.round((y1 - y0) / ystep); i <= n; i++) {
+    const y = y0 + i * ystep;
     el('line', { x1: L, x2: W - Rm, y1: Y(y), y2: Y(y), class: 'grid' }, svg);
-    el('text', { x: L - 5, y: Y(y) + 3, 'text-anchor': 'end', class: 'tick' }, svg).textContent = fmt(y);
+    el('text', { x: L - 5, y: Y(y) + 3, 'text-anchor': 'end', class: 'tick' }, svg).textContent = tickLabel(y, ystep);
   }
   el('line', { x1: L, x2: W - Rm, y1: H - B, y2: H - B, class: 'axis' }, svg);
-  // x ticks at round steps (1, 2 or 5 times a power of ten, about five of
-  // them; whole numbers for generations), the axis name under them.
-  const raw = (x1 - x0) / 5, mag = Math.pow(10, Math.floor(Math.log10(raw)));
-  let step = [1, 2, 5, 10].map((k) => k * mag).find((k) => k >= raw);
+  // x ticks at round steps (about five of them; whole numbers for
+  // generations), the axis name under them.
+  let step = roundStep((x1 - x0) / 5);
   if (xlabel === 'generation') step = Math.max(1, Math.round(step));
-  for (let x = Math.ceil(x0 / step) * step; x <= x1 + step * 1e-9; x += step) {
+  for (let i = Math.ceil(x0 / step - 1e-9); i * step <= x1 + step * 1e-9; i++) {
+    const x = i * step;
     el('line', { x1: X(x), x2: X(x), y1: T, y2: H - B, class: 'grid' }, svg);
-    el('text', { x: X(x), y: H - B + 11, 'text-anchor': 'middle', class: 'tick xtick' }, svg).textContent = Number.isInteger(step) ? String(Math.round(x)) : fmt(x);
+    el('text', { x: X(x), y: H - B + 11, 'text-anchor': 'middle', class: 'tick xtick' }, svg).textContent = tickLabel(x, step);
   }
   el('text', { x: (L + W) / 2, y: H - 2, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = xlabel;
   for (const [, p, ci, dashed] of series) {
@@ -1320,6 +1353,18 @@ function lineChart(series, xlabel) {
   return svg;
 }
 function fmt(v) { const a = Math.abs(v); return a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : v.toFixed(2); }
+// roundStep is the smallest of 1, 2 or 5 times a power of ten that is at
+// least raw: an axis step whose multiples read as round numbers.
+function roundStep(raw) {
+  const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+  return [1, 2, 5, 10].map((k) => k * mag).find((k) => k >= raw * (1 - 1e-9));
+}
+// tickLabel writes v, a multiple of step, with the decimals step needs.
+function tickLabel(v, step) {
+  const d = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+  const s = v.toFixed(d);
+  return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s;
+}
 
 // ---- views ----------------------------------------------------------------
 function route() {
@@ -1387,6 +1432,12 @@ async function init() {
   $('graph').onclick = evalGame;
   setInterval(tickClock, 100);
   $('evalgraph').addEventListener('click', graphClick);
+  $('analysis').addEventListener('click', (e) => {
+    const a = e.target.closest('a.pvm');
+    if (!a) return;
+    e.preventDefault();
+    enterPV(a);
+  });
   $('undo').onclick = () => {
     if (G.busy) return;
     if (G.clock || G.end) { setStatus(G.end ? 'The game is over: no takebacks.' : 'No takebacks in a timed game.', 'err'); return; }
