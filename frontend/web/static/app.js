@@ -326,12 +326,12 @@ async function maybeAgent() {
   setStatus(G.opponent + ' is thinking…');
   try {
     let move, state;
-    if (G.opponent === ENGINE) {
-      // The alpha-beta engine searches for a time its clock allows, and
-      // its score is kept for the evaluation graph.
+    if (isEngine(G.opponent)) {
+      // The alpha-beta engine searches for a time its clock allows (or
+      // the time a move chosen), and its score is kept for the graph.
       let rep;
       for (;;) { // every search slot busy: ask again while its clock runs
-        try { rep = await api('analyse', req({ model: ENGINE, movetime_ms: engineTime(), top: 1 })); break; } catch (e) {
+        try { rep = await api('analyse', req({ model: ENGINE, movetime_ms: engineMoveTime(), top: 1 })); break; } catch (e) {
           if (e.status !== 503 || game !== G.game || G.end) throw e;
           await new Promise((r) => setTimeout(r, 200));
         }
@@ -433,6 +433,20 @@ function engineTime() {
   if (!G.clock) return Math.min(1000, cap);
   const left = clockLeft(sideAt(G.ply));
   return Math.max(10, Math.min(cap, Math.floor(Math.min(left / 30 + G.clock.inc * 0.8, left / 4))));
+}
+// ENGINE_TIMES are the engine opponents by time a move, named as the
+// command line's player spec names them (so records and PGN name them so).
+const ENGINE_TIMES = ['engine:movetime=100ms', 'engine:movetime=1s', 'engine:movetime=5s'];
+function isEngine(opp) { return opp === ENGINE || ENGINE_TIMES.includes(opp); }
+// engineMoveTime is the engine opponent's time for its move: its clock's
+// share (engineTime), or the time a move its name sets, within the clock's
+// share in a timed game and the server's limit always.
+function engineMoveTime() {
+  const m = /^engine:movetime=(\d+)(ms|s)$/.exec(G.opponent);
+  if (!m) return engineTime();
+  const cap = Math.floor((G.limits.max_time_ms || 10000) * 0.9);
+  const t = Math.min(cap, parseInt(m[1], 10) * (m[2] === 's' ? 1000 : 1));
+  return G.clock ? Math.min(t, engineTime()) : t;
 }
 // whiteScore turns an engine score ("cp 35", "mate -2", the side to
 // move's) at ply into White's view.
@@ -1400,9 +1414,11 @@ async function init() {
     $('variant').appendChild(o);
   }
   const opp = $('opponent');
-  for (const p of ['human', ENGINE].concat(ps.players, ps.models.map((m) => m + ':200'))) {
+  for (const p of ['human', ENGINE].concat(ENGINE_TIMES, ps.players, ps.models.map((m) => m + ':200'))) {
     const o = document.createElement('option'); o.value = p;
-    o.textContent = p === 'human' ? 'a friend (both sides here)' : p === ENGINE ? 'engine (alpha-beta, by its clock)' : p;
+    const t = /^engine:movetime=(\d+)(ms|s)$/.exec(p);
+    o.textContent = p === 'human' ? 'a friend (both sides here)' : p === ENGINE ? 'engine (alpha-beta, by its clock)'
+      : t ? `engine, ${t[2] === 'ms' ? +t[1] / 1000 : t[1]} s a move (within its clock)` : p;
     opp.appendChild(o);
   }
   opp.value = 'random';
