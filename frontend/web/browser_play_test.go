@@ -324,6 +324,13 @@ func TestBrowserEvalGraphScoresTheGameAndJumpsToAPly(t *testing.T) {
 	if fmt.Sprint(ys) != "[6 114 114]" {
 		t.Errorf("+25 pawns, mated and -12.34 pawns drawn at y %v, want [6 114 114]", ys)
 	}
+	// An opening's edge shows: a pawn is drawn at least 12 of the 54 px
+	// from the middle (a linear ±10 scale gave it 5), half a pawn below it.
+	run(t, ctx, chromedp.Evaluate(`G.evals[3] = {cp: 100}; G.evals[4] = {cp: 50}; drawGraph();
+		[3, 4].map((p) => +document.querySelector('#evalgraph circle[data-ply="' + p + '"]').getAttribute('cy'))`, &ys))
+	if len(ys) != 2 || 60-ys[0] < 12 || !(ys[1] > ys[0] && ys[1] < 60) {
+		t.Errorf("+1 and +0.5 pawns drawn at y %v: want a pawn at least 12 px above the middle (60), half a pawn between", ys)
+	}
 	// The graph is White's view: with Black to move and a queen down,
 	// Black's negative score is drawn above the middle.
 	run(t, ctx, chromedp.Evaluate(`newGame('fbgc', 'k9/10/10/10/10/10/10/10/10/QK8 b - - 0 1', []).then(() => 1)`, &x,

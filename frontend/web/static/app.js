@@ -915,13 +915,19 @@ function drawGraph() {
   svg.textContent = '';
   if (!pts.length) return;
   svg.setAttribute('viewBox', `0 0 ${GRAPH_W} ${GRAPH_H}`);
-  const Y = (v) => GRAPH_H / 2 - v / GRAPH_CLIP * (GRAPH_H / 2 - 6);
+  // The scale is logarithmic in pawns (the middle pawns spread out, so an
+  // opening's half-pawn edge shows; ±10 at the edges), gridlines at ±1 and ±3.
+  const Y = (v) => GRAPH_H / 2 - Math.sign(v) * Math.log1p(Math.abs(v)) / Math.log1p(GRAPH_CLIP) * (GRAPH_H / 2 - 6);
   el('rect', { x: 0, y: 0, width: GRAPH_W, height: GRAPH_H, class: 'bg' }, svg);
   const line = pts.map(([p, e]) => graphX(p).toFixed(1) + ',' + Y(evalPawns(e)).toFixed(1));
   // White's share, below the line, held level before the first score and
   // after the last across the whole game.
   const y0 = Y(evalPawns(pts[0][1])).toFixed(1), y1 = Y(evalPawns(pts[pts.length - 1][1])).toFixed(1);
   el('polygon', { points: `${graphX(0)},${GRAPH_H} ${graphX(0)},${y0} ${line.join(' ')} ${graphX(n)},${y1} ${graphX(n)},${GRAPH_H}`, class: 'area' }, svg);
+  for (const g of [-3, -1, 1, 3]) {
+    el('line', { x1: 0, x2: GRAPH_W, y1: Y(g), y2: Y(g), class: 'grid' }, svg);
+    el('text', { x: GRAPH_W - 4, y: Y(g) + 3, 'text-anchor': 'end', class: 'tick' }, svg).textContent = (g > 0 ? '+' : '−') + Math.abs(g);
+  }
   el('line', { x1: 0, x2: GRAPH_W, y1: Y(0), y2: Y(0), class: 'zero' }, svg);
   el('polyline', { points: line.join(' '), class: 'line' }, svg);
   el('line', { x1: graphX(G.ply), x2: graphX(G.ply), y1: 0, y2: GRAPH_H, class: 'cur' }, svg);
