@@ -312,6 +312,12 @@ func TestBrowserAnalysisGamesAndLiveDashboard(t *testing.T) {
 	fh.WriteString(metricsLine(3))
 	fh.Close()
 	waitFor(t, ctx, "the chart to update", func() bool { return points() == 9 })
+	// The run's card follows too (it said 2 generations beside 3 points).
+	waitFor(t, ctx, "the run card to count 3 generations and name what Games lists", func() bool {
+		var card string
+		run(t, ctx, chromedp.Text(`#runs button[data-run="r1"] small`, &card, chromedp.ByQuery))
+		return strings.HasPrefix(card, "3 generations") && strings.Contains(card, "(2 in Games)")
+	})
 	shot(t, ctx, "training")
 }
 

@@ -1231,8 +1231,7 @@ async function showRuns() {
     for (const r of j.runs) {
       const b = document.createElement('button');
       b.dataset.run = r.name;
-      const games = r.games ? `${r.games} games` + (r.records < r.games ? ` (${r.records} records)` : '') : 'no games yet';
-      b.innerHTML = `${esc(r.name)}<small>${r.generations} generation${r.generations === 1 ? '' : 's'} · ${games}</small>`;
+      b.innerHTML = `${esc(r.name)}<small>${esc(runCardText(r))}</small>`;
       if (r.name === runName) b.classList.add('sel');
       b.onclick = () => openRun(r.name);
       box.appendChild(b);
@@ -1243,6 +1242,21 @@ async function showRuns() {
     sel.value = overlayName;
     if (!runName && j.runs.length) openRun(j.runs[0].name);
   } catch (e) { box.innerHTML = `<p class="muted">${esc(e.message)}</p>`; }
+}
+// runCardText is a run card's line: its generations and games, and how
+// many of those the Games page lists (the records in its games/).
+function runCardText(r) {
+  const games = r.games ? `${r.games} games` + (r.records < r.games ? ` (${r.records} in Games)` : '') : 'no games yet';
+  return `${r.generations} generation${r.generations === 1 ? '' : 's'} · ${games}`;
+}
+// refreshCards rewrites the run cards' lines as their runs go on.
+async function refreshCards() {
+  let j;
+  try { j = await api('runs'); } catch (e) { return; }
+  for (const r of j.runs) {
+    const small = $('runs').querySelector(`button[data-run="${CSS.escape(r.name)}"] small`);
+    if (small) small.textContent = runCardText(r);
+  }
 }
 async function openRun(name) {
   runName = name;
@@ -1301,6 +1315,7 @@ async function refreshRun() {
   try { j = await api(`runs/${encodeURIComponent(runName)}/metrics`); } catch (e) { return; }
   if (overlayName) { try { k = await api(`runs/${encodeURIComponent(overlayName)}/metrics`); } catch (e) { k = null; } }
   const R = j.records;
+  refreshCards();
   drawTeacher(j.teacher, R.length === 0);
   const charts = runCharts(R);
   const other = k ? runCharts(k.records) : null;
