@@ -269,6 +269,11 @@ func checkAnalysisLines(t *testing.T, ctx context.Context) {
 		m := readState(t, ctx).Moves
 		return ply == len(wantMoves) && len(m) >= len(wantMoves) && strings.Join(m[:len(wantMoves)], " ") == strings.Join(wantMoves, " ")
 	})
+	var view string
+	run(t, ctx, chromedp.Evaluate(`G.view + location.hash`, &view))
+	if view != "analyse#analyse" {
+		t.Errorf("after a PV click the page is on %q, want the analysis still", view)
+	}
 }
 
 func TestBrowserAnalysisGamesAndLiveDashboard(t *testing.T) {
