@@ -414,3 +414,43 @@ func TestBrowserTheEngineOpponentPlaysAtTheTimeAMoveChosen(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserTheTallBoardKeepsItsHandAndClockInTheWindow plays the 10x12
+// Birds and Ninjas board timed against the engine, the busiest layout
+// (hands, clocks and the eval graph around the board): White's hand, its
+// clock and the board all end inside the window.
+func TestBrowserTheTallBoardKeepsItsHandAndClockInTheWindow(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	run(t, ctx, chromedp.Navigate(f.url+"/?variant=birds-ninjas#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	setPlay(t, ctx, "engine:movetime=100ms", "white", "1", "0")
+	waitFor(t, ctx, "White to move", func() bool { s := readState(t, ctx); return !s.Busy && s.Side == "white" })
+	run(t, ctx, chromedp.SendKeys(`#move-input`, "e2-e4\r", chromedp.ByQuery))
+	waitFor(t, ctx, "the engine's reply and its graph", func() bool {
+		var graph bool
+		run(t, ctx, chromedp.Evaluate(`!document.getElementById('graph-card').hidden`, &graph))
+		s := readState(t, ctx)
+		return !s.Busy && len(s.Moves) == 2 && graph
+	})
+	run(t, ctx, chromedp.Sleep(300*time.Millisecond)) // the board's resizing
+	var got struct{ Board, Hand, Clock, Height, BoardRight, ClockRight, GraphRight float64 }
+	var js string
+	run(t, ctx, chromedp.Evaluate(`JSON.stringify({board: document.getElementById('board').getBoundingClientRect().bottom,
+		hand: document.querySelector('#hand-bottom .token').getBoundingClientRect().bottom,
+		clock: document.getElementById('clock-bottom').getBoundingClientRect().bottom, height: innerHeight,
+		boardRight: document.getElementById('board').getBoundingClientRect().right,
+		clockRight: document.getElementById('clock-bottom').getBoundingClientRect().right,
+		graphRight: document.getElementById('graph-card').getBoundingClientRect().right})`, &js))
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Board > got.Height || got.Hand > got.Height || got.Clock > got.Height || got.Hand == 0 || got.Clock == 0 {
+		t.Errorf("board, White's hand and clock end at %.0f, %.0f, %.0f px; the window at %.0f", got.Board, got.Hand, got.Clock, got.Height)
+	}
+	// The clock and the graph end where the board ends (the graph's own
+	// width once pushed them 67 px past the narrowed board).
+	if math.Abs(got.ClockRight-got.BoardRight) > 2 || math.Abs(got.GraphRight-got.BoardRight) > 2 {
+		t.Errorf("the board ends at x %.0f, its clock at %.0f, the graph at %.0f", got.BoardRight, got.ClockRight, got.GraphRight)
+	}
+	shot(t, ctx, "birds-ninjas-clock")
+}

@@ -163,7 +163,10 @@ function fitBoard() {
   const others = c.height - b.height, top = c.top + window.scrollY;
   const vb = svg.viewBox.baseVal, aspect = vb && vb.height ? vb.width / vb.height : 1;
   const h = window.innerHeight - top - others - 12;
-  svg.style.width = Math.round(Math.max(300, Math.min(640, h * aspect))) + 'px';
+  const w = Math.round(Math.max(300, Math.min(640, h * aspect))) + 'px';
+  if (svg.style.width === w) return;
+  svg.style.width = w;
+  if (!$('graph-card').hidden) drawGraph(); // the graph takes the board's width
 }
 
 // drawLegend lists the variant's pieces, each with its picture and name.
@@ -900,11 +903,15 @@ function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<
 // The engine's score of every position it searched (G.evals, White's
 // view), in pawns clipped at ±10, a mate at the edge; a click on it goes
 // to the ply under the pointer.
-const GRAPH_W = 640, GRAPH_H = 120, GRAPH_CLIP = 10;
+const GRAPH_H = 120, GRAPH_CLIP = 10;
+// graphW is the graph's width in its own units: its box's aspect times
+// GRAPH_H, so that it fills the width under the board, whatever the
+// board's, with round points and upright text.
+let graphW = 640;
 function evalPawns(e) {
   return e.mate !== undefined ? (e.mate > 0 ? GRAPH_CLIP : -GRAPH_CLIP) : Math.max(-GRAPH_CLIP, Math.min(GRAPH_CLIP, e.cp / 100));
 }
-function graphX(ply) { return 6 + ply * (GRAPH_W - 12) / Math.max(1, G.moves.length); }
+function graphX(ply) { return 6 + ply * (graphW - 12) / Math.max(1, G.moves.length); }
 function drawGraph() {
   const svg = $('evalgraph'), n = G.moves.length;
   const pts = [];
@@ -914,21 +921,23 @@ function drawGraph() {
   if (was !== !pts.length) fitBoard();
   svg.textContent = '';
   if (!pts.length) return;
-  svg.setAttribute('viewBox', `0 0 ${GRAPH_W} ${GRAPH_H}`);
+  const box = svg.getBoundingClientRect();
+  if (box.width > 0 && box.height > 0) graphW = Math.round(box.width * GRAPH_H / box.height);
+  svg.setAttribute('viewBox', `0 0 ${graphW} ${GRAPH_H}`);
   // The scale is logarithmic in pawns (the middle pawns spread out, so an
   // opening's half-pawn edge shows; ±10 at the edges), gridlines at ±1 and ±3.
   const Y = (v) => GRAPH_H / 2 - Math.sign(v) * Math.log1p(Math.abs(v)) / Math.log1p(GRAPH_CLIP) * (GRAPH_H / 2 - 6);
-  el('rect', { x: 0, y: 0, width: GRAPH_W, height: GRAPH_H, class: 'bg' }, svg);
+  el('rect', { x: 0, y: 0, width: graphW, height: GRAPH_H, class: 'bg' }, svg);
   const line = pts.map(([p, e]) => graphX(p).toFixed(1) + ',' + Y(evalPawns(e)).toFixed(1));
   // White's share, below the line, held level before the first score and
   // after the last across the whole game.
   const y0 = Y(evalPawns(pts[0][1])).toFixed(1), y1 = Y(evalPawns(pts[pts.length - 1][1])).toFixed(1);
   el('polygon', { points: `${graphX(0)},${GRAPH_H} ${graphX(0)},${y0} ${line.join(' ')} ${graphX(n)},${y1} ${graphX(n)},${GRAPH_H}`, class: 'area' }, svg);
   for (const g of [-3, -1, 1, 3]) {
-    el('line', { x1: 0, x2: GRAPH_W, y1: Y(g), y2: Y(g), class: 'grid' }, svg);
-    el('text', { x: GRAPH_W - 4, y: Y(g) + 3, 'text-anchor': 'end', class: 'tick' }, svg).textContent = (g > 0 ? '+' : '−') + Math.abs(g);
+    el('line', { x1: 0, x2: graphW, y1: Y(g), y2: Y(g), class: 'grid' }, svg);
+    el('text', { x: graphW - 4, y: Y(g) + 3, 'text-anchor': 'end', class: 'tick' }, svg).textContent = (g > 0 ? '+' : '−') + Math.abs(g);
   }
-  el('line', { x1: 0, x2: GRAPH_W, y1: Y(0), y2: Y(0), class: 'zero' }, svg);
+  el('line', { x1: 0, x2: graphW, y1: Y(0), y2: Y(0), class: 'zero' }, svg);
   el('polyline', { points: line.join(' '), class: 'line' }, svg);
   el('line', { x1: graphX(G.ply), x2: graphX(G.ply), y1: 0, y2: GRAPH_H, class: 'cur' }, svg);
   for (const [p, e] of pts) {
@@ -942,7 +951,7 @@ function graphClick(evt) {
   const svg = $('evalgraph'), pt = svg.createSVGPoint();
   pt.x = evt.clientX; pt.y = evt.clientY;
   const x = pt.matrixTransform(svg.getScreenCTM().inverse()).x;
-  const ply = Math.round((x - 6) / ((GRAPH_W - 12) / Math.max(1, G.moves.length)));
+  const ply = Math.round((x - 6) / ((graphW - 12) / Math.max(1, G.moves.length)));
   goTo(Math.max(0, Math.min(G.moves.length, ply)));
 }
 // evalGame has the engine search every position of the game it has not
