@@ -1045,7 +1045,7 @@ function treeAddVars(prefix, line, vars) {
 // writes the position text from them as it changes, and the server checks
 // the text with the rules' own parser (its error is shown beside the
 // field). A text typed into the field is read back through the server too.
-const E = { board: new Map(), side: 'w', castling: '', hands: [0, 0], nums: '0 1', tool: null, text: '', ok: false, check: 0, state: null, timer: null };
+const E = { board: new Map(), side: 'w', castling: '', hands: [0, 0], nums: '0 1', tool: null, text: '', ok: false, check: 0, state: null, timer: null, pending: null };
 
 // editRights is the variant's castling letters (those of its start).
 function editRights() { const f = (G.info.start || '').split(/\s+/)[2]; return f && f !== '-' ? f : ''; }
@@ -1101,7 +1101,13 @@ function editChanged() {
 
 // editCheck has the server read text; with adopt, a text it accepts
 // replaces the editor's position (a typed text).
-async function editCheck(text, adopt) {
+// editCheck has the server read text; E.pending is the check in flight,
+// which Play and Analyse wait for (a click while it runs is not lost).
+function editCheck(text, adopt) {
+  E.pending = editCheckNow(text, adopt);
+  return E.pending;
+}
+async function editCheckNow(text, adopt) {
   const n = ++E.check, box = $('edit-error');
   E.ok = false;
   try {
@@ -1195,6 +1201,7 @@ function editEnter() {
 }
 
 async function editStart(view) {
+  if (!E.ok && E.pending) await E.pending;
   if (!E.ok) { $('edit-error').className = 'edit-error'; if (!$('edit-error').textContent) $('edit-error').textContent = 'The position is not checked yet.'; return; }
   let clock = null;
   if (view === 'play') { try { clock = readClock(); } catch (e) { clock = null; } }
