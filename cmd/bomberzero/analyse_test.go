@@ -183,3 +183,16 @@ func TestAnalyseWithALearnedNet(t *testing.T) {
 		t.Errorf("a fbgc net on chess: exit %d, %s; want an error naming the file and both variants", code, e)
 	}
 }
+
+// TestAnalyseDefaultsToTheEngine runs analyse with no --model: the issue
+// found it searching with material:400; the strongest player the project
+// ships is the alpha-beta engine, and it finds the mate.
+func TestAnalyseDefaultsToTheEngine(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"analyse", "--fen", playMateIn1}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if s := out.String(); !strings.Contains(s, "model engine, depth ") || !strings.Contains(s, "best e1-e10, mate 1") {
+		t.Errorf("analyse without --model:\n%s", s)
+	}
+}

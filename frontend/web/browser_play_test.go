@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/url"
 	"sort"
 	"strings"
 	"testing"
@@ -40,6 +41,8 @@ func TestBrowserDrawsEveryVariantsStartWithPictures(t *testing.T) {
 	if len(vs.Variants) < 5 {
 		t.Fatalf("%d variants listed", len(vs.Variants))
 	}
+	// The insane ninja knight stands only in a variant with its option.
+	vs.Variants = append(vs.Variants, struct{ Name string }{"birds-ninjas+insane-knight"})
 	for _, v := range vs.Variants {
 		var info VariantInfo
 		if code, msg := call(t, "GET", f.url+"/api/variants/"+v.Name, "", &info); code != 200 {
@@ -49,7 +52,7 @@ func TestBrowserDrawsEveryVariantsStartWithPictures(t *testing.T) {
 		if code, msg := call(t, "POST", f.url+"/api/game", fmt.Sprintf(`{"variant":%q}`, v.Name), &st); code != 200 {
 			t.Fatal(code, msg)
 		}
-		run(t, ctx, chromedp.Navigate(f.url+"/?variant="+v.Name+"#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+		run(t, ctx, chromedp.Navigate(f.url+"/?variant="+url.QueryEscape(v.Name)+"#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
 		var js string
 		run(t, ctx, chromedp.Evaluate(`JSON.stringify({
 			pieces: [...document.querySelectorAll('#board g.piece')].map((g) => {
@@ -62,6 +65,7 @@ func TestBrowserDrawsEveryVariantsStartWithPictures(t *testing.T) {
 			symbols: document.querySelectorAll('#piece-defs symbol').length,
 			legend: [...document.querySelectorAll('#legend li')].map((li) => li.dataset.letter + ':' + li.querySelector('.piece-art').dataset.art),
 			below: document.getElementById('board').getBoundingClientRect().bottom,
+			hand: document.getElementById('hand-bottom').childElementCount ? document.getElementById('hand-bottom').getBoundingClientRect().bottom : 0,
 			height: window.innerHeight})`, &js))
 		var got struct {
 			Pieces        []drawnPiece
@@ -69,6 +73,7 @@ func TestBrowserDrawsEveryVariantsStartWithPictures(t *testing.T) {
 			Symbols       int
 			Legend        []string
 			Below, Height float64
+			Hand          float64 // the bottom of White's hand (0: none)
 		}
 		if err := json.Unmarshal([]byte(js), &got); err != nil {
 			t.Fatal(err)
@@ -110,6 +115,16 @@ func TestBrowserDrawsEveryVariantsStartWithPictures(t *testing.T) {
 		}
 		if got.Below > got.Height {
 			t.Errorf("%s: the board ends at %.0f px, below the window's %.0f", v.Name, got.Below, got.Height)
+		}
+		if got.Hand > got.Height {
+			t.Errorf("%s: White's hand ends at %.0f px, below the window's %.0f", v.Name, got.Hand, got.Height)
+		}
+		inHand := 0
+		for _, n := range st.Hands[0] {
+			inHand += n
+		}
+		if inHand > 0 && got.Hand == 0 {
+			t.Errorf("%s: a drop variant with no hand drawn under the board", v.Name)
 		}
 		if v.Name == "birds-ninjas" {
 			shot(t, ctx, "birds-ninjas")
@@ -309,6 +324,13 @@ func TestBrowserEvalGraphScoresTheGameAndJumpsToAPly(t *testing.T) {
 	if fmt.Sprint(ys) != "[6 114 114]" {
 		t.Errorf("+25 pawns, mated and -12.34 pawns drawn at y %v, want [6 114 114]", ys)
 	}
+	// An opening's edge shows: a pawn is drawn at least 12 of the 54 px
+	// from the middle (a linear ±10 scale gave it 5), half a pawn below it.
+	run(t, ctx, chromedp.Evaluate(`G.evals[3] = {cp: 100}; G.evals[4] = {cp: 50}; drawGraph();
+		[3, 4].map((p) => +document.querySelector('#evalgraph circle[data-ply="' + p + '"]').getAttribute('cy'))`, &ys))
+	if len(ys) != 2 || 60-ys[0] < 12 || !(ys[1] > ys[0] && ys[1] < 60) {
+		t.Errorf("+1 and +0.5 pawns drawn at y %v: want a pawn at least 12 px above the middle (60), half a pawn between", ys)
+	}
 	// The graph is White's view: with Black to move and a queen down,
 	// Black's negative score is drawn above the middle.
 	run(t, ctx, chromedp.Evaluate(`newGame('fbgc', 'k9/10/10/10/10/10/10/10/10/QK8 b - - 0 1', []).then(() => 1)`, &x,
@@ -343,4 +365,92 @@ func TestBrowserTheEngineAcceptsADrawInALevelEndingAfterMove30(t *testing.T) {
 	if !s.Over || s.Result != "1/2-1/2" || s.Termination != "agreement" || !strings.Contains(s.Status, "draw agreed") {
 		t.Fatalf("after the offer: over %v %s %s %q", s.Over, s.Result, s.Termination, s.Status)
 	}
+}
+
+// TestBrowserTheEngineOpponentPlaysAtTheTimeAMoveChosen picks the engine
+// by its time a move: the page offers it at 0.1, 1 and 5 s, asks the
+// server for a search of the time chosen (within the clock's share in a
+// timed game), and the record names the engine as the command line does.
+func TestBrowserTheEngineOpponentPlaysAtTheTimeAMoveChosen(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	run(t, ctx, chromedp.Navigate(f.url+"/#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	var options []string
+	run(t, ctx, chromedp.Evaluate(`[...document.querySelectorAll('#opponent option')].map((o) => o.value + '|' + o.textContent)`, &options))
+	for _, want := range []string{"engine:movetime=100ms|engine, 0.1 s a move", "engine:movetime=1s|engine, 1 s a move", "engine:movetime=5s|engine, 5 s a move"} {
+		found := false
+		for _, o := range options {
+			found = found || strings.HasPrefix(o, want)
+		}
+		if !found {
+			t.Errorf("the opponents %q lack %q", options, want)
+		}
+	}
+	// The page's searches, as it asks for them.
+	run(t, ctx, chromedp.Evaluate(`window.searches = []; const f0 = window.fetch; window.fetch = (u, o) => {
+		if (String(u).endsWith('/api/analyse')) window.searches.push(JSON.parse(o.body).movetime_ms);
+		return f0(u, o); }; 1`, nil))
+	for _, tc := range []struct {
+		opponent, base string
+		check          func(ms []float64) bool
+		want           string
+	}{
+		{"engine:movetime=100ms", "0", func(ms []float64) bool { return len(ms) == 1 && ms[0] == 100 }, "one search of 100 ms"},
+		{"engine:movetime=5s", "1", func(ms []float64) bool { return len(ms) == 1 && ms[0] > 0 && ms[0] < 5000 }, "one search within the clock's share of a minute (under 5 s)"},
+	} {
+		setPlay(t, ctx, tc.opponent, "white", tc.base, "0")
+		run(t, ctx, chromedp.Evaluate(`window.searches.length = 0; 1`, nil))
+		waitFor(t, ctx, "White to move", func() bool { s := readState(t, ctx); return !s.Busy && s.Side == "white" })
+		run(t, ctx, chromedp.SendKeys(`#move-input`, "e2-e4\r", chromedp.ByQuery))
+		waitFor(t, ctx, "the engine's reply", func() bool { s := readState(t, ctx); return !s.Busy && len(s.Moves) == 2 })
+		var ms []float64
+		var record string
+		run(t, ctx, chromedp.Evaluate(`window.searches`, &ms), chromedp.Evaluate(`G.state.record`, &record))
+		if !tc.check(ms) {
+			t.Errorf("%s: the page asked for searches of %v ms, want %s", tc.opponent, ms, tc.want)
+		}
+		if !strings.Contains(record, `[Black "`+tc.opponent+`"]`) {
+			t.Errorf("%s: the record does not name the engine so:\n%s", tc.opponent, record)
+		}
+	}
+}
+
+// TestBrowserTheTallBoardKeepsItsHandAndClockInTheWindow plays the 10x12
+// Birds and Ninjas board timed against the engine, the busiest layout
+// (hands, clocks and the eval graph around the board): White's hand, its
+// clock and the board all end inside the window.
+func TestBrowserTheTallBoardKeepsItsHandAndClockInTheWindow(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t, Config{})
+	run(t, ctx, chromedp.Navigate(f.url+"/?variant=birds-ninjas#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	setPlay(t, ctx, "engine:movetime=100ms", "white", "1", "0")
+	waitFor(t, ctx, "White to move", func() bool { s := readState(t, ctx); return !s.Busy && s.Side == "white" })
+	run(t, ctx, chromedp.SendKeys(`#move-input`, "e2-e4\r", chromedp.ByQuery))
+	waitFor(t, ctx, "the engine's reply and its graph", func() bool {
+		var graph bool
+		run(t, ctx, chromedp.Evaluate(`!document.getElementById('graph-card').hidden`, &graph))
+		s := readState(t, ctx)
+		return !s.Busy && len(s.Moves) == 2 && graph
+	})
+	run(t, ctx, chromedp.Sleep(300*time.Millisecond)) // the board's resizing
+	var got struct{ Board, Hand, Clock, Height, BoardRight, ClockRight, GraphRight float64 }
+	var js string
+	run(t, ctx, chromedp.Evaluate(`JSON.stringify({board: document.getElementById('board').getBoundingClientRect().bottom,
+		hand: document.querySelector('#hand-bottom .token').getBoundingClientRect().bottom,
+		clock: document.getElementById('clock-bottom').getBoundingClientRect().bottom, height: innerHeight,
+		boardRight: document.getElementById('board').getBoundingClientRect().right,
+		clockRight: document.getElementById('clock-bottom').getBoundingClientRect().right,
+		graphRight: document.getElementById('graph-card').getBoundingClientRect().right})`, &js))
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Board > got.Height || got.Hand > got.Height || got.Clock > got.Height || got.Hand == 0 || got.Clock == 0 {
+		t.Errorf("board, White's hand and clock end at %.0f, %.0f, %.0f px; the window at %.0f", got.Board, got.Hand, got.Clock, got.Height)
+	}
+	// The clock and the graph end where the board ends (the graph's own
+	// width once pushed them 67 px past the narrowed board).
+	if math.Abs(got.ClockRight-got.BoardRight) > 2 || math.Abs(got.GraphRight-got.BoardRight) > 2 {
+		t.Errorf("the board ends at x %.0f, its clock at %.0f, the graph at %.0f", got.BoardRight, got.ClockRight, got.GraphRight)
+	}
+	shot(t, ctx, "birds-ninjas-clock")
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -203,6 +205,77 @@ func TestBrowserRefusesAnIllegalDropAndDrawsADoubleCapture(t *testing.T) {
 	shot(t, ctx, "double-capture")
 }
 
+// checkAnalysisLines checks the engine's analysis of the position after
+// e2-e4 as a player reads it: several lines, each with its score in pawns
+// and its moves on one line; the eval bar's number is the headline score
+// in White's view; a click on a line's third move enters the line's first
+// three moves.
+func checkAnalysisLines(t *testing.T, ctx context.Context) {
+	t.Helper()
+	var got struct {
+		Score, Side, Bar string
+		Rows             []struct {
+			Move, Score string
+			PV          []string
+			MoveLines   int
+		}
+	}
+	var js string
+	run(t, ctx, chromedp.Evaluate(`JSON.stringify({score: G.analysis.score, side: G.state.side, bar: document.getElementById('evaltext').textContent,
+		rows: [...document.querySelectorAll('#analysis tbody tr')].map((tr) => ({move: tr.cells[0].textContent, score: tr.cells[1].textContent,
+			pv: [...tr.cells[2].querySelectorAll('a.pvm')].map((a) => a.textContent), moveLines: (() => { const r = document.createRange(); r.selectNodeContents(tr.cells[0]); return new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size; })()}))})`, &js))
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Rows) < 3 {
+		t.Fatalf("the analysis shows %d lines, want MultiPV (several)", len(got.Rows))
+	}
+	for _, r := range got.Rows {
+		if !regexp.MustCompile(`^([+-]\d+\.\d\d|#-?\d+)$`).MatchString(r.Score) {
+			t.Errorf("line %s scores %q, want pawns (+0.35) or a mate (#3)", r.Move, r.Score)
+		}
+		if len(r.PV) == 0 || r.PV[0] != r.Move {
+			t.Errorf("line %s: its PV links %q do not start with its move", r.Move, r.PV)
+		}
+		if r.MoveLines != 1 {
+			t.Errorf("line %s: its move is written over %d lines, want 1", r.Move, r.MoveLines)
+		}
+	}
+	var kind string
+	var n int
+	if _, err := fmt.Sscan(got.Score, &kind, &n); err != nil {
+		t.Fatalf("the analysis's score %q: %v", got.Score, err)
+	}
+	if got.Side == "black" {
+		n = -n
+	}
+	want := fmt.Sprintf("%+.2f", float64(n)/100)
+	if kind == "mate" {
+		want = fmt.Sprintf("#%d", n)
+	}
+	if got.Bar != want {
+		t.Errorf("the eval bar reads %q for the score %q of %s, want %q (pawns, White's view)", got.Bar, got.Score, got.Side, want)
+	}
+	line := got.Rows[1]
+	if len(line.PV) < 3 {
+		t.Fatalf("the second line's PV %q is under 3 moves", line.PV)
+	}
+	before := readState(t, ctx).Moves
+	run(t, ctx, chromedp.Click(`#analysis tbody tr:nth-child(2) a.pvm[data-k="2"]`, chromedp.ByQuery))
+	wantMoves := append(append([]string(nil), before...), line.PV[:3]...)
+	waitFor(t, ctx, "the PV's moves to be entered", func() bool {
+		var ply int
+		run(t, ctx, chromedp.Evaluate(`G.ply`, &ply))
+		m := readState(t, ctx).Moves
+		return ply == len(wantMoves) && len(m) >= len(wantMoves) && strings.Join(m[:len(wantMoves)], " ") == strings.Join(wantMoves, " ")
+	})
+	var view string
+	run(t, ctx, chromedp.Evaluate(`G.view + location.hash`, &view))
+	if view != "analyse#analyse" {
+		t.Errorf("after a PV click the page is on %q, want the analysis still", view)
+	}
+}
+
 func TestBrowserAnalysisGamesAndLiveDashboard(t *testing.T) {
 	ctx := browser(t)
 	f := newFixture(t, Config{MaxSims: 2000})
@@ -218,6 +291,7 @@ func TestBrowserAnalysisGamesAndLiveDashboard(t *testing.T) {
 	time.Sleep(time.Second)
 	shot(t, ctx, "analyse")
 	run(t, ctx, chromedp.Click(`#stop`, chromedp.ByQuery))
+	checkAnalysisLines(t, ctx)
 
 	run(t, ctx, chromedp.Navigate(f.url+"/?poll=300&p=games#games"), chromedp.WaitVisible(`#games-table tbody tr[data-id]`))
 	shot(t, ctx, "games")
@@ -243,6 +317,12 @@ func TestBrowserAnalysisGamesAndLiveDashboard(t *testing.T) {
 	fh.WriteString(metricsLine(3))
 	fh.Close()
 	waitFor(t, ctx, "the chart to update", func() bool { return points() == 9 })
+	// The run's card follows too (it said 2 generations beside 3 points).
+	waitFor(t, ctx, "the run card to count 3 generations and name what Games lists", func() bool {
+		var card string
+		run(t, ctx, chromedp.Text(`#runs button[data-run="r1"] small`, &card, chromedp.ByQuery))
+		return strings.HasPrefix(card, "3 generations") && strings.Contains(card, "(2 in Games)")
+	})
 	shot(t, ctx, "training")
 }
 
@@ -310,7 +390,7 @@ func TestBrowserTrainingChartsLeaveTheTeacherOutAndLabelTheirAxes(t *testing.T) 
 	var js string
 	run(t, ctx, chromedp.Evaluate(`JSON.stringify({
 		title: document.querySelector('[data-chart="gph"] h3').textContent,
-		ticks: [...document.querySelectorAll('[data-chart="gph"] text.tick:not(.xtick)')].map((e) => e.textContent),
+		ticks: [...document.querySelectorAll('[data-chart="gph"] text.tick[text-anchor="end"]')].map((e) => e.textContent),
 		xticks: [...document.querySelectorAll('[data-chart="gph"] text.xtick')].map((e) => e.textContent),
 		card: document.querySelector('#runs button[data-run="r0"]').textContent})`, &js))
 	if err := json.Unmarshal([]byte(js), &got); err != nil {
@@ -322,6 +402,25 @@ func TestBrowserTrainingChartsLeaveTheTeacherOutAndLabelTheirAxes(t *testing.T) 
 	for _, tick := range got.Ticks {
 		if strings.HasPrefix(tick, "-") {
 			t.Errorf("the speed chart's y axis runs negative: ticks %q", got.Ticks)
+			break
+		}
+	}
+	// The y labels: distinct round numbers at one step (98.8, 99.4, 100,
+	// 101, 101 read two ticks alike).
+	ys := make([]float64, 0, len(got.Ticks))
+	for _, tick := range got.Ticks {
+		var v float64
+		if _, err := fmt.Sscan(tick, &v); err != nil {
+			t.Fatalf("the speed chart's y tick %q is not a number", tick)
+		}
+		ys = append(ys, v)
+	}
+	if len(ys) < 3 {
+		t.Fatalf("the speed chart's y ticks %q: want at least 3", got.Ticks)
+	}
+	for i := 2; i < len(ys); i++ {
+		if step, prev := ys[i]-ys[i-1], ys[1]-ys[0]; step == 0 || math.Abs(step-prev) > 1e-9*math.Max(1, math.Abs(prev)) {
+			t.Errorf("the speed chart's y ticks %q are not evenly spaced distinct numbers", got.Ticks)
 			break
 		}
 	}

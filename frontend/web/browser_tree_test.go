@@ -191,6 +191,7 @@ func TestBrowserImportedPGNOpensWithItsVariations(t *testing.T) {
 	if v := readTree(t, ctx); len(v.Vars) != 2 || !strings.Contains(v.Vars[0], "e9-e7") || !strings.Contains(v.Vars[1], "f2-f3") {
 		t.Errorf("the move list's variation rows read %q", v.Vars)
 	}
+	shot(t, ctx, "imported-variations")
 }
 
 func mustJSON(t *testing.T, v any) string {

@@ -163,7 +163,10 @@ function fitBoard() {
   const others = c.height - b.height, top = c.top + window.scrollY;
   const vb = svg.viewBox.baseVal, aspect = vb && vb.height ? vb.width / vb.height : 1;
   const h = window.innerHeight - top - others - 12;
-  svg.style.width = Math.round(Math.max(300, Math.min(640, h * aspect))) + 'px';
+  const w = Math.round(Math.max(300, Math.min(640, h * aspect))) + 'px';
+  if (svg.style.width === w) return;
+  svg.style.width = w;
+  if (!$('graph-card').hidden) drawGraph(); // the graph takes the board's width
 }
 
 // drawLegend lists the variant's pieces, each with its picture and name.
@@ -326,12 +329,12 @@ async function maybeAgent() {
   setStatus(G.opponent + ' is thinking…');
   try {
     let move, state;
-    if (G.opponent === ENGINE) {
-      // The alpha-beta engine searches for a time its clock allows, and
-      // its score is kept for the evaluation graph.
+    if (isEngine(G.opponent)) {
+      // The alpha-beta engine searches for a time its clock allows (or
+      // the time a move chosen), and its score is kept for the graph.
       let rep;
       for (;;) { // every search slot busy: ask again while its clock runs
-        try { rep = await api('analyse', req({ model: ENGINE, movetime_ms: engineTime(), top: 1 })); break; } catch (e) {
+        try { rep = await api('analyse', req({ model: ENGINE, movetime_ms: engineMoveTime(), top: 1 })); break; } catch (e) {
           if (e.status !== 503 || game !== G.game || G.end) throw e;
           await new Promise((r) => setTimeout(r, 200));
         }
@@ -433,6 +436,20 @@ function engineTime() {
   if (!G.clock) return Math.min(1000, cap);
   const left = clockLeft(sideAt(G.ply));
   return Math.max(10, Math.min(cap, Math.floor(Math.min(left / 30 + G.clock.inc * 0.8, left / 4))));
+}
+// ENGINE_TIMES are the engine opponents by time a move, named as the
+// command line's player spec names them (so records and PGN name them so).
+const ENGINE_TIMES = ['engine:movetime=100ms', 'engine:movetime=1s', 'engine:movetime=5s'];
+function isEngine(opp) { return opp === ENGINE || ENGINE_TIMES.includes(opp); }
+// engineMoveTime is the engine opponent's time for its move: its clock's
+// share (engineTime), or the time a move its name sets, within the clock's
+// share in a timed game and the server's limit always.
+function engineMoveTime() {
+  const m = /^engine:movetime=(\d+)(ms|s)$/.exec(G.opponent);
+  if (!m) return engineTime();
+  const cap = Math.floor((G.limits.max_time_ms || 10000) * 0.9);
+  const t = Math.min(cap, parseInt(m[1], 10) * (m[2] === 's' ? 1000 : 1));
+  return G.clock ? Math.min(t, engineTime()) : t;
 }
 // whiteScore turns an engine score ("cp 35", "mate -2", the side to
 // move's) at ply into White's view.
@@ -795,12 +812,14 @@ function startAnalysis() {
   const st = G.state;
   if (!st || st.over) { $('analysis').innerHTML = '<p class="muted">The game is over here.</p>'; stopAnalysis(); return; }
   const model = $('model').value;
+  const at = G.moves.slice(0, G.ply); // the line to the position searched
   (async () => {
     let sims = 200;
     while (!ctl.signal.aborted) {
       try {
         const rep = await api('analyse', req({ model, sims, movetime_ms: 3000, top: 8 }), ctl.signal);
         if (ctl.signal.aborted) return;
+        rep.at = at;
         G.analysis = rep;
         if (rep.score) G.evals[G.ply] = whiteScore(rep.score, G.ply);
         drawAnalysis(rep);
@@ -826,6 +845,11 @@ function stopAnalysis() {
 }
 function restartAnalysis() { G.analysis = null; startAnalysis(); }
 
+// whiteScoreText turns a score for the side to move into White's view.
+function whiteScoreText(score) {
+  const [kind, n] = score.split(' ');
+  return kind + ' ' + (G.state.side === 'white' ? 1 : -1) * parseInt(n, 10);
+}
 // scoreLabel writes an engine score ("cp 35", "mate -2") short: +0.35, #-2.
 function scoreLabel(score) {
   const [kind, n] = score.split(' ');
@@ -836,10 +860,12 @@ function scoreLabel(score) {
 function drawAnalysis(rep) {
   const white = G.state.side === 'white' ? rep.value : -rep.value;
   $('evalfill').style.height = (50 + 50 * white) + '%';
-  $('evaltext').textContent = (white >= 0 ? '+' : '') + white.toFixed(2);
+  // The bar's number is the engine's score in pawns when it gives one (as
+  // its lines do), else the network's value; both in White's view.
+  $('evaltext').textContent = rep.score ? scoreLabel(whiteScoreText(rep.score)) : (white >= 0 ? '+' : '') + white.toFixed(2);
   if (rep.score) {
     // The alpha-beta engine: its best lines, each with its score.
-    const lines = rep.top.map((m) => `<tr><td>${esc(m.move)}</td><td>${esc(scoreLabel(m.score))}</td><td style="text-align:left">${(m.pv || []).map(esc).join(' ')}</td></tr>`).join('');
+    const lines = rep.top.map((m, i) => `<tr><td class="mv">${esc(m.move)}</td><td>${esc(scoreLabel(m.score))}</td><td style="text-align:left">${pvLinks(m.pv || [], i)}</td></tr>`).join('');
     $('analysis').innerHTML = `<div class="headline">${esc(rep.best)} <span class="muted">${esc(scoreLabel(rep.score))} for ${G.state.side}</span></div>
     <div class="muted">${esc(rep.model)} · depth ${rep.depth} · ${rep.nodes} nodes · ${rep.elapsed_ms} ms</div>
     <table><thead><tr><th>move</th><th>score</th><th>line</th></tr></thead><tbody>${lines}</tbody></table>`;
@@ -849,7 +875,27 @@ function drawAnalysis(rep) {
   $('analysis').innerHTML = `<div class="headline">${esc(rep.best)} <span class="muted">value ${(rep.value >= 0 ? '+' : '') + rep.value.toFixed(3)} for ${G.state.side}${rep.proven ? ' (proven)' : ''}</span></div>
     <div class="muted">${esc(rep.model)} · ${rep.sims} playouts · ${rep.elapsed_ms} ms</div>
     <table><thead><tr><th>move</th><th>visits</th><th>prior</th><th>q</th></tr></thead><tbody>${rows}</tbody></table>
-    <div class="pv"><b>PV</b> ${rep.pv.map(esc).join(' ')}</div>`;
+    <div class="pv"><b>PV</b> ${pvLinks(rep.pv, -1)}</div>`;
+}
+// pvLinks writes a line's moves, each a link that enters the line up to it
+// (line: its row in the analysis's lines, -1 for the network's PV).
+function pvLinks(pv, line) {
+  return pv.map((m, k) => `<a href="#" class="pvm" data-line="${line}" data-k="${k}">${esc(m)}</a>`).join(' ');
+}
+// enterPV plays the moves of an analysis line up to the one clicked from
+// the position searched, in the variation tree like moves played there.
+async function enterPV(a) {
+  const rep = G.analysis;
+  if (!rep || !rep.at || G.busy) return;
+  const line = parseInt(a.dataset.line, 10), k = parseInt(a.dataset.k, 10);
+  const pv = line < 0 ? rep.pv : (rep.top[line] || {}).pv;
+  if (!pv || !(k < pv.length)) return;
+  const moves = pv.slice(0, k + 1);
+  const n = treeAdd(rep.at.concat(moves.slice(0, -1)), moves[moves.length - 1]);
+  G.end = null; G.clock = null; // a line entered from the analysis is untimed, not over
+  setLine(rep.at.concat(moves, mainAfter(n)));
+  G.ply = rep.at.length + moves.length;
+  await load();
 }
 function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c])); }
 
@@ -857,11 +903,15 @@ function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<
 // The engine's score of every position it searched (G.evals, White's
 // view), in pawns clipped at ±10, a mate at the edge; a click on it goes
 // to the ply under the pointer.
-const GRAPH_W = 640, GRAPH_H = 120, GRAPH_CLIP = 10;
+const GRAPH_H = 120, GRAPH_CLIP = 10;
+// graphW is the graph's width in its own units: its box's aspect times
+// GRAPH_H, so that it fills the width under the board, whatever the
+// board's, with round points and upright text.
+let graphW = 640;
 function evalPawns(e) {
   return e.mate !== undefined ? (e.mate > 0 ? GRAPH_CLIP : -GRAPH_CLIP) : Math.max(-GRAPH_CLIP, Math.min(GRAPH_CLIP, e.cp / 100));
 }
-function graphX(ply) { return 6 + ply * (GRAPH_W - 12) / Math.max(1, G.moves.length); }
+function graphX(ply) { return 6 + ply * (graphW - 12) / Math.max(1, G.moves.length); }
 function drawGraph() {
   const svg = $('evalgraph'), n = G.moves.length;
   const pts = [];
@@ -871,15 +921,23 @@ function drawGraph() {
   if (was !== !pts.length) fitBoard();
   svg.textContent = '';
   if (!pts.length) return;
-  svg.setAttribute('viewBox', `0 0 ${GRAPH_W} ${GRAPH_H}`);
-  const Y = (v) => GRAPH_H / 2 - v / GRAPH_CLIP * (GRAPH_H / 2 - 6);
-  el('rect', { x: 0, y: 0, width: GRAPH_W, height: GRAPH_H, class: 'bg' }, svg);
+  const box = svg.getBoundingClientRect();
+  if (box.width > 0 && box.height > 0) graphW = Math.round(box.width * GRAPH_H / box.height);
+  svg.setAttribute('viewBox', `0 0 ${graphW} ${GRAPH_H}`);
+  // The scale is logarithmic in pawns (the middle pawns spread out, so an
+  // opening's half-pawn edge shows; ±10 at the edges), gridlines at ±1 and ±3.
+  const Y = (v) => GRAPH_H / 2 - Math.sign(v) * Math.log1p(Math.abs(v)) / Math.log1p(GRAPH_CLIP) * (GRAPH_H / 2 - 6);
+  el('rect', { x: 0, y: 0, width: graphW, height: GRAPH_H, class: 'bg' }, svg);
   const line = pts.map(([p, e]) => graphX(p).toFixed(1) + ',' + Y(evalPawns(e)).toFixed(1));
   // White's share, below the line, held level before the first score and
   // after the last across the whole game.
   const y0 = Y(evalPawns(pts[0][1])).toFixed(1), y1 = Y(evalPawns(pts[pts.length - 1][1])).toFixed(1);
   el('polygon', { points: `${graphX(0)},${GRAPH_H} ${graphX(0)},${y0} ${line.join(' ')} ${graphX(n)},${y1} ${graphX(n)},${GRAPH_H}`, class: 'area' }, svg);
-  el('line', { x1: 0, x2: GRAPH_W, y1: Y(0), y2: Y(0), class: 'zero' }, svg);
+  for (const g of [-3, -1, 1, 3]) {
+    el('line', { x1: 0, x2: graphW, y1: Y(g), y2: Y(g), class: 'grid' }, svg);
+    el('text', { x: graphW - 4, y: Y(g) + 3, 'text-anchor': 'end', class: 'tick' }, svg).textContent = (g > 0 ? '+' : '−') + Math.abs(g);
+  }
+  el('line', { x1: 0, x2: graphW, y1: Y(0), y2: Y(0), class: 'zero' }, svg);
   el('polyline', { points: line.join(' '), class: 'line' }, svg);
   el('line', { x1: graphX(G.ply), x2: graphX(G.ply), y1: 0, y2: GRAPH_H, class: 'cur' }, svg);
   for (const [p, e] of pts) {
@@ -893,7 +951,7 @@ function graphClick(evt) {
   const svg = $('evalgraph'), pt = svg.createSVGPoint();
   pt.x = evt.clientX; pt.y = evt.clientY;
   const x = pt.matrixTransform(svg.getScreenCTM().inverse()).x;
-  const ply = Math.round((x - 6) / ((GRAPH_W - 12) / Math.max(1, G.moves.length)));
+  const ply = Math.round((x - 6) / ((graphW - 12) / Math.max(1, G.moves.length)));
   goTo(Math.max(0, Math.min(G.moves.length, ply)));
 }
 // evalGame has the engine search every position of the game it has not
@@ -987,7 +1045,7 @@ function treeAddVars(prefix, line, vars) {
 // writes the position text from them as it changes, and the server checks
 // the text with the rules' own parser (its error is shown beside the
 // field). A text typed into the field is read back through the server too.
-const E = { board: new Map(), side: 'w', castling: '', hands: [0, 0], nums: '0 1', tool: null, text: '', ok: false, check: 0, state: null, timer: null };
+const E = { board: new Map(), side: 'w', castling: '', hands: [0, 0], nums: '0 1', tool: null, text: '', ok: false, check: 0, state: null, timer: null, pending: null };
 
 // editRights is the variant's castling letters (those of its start).
 function editRights() { const f = (G.info.start || '').split(/\s+/)[2]; return f && f !== '-' ? f : ''; }
@@ -1043,7 +1101,13 @@ function editChanged() {
 
 // editCheck has the server read text; with adopt, a text it accepts
 // replaces the editor's position (a typed text).
-async function editCheck(text, adopt) {
+// editCheck has the server read text; E.pending is the check in flight,
+// which Play and Analyse wait for (a click while it runs is not lost).
+function editCheck(text, adopt) {
+  E.pending = editCheckNow(text, adopt);
+  return E.pending;
+}
+async function editCheckNow(text, adopt) {
   const n = ++E.check, box = $('edit-error');
   E.ok = false;
   try {
@@ -1137,6 +1201,7 @@ function editEnter() {
 }
 
 async function editStart(view) {
+  if (!E.ok && E.pending) await E.pending;
   if (!E.ok) { $('edit-error').className = 'edit-error'; if (!$('edit-error').textContent) $('edit-error').textContent = 'The position is not checked yet.'; return; }
   let clock = null;
   if (view === 'play') { try { clock = readClock(); } catch (e) { clock = null; } }
@@ -1182,8 +1247,7 @@ async function showRuns() {
     for (const r of j.runs) {
       const b = document.createElement('button');
       b.dataset.run = r.name;
-      const games = r.games ? `${r.games} games` + (r.records < r.games ? ` (${r.records} records)` : '') : 'no games yet';
-      b.innerHTML = `${esc(r.name)}<small>${r.generations} generation${r.generations === 1 ? '' : 's'} · ${games}</small>`;
+      b.innerHTML = `${esc(r.name)}<small>${esc(runCardText(r))}</small>`;
       if (r.name === runName) b.classList.add('sel');
       b.onclick = () => openRun(r.name);
       box.appendChild(b);
@@ -1194,6 +1258,21 @@ async function showRuns() {
     sel.value = overlayName;
     if (!runName && j.runs.length) openRun(j.runs[0].name);
   } catch (e) { box.innerHTML = `<p class="muted">${esc(e.message)}</p>`; }
+}
+// runCardText is a run card's line: its generations and games, and how
+// many of those the Games page lists (the records in its games/).
+function runCardText(r) {
+  const games = r.games ? `${r.games} games` + (r.records < r.games ? ` (${r.records} in Games)` : '') : 'no games yet';
+  return `${r.generations} generation${r.generations === 1 ? '' : 's'} · ${games}`;
+}
+// refreshCards rewrites the run cards' lines as their runs go on.
+async function refreshCards() {
+  let j;
+  try { j = await api('runs'); } catch (e) { return; }
+  for (const r of j.runs) {
+    const small = $('runs').querySelector(`button[data-run="${CSS.escape(r.name)}"] small`);
+    if (small) small.textContent = runCardText(r);
+  }
 }
 async function openRun(name) {
   runName = name;
@@ -1252,6 +1331,7 @@ async function refreshRun() {
   try { j = await api(`runs/${encodeURIComponent(runName)}/metrics`); } catch (e) { return; }
   if (overlayName) { try { k = await api(`runs/${encodeURIComponent(overlayName)}/metrics`); } catch (e) { k = null; } }
   const R = j.records;
+  refreshCards();
   drawTeacher(j.teacher, R.length === 0);
   const charts = runCharts(R);
   const other = k ? runCharts(k.records) : null;
@@ -1293,21 +1373,25 @@ function lineChart(series, xlabel) {
   const pad = (y1 - y0) * 0.08, low = y0;
   y0 -= pad; y1 += pad;
   if (low >= 0 && y0 < 0) y0 = 0; // counts, rates and shares never go below 0
+  // y ticks at round steps too, the axis widened to whole steps, each
+  // label with as many decimals as its step needs (so no two read alike).
+  const ystep = roundStep((y1 - y0) / 4);
+  y0 = Math.floor(y0 / ystep + 1e-9) * ystep; y1 = Math.ceil(y1 / ystep - 1e-9) * ystep;
   const X = (x) => L + (x - x0) / (x1 - x0) * (W - L - Rm), Y = (y) => T + (1 - (y - y0) / (y1 - y0)) * (H - T - B);
-  for (let i = 0; i <= 4; i++) {
-    const y = y0 + (y1 - y0) * i / 4;
+  for (let i = 0, n = Math.round((y1 - y0) / ystep); i <= n; i++) {
+    const y = y0 + i * ystep;
     el('line', { x1: L, x2: W - Rm, y1: Y(y), y2: Y(y), class: 'grid' }, svg);
-    el('text', { x: L - 5, y: Y(y) + 3, 'text-anchor': 'end', class: 'tick' }, svg).textContent = fmt(y);
+    el('text', { x: L - 5, y: Y(y) + 3, 'text-anchor': 'end', class: 'tick' }, svg).textContent = tickLabel(y, ystep);
   }
   el('line', { x1: L, x2: W - Rm, y1: H - B, y2: H - B, class: 'axis' }, svg);
-  // x ticks at round steps (1, 2 or 5 times a power of ten, about five of
-  // them; whole numbers for generations), the axis name under them.
-  const raw = (x1 - x0) / 5, mag = Math.pow(10, Math.floor(Math.log10(raw)));
-  let step = [1, 2, 5, 10].map((k) => k * mag).find((k) => k >= raw);
+  // x ticks at round steps (about five of them; whole numbers for
+  // generations), the axis name under them.
+  let step = roundStep((x1 - x0) / 5);
   if (xlabel === 'generation') step = Math.max(1, Math.round(step));
-  for (let x = Math.ceil(x0 / step) * step; x <= x1 + step * 1e-9; x += step) {
+  for (let i = Math.ceil(x0 / step - 1e-9); i * step <= x1 + step * 1e-9; i++) {
+    const x = i * step;
     el('line', { x1: X(x), x2: X(x), y1: T, y2: H - B, class: 'grid' }, svg);
-    el('text', { x: X(x), y: H - B + 11, 'text-anchor': 'middle', class: 'tick xtick' }, svg).textContent = Number.isInteger(step) ? String(Math.round(x)) : fmt(x);
+    el('text', { x: X(x), y: H - B + 11, 'text-anchor': 'middle', class: 'tick xtick' }, svg).textContent = tickLabel(x, step);
   }
   el('text', { x: (L + W) / 2, y: H - 2, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = xlabel;
   for (const [, p, ci, dashed] of series) {
@@ -1320,6 +1404,18 @@ function lineChart(series, xlabel) {
   return svg;
 }
 function fmt(v) { const a = Math.abs(v); return a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : v.toFixed(2); }
+// roundStep is the smallest of 1, 2 or 5 times a power of ten that is at
+// least raw: an axis step whose multiples read as round numbers.
+function roundStep(raw) {
+  const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+  return [1, 2, 5, 10].map((k) => k * mag).find((k) => k >= raw * (1 - 1e-9));
+}
+// tickLabel writes v, a multiple of step, with the decimals step needs.
+function tickLabel(v, step) {
+  const d = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+  const s = v.toFixed(d);
+  return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s;
+}
 
 // ---- views ----------------------------------------------------------------
 function route() {
@@ -1355,9 +1451,11 @@ async function init() {
     $('variant').appendChild(o);
   }
   const opp = $('opponent');
-  for (const p of ['human', ENGINE].concat(ps.players, ps.models.map((m) => m + ':200'))) {
+  for (const p of ['human', ENGINE].concat(ENGINE_TIMES, ps.players, ps.models.map((m) => m + ':200'))) {
     const o = document.createElement('option'); o.value = p;
-    o.textContent = p === 'human' ? 'a friend (both sides here)' : p === ENGINE ? 'engine (alpha-beta, by its clock)' : p;
+    const t = /^engine:movetime=(\d+)(ms|s)$/.exec(p);
+    o.textContent = p === 'human' ? 'a friend (both sides here)' : p === ENGINE ? 'engine (alpha-beta, by its clock)'
+      : t ? `engine, ${t[2] === 'ms' ? +t[1] / 1000 : t[1]} s a move (within its clock)` : p;
     opp.appendChild(o);
   }
   opp.value = 'random';
@@ -1387,6 +1485,12 @@ async function init() {
   $('graph').onclick = evalGame;
   setInterval(tickClock, 100);
   $('evalgraph').addEventListener('click', graphClick);
+  $('analysis').addEventListener('click', (e) => {
+    const a = e.target.closest('a.pvm');
+    if (!a) return;
+    e.preventDefault();
+    enterPV(a);
+  });
   $('undo').onclick = () => {
     if (G.busy) return;
     if (G.clock || G.end) { setStatus(G.end ? 'The game is over: no takebacks.' : 'No takebacks in a timed game.', 'err'); return; }
