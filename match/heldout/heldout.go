@@ -7,17 +7,18 @@ package heldout
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"bomberzero/configs"
 	"bomberzero/env"
+	"bomberzero/internal/readfile"
 	"bomberzero/match"
 )
 
@@ -120,14 +121,19 @@ func checkPuzzle(v *env.Variant, position string, wins []string) (Puzzle, error)
 	return Puzzle{Position: position, Wins: wins}, nil
 }
 
-// Load reads the puzzle file at path for variant v.
+// MaxFileBytes bounds a puzzle file that Load reads: the shipped sets are
+// about 20 kB, so 16 MiB holds any set a person would write.
+const MaxFileBytes = 16 << 20
+
+// Load reads the puzzle file at path for variant v. It reads only a regular
+// file of at most MaxFileBytes (package readfile), so a FIFO or a device
+// given by mistake is refused at once instead of blocking or filling memory.
 func Load(path string, v *env.Variant) ([]Puzzle, error) {
-	f, err := os.Open(path)
+	data, err := readfile.Regular(path, MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("held-out set: %w", err)
 	}
-	defer f.Close()
-	return Read(f, path, v)
+	return Read(bytes.NewReader(data), path, v)
 }
 
 // Builtin returns the built-in mate-in-one set of variant v (embedded from

@@ -6,7 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"bomberzero/agent"
 	"bomberzero/env"
@@ -241,4 +244,45 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("written puzzles do not read back: %v", err)
 		}
 	})
+}
+
+// TestLoadReadsAShippedSetAndRefusesDevicesAndFifos: Load reads a file of
+// the shipped set back to the embedded puzzles, and refuses /dev/zero and a
+// FIFO with no writer at once, naming the path, instead of filling memory
+// or blocking.
+func TestLoadReadsAShippedSetAndRefusesDevicesAndFifos(t *testing.T) {
+	v := mustVariant(t, "fbgc")
+	want, err := Builtin(v)
+	if err != nil || len(want) == 0 {
+		t.Fatalf("Builtin(fbgc) = %d puzzles, %v", len(want), err)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, "fbgc", want); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "fbgc-mate1.txt")
+	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(file, v)
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("Load(%s) = %d puzzles, %v; want %d", file, len(got), err, len(want))
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/dev/zero", fifo} {
+		done := make(chan error, 1)
+		go func() { _, err := Load(path, v); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("Load(%s) = %v, want a refusal naming it as not a regular file", path, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("Load(%s) did not return within 10 s", path)
+		}
+	}
 }
