@@ -54,6 +54,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	maxPly := fs.Int("max-ply", 0, "leave out positions at this ply and later (0: none); with --skip, one phase of the game by ply")
 	officersFlag := fs.String("officers", "", "keep only positions with LO-HI officers (N, B, R, Q and the family's other non-pawn, non-royal pieces) on the board, both sides together: a phase by material left (chess starts with 14)")
 	equalGames := fs.Bool("equal-games", false, "weigh every game alike in the fits, whatever its number of sampled positions (default: every position alike)")
+	phaseBins := fs.Int("phase-bins", 0, fmt.Sprintf("fit one set of values with a scale on the material term per game phase: up to N bins by the officers on the board, at their quantiles (2 to %d; 0 or 1: one scale)", values.MaxPhaseBins))
 	fits := fs.String("fits", "", "comma-separated fits: logistic, tanh, search (the recorded search values), value (needs --model); default logistic,tanh, plus value with --model")
 	model := fs.String("model", "", "model whose value output the value fit uses: "+agent.SpecHelp)
 	unit := fs.String("unit", values.DefaultUnit, "piece letter the values are normalised to")
@@ -84,6 +85,8 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --values needs --player (it is the player's table)", errUsage)
 	case *saveGames != "" && *player == "":
 		return fmt.Errorf("%w: --save-games needs --player (the games of --data or --run are on disk already)", errUsage)
+	case *phaseBins < 0 || *phaseBins > values.MaxPhaseBins:
+		return fmt.Errorf("%w: --phase-bins %d, want 0 to %d", errUsage, *phaseBins, values.MaxPhaseBins)
 	case *boot <= 0:
 		return fmt.Errorf("%w: --bootstrap %d, want a positive number of replicates", errUsage, *boot)
 	case *ridge <= 0:
@@ -163,6 +166,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		Ridge:     *ridge,
 		Bootstrap: *boot,
 		Seed:      *seed,
+		PhaseBins: *phaseBins,
 		Progress:  progress.Func(progressTo(stderr, *quiet), "bootstrap", "resamples", 0),
 	})
 	if err != nil {

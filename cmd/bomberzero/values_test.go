@@ -115,6 +115,8 @@ func TestValuesCommandRejectsBadInvocations(t *testing.T) {
 		{[]string{"values", "--data", dir, "--officers", "9-3"}, 2, "want LO-HI"},
 		{[]string{"values", "--data", dir, "--variant", "chess", "--skip", "20", "--max-ply", "12"}, 1, "keeps no ply"},
 		{[]string{"values", "--data", dir, "--save-games", dir}, 2, "--save-games needs --player"},
+		{[]string{"values", "--data", dir, "--phase-bins", "9"}, 2, "--phase-bins 9, want 0 to 8"},
+		{[]string{"values", "--data", dir, "--phase-bins", "-1"}, 2, "--phase-bins -1"},
 		{[]string{"values", "--data", dir, "--values", "N=5"}, 2, "--values needs --player"},
 		{[]string{"values", "--player", "engine:nodes=100", "--variant", "chess", "--values", "N=x"}, 2, "--values"},
 	} {
@@ -212,6 +214,11 @@ func TestValuesSavedGamesFitAsThePlayedOnes(t *testing.T) {
 	phase := fit("--data", dir, "--include-capped", "--skip", "10", "--max-ply", "30", "--officers", "10-14", "--equal-games")
 	if phase.Sampled == 0 || phase.Sampled >= both.Sampled || !phase.Sample.EqualGames || phase.Sample.MaxOfficers != 14 {
 		t.Errorf("phase fit sampled %d of %d (sample %+v); want fewer, the settings reported", phase.Sampled, both.Sampled, phase.Sample)
+	}
+	phased := fit("--data", dir, "--include-capped", "--phase-bins", "2")
+	f := phased.Fits[0]
+	if len(f.Phases) != 2 || f.Phases[0].Scale != 1 || f.Phases[0].Positions+f.Phases[1].Positions != f.Positions {
+		t.Errorf("--phase-bins 2: phases %+v of %d positions; want two bins holding them, the opening's at scale 1", f.Phases, f.Positions)
 	}
 }
 

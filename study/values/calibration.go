@@ -45,6 +45,9 @@ func calibration(p *problem, point []float64) []CalibrationBin {
 			b++
 		}
 		z := p.d.scale * dot(x, point)
+		if p.scales != nil { // the phased model: the bin's scale on the material term
+			z = p.d.scale * (dot(x[:nFixed], point[:nFixed]) + p.scales[p.d.bin[i]]*dot(x[nFixed:], point[nFixed:]))
+		}
 		w := p.d.count[i]
 		count[b] += w
 		pred[b] += w / (1 + math.Exp(-z))

@@ -78,6 +78,13 @@ type Config struct {
 	// independent samples would give, by as much as the two sides' games
 	// agree. Zero resamples the data set's own games.
 	Pairs int
+	// PhaseBins, when 2 or more, fits the phased model (fitPhased): the
+	// sampled positions fall into at most PhaseBins bins by the officers
+	// on the board (quantiles of the fit's positions, bin 0 the opening),
+	// and each bin gets its own scale on the material term, so material
+	// may decide games more surely in the endgame than in the opening while
+	// the pieces keep one set of values. 0 or 1: one scale, the plain model.
+	PhaseBins int
 	// Progress, if not nil, is called after each bootstrap replicate with
 	// the number done and B. It may be called from several goroutines, one
 	// at a time.
@@ -99,6 +106,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("values: Workers %d, want >= 0", c.Workers)
 	case c.Pairs < 0:
 		return c, fmt.Errorf("values: Pairs %d, want >= 0", c.Pairs)
+	case c.PhaseBins < 0 || c.PhaseBins > MaxPhaseBins:
+		return c, fmt.Errorf("values: PhaseBins %d, want 0 to %d", c.PhaseBins, MaxPhaseBins)
 	}
 	if c.Ridge == 0 {
 		c.Ridge = DefaultRidge

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -73,6 +74,9 @@ type FitResult struct {
 	// Calibration compares, by material-balance bin, the score the fit
 	// predicts with the score observed (normalised fits only).
 	Calibration []CalibrationBin `json:"calibration,omitempty"`
+	// Phases are the phased model's bins and scales (Config.PhaseBins),
+	// the opening's first with scale 1; nil for the one-scale model.
+	Phases []PhaseScale `json:"phases,omitempty"`
 	// UnitReplicates holds the unit piece's raw coefficient in every
 	// bootstrap replicate that could be fitted (nil when the unit never
 	// varies), for intervals of figures derived from it (ReadImbalance's
@@ -120,6 +124,11 @@ type problem struct {
 	unit   int   // design column of the unit piece, -1 if absent
 	games  int
 	notes  []string
+	// scales are the plain fit's phase scales (Config.PhaseBins), nil
+	// for the one-scale model; labels name the bins' officer counts.
+	scales []float64
+	labels []string
+	phases []PhaseScale
 }
 
 // PieceValues fits the piece values of ds with every method of cfg and
@@ -164,14 +173,26 @@ func PieceValues(ds *Dataset, cfg Config) (*Report, error) {
 	}
 	for i, p := range probs {
 		points[i] = make([]float64, p.d.k)
-		if err := p.d.fit(points[i], ones, newGLMWork(p.d.k)); err != nil {
+		work := newGLMWork(p.d.k)
+		if err := p.d.fit(points[i], ones, work); err != nil {
 			return nil, fmt.Errorf("values: %s fit: %w", p.method, err)
+		}
+		if p.d.bins > 1 {
+			p.scales = slices.Clone(work.scales)
+			p.d.startScales = p.scales[1:]
+			parts := make([]string, len(p.scales))
+			for b, s := range p.scales {
+				parts[b] = fmt.Sprintf("%s officers %.2f", p.labels[b], s)
+			}
+			p.notes = append(p.notes, "phased model: the material term's scale by phase (the opening's 1): "+strings.Join(parts, ", "))
+			p.phases = p.phaseScales(points[i])
 		}
 	}
 	reps := bootstrap(ds, probs, points, cfg)
 	for i, p := range probs {
 		fr := summarize(p, points[i], reps[i], ds.Pieces)
 		fr.Calibration = calibration(p, points[i])
+		fr.Phases = p.phases
 		rep.Fits = append(rep.Fits, fr)
 	}
 	for i := range probs {
@@ -302,7 +323,15 @@ func buildProblem(ds *Dataset, rows []sampled, m Method, cfg Config, unitCol int
 	for _, r := range use {
 		perGame[r.game]++
 	}
-	rowOf := map[string]int{} // (game, target, features) -> row
+	var useBin []int // each used position's phase bin (Config.PhaseBins)
+	if cfg.PhaseBins > 1 {
+		useBin, p.d.bins, p.labels = phaseBins(use, officerColumns(ds.Pieces), cfg.PhaseBins)
+		if p.d.bins < 2 {
+			useBin, p.d.bins = nil, 0
+			p.notes = append(p.notes, "phased model: the positions' officers fall into one bin, so the fit has one scale")
+		}
+	}
+	rowOf := map[string]int{} // (game, target, features, phase bin) -> row
 	x := make([]float64, k)
 	for i, r := range use {
 		x[colToMove], x[colWhite] = 1, -1
@@ -312,7 +341,11 @@ func buildProblem(ds *Dataset, rows []sampled, m Method, cfg Config, unitCol int
 		for j, col := range p.pieces {
 			x[nFixed+j] = float64(diff(r.pos, col))
 		}
-		key := fmt.Sprint(r.game, ys[i], x)
+		bin := 0
+		if useBin != nil {
+			bin = useBin[i]
+		}
+		key := fmt.Sprint(r.game, ys[i], x, bin)
 		if row, ok := rowOf[key]; ok {
 			p.d.count[row]++
 			continue
@@ -330,6 +363,9 @@ func buildProblem(ds *Dataset, rows []sampled, m Method, cfg Config, unitCol int
 			w = float64(len(use)) / float64(len(perGame)) / perGame[r.game]
 		}
 		p.d.weight = append(p.d.weight, w)
+		if useBin != nil {
+			p.d.bin = append(p.d.bin, bin)
+		}
 		seen[r.game] = true
 	}
 	p.games = len(seen)

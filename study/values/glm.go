@@ -24,7 +24,15 @@ type design struct {
 	// weight is each row's weight per position: 1, or 1/n for a game of n
 	// positions when every game counts once (SampleConfig.EqualGames).
 	weight []float64
-	penal  []float64 // per-column ridge penalty
+	// bin is each row's phase bin and bins their number when the fit has
+	// a scale per phase (Config.PhaseBins, fitPhased); bins 0 otherwise.
+	bin  []int
+	bins int
+	// startScales, when set, start the phased fit's scales of bins 1..
+	// (the point fit's, so a bootstrap replicate starts near its optimum
+	// whichever worker fits it); nil starts them at 1.
+	startScales []float64
+	penal       []float64 // per-column ridge penalty
 	// scale a sets the link: P = σ(a·x·β). a = 1 is logistic regression;
 	// a = 2 makes E[2y-1] = tanh(x·β), the tanh model.
 	scale float64
@@ -47,6 +55,12 @@ var errNoData = errors.New("no positions to fit")
 type glmWork struct {
 	grad, step, trial []float64
 	hess              []float64 // k*k, row-major, both triangles
+	// The phased fit's scratch (fitPhased), allocated on its first use:
+	// the system over (β, scales), the parameters now and at the last
+	// accepted step, a row's derivatives, and the fitted scales.
+	phased                *glmWork
+	theta, prevTheta, jac []float64
+	scales                []float64
 }
 
 func newGLMWork(k int) *glmWork {
@@ -85,6 +99,9 @@ func dot(a, b []float64) float64 {
 // converge (which the ridge penalty makes rare: the objective is strictly
 // convex).
 func (d *design) fit(beta, gw []float64, work *glmWork) error {
+	if d.bins > 1 {
+		return d.fitPhased(beta, gw, work)
+	}
 	total := 0.0
 	for i := range d.y {
 		total += gw[d.game[i]] * d.count[i] * d.weight[i]

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 )
 
 // SampleConfig chooses which positions of a Dataset the piece-value fits use.
@@ -87,19 +86,13 @@ func (c SampleConfig) Validate() error {
 	return nil
 }
 
-// officerColumns returns the columns of pieces that count as officers (the
-// letters of officers), or nil when c has no officer bounds.
+// officerColumns returns the columns of the officers (officerColumns) when
+// c has officer bounds, nil otherwise.
 func (c SampleConfig) officerColumns(pieces []string) []int {
 	if c.MaxOfficers == 0 {
 		return nil
 	}
-	cols := []int{}
-	for i, p := range pieces {
-		if len(p) == 1 && strings.Contains(officers, p) {
-			cols = append(cols, i)
-		}
-	}
-	return cols
+	return officerColumns(pieces)
 }
 
 // officerCount counts both sides' pieces of the columns cols in p.

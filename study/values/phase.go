@@ -1,0 +1,274 @@
+package values
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// MaxPhaseBins bounds Config.PhaseBins.
+const MaxPhaseBins = 8
+
+// scaleRidge is the penalty ½λ(s−1)² on each phase scale: it keeps a
+// scale finite in a phase where material decided every game, and is
+// otherwise far below the data's pull.
+const scaleRidge = 1e-3
+
+// officerColumns returns the columns of pieces that count as officers (the
+// letters of officers).
+func officerColumns(pieces []string) []int {
+	cols := []int{}
+	for i, p := range pieces {
+		if len(p) == 1 && strings.Contains(officers, p) {
+			cols = append(cols, i)
+		}
+	}
+	return cols
+}
+
+// phaseBins assigns each of rows a phase bin by the officers on the board,
+// bin 0 the most (the opening): the edges are the officer counts at the
+// quantiles b/k of rows, ties merged, so there are at most k bins and none
+// empty. It returns the bins, their number and a label per bin ("12-14").
+func phaseBins(rows []sampled, cols []int, k int) ([]int, int, []string) {
+	counts := make([]int, len(rows))
+	for i, r := range rows {
+		counts[i] = officerCount(r.pos, cols)
+	}
+	sorted := slices.Clone(counts)
+	slices.Sort(sorted)
+	slices.Reverse(sorted) // most officers first
+	var edges []int        // a row with fewer officers than edges[b-1] is past bin b-1
+	for b := 1; b < k; b++ {
+		e := sorted[b*len(sorted)/k]
+		if (len(edges) == 0 && e < sorted[0]) || (len(edges) > 0 && e < edges[len(edges)-1]) {
+			edges = append(edges, e+1)
+		}
+	}
+	bins := make([]int, len(rows))
+	for i, c := range counts {
+		for _, e := range edges {
+			if c < e {
+				bins[i]++
+			}
+		}
+	}
+	labels := make([]string, len(edges)+1)
+	hi := sorted[0]
+	for b := range labels {
+		lo := sorted[len(sorted)-1]
+		if b < len(edges) {
+			lo = edges[b]
+		}
+		labels[b] = fmt.Sprintf("%d-%d", lo, hi)
+		hi = lo - 1
+	}
+	return bins, len(edges) + 1, labels
+}
+
+// fitPhased fits the phased model: the linear predictor is
+// β_0 + β_1·c + s_b·Σ_j β_j·d_j for a row of phase bin b, one set of piece
+// coefficients and a scale s_b per bin (s_0 = 1), so material may decide
+// games more surely in one phase than another while the pieces keep their
+// ratios. The parameters (β, s_1..) are fitted together by Fisher scoring
+// (Newton's method with the expected information, which the bilinear
+// predictor needs: its exact Hessian need not be positive definite) with
+// step halving; the scales are left in work.scales.
+func (d *design) fitPhased(beta, gw []float64, work *glmWork) error {
+	k, nb := d.k, d.bins
+	np := k + nb - 1
+	if work.phased == nil || len(work.phased.grad) != np {
+		work.phased = newGLMWork(np)
+		work.theta, work.prevTheta = make([]float64, np), make([]float64, np)
+		work.jac = make([]float64, np)
+		work.scales = make([]float64, nb)
+	}
+	pw, theta, prev := work.phased, work.theta, work.prevTheta
+	total := 0.0
+	for i := range d.y {
+		total += gw[d.game[i]] * d.count[i] * d.weight[i]
+	}
+	if total == 0 {
+		return errNoData
+	}
+	copy(theta, beta)
+	for b := k; b < np; b++ {
+		theta[b] = 1
+	}
+	if d.startScales != nil {
+		copy(theta[k:], d.startScales)
+	}
+	prevObj := math.Inf(1)
+	t := 1.0
+	converged := false
+	for iter := 0; iter < 400 && !converged; iter++ {
+		obj := d.phasedPass(theta, gw, work)
+		if math.IsNaN(obj) {
+			return fmt.Errorf("values: phased fit: the objective is not a number at iteration %d", iter)
+		}
+		if obj > prevObj+1e-12*(1+math.Abs(prevObj)) {
+			t /= 2
+			if t < 1e-10 {
+				copy(theta, prev)
+				converged = true
+				continue
+			}
+			for j := range theta {
+				theta[j] = prev[j] - t*pw.step[j]
+			}
+			continue
+		}
+		if iter > 0 && prevObj-obj <= 1e-14*(1+math.Abs(obj)) {
+			converged = true
+			continue
+		}
+		if err := pw.newtonStep(np); err != nil {
+			return fmt.Errorf("values: phased fit: %w", err)
+		}
+		copy(prev, theta)
+		prevObj, t = obj, 1
+		maxStep := 0.0
+		for j := range theta {
+			theta[j] -= pw.step[j]
+			maxStep = max(maxStep, math.Abs(pw.step[j]))
+		}
+		converged = maxStep < 1e-7
+	}
+	if !converged {
+		return fmt.Errorf("values: the phased fit did not converge in 400 iterations")
+	}
+	copy(beta, theta[:k])
+	work.scales[0] = 1
+	copy(work.scales[1:], theta[k:])
+	return nil
+}
+
+// phasedPass returns the phased model's penalised objective at theta (β,
+// then the scales of bins 1..) and leaves its gradient and expected
+// information in work.phased, in one sweep over the rows.
+func (d *design) phasedPass(theta, gw []float64, work *glmWork) float64 {
+	k, a := d.k, d.scale
+	pw, jac := work.phased, work.jac
+	np := len(theta)
+	g, h := pw.grad, pw.hess
+	obj := 0.0
+	clear(h)
+	for j := 0; j < np; j++ {
+		pen, c := scaleRidge, theta[j]-1
+		if j < k {
+			pen, c = d.penal[j], theta[j]
+		}
+		g[j] = pen * c
+		obj += 0.5 * pen * c * c
+		h[j*np+j] = pen
+	}
+	for i := range d.y {
+		w := gw[d.game[i]] * d.count[i] * d.weight[i]
+		if w == 0 {
+			continue
+		}
+		xi := d.x[i*k : (i+1)*k]
+		b := d.bin[i]
+		s := 1.0
+		if b > 0 {
+			s = theta[k+b-1]
+		}
+		m := dot(xi[nFixed:], theta[nFixed:k])
+		z := a * (dot(xi[:nFixed], theta[:nFixed]) + s*m)
+		e := math.Exp(-math.Abs(z))
+		p := 1 / (1 + e)
+		if z < 0 {
+			p = e / (1 + e)
+		}
+		obj += w * (max(z, 0) + math.Log1p(e) - d.y[i]*z)
+		clear(jac)
+		copy(jac[:nFixed], xi[:nFixed])
+		for j := nFixed; j < k; j++ {
+			jac[j] = s * xi[j]
+		}
+		if b > 0 {
+			jac[k+b-1] = m
+		}
+		r := w * a * (p - d.y[i])
+		c := w * a * a * p * (1 - p)
+		for j, xj := range jac {
+			if xj == 0 {
+				continue
+			}
+			g[j] += r * xj
+			row := h[j*np : j*np+np]
+			cx := c * xj
+			for l := 0; l <= j; l++ {
+				row[l] += cx * jac[l]
+			}
+		}
+	}
+	for j := 0; j < np; j++ {
+		for l := 0; l < j; l++ {
+			h[l*np+j] = h[j*np+l]
+		}
+	}
+	return obj
+}
+
+// PhaseScale is one phase bin's scale on the material term in the phased
+// model (Config.PhaseBins): how much more surely material decides games
+// in that phase than in the opening bin, whose scale is 1.
+type PhaseScale struct {
+	// Officers are the bin's officer counts, both sides together ("10-14").
+	Officers string `json:"officers"`
+	// Positions are the fit's positions in the bin; Imbalanced those of
+	// them with a material difference (the ones that fit the scale).
+	Positions  int     `json:"positions"`
+	Imbalanced int     `json:"imbalanced"`
+	Scale      float64 `json:"scale"`
+}
+
+// phaseScales returns p's bins with their fitted scales and adds a note
+// for every bin the data cannot scale: one with no material difference
+// (its scale is not identified, the penalty holds it at 1), a scale at
+// or below 0 (material does not predict that phase's results), or one
+// that makes a piece's raw coefficient in that bin separationCoef or more
+// (separation: material decided every game of that phase, so the penalty,
+// not the data, holds the scale finite). point is the fit's β.
+func (p *problem) phaseScales(point []float64) []PhaseScale {
+	if p.scales == nil {
+		return nil
+	}
+	out := make([]PhaseScale, len(p.scales))
+	for b := range out {
+		out[b] = PhaseScale{Officers: p.labels[b], Scale: p.scales[b]}
+	}
+	k := p.d.k
+	for i, b := range p.d.bin {
+		n := int(p.d.count[i])
+		out[b].Positions += n
+		for _, v := range p.d.x[i*k+nFixed : (i+1)*k] {
+			if v != 0 {
+				out[b].Imbalanced += n
+				break
+			}
+		}
+	}
+	for _, ps := range out {
+		switch {
+		case ps.Imbalanced == 0:
+			p.notes = append(p.notes, fmt.Sprintf("phased model: the bin of %s officers has no position with a material difference (%d positions), so its scale is not identified and the penalty, not the data, sets it; use fewer --phase-bins or more games", ps.Officers, ps.Positions))
+		case ps.Scale <= 0:
+			p.notes = append(p.notes, fmt.Sprintf("phased model: the bin of %s officers has scale %.2f: material does not predict its results (%d positions with a material difference), so the values rest on the other bins", ps.Officers, ps.Scale, ps.Imbalanced))
+		case ps.Scale*maxAbs(point[nFixed:]) >= separationCoef:
+			p.notes = append(p.notes, fmt.Sprintf("phased model: the bin of %s officers has scale %.1f, which puts a piece's raw coefficient at %.0f, above %d: material decided (nearly) every game of that phase (separation), so the penalty, not the data, holds its scale finite", ps.Officers, ps.Scale, ps.Scale*maxAbs(point[nFixed:]), separationCoef))
+		}
+	}
+	return out
+}
+
+// maxAbs returns the largest |v| of v, 0 for none.
+func maxAbs(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = max(m, math.Abs(x))
+	}
+	return m
+}
