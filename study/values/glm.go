@@ -168,31 +168,46 @@ func (d *design) pass(beta, gw []float64, work *glmWork) float64 {
 			continue
 		}
 		xi := d.x[i*k : (i+1)*k]
-		z := a * dot(xi, beta)
-		e := math.Exp(-math.Abs(z))
-		p := 1 / (1 + e)
-		if z < 0 {
-			p = e / (1 + e)
-		}
-		obj += w * (max(z, 0) + math.Log1p(e) - d.y[i]*z)
-		r := w * a * (p - d.y[i])
-		c := w * a * a * p * (1 - p)
-		for j, xj := range xi {
-			if xj == 0 {
-				continue
-			}
-			g[j] += r * xj
-			row := h[j*k : j*k+k]
-			cx := c * xj
-			for l := 0; l <= j; l++ {
-				row[l] += cx * xi[l]
-			}
-		}
+		obj += addRow(g, h, xi, a, dot(xi, beta), d.y[i], w)
 	}
-	for j := 0; j < k; j++ {
-		for l := 0; l < j; l++ {
-			h[l*k+j] = h[j*k+l]
-		}
-	}
+	mirrorLower(h, k)
 	return obj
+}
+
+// addRow adds one row's logistic loss, gradient and expected information
+// to g and to the lower triangle of h (n x n, n = len(jac)): the row has
+// weight w, result y, linear predictor lin before the link's scale a, and
+// jac the derivatives of lin by the parameters. It returns the row's loss.
+func addRow(g, h, jac []float64, a, lin, y, w float64) float64 {
+	n := len(jac)
+	z := a * lin
+	e := math.Exp(-math.Abs(z))
+	p := 1 / (1 + e)
+	if z < 0 {
+		p = e / (1 + e)
+	}
+	r := w * a * (p - y)
+	c := w * a * a * p * (1 - p)
+	for j, xj := range jac {
+		if xj == 0 {
+			continue
+		}
+		g[j] += r * xj
+		row := h[j*n : j*n+n]
+		cx := c * xj
+		for l := 0; l <= j; l++ {
+			row[l] += cx * jac[l]
+		}
+	}
+	return w * (max(z, 0) + math.Log1p(e) - y*z)
+}
+
+// mirrorLower copies the lower triangle of the n x n matrix h onto its
+// upper triangle.
+func mirrorLower(h []float64, n int) {
+	for j := 0; j < n; j++ {
+		for l := 0; l < j; l++ {
+			h[l*n+j] = h[j*n+l]
+		}
+	}
 }

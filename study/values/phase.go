@@ -175,13 +175,6 @@ func (d *design) phasedPass(theta, gw []float64, work *glmWork) float64 {
 			s = theta[k+b-1]
 		}
 		m := dot(xi[nFixed:], theta[nFixed:k])
-		z := a * (dot(xi[:nFixed], theta[:nFixed]) + s*m)
-		e := math.Exp(-math.Abs(z))
-		p := 1 / (1 + e)
-		if z < 0 {
-			p = e / (1 + e)
-		}
-		obj += w * (max(z, 0) + math.Log1p(e) - d.y[i]*z)
 		clear(jac)
 		copy(jac[:nFixed], xi[:nFixed])
 		for j := nFixed; j < k; j++ {
@@ -190,25 +183,9 @@ func (d *design) phasedPass(theta, gw []float64, work *glmWork) float64 {
 		if b > 0 {
 			jac[k+b-1] = m
 		}
-		r := w * a * (p - d.y[i])
-		c := w * a * a * p * (1 - p)
-		for j, xj := range jac {
-			if xj == 0 {
-				continue
-			}
-			g[j] += r * xj
-			row := h[j*np : j*np+np]
-			cx := c * xj
-			for l := 0; l <= j; l++ {
-				row[l] += cx * jac[l]
-			}
-		}
+		obj += addRow(g, h, jac, a, dot(xi[:nFixed], theta[:nFixed])+s*m, d.y[i], w)
 	}
-	for j := 0; j < np; j++ {
-		for l := 0; l < j; l++ {
-			h[l*np+j] = h[j*np+l]
-		}
-	}
+	mirrorLower(h, np)
 	return obj
 }
 
