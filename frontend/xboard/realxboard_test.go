@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -73,22 +72,10 @@ func TestAgainstDebiansXBoard(t *testing.T) {
 				cmd.Args = append(cmd.Args, "-firstOptions", c.options, "-secondOptions", c.options)
 			}
 			cmd.Env = append(os.Environ(), engineEnv+"=1", "HOME="+dir)
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
 			// XBoard stays up after the match: stop it (and its display and
 			// engines, its process group) once the position is saved.
-			defer func() {
-				syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-				cmd.Wait()
-				// Wait returns when xvfb-run does; the engines of the group
-				// may still be writing into dir, which t.TempDir's cleanup
-				// then cannot remove. Wait (boundedly) for the whole group.
-				for end := time.Now().Add(10 * time.Second); syscall.Kill(-cmd.Process.Pid, 0) == nil && time.Now().Before(end); {
-					time.Sleep(50 * time.Millisecond)
-				}
-			}()
+			stop := xboardtest.StartGroup(t, cmd)
+			defer stop()
 			deadline := time.Now().Add(3 * time.Minute)
 			for {
 				if b, err := os.ReadFile(final); err == nil && strings.Contains(string(b), "\n") {

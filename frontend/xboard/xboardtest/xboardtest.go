@@ -37,6 +37,27 @@ func Programs(t testing.TB) (xboard, xvfb string) {
 	return xb, xvfb
 }
 
+// StartGroup starts cmd (XBoard under xvfb-run) in a process group of its
+// own, failing t if it cannot start, and returns the function that stops
+// it: SIGTERM to the whole group (XBoard stays up after a game or match,
+// and its display and engines are in the group), then a bounded wait of
+// 10 s for every process of it, so that none is still writing into a test's
+// temporary folder when its cleanup removes it.
+func StartGroup(t testing.TB, cmd *exec.Cmd) (stop func()) {
+	t.Helper()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		cmd.Wait()
+		for end := time.Now().Add(10 * time.Second); syscall.Kill(-cmd.Process.Pid, 0) == nil && time.Now().Before(end); {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
 // LoadPGN has XBoard load (-lgf) the PGN text of one game of an
 // engine-defined variant, on the board setup, the "setup (...) WxH+N_PARENT
 // FEN" line the engine sends (given on XBoard's command line, as no engine
@@ -63,19 +84,9 @@ func LoadPGN(t testing.TB, setup, text string, written []string) {
 		"-holdingsSize", m[4], "-pieceToCharTable", m[1], "-testLegality", "false", "-saveSettingsOnExit", "false",
 		"-lgf", file, "-lgi", "1", "-debug", "-nameOfDebugFile", debug)
 	cmd.Env = append(os.Environ(), "HOME="+dir)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// XBoard stays up with the game loaded: stop its process group, and
-	// wait (boundedly) for all of it before the folder goes.
-	defer func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		cmd.Wait()
-		for end := time.Now().Add(10 * time.Second); syscall.Kill(-cmd.Process.Pid, 0) == nil && time.Now().Before(end); {
-			time.Sleep(50 * time.Millisecond)
-		}
-	}()
+	// XBoard stays up with the game loaded: StartGroup stops it.
+	stop := StartGroup(t, cmd)
+	defer stop()
 	var log string
 	for deadline := time.Now().Add(time.Minute); ; {
 		b, _ := os.ReadFile(debug)
