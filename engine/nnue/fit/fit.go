@@ -118,8 +118,6 @@ func (c Config) Validate() error {
 		return fmt.Errorf("trainer %q: want %s or %s", c.Trainer, TrainerSparse, TrainerGorgonia)
 	case c.Threads < 0 || c.Threads > 256:
 		return fmt.Errorf("threads %d: want 0 (all) to 256", c.Threads)
-	case c.Residual && len(c.Table) < 2:
-		return fmt.Errorf("residual: want the piece values table of the classical base")
 	case c.Residual && c.Trainer == TrainerGorgonia:
 		return fmt.Errorf("residual: only the %s trainer adds a base score", TrainerSparse)
 	case c.Checkpoint != "" && c.Trainer == TrainerGorgonia:

@@ -215,6 +215,16 @@ func TestTrainNamesTheBadSample(t *testing.T) {
 	if _, _, err := Train(context.Background(), v, based, res, nil, nil); err == nil || !strings.Contains(err.Error(), "piece values table") {
 		t.Errorf("a residual net without a table: %v; want an error naming the table", err)
 	}
+	// Continuing a residual net needs no table: the net carries its own.
+	start := nnue.NewResidual(nnue.NewFeatureSet(v), 8, 4, 1, []int32{0, 100, 300, 300, 500, 900, 0})
+	more := DefaultConfig()
+	more.Residual, more.Epochs, more.Batch = true, 1, 2
+	cont, _, err := Train(context.Background(), v, []Sample{{FEN: v.StartFEN, Result: 1, Base: 40}, {FEN: v.StartFEN, Result: 0.5, Base: 40}}, more, start, nil)
+	if err != nil {
+		t.Errorf("continuing a residual net without Config.Table: %v; want it trained", err)
+	} else if cont.Base != nnue.BaseClassical || len(cont.BaseTable) != 7 {
+		t.Errorf("continued net's base %q table %v; want the start net's", cont.Base, cont.BaseTable)
+	}
 	other := nnue.NewNet(nnue.NewFeatureSet(mustVariant(t, "fbgc")), 8, 4, 1)
 	if _, _, err := Train(context.Background(), v, samples[:1], DefaultConfig(), other, nil); err == nil || !strings.Contains(err.Error(), "fbgc") {
 		t.Errorf("a fbgc net continued on chess: %v", err)

@@ -78,6 +78,8 @@ func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, in
 		net = init.Clone()
 	} else {
 		switch {
+		case cfg.Residual && len(cfg.Table) < 2:
+			return nil, Report{}, errors.New("fit: residual: want the piece values table of the classical base (Config.Table)")
 		case cfg.Residual:
 			net = nnue.NewResidual(fs, cfg.Hidden, cfg.L2, cfg.Seed, cfg.Table)
 		default:
