@@ -290,7 +290,9 @@ func TestChunksOfOneWriterReuseItsCompressor(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	perChunk := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(games)-1)
 	t.Logf("%.2f MiB allocated per one-game chunk", perChunk/(1<<20))
-	if perChunk > 2<<20 {
+	// The race detector's instrumentation allocates on its own (14.8 MiB
+	// a chunk under -race, the same code): the bound holds the plain build.
+	if perChunk > 2<<20 && !raceEnabled {
 		t.Errorf("%.2f MiB allocated per one-game chunk; want under 2 MiB (new zstd encoders for each chunk made it 2.5)", perChunk/(1<<20))
 	}
 	for i, p := range paths {
