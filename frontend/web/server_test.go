@@ -604,8 +604,10 @@ func TestAnalyseWithTheEngineGivesItsBestLinesWithinTheTimeLimit(t *testing.T) {
 	if rep.ElapsedMS > 1500 {
 		t.Errorf("movetime 300 ms took %d ms", rep.ElapsedMS)
 	}
-	// Without a time the node limit applies, within the server's limit.
-	if code, msg := call(t, "POST", f.url+"/api/analyse", `{"variant":"chess","model":"engine"}`, &rep); code != 200 || len(rep.Top) != 8 || rep.ElapsedMS > 1900 {
+	// Without a time the node limit applies, within the server's limit
+	// (MaxTime 2 s, a stop obeyed within 250 ms): under the race detector
+	// the nodes take longer than the limit, which must then stop them.
+	if code, msg := call(t, "POST", f.url+"/api/analyse", `{"variant":"chess","model":"engine"}`, &rep); code != 200 || len(rep.Top) != 8 || rep.ElapsedMS > 2250 {
 		t.Errorf("untimed engine analysis: %d %s %d lines in %d ms", code, msg, len(rep.Top), rep.ElapsedMS)
 	}
 }
