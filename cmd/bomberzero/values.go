@@ -176,9 +176,9 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *player != "" {
-		if w := values.WeakPlayer(*player); w != "" {
-			rep.Warnings = append([]string{w}, rep.Warnings...)
-		}
+		rep.NamePlayers([]string{*player}, 0)
+	} else {
+		rep.NamePlayers(ds.Players())
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)

@@ -206,6 +206,9 @@ func TestValuesSavedGamesFitAsThePlayedOnes(t *testing.T) {
 		t.Errorf("played: %d games, %d sampled; loaded: %d games, %d sampled; want the same, positive",
 			played.Games, played.Sampled, loaded.Games, loaded.Sampled)
 	}
+	if len(loaded.Players) != 1 || !strings.Contains(loaded.Players[0], "alphabeta") || len(loaded.Warnings) == 0 || !strings.Contains(loaded.Warnings[0], "too weak") {
+		t.Errorf("--data of saved games: players %q, warnings %q; want the player that played them, warned about", loaded.Players, loaded.Warnings)
+	}
 	fit("--player", "alphabeta:1", "--games", "12", "--seed", "4", "--save-games", dir)
 	both := fit("--data", dir, "--include-capped")
 	if both.Games != 24 {
@@ -240,12 +243,23 @@ func TestValuesOfAPlayersOwnGames(t *testing.T) {
 	if len(rep.Warnings) == 0 || !strings.Contains(rep.Warnings[0], "alphabeta:1 is too weak") || strings.Count(errOut.String(), "alphabeta:1 is too weak") != 1 {
 		t.Errorf("warnings %q, stderr %q: want alphabeta:1 named as too weak in both", rep.Warnings, errOut.String())
 	}
+	if len(rep.Players) != 1 || rep.Players[0] != "alphabeta:1" || len(rep.ChessCheck) != 1 || !strings.Contains(rep.ChessCheck[0], "alphabeta:1 is not calibrated") {
+		t.Errorf("players %q, chess check %q: want alphabeta:1 and its missing calibration", rep.Players, rep.ChessCheck)
+	}
 	// From a book of openings, each played with both colours.
 	out.Reset()
 	errOut.Reset()
 	if code := run([]string{"values", "--player", "engine:nodes=100", "--variant", "chess", "--games", "8", "--book", "4", "--fits", "tanh",
 		"--bootstrap", "10", "--json", "--quiet"}, &out, &errOut); code != 0 {
 		t.Fatalf("--book: exit %d: %s", code, errOut.String())
+	}
+	// A player with no calibration record gets one line on stderr and in the report.
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("--book: output is not JSON: %v", err)
+	}
+	const uncalibrated = "engine:nodes=100 has no chess calibration"
+	if strings.Count(errOut.String(), uncalibrated) != 1 || len(rep.Warnings) == 0 || !strings.Contains(rep.Warnings[0], uncalibrated) {
+		t.Errorf("warnings %q, stderr %q: want %q once in each", rep.Warnings, errOut.String(), uncalibrated)
 	}
 	for _, bad := range [][]string{{"values", "--player", "alphabeta:1"}, {"values", "--player", "alphabeta:1", "--variant", "chess", "--data", "x"},
 		{"values", "--player", "nosuch", "--variant", "chess"}, {"values", "--data", "x", "--book", "4"}, {"values", "--player", "random", "--variant", "chess", "--book", "-1"}} {

@@ -471,8 +471,8 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 
 // valuePlayerNotes names the players whose games the piece values come
 // from, each with its chess calibration (values.CalibrationLine) and a
-// warning when it is too weak for piece values (values.WeakPlayer); a
-// run's self-play games name the run.
+// warning when it is too weak for piece values or has not passed the chess
+// check (values.UncalibratedPlayer); a run's self-play games name the run.
 func valuePlayerNotes(srcs []Source) []string {
 	var out, players []string
 	variants := map[string][]string{}
@@ -494,7 +494,7 @@ func valuePlayerNotes(srcs []Source) []string {
 	}
 	for _, player := range players {
 		out = append(out, fmt.Sprintf("Player: %s (the games of %s). %s", player, strings.Join(variants[player], ", "), values.CalibrationLine(player)))
-		if w := values.WeakPlayer(player); w != "" {
+		if w := values.UncalibratedPlayer(player); w != "" {
 			out = append(out, "**Warning**: "+w)
 		}
 	}

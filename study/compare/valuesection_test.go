@@ -59,7 +59,7 @@ func TestReportShowsValuesChartAndCalibration(t *testing.T) {
 		t.Fatal(err)
 	}
 	report := writeReport(t, t.TempDir(), res)
-	for _, w := range []string{"## Piece values", "![piece values](values.png)", "no chess calibration has been run for models/x.safetensors"} {
+	for _, w := range []string{"## Piece values", "![piece values](values.png)", "models/x.safetensors is not calibrated: no chess calibration has been run"} {
 		if !strings.Contains(report, w) {
 			t.Errorf("report lacks %q", w)
 		}

@@ -155,10 +155,17 @@ func WeakPlayer(spec string) string {
 // (the ninja pawn J is a pawn).
 const officers = "NBRQFDIGM"
 
+// Q/R outside [PlausibleQRLo, PlausibleQRHi] is implausible for any
+// strong player (Tomašev's chess games give 1.7; the chess check asks for
+// [1.5, 2.1]); alphabeta:2's 2.8-3.1 is just inside, alphabeta:1's not.
+const PlausibleQRLo, PlausibleQRHi = 1.2, 3
+
 // Implausible returns a warning for each normalised fit of r whose values
-// no strong player would give: a queen worth less than a rook, or an
-// officer worth less than a pawn (when the unit is P). A weak player's
-// games give such values; the warning names the fit and the pieces.
+// no strong player would give: a queen worth less than a rook or than a
+// minor piece (N, B), an officer worth less than a pawn, or Q/R outside
+// [PlausibleQRLo, PlausibleQRHi]. The figures are compared in whatever
+// unit the report uses. A weak player's games give such values; the
+// warning names the fit, the pieces and their figures.
 func Implausible(r *Report) []string {
 	if r == nil {
 		return nil
@@ -182,10 +189,18 @@ func Implausible(r *Report) []string {
 		if okQ && okR && q < rk {
 			bad = append(bad, fmt.Sprintf("a queen (%.2f) below a rook (%.2f)", q, rk))
 		}
-		if r.Unit == "P" {
+		for _, minor := range []string{"N", "B"} {
+			if m, ok := val(minor); okQ && ok && q < m {
+				bad = append(bad, fmt.Sprintf("a queen (%.2f) below a minor piece %s (%.2f)", q, minor, m))
+			}
+		}
+		if okQ && okR && rk > 0 && q >= rk && (q/rk < PlausibleQRLo || q/rk > PlausibleQRHi) {
+			bad = append(bad, fmt.Sprintf("Q/R %.2f (%.2f / %.2f), outside [%.1f, %g]", q/rk, q, rk, PlausibleQRLo, float64(PlausibleQRHi)))
+		}
+		if pawn, ok := val("P"); ok {
 			for _, pv := range f.Pieces {
-				if pv.Value != nil && strings.Contains(officers, pv.Piece) && pv.Value.Point < 1 {
-					bad = append(bad, fmt.Sprintf("%s (%.2f) below a pawn", pv.Piece, pv.Value.Point))
+				if pv.Value != nil && strings.Contains(officers, pv.Piece) && pv.Value.Point < pawn {
+					bad = append(bad, fmt.Sprintf("%s (%.2f) below a pawn (%.2f)", pv.Piece, pv.Value.Point, pawn))
 				}
 			}
 		}

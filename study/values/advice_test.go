@@ -122,28 +122,44 @@ func TestWeakPlayerNamesThePlayersTooWeakForPieceValues(t *testing.T) {
 	}
 }
 
-func TestImplausibleFlagsAQueenBelowARookAndAPieceBelowAPawn(t *testing.T) {
+func TestImplausibleNamesTheFiguresNoStrongPlayerGives(t *testing.T) {
 	v := func(x float64) *Estimate { return &Estimate{Point: x, Lo: x - 0.1, Hi: x + 0.1} }
-	rep := &Report{Unit: "P", Fits: []FitResult{
-		{Method: Logistic, Normalised: true, Pieces: []PieceValue{{Piece: "P", Value: v(1)}, {Piece: "N", Value: v(3)}, {Piece: "R", Value: v(5)}, {Piece: "Q", Value: v(9)}}},
-		{Method: Tanh, Normalised: true, Pieces: []PieceValue{{Piece: "P", Value: v(1)}, {Piece: "N", Value: v(0.6)}, {Piece: "R", Value: v(5)}, {Piece: "Q", Value: v(4)}}},
-		{Method: Search, Normalised: false, Pieces: []PieceValue{{Piece: "Q", Coef: v(-1)}}},
-	}}
-	got := Implausible(rep)
-	if len(got) != 1 || !strings.Contains(got[0], "tanh fit") || !strings.Contains(got[0], "a queen (4.00) below a rook (5.00)") ||
-		!strings.Contains(got[0], "N (0.60) below a pawn") || !strings.Contains(got[0], "engine:nodes=") {
-		t.Errorf("Implausible = %q, want one warning on the tanh fit naming the queen and the knight", got)
+	fit := func(unit float64, n, b, r, q float64) FitResult {
+		return FitResult{Method: Logistic, Normalised: true, Pieces: []PieceValue{
+			{Piece: "P", Value: v(unit)}, {Piece: "N", Value: v(n)}, {Piece: "B", Value: v(b)}, {Piece: "R", Value: v(r)}, {Piece: "Q", Value: v(q)}}}
 	}
-}
-
-func TestCalibrationLineSaysWhenNoCalibrationWasRun(t *testing.T) {
-	if l := CalibrationLine("engine:nodes=123"); !strings.Contains(l, "no chess calibration has been run for engine:nodes=123") {
-		t.Errorf("CalibrationLine = %q", l)
+	cases := []struct {
+		name string
+		unit string
+		fit  FitResult
+		want []string // fragments of the one warning; none for a plausible fit
+	}{
+		{"Tomašev's values", "P", fit(1, 3.05, 3.33, 5.63, 9.5), nil},
+		{"alphabeta:2's Q/R 2.8 is inside", "P", fit(1, 1.7, 2.0, 4.0, 11.2), nil},
+		{"queen below a rook", "P", fit(1, 3, 3, 5, 4), []string{"a queen (4.00) below a rook (5.00)"}},
+		{"queen below a minor", "P", fit(1, 3, 4.5, 5, 4), []string{"a queen (4.00) below a minor piece B (4.50)"}},
+		{"officer below a pawn", "P", fit(1, 0.6, 3, 5, 9), []string{"N (0.60) below a pawn (1.00)"}},
+		{"Q/R too high", "P", fit(1, 1, 2, 3, 12), []string{"Q/R 4.00 (12.00 / 3.00), outside [1.2, 3]"}},
+		{"Q/R too low", "P", fit(1, 3, 3, 8, 9), []string{"Q/R 1.12 (9.00 / 8.00), outside [1.2, 3]"}},
+		{"in rook units, a knight below a pawn", "R", fit(0.3, 0.2, 0.6, 1, 1.8), []string{"N (0.20) below a pawn (0.30)"}},
 	}
-	if l := CalibrationLine("alphabeta:2"); !strings.Contains(l, "alphabeta:2") || !strings.Contains(l, "fails the chess check") {
-		t.Errorf("CalibrationLine(alphabeta:2) = %q, want its failed check", l)
-	}
-	if l := CalibrationLine("engine:nodes=1000"); !strings.Contains(l, "fails the chess check on 2997 games") || !strings.Contains(l, "Stockfish") {
-		t.Errorf("CalibrationLine(engine:nodes=1000) = %q, want the pilot's failed check and the engine's strength", l)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Implausible(&Report{Unit: c.unit, Fits: []FitResult{c.fit, {Method: Search, Pieces: []PieceValue{{Piece: "Q", Coef: v(-1)}}}}})
+			if len(c.want) == 0 {
+				if len(got) != 0 {
+					t.Errorf("Implausible = %q, want no warning", got)
+				}
+				return
+			}
+			if len(got) != 1 || !strings.Contains(got[0], "logistic fit") || !strings.Contains(got[0], "engine:nodes=") {
+				t.Fatalf("Implausible = %q, want one warning on the logistic fit suggesting the engine", got)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got[0], w) {
+					t.Errorf("warning %q lacks %q", got[0], w)
+				}
+			}
+		})
 	}
 }

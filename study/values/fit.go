@@ -30,9 +30,35 @@ type Report struct {
 	// tanh and logistic fits side by side): A's value minus B's.
 	Differences []FitDifference `json:"differences,omitempty"`
 	// Warnings say when the values are implausible for any strong player
-	// (Implausible) or the player is too weak for the question (the caller
-	// adds WeakPlayer's line).
+	// (Implausible) or the player is too weak for the question or has not
+	// passed the chess check (NamePlayers adds UncalibratedPlayer's line).
 	Warnings []string `json:"warnings,omitempty"`
+	// Players name who played the games, and ChessCheck says for each
+	// whether it passed the chess check (CalibrationLine); both are set by
+	// the caller through NamePlayers, empty when it did not.
+	Players    []string `json:"players,omitempty"`
+	ChessCheck []string `json:"chess_check,omitempty"`
+}
+
+// NamePlayers records who played the report's games: each player with its
+// chess-check line (CalibrationLine) and, for a player without a passing
+// calibration, one warning line (UncalibratedPlayer) before the fits' own.
+// unnamed counts games whose player is not recorded; they get a line too,
+// as no calibration can vouch for them.
+func (r *Report) NamePlayers(players []string, unnamed int) {
+	var warn []string
+	for _, p := range players {
+		r.Players = append(r.Players, p)
+		r.ChessCheck = append(r.ChessCheck, CalibrationLine(p))
+		if w := UncalibratedPlayer(p); w != "" {
+			warn = append(warn, w)
+		}
+	}
+	if unnamed > 0 {
+		r.ChessCheck = append(r.ChessCheck, fmt.Sprintf("Calibration: %d games do not name their player, so no chess calibration vouches for their values", unnamed))
+		warn = append(warn, fmt.Sprintf("%d games do not name their player: whether it passes the chess check is unknown", unnamed))
+	}
+	r.Warnings = append(warn, r.Warnings...)
 }
 
 // FitDifference is two fits' disagreement on one piece's value: A's value
