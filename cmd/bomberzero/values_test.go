@@ -268,3 +268,68 @@ func TestValuesOfAPlayersOwnGames(t *testing.T) {
 		}
 	}
 }
+
+// Degenerate data (every game drawn) give the fit's message, what is
+// missing and how many games would fix it, on stderr or in the report, and
+// never NaN or an infinity printed as a number on stdout or in the JSON.
+func TestValuesCommandOnDegenerateDataSaysWhatIsMissing(t *testing.T) {
+	dir := t.TempDir()
+	w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "test", GamesPerChunk: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 120 {
+		g := datasets.GameRecord{ID: datasets.NewGameID(), Variant: "chess", Model: "alphabeta:3", Length: 16, Termination: env.Repetition}
+		d := int32(i%3 - 1) // a pawn up or down, and still a draw
+		for ply := range 16 {
+			wp, bp := int32(8), int32(8)
+			if ply >= 2 {
+				wp, bp = 8+min(d, 0), 8-max(d, 0)
+			}
+			g.Positions = append(g.Positions, datasets.PositionRecord{Ply: ply, Position: "p", WhiteToMove: ply%2 == 0,
+				PolicyIndex: []int32{0}, MoveText: []string{"a1-a2"}, Visits: []float32{1}, FullSearch: true,
+				Pieces: []datasets.PieceCount{{Piece: "P", White: wp, Black: bp}, {Piece: "N", White: 2, Black: 2}, {Piece: "K", White: 1, Black: 1}}})
+		}
+		if err := w.AddGame(&g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"values", "--data", dir, "--bootstrap", "20", "--skip", "4", "--quiet"}
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string // in stdout (code 0) or stderr
+	}{
+		// 120 draws: the decisive rate is below 3/120, so 300 decisive games need at least 300·120/3.
+		{"logistic", nil, 1, "none of the 120 games was decisive (no decisive game in 120 games puts its rate below 2.5% at 95%)"},
+		{"tanh", []string{"--fits", "tanh"}, 0, "missing: none of these 120 games was decisive"},
+		{"tanh JSON", []string{"--fits", "tanh", "--json"}, 0, `"advice": "none of these 120 games was decisive`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(append(append([]string{}, base...), c.args...), &out, &errOut)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d: %s", code, c.code, errOut.String())
+			}
+			where := out.String()
+			if c.code != 0 {
+				where = errOut.String()
+			}
+			if !strings.Contains(where, c.want) || !strings.Contains(where, "at least 12000 games") {
+				t.Errorf("output lacks %q and the games that would fix it:\n%s", c.want, where)
+			}
+			if !strings.Contains(errOut.String(), "alphabeta:3 has no chess calibration") && c.code == 0 {
+				t.Errorf("stderr lacks the uncalibrated player's warning:\n%s", errOut.String())
+			}
+			for _, bad := range []string{"NaN", "Inf"} {
+				if strings.Contains(out.String(), bad) || strings.Contains(errOut.String(), bad) {
+					t.Errorf("%s printed:\n%s\n%s", bad, out.String(), errOut.String())
+				}
+			}
+		})
+	}
+}

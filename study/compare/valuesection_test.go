@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -72,4 +74,36 @@ func indexed(ds *values.Dataset) *values.Dataset {
 		ds.Games[i].Index = i
 	}
 	return ds
+}
+
+// Degenerate games (one rule set all draws, the other 40 games) give the
+// piece-value section's messages, with the games that would fix them, and
+// neither report.md nor comparison.json prints NaN or an infinity.
+func TestDegenerateValuesNeverPrintNaNOrInfinity(t *testing.T) {
+	draws := values.ChessModel(true)
+	draws.Decisive = 0
+	few := values.ChessModel(false)
+	srcs := []Source{{Variant: "x", Kind: "baseline", Player: "engine:nodes=3000", Games: 40}, {Variant: "y", Kind: "baseline", Player: "engine:nodes=3000", Games: 40}}
+	sets := []*values.Dataset{indexed(draws.Games(40, 1)), indexed(few.Games(40, 2))}
+	res, err := Analyze(Config{Variants: []string{"x", "y"}, Games: 40, Seed: 1, Bootstrap: 30}, srcs, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	report := writeReport(t, dir, res)
+	for _, w := range []string{"x: no piece values by the logistic and tanh fits: none of the 40 games was decisive", "at least 4000 games at this rate",
+		"engine:nodes=3000 has not passed the chess check", "R 4.23 [3.76, 4.70] (-25%)"} {
+		if !strings.Contains(report, w) {
+			t.Errorf("report lacks %q", w)
+		}
+	}
+	js, err := os.ReadFile(filepath.Join(dir, JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"NaN", "Inf"} {
+		if strings.Contains(report, bad) || strings.Contains(string(js), bad) {
+			t.Errorf("%s in report.md or comparison.json:\n%s", bad, report)
+		}
+	}
 }

@@ -2,14 +2,55 @@ package values
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 )
 
+// handGame is one game built by hand: its result from White's view and the
+// piece differences (White minus Black, P N Q) it keeps from ply 4 on.
+type handGame struct {
+	result  int
+	p, n, q int32
+}
+
+// handData builds a data set of chess material (P N Q K) from hand-made
+// games of 24 plies, White's counts at the start 8 1 1 1 and the loser of
+// each difference down by it from ply 4.
+func handData(games []handGame) *Dataset {
+	ds := &Dataset{Pieces: []string{"P", "N", "Q", "K"}}
+	for i, g := range games {
+		game := Game{ID: fmt.Sprintf("g%d", i), Variant: "chess", Result: g.result, Length: 24, Index: i}
+		for ply := range 24 {
+			w, b := []int32{8, 1, 1, 1}, []int32{8, 1, 1, 1}
+			if ply >= 4 {
+				for j, d := range []int32{g.p, g.n, g.q} {
+					w[j] -= max(-d, 0)
+					b[j] -= max(d, 0)
+				}
+			}
+			game.Positions = append(game.Positions, Position{Ply: ply, WhiteToMove: ply%2 == 0, Text: "x", White: w, Black: b})
+		}
+		ds.Games = append(ds.Games, game)
+	}
+	return ds
+}
+
+// mixed returns n games where pawns and knights are traded and every
+// result occurs whatever the material (rotating through the 18 cases).
+func mixed(n int) []handGame {
+	var out []handGame
+	for i := range n {
+		out = append(out, handGame{result: i%3 - 1, p: int32(i/3%3) - 1, n: int32(i/9%2)*2 - 1})
+	}
+	return out
+}
+
 // Degenerate data must say what is missing and about how many games would
-// fix it, in words and numbers, never NaN or an infinity printed as a
-// number.
+// fix it, estimated from the rate observed, in words and numbers, never NaN
+// or an infinity printed as a number, in the advice, the text report or
+// the JSON.
 func TestDegenerateDataSayWhatIsMissingAndHowManyGames(t *testing.T) {
 	allDraws := ChessModel(true)
 	allDraws.Decisive = 0
@@ -17,20 +58,38 @@ func TestDegenerateDataSayWhatIsMissingAndHowManyGames(t *testing.T) {
 	noPawnTrades.Loss[0] = 0
 	noKnightTrades := ChessModel(false)
 	noKnightTrades.Loss[1] = 0
-	separated := ChessModel(true, 40, 120, 132, 200, 360, 0) // one pawn more decides every game
-	separated.Decisive = 1
 	few := ChessModel(false)
+	separated := ChessModel(true, 40, 120, 132, 200, 360, 0) // one pawn more decides nearly every game
+	separated.Decisive = 1
+	// The queen: the side ahead in it wins every game.
+	queenDecides := mixed(180)
+	for i := range 60 {
+		d := int32(i%2*2 - 1)
+		queenDecides = append(queenDecides, handGame{result: int(d), p: int32(i%3) - 1, q: d})
+	}
+	// Two decisive games among 398 draws: many resamples draw neither.
+	twoDecisive := []handGame{{result: 1, p: 1, n: 1}, {result: -1, p: -1}}
+	for i := range 398 {
+		twoDecisive = append(twoDecisive, handGame{p: int32(i%3) - 1, n: int32(i%2*2 - 1)})
+	}
 	cases := []struct {
 		name   string
 		data   *Dataset
 		method Method
 		want   []string // fragments of the advice (or of NoFitAdvice when the fit fails)
 	}{
-		{"no decisive game", allDraws.Games(300, 1), Logistic, []string{"none of the 300 games was decisive", "at least 3000 games"}},
-		{"all draws in the tanh fit", allDraws.Games(300, 1), Tanh, []string{"it has no values", "unit piece P", "at least 3000 games"}},
-		{"unit never traded", noPawnTrades.Games(300, 2), Tanh, []string{"unit piece P never changed hands in these 300 games", "about 3000 games"}},
-		{"a piece never traded", noKnightTrades.Games(300, 3), Tanh, []string{"never changed hands, so not valued: N ("}},
-		{"separation", separated.Games(400, 4), Logistic, []string{"separation: coefficients R (20.0), Q (36.2)", "at least 4000 games"}},
+		// 300 games without a decisive one: rate < 3/300, so 300 decisive ones need at least 300·300/3 games.
+		{"no decisive game", allDraws.Games(300, 1), Logistic, []string{"none of the 300 games was decisive", "no decisive game in 300 games puts its rate below 1.0% at 95%", "at least 30000 games"}},
+		{"all draws in the tanh fit", allDraws.Games(300, 1), Tanh, []string{"none of these 300 games was decisive", "at least 30000 games"}},
+		// 100 games where the unit is traded, at a rate below 3/300: at least 100·300/3.
+		{"unit never traded", noPawnTrades.Games(300, 2), Tanh, []string{"unit piece P never changed hands in these 300 games", "at least 10000 games"}},
+		{"a piece never traded", noKnightTrades.Games(300, 3), Tanh, []string{"never changed hands in these 300 games, so not valued: N (", "at least 10000 games"}},
+		// 10 games where the queen did not decide, none in 240: at least 10·240/3.
+		{"separation", handData(queenDecides), Logistic, []string{"separation: Q (ahead in it in 60 games, won all)", "no such game in 60 games puts its rate below 5.0% at 95%", "at least 1000 games"}},
+		{"separation in the tanh fit", handData(queenDecides), Tanh, []string{"separation: Q (ahead in it in 60 games, won all)"}},
+		{"coefficients held by the ridge", separated.Games(400, 4), Logistic, []string{"separation", "at least 4000 games"}},
+		// ln(2·200) → 6 decisive games at 2 in 400: 6·400/2 games.
+		{"bootstrap replicates fail", handData(twoDecisive), Logistic, []string{"bootstrap replicates drew none of the 2 decisive games", "about 6 decisive games", "at least 1200 games at this rate (2 decisive in 400)"}},
 		{"too few games", few.Games(30, 5), Tanh, []string{"rests on 30 games", "games"}},
 	}
 	for _, c := range cases {
@@ -49,9 +108,14 @@ func TestDegenerateDataSayWhatIsMissingAndHowManyGames(t *testing.T) {
 				if !strings.Contains(b.String(), "missing: "+text) {
 					t.Errorf("the text report does not carry the advice %q:\n%s", text, b.String())
 				}
-				js, _ := json.Marshal(rep)
-				if !strings.Contains(string(js), `"advice"`) {
-					t.Errorf("JSON without advice: %s", js)
+				for _, bad := range []string{"NaN", "Inf"} {
+					if strings.Contains(b.String(), bad) {
+						t.Errorf("the text report prints %s:\n%s", bad, b.String())
+					}
+				}
+				js, err := json.Marshal(rep)
+				if err != nil || !strings.Contains(string(js), `"advice"`) {
+					t.Errorf("JSON %v without advice: %s", err, js)
 				}
 			}
 			t.Log(text)
