@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -451,9 +452,17 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 	} else {
 		for i, ds := range sets {
 			ds, _ := ds.WithoutCapped() // censored results stay out of the fits, as in values
-			rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh},
+			vc := values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh},
 				Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Workers: cfg.Workers, Pairs: res.PairedGames,
-				Progress: bar(cfg.Bars, "values "+cfg.Variants[i], "resamples")})
+				Progress: bar(cfg.Bars, "values "+cfg.Variants[i], "resamples")}
+			rep, err := values.PieceValues(ds, vc)
+			if errors.Is(err, values.ErrNoDecisive) {
+				// No decisive game: the tanh fit still reads the draws, and
+				// the section says why the logistic fit is missing.
+				res.ValueNotes = append(res.ValueNotes, fmt.Sprintf("%s: no logistic fit: %s", cfg.Variants[i], values.NoFitAdvice(len(ds.Games), err)))
+				vc.Methods = []values.Method{values.Tanh}
+				rep, err = values.PieceValues(ds, vc)
+			}
 			if err != nil {
 				res.ValueNotes = append(res.ValueNotes, fmt.Sprintf("%s: no piece values by the logistic and tanh fits: %s",
 					cfg.Variants[i], values.NoFitAdvice(len(ds.Games), err)))

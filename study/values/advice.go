@@ -151,13 +151,20 @@ func (r *Report) Advice(f *FitResult) string {
 		// Said above: nothing else to resolve.
 	case !f.Normalised || unbounded:
 		n, extrapolated := GamesToResolve(games, *unit)
+		share := ""
+		if all > games && games > 0 {
+			// The fit sees games of all (a logistic fit, the decisive
+			// ones): as many more of all to play.
+			n = int(math.Ceil(float64(n) * float64(all) / float64(games)))
+			share = fmt.Sprintf(", as this fit keeps %d of every %d games", games, all)
+		}
 		what := "its values have unbounded intervals"
 		if !f.Normalised {
 			what = "it has no values"
 		}
-		how := fmt.Sprintf("about %d games (the unit's coefficient %s, its interval shrinking as 1/sqrt(games))", n, unit.Format(3))
+		how := fmt.Sprintf("about %d games (the unit's coefficient %s, its interval shrinking as 1/sqrt(games)%s)", n, unit.Format(3), share)
 		if !extrapolated {
-			how = fmt.Sprintf("at least %d games (ten times these; the unit's coefficient %s does not stand clear of zero, so no extrapolation is possible), or a stronger player", n, unit.Format(3))
+			how = fmt.Sprintf("at least %d games (ten times these%s; the unit's coefficient %s does not stand clear of zero, so no extrapolation is possible), or a stronger player", n, share, unit.Format(3))
 		}
 		parts = append(parts, fmt.Sprintf("the %s fit rests on %d games and %s because the unit piece %s's worth is not resolved: %s would fix it",
 			f.Method, games, what, r.Unit, how))
