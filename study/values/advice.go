@@ -80,9 +80,17 @@ func gamesAtRate(games, events, target int) int {
 // anything.
 func zeroRate(games int, what string) string {
 	if games <= 3 {
-		return fmt.Sprintf("no %s in %d games, too few to bound its rate", what, games)
+		return fmt.Sprintf("no %s in %s, too few to bound its rate", what, nGames(games))
 	}
 	return fmt.Sprintf("no %s in %d games puts its rate below %s at 95%%", what, games, percent(3/float64(games)))
+}
+
+// nGames writes a count of games, "1 game" or "n games".
+func nGames(n int) string {
+	if n == 1 {
+		return "1 game"
+	}
+	return fmt.Sprintf("%d games", n)
 }
 
 // percent writes a share as a percentage with two significant digits,
@@ -122,7 +130,7 @@ func (r *Report) Advice(f *FitResult) string {
 				never = append(never, pv.Piece)
 			}
 		case pv.Imbalanced > 0 && pv.Contrary == 0 && (f.Method == Logistic || f.Method == Tanh):
-			separated = append(separated, fmt.Sprintf("%s (ahead in it in %d games, won all)", pv.Piece, pv.Imbalanced))
+			separated = append(separated, fmt.Sprintf("%s (ahead in it in %s, won all)", pv.Piece, nGames(pv.Imbalanced)))
 			if fewest == 0 || pv.Imbalanced < fewest {
 				fewest = pv.Imbalanced
 			}
