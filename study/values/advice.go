@@ -172,7 +172,7 @@ func (r *Report) Advice(f *FitResult) string {
 		}
 		how := fmt.Sprintf("about %d games (the unit's coefficient %s, its interval shrinking as 1/sqrt(games)%s)", n, unit.Format(3), share)
 		if !extrapolated {
-			how = fmt.Sprintf("at least %d games (ten times these%s; the unit's coefficient %s does not stand clear of zero, so no extrapolation is possible), or a stronger player", n, share, unit.Format(3))
+			how = fmt.Sprintf("at least %d games (ten times these and at least %d%s; the unit's coefficient %s does not stand clear of zero, so no extrapolation is possible), or a stronger player", n, MinAdviceGames, share, unit.Format(3))
 		}
 		parts = append(parts, fmt.Sprintf("the %s fit rests on %d games and %s because the unit piece %s's worth is not resolved: %s would fix it",
 			f.Method, games, what, r.Unit, how))

@@ -87,7 +87,7 @@ func TestDegenerateDataSayWhatIsMissingAndHowManyGames(t *testing.T) {
 		// 10 games where the queen did not decide, none in 240: at least 10·240/3.
 		{"separation", handData(queenDecides), Logistic, []string{"separation: Q (ahead in it in 60 games, won all)", "no such game in 60 games puts its rate below 5.0% at 95%", "at least 1000 games",
 			// the unit unresolved on the 180 decisive games: ten times them, scaled to all 240 games
-			"rests on 180 games", "at least 2400 games (ten times these, as this fit keeps 180 of every 240 games"}},
+			"rests on 180 games", "at least 2400 games (ten times these and at least 1000, as this fit keeps 180 of every 240 games"}},
 		{"separation in the tanh fit", handData(queenDecides), Tanh, []string{"separation: Q (ahead in it in 60 games, won all)"}},
 		{"coefficients held by the ridge", separated.Games(400, 4), Logistic, []string{"separation", "at least 4000 games"}},
 		// ln(2·200) → 6 decisive games at 2 in 400: 6·400/2 games.
