@@ -193,14 +193,14 @@ func (v Verdict) verb() string {
 // passing chess calibration in the embedded table (CalibrationTable.Warning),
 // and "" for a player that passed.
 func UncalibratedPlayer(player string) string {
-	if w := WeakPlayer(player); w != "" {
-		return w
-	}
 	t, err := Calibrations()
-	if err != nil {
-		return fmt.Sprintf("%s: whether it passes the chess check is unknown: the calibration table cannot be read (%v)", player, err)
+	switch {
+	case err == nil:
+		return t.Warning(player)
+	case WeakPlayer(player) != "":
+		return WeakPlayer(player)
 	}
-	return t.Warning(player)
+	return fmt.Sprintf("%s: whether it passes the chess check is unknown: the calibration table cannot be read (%v)", player, err)
 }
 
 // Warning returns a one-line warning for a player without a passing
