@@ -170,15 +170,26 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		Progress:  progress.Func(progressTo(stderr, *quiet), "bootstrap", "resamples", 0),
 	})
 	if err != nil {
+		// The player's standing matters most when its games could not be
+		// fitted at all: say it before the error.
+		players := []string{*player}
+		if *player == "" {
+			players, _ = ds.Players()
+		}
+		for _, p := range players {
+			if w := values.UncalibratedPlayer(p); w != "" {
+				fmt.Fprintf(stderr, "warning: %s\n", w)
+			}
+		}
 		if errors.Is(err, values.ErrNoDecisive) || strings.Contains(err.Error(), "no position left") {
 			return fmt.Errorf("%w: %s", err, values.NoFitAdvice(len(ds.Games), err))
 		}
 		return err
 	}
 	if *player != "" {
-		if w := values.WeakPlayer(*player); w != "" {
-			rep.Warnings = append([]string{w}, rep.Warnings...)
-		}
+		rep.NamePlayers([]string{*player}, 0)
+	} else {
+		rep.NamePlayers(ds.Players())
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)

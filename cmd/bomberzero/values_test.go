@@ -206,6 +206,9 @@ func TestValuesSavedGamesFitAsThePlayedOnes(t *testing.T) {
 		t.Errorf("played: %d games, %d sampled; loaded: %d games, %d sampled; want the same, positive",
 			played.Games, played.Sampled, loaded.Games, loaded.Sampled)
 	}
+	if len(loaded.Players) != 1 || !strings.Contains(loaded.Players[0], "alphabeta") || len(loaded.Warnings) == 0 || !strings.Contains(loaded.Warnings[0], "too weak") {
+		t.Errorf("--data of saved games: players %q, warnings %q; want the player that played them, warned about", loaded.Players, loaded.Warnings)
+	}
 	fit("--player", "alphabeta:1", "--games", "12", "--seed", "4", "--save-games", dir)
 	both := fit("--data", dir, "--include-capped")
 	if both.Games != 24 {
@@ -240,6 +243,9 @@ func TestValuesOfAPlayersOwnGames(t *testing.T) {
 	if len(rep.Warnings) == 0 || !strings.Contains(rep.Warnings[0], "alphabeta:1 is too weak") || strings.Count(errOut.String(), "alphabeta:1 is too weak") != 1 {
 		t.Errorf("warnings %q, stderr %q: want alphabeta:1 named as too weak in both", rep.Warnings, errOut.String())
 	}
+	if len(rep.Players) != 1 || rep.Players[0] != "alphabeta:1" || len(rep.ChessCheck) != 1 || !strings.Contains(rep.ChessCheck[0], "alphabeta:1 is not calibrated") {
+		t.Errorf("players %q, chess check %q: want alphabeta:1 and its missing calibration", rep.Players, rep.ChessCheck)
+	}
 	// From a book of openings, each played with both colours.
 	out.Reset()
 	errOut.Reset()
@@ -247,10 +253,83 @@ func TestValuesOfAPlayersOwnGames(t *testing.T) {
 		"--bootstrap", "10", "--json", "--quiet"}, &out, &errOut); code != 0 {
 		t.Fatalf("--book: exit %d: %s", code, errOut.String())
 	}
+	// A player with no calibration record gets one line on stderr and in the report.
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("--book: output is not JSON: %v", err)
+	}
+	const uncalibrated = "engine:nodes=100 has no chess calibration"
+	if strings.Count(errOut.String(), uncalibrated) != 1 || len(rep.Warnings) == 0 || !strings.Contains(rep.Warnings[0], uncalibrated) {
+		t.Errorf("warnings %q, stderr %q: want %q once in each", rep.Warnings, errOut.String(), uncalibrated)
+	}
 	for _, bad := range [][]string{{"values", "--player", "alphabeta:1"}, {"values", "--player", "alphabeta:1", "--variant", "chess", "--data", "x"},
 		{"values", "--player", "nosuch", "--variant", "chess"}, {"values", "--data", "x", "--book", "4"}, {"values", "--player", "random", "--variant", "chess", "--book", "-1"}} {
 		if code := run(bad, &out, &errOut); code != 2 {
 			t.Errorf("%v: exit %d, want 2", bad, code)
 		}
+	}
+}
+
+// Degenerate data (every game drawn) give the fit's message, what is
+// missing and how many games would fix it, on stderr or in the report, and
+// never NaN or an infinity printed as a number on stdout or in the JSON.
+func TestValuesCommandOnDegenerateDataSaysWhatIsMissing(t *testing.T) {
+	dir := t.TempDir()
+	w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "test", GamesPerChunk: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 120 {
+		g := datasets.GameRecord{ID: datasets.NewGameID(), Variant: "chess", Model: "alphabeta:3", Length: 16, Termination: env.Repetition}
+		d := int32(i%3 - 1) // a pawn up or down, and still a draw
+		for ply := range 16 {
+			wp, bp := int32(8), int32(8)
+			if ply >= 2 {
+				wp, bp = 8+min(d, 0), 8-max(d, 0)
+			}
+			g.Positions = append(g.Positions, datasets.PositionRecord{Ply: ply, Position: "p", WhiteToMove: ply%2 == 0,
+				PolicyIndex: []int32{0}, MoveText: []string{"a1-a2"}, Visits: []float32{1}, FullSearch: true,
+				Pieces: []datasets.PieceCount{{Piece: "P", White: wp, Black: bp}, {Piece: "N", White: 2, Black: 2}, {Piece: "K", White: 1, Black: 1}}})
+		}
+		if err := w.AddGame(&g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"values", "--data", dir, "--bootstrap", "20", "--skip", "4", "--quiet"}
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string // in stdout (code 0) or stderr
+	}{
+		// 120 draws: the decisive rate is below 3/120, so 300 decisive games need at least 300·120/3.
+		{"logistic", nil, 1, "none of the 120 games was decisive (no decisive game in 120 games puts its rate below 2.5% at 95%)"},
+		{"tanh", []string{"--fits", "tanh"}, 0, "missing: none of these 120 games was decisive"},
+		{"tanh JSON", []string{"--fits", "tanh", "--json"}, 0, `"advice": "none of these 120 games was decisive`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(append(append([]string{}, base...), c.args...), &out, &errOut)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d: %s", code, c.code, errOut.String())
+			}
+			where := out.String()
+			if c.code != 0 {
+				where = errOut.String()
+			}
+			if !strings.Contains(where, c.want) || !strings.Contains(where, "at least 12000 games") {
+				t.Errorf("output lacks %q and the games that would fix it:\n%s", c.want, where)
+			}
+			if strings.Count(errOut.String(), "alphabeta:3 has no chess calibration") != 1 {
+				t.Errorf("stderr lacks the uncalibrated player's warning:\n%s", errOut.String())
+			}
+			for _, bad := range []string{"NaN", "Inf"} {
+				if strings.Contains(out.String(), bad) || strings.Contains(errOut.String(), bad) {
+					t.Errorf("%s printed:\n%s\n%s", bad, out.String(), errOut.String())
+				}
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -451,9 +452,17 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 	} else {
 		for i, ds := range sets {
 			ds, _ := ds.WithoutCapped() // censored results stay out of the fits, as in values
-			rep, err := values.PieceValues(ds, values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh},
+			vc := values.Config{Sample: values.DefaultSampleConfig(), Methods: []values.Method{values.Logistic, values.Tanh},
 				Bootstrap: cfg.Bootstrap, Seed: cfg.Seed, Workers: cfg.Workers, Pairs: res.PairedGames,
-				Progress: bar(cfg.Bars, "values "+cfg.Variants[i], "resamples")})
+				Progress: bar(cfg.Bars, "values "+cfg.Variants[i], "resamples")}
+			rep, err := values.PieceValues(ds, vc)
+			if errors.Is(err, values.ErrNoDecisive) {
+				// No decisive game: the tanh fit still reads the draws, and
+				// the section says why the logistic fit is missing.
+				res.ValueNotes = append(res.ValueNotes, fmt.Sprintf("%s: no logistic fit: %s", cfg.Variants[i], values.NoFitAdvice(len(ds.Games), err)))
+				vc.Methods = []values.Method{values.Tanh}
+				rep, err = values.PieceValues(ds, vc)
+			}
 			if err != nil {
 				res.ValueNotes = append(res.ValueNotes, fmt.Sprintf("%s: no piece values by the logistic and tanh fits: %s",
 					cfg.Variants[i], values.NoFitAdvice(len(ds.Games), err)))
@@ -471,8 +480,8 @@ func analyze(res *Result, cfg Config, sets []*values.Dataset) error {
 
 // valuePlayerNotes names the players whose games the piece values come
 // from, each with its chess calibration (values.CalibrationLine) and a
-// warning when it is too weak for piece values (values.WeakPlayer); a
-// run's self-play games name the run.
+// warning when it is too weak for piece values or has not passed the chess
+// check (values.UncalibratedPlayer); a run's self-play games name the run.
 func valuePlayerNotes(srcs []Source) []string {
 	var out, players []string
 	variants := map[string][]string{}
@@ -494,7 +503,7 @@ func valuePlayerNotes(srcs []Source) []string {
 	}
 	for _, player := range players {
 		out = append(out, fmt.Sprintf("Player: %s (the games of %s). %s", player, strings.Join(variants[player], ", "), values.CalibrationLine(player)))
-		if w := values.WeakPlayer(player); w != "" {
+		if w := values.UncalibratedPlayer(player); w != "" {
 			out = append(out, "**Warning**: "+w)
 		}
 	}

@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,7 +61,7 @@ func TestReportShowsValuesChartAndCalibration(t *testing.T) {
 		t.Fatal(err)
 	}
 	report := writeReport(t, t.TempDir(), res)
-	for _, w := range []string{"## Piece values", "![piece values](values.png)", "no chess calibration has been run for models/x.safetensors"} {
+	for _, w := range []string{"## Piece values", "![piece values](values.png)", "models/x.safetensors is not calibrated: no chess calibration has been run"} {
 		if !strings.Contains(report, w) {
 			t.Errorf("report lacks %q", w)
 		}
@@ -72,4 +74,38 @@ func indexed(ds *values.Dataset) *values.Dataset {
 		ds.Games[i].Index = i
 	}
 	return ds
+}
+
+// Degenerate games (one rule set all draws, the other 40 games) give the
+// piece-value section's messages, with the games that would fix them (the
+// tanh fit still runs where the logistic fit finds no decisive game), and
+// neither report.md nor comparison.json prints NaN or an infinity.
+func TestDegenerateValuesNeverPrintNaNOrInfinity(t *testing.T) {
+	draws := values.ChessModel(true)
+	draws.Decisive = 0
+	few := values.ChessModel(false)
+	srcs := []Source{{Variant: "x", Kind: "baseline", Player: "engine:nodes=3000", Games: 40}, {Variant: "y", Kind: "baseline", Player: "engine:nodes=3000", Games: 40}}
+	sets := []*values.Dataset{indexed(draws.Games(40, 1)), indexed(few.Games(40, 2))}
+	res, err := Analyze(Config{Variants: []string{"x", "y"}, Games: 40, Seed: 1, Bootstrap: 30}, srcs, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	report := writeReport(t, dir, res)
+	for _, w := range []string{"x: no logistic fit: none of the 40 games was decisive", "at least 4000 games at this rate",
+		"tanh fit, what is missing: none of these", "![piece values](values.png)",
+		"engine:nodes=3000 has not passed the chess check", "R 4.23 [3.76, 4.70] (-25%)"} {
+		if !strings.Contains(report, w) {
+			t.Errorf("report lacks %q:\n%s", w, report[strings.Index(report, "## Piece values"):])
+		}
+	}
+	js, err := os.ReadFile(filepath.Join(dir, JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"NaN", "Inf"} {
+		if strings.Contains(report, bad) || strings.Contains(string(js), bad) {
+			t.Errorf("%s in report.md or comparison.json:\n%s", bad, report)
+		}
+	}
 }

@@ -1,13 +1,20 @@
 package values
 
 import (
+	"bufio"
+	"bytes"
+	_ "embed" // the calibration table
 	"fmt"
+	"io"
+	"strconv"
 	"strings"
 )
 
-// Tomasev holds the chess piece values of Tomašev et al. 2020 (AlphaZero's
-// own games, pawn = 1), the reference of the chess check.
-var Tomasev = map[string]float64{"N": 3.05, "B": 3.33, "R": 5.63, "Q": 9.5}
+// Tomasev returns the chess piece values of Tomašev et al. 2020
+// (AlphaZero's own games, pawn = 1), the reference of the chess check.
+func Tomasev() map[string]float64 {
+	return map[string]float64{"N": 3.05, "B": 3.33, "R": 5.63, "Q": 9.5}
+}
 
 // ChessCheck is the calibration's pass rule: every fitted N, B, R, Q within
 // this share of Tomasev's value and Q/R within [QRLo, QRHi].
@@ -16,51 +23,203 @@ const (
 	QRLo, QRHi      = 1.5, 2.1
 )
 
+// CalibrationsFile is the name of the embedded calibration table, as
+// errors about it name it.
+const CalibrationsFile = "study/values/calibrations.txt"
+
+//go:embed calibrations.txt
+var calibrationsText []byte
+
+// Verdict is a calibration run's outcome.
+type Verdict string
+
+// The verdicts a calibration record may carry.
+const (
+	// Passes: the player's values passed the chess check.
+	Passes Verdict = "passes"
+	// Fails: the check was run and missed.
+	Fails Verdict = "fails"
+	// NotPassed: a pilot or a diagnostic short of the calibration's
+	// games that did not pass.
+	NotPassed Verdict = "not passed"
+)
+
 // CalibrationRun is one chess calibration of a player, as docs/RESULTS.md
 // records it: the player's orthodox-chess games fitted and held against
 // Tomasev.
 type CalibrationRun struct {
-	Player   string // the player spec
-	Games    int    // games fitted
-	Strength string // the player's strength, if measured ("" otherwise)
-	Passes   bool   // every value within 20% and Q/R in [1.5, 2.1]
-	Summary  string // the fitted values, briefly
-	Where    string // where the run is written up
+	Player   string  // the player spec
+	Games    int     // games fitted
+	Verdict  Verdict // passes, fails or not passed
+	Strength string  // the player's strength, if measured ("" otherwise)
+	Summary  string  // the fitted values, briefly
+	Where    string  // where the run is written up
 }
 
-// Calibrations are the chess calibrations run so far, newest last.
-var Calibrations = []CalibrationRun{
-	{Player: "alphabeta:2", Games: 6000,
-		Summary: "N 1.7-2.2, R 4.0-4.1, Q 11-13, Q/R 2.8-3.1 against Tomašev's N 3.05, R 5.63, Q 9.5, Q/R 1.7; every interval excludes them",
-		Where:   "issue 35"},
-	{Player: "engine:nodes=1000", Games: 2997,
-		Strength: "not measured at 1,000 nodes; at movetime=100ms about Stockfish UCI_Elo 1700",
-		Summary: "logistic N 2.51, B 2.63, R 3.54, Q 7.36 (-18%, -21%, -37%, -23% of Tomašev's), Q/R 2.08 [1.93, 2.27]: " +
-			"a pilot, the rook and the scale against the pawn off",
-		Where: "docs/RESULTS.md, \"Chess calibration pilot with the engine\""},
+// CalibrationTable is the calibration records with the table's version.
+type CalibrationTable struct {
+	Version int
+	Runs    []CalibrationRun
 }
 
-// CalibrationLine says which player a set of piece values comes from, its
-// strength if known, and whether it passes the chess check; when no
-// calibration has been run for the player it says so.
-func CalibrationLine(player string) string {
+// calibrationFields names the fields of a record line, for errors.
+var calibrationFields = [...]string{"player", "games", "verdict", "strength", "summary", "where"}
+
+// ParseCalibrations reads a calibration table: comment lines (#) and
+// blank lines, one "version N" line before any record, then one record a
+// line, six fields separated by " | " (player, games, verdict, strength or
+// "-", summary, where). name is the file's name for errors, which give
+// the line and the field and what was expected.
+func ParseCalibrations(r io.Reader, name string) (CalibrationTable, error) {
+	var t CalibrationTable
+	sc := bufio.NewScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		if v, ok := strings.CutPrefix(text, "version "); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 || t.Version != 0 {
+				return t, fmt.Errorf("%s:%d: %q: want one \"version N\" line, N a whole number of at least 1, before the records", name, line, text)
+			}
+			t.Version = n
+			continue
+		}
+		if t.Version == 0 {
+			return t, fmt.Errorf("%s:%d: a record before the \"version N\" line", name, line)
+		}
+		fields := strings.Split(text, " | ")
+		if len(fields) != len(calibrationFields) {
+			return t, fmt.Errorf("%s:%d: %d fields, want %d separated by \" | \" (%s)", name, line, len(fields), len(calibrationFields), strings.Join(calibrationFields[:], ", "))
+		}
+		for i := range fields {
+			fields[i] = strings.TrimSpace(fields[i])
+			if fields[i] == "" {
+				return t, fmt.Errorf("%s:%d: field %d (%s) is empty; want a value (\"-\" for an unmeasured strength)", name, line, i+1, calibrationFields[i])
+			}
+		}
+		run := CalibrationRun{Player: fields[0], Verdict: Verdict(strings.ToLower(fields[2])), Strength: fields[3], Summary: fields[4], Where: fields[5]}
+		if strings.ContainsAny(run.Player, " \t") {
+			return t, fmt.Errorf("%s:%d: field 1 (player) %q: want one player spec without spaces, e.g. engine:nodes=3000", name, line, run.Player)
+		}
+		n, err := strconv.Atoi(fields[1])
+		if err != nil || n < 1 {
+			return t, fmt.Errorf("%s:%d: field 2 (games) %q: want a whole number of games, at least 1", name, line, fields[1])
+		}
+		run.Games = n
+		switch run.Verdict {
+		case Passes, Fails, NotPassed:
+		default:
+			return t, fmt.Errorf("%s:%d: field 3 (verdict) %q: want %q, %q or %q", name, line, fields[2], Passes, Fails, NotPassed)
+		}
+		if run.Strength == "-" {
+			run.Strength = ""
+		}
+		t.Runs = append(t.Runs, run)
+	}
+	if err := sc.Err(); err != nil {
+		return t, fmt.Errorf("%s: %w", name, err)
+	}
+	if t.Version == 0 {
+		return t, fmt.Errorf("%s: no \"version N\" line", name)
+	}
+	return t, nil
+}
+
+// Calibrations returns the embedded calibration table
+// (study/values/calibrations.txt, kept with docs/RESULTS.md).
+func Calibrations() (CalibrationTable, error) {
+	return ParseCalibrations(bytes.NewReader(calibrationsText), CalibrationsFile)
+}
+
+// Lookup returns the player's last record, or nil when no calibration of
+// it was recorded. Specs compare without case and surrounding spaces.
+func (t CalibrationTable) Lookup(player string) *CalibrationRun {
 	var run *CalibrationRun
-	for i := range Calibrations {
-		if strings.EqualFold(Calibrations[i].Player, strings.TrimSpace(player)) {
-			run = &Calibrations[i]
+	for i := range t.Runs {
+		if strings.EqualFold(t.Runs[i].Player, strings.TrimSpace(player)) {
+			run = &t.Runs[i]
 		}
 	}
+	return run
+}
+
+// checkText is the chess check in words, for the lines below.
+const checkText = "N, B, R, Q within 20% of Tomašev's 3.05, 3.33, 5.63, 9.5 and Q/R in [1.5, 2.1]"
+
+// CalibrationLine says which player a set of piece values comes from, its
+// strength if known, and whether it passes the chess check by the embedded
+// table (Calibrations, CalibrationTable.Line).
+func CalibrationLine(player string) string {
+	t, err := Calibrations()
+	if err != nil {
+		return fmt.Sprintf("Calibration: unknown for %s: the calibration table cannot be read (%v)", player, err)
+	}
+	return t.Line(player)
+}
+
+// Line says which player a set of piece values comes from, its strength if
+// known, and whether it passes the chess check, naming the table's
+// version; when no calibration has been run for the player it says so.
+func (t CalibrationTable) Line(player string) string {
+	run := t.Lookup(player)
 	if run == nil {
-		return fmt.Sprintf("Calibration: no chess calibration has been run for %s, so its piece values are not known to match strong play "+
-			"(docs/values.md; the check: N, B, R, Q within 20%% of Tomašev's 3.05, 3.33, 5.63, 9.5 and Q/R in [1.5, 2.1])", player)
+		return fmt.Sprintf("Calibration: %s is not calibrated: no chess calibration has been run for it, so its piece values are not known to match strong play "+
+			"(calibration table v%d; the check: %s)", player, t.Version, checkText)
 	}
 	strength := run.Strength
 	if strength == "" {
 		strength = "strength not measured against a rated ladder"
 	}
-	verdict := "fails"
-	if run.Passes {
-		verdict = "passes"
+	return fmt.Sprintf("Calibration: %s (%s) %s the chess check on %d games: %s (%s; calibration table v%d)",
+		run.Player, strength, run.Verdict.verb(), run.Games, run.Summary, run.Where, t.Version)
+}
+
+// verb is the verdict as the verb of a sentence on the check.
+func (v Verdict) verb() string {
+	switch v {
+	case Passes:
+		return "passes"
+	case Fails:
+		return "fails"
 	}
-	return fmt.Sprintf("Calibration: %s (%s) %s the chess check on %d games: %s (%s)", run.Player, strength, verdict, run.Games, run.Summary, run.Where)
+	return "has not passed"
+}
+
+// UncalibratedPlayer returns a one-line warning for a player without a
+// passing chess calibration in the embedded table (CalibrationTable.Warning),
+// and "" for a player that passed.
+func UncalibratedPlayer(player string) string {
+	t, err := Calibrations()
+	switch {
+	case err == nil:
+		return t.Warning(player)
+	case WeakPlayer(player) != "":
+		return WeakPlayer(player)
+	}
+	return fmt.Sprintf("%s: whether it passes the chess check is unknown: the calibration table cannot be read (%v)", player, err)
+}
+
+// Warning returns a one-line warning for a player without a passing
+// record (WeakPlayer's line for a player known to be too weak, otherwise
+// what its record says or that it has none), and "" for a player that
+// passed: piece values from such a player's games are the player's, not
+// the game's, until a calibration says otherwise.
+func (t CalibrationTable) Warning(player string) string {
+	if w := WeakPlayer(player); w != "" {
+		return w
+	}
+	run := t.Lookup(player)
+	switch {
+	case run == nil:
+		return fmt.Sprintf("%s has no chess calibration, so these values may be the player's, not the game's "+
+			"(no record in calibration table v%d; docs/values.md)", player, t.Version)
+	case run.Verdict == Passes:
+		return ""
+	}
+	return fmt.Sprintf("%s %s the chess check (%d games, %s): these values may be the player's, not the game's",
+		player, run.Verdict.verb(), run.Games, run.Where)
 }

@@ -28,6 +28,9 @@ type Game struct {
 	Length      int             // plies played
 	// Positions are the recorded positions in increasing ply order.
 	Positions []Position
+	// Player names who played the game (the chunk's model column: a
+	// player spec or a checkpoint); "" when not recorded.
+	Player string
 	// Index is the game's place in the match that played it. It names the
 	// game's pair where the data set is one side of a paired design
 	// (Config.Pairs): two rule sets' games with the same Index were played
@@ -102,7 +105,7 @@ func (b *builder) add(r *datasets.GameRecord) error {
 	}
 	b.seen[r.ID] = true
 	g := Game{ID: r.ID, Variant: r.Variant, Result: r.Result, Termination: r.Termination, Length: r.Length,
-		Positions: make([]Position, len(r.Positions)), Index: len(b.ds.Games)}
+		Positions: make([]Position, len(r.Positions)), Index: len(b.ds.Games), Player: r.Model}
 	for i := range r.Positions {
 		p := &r.Positions[i]
 		q := Position{Ply: p.Ply, WhiteToMove: p.WhiteToMove, Text: p.Position, Value: float64(p.Value), Played: p.Played}
@@ -272,6 +275,23 @@ func (ds *Dataset) Variants() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// Players returns the players named by ds's games (Game.Player), sorted,
+// and how many games name none.
+func (ds *Dataset) Players() ([]string, int) {
+	var names []string
+	unnamed := 0
+	for i := range ds.Games {
+		switch p := ds.Games[i].Player; {
+		case p == "":
+			unnamed++
+		case !slices.Contains(names, p):
+			names = append(names, p)
+		}
+	}
+	slices.Sort(names)
+	return names, unnamed
 }
 
 // OfVariant returns the games of ds played in the named variant, sharing

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Report is the outcome of PieceValues: one FitResult per method, with the
@@ -30,9 +31,35 @@ type Report struct {
 	// tanh and logistic fits side by side): A's value minus B's.
 	Differences []FitDifference `json:"differences,omitempty"`
 	// Warnings say when the values are implausible for any strong player
-	// (Implausible) or the player is too weak for the question (the caller
-	// adds WeakPlayer's line).
+	// (Implausible) or the player is too weak for the question or has not
+	// passed the chess check (NamePlayers adds UncalibratedPlayer's line).
 	Warnings []string `json:"warnings,omitempty"`
+	// Players name who played the games, and ChessCheck says for each
+	// whether it passed the chess check (CalibrationLine); both are set by
+	// the caller through NamePlayers, empty when it did not.
+	Players    []string `json:"players,omitempty"`
+	ChessCheck []string `json:"chess_check,omitempty"`
+}
+
+// NamePlayers records who played the report's games: each player with its
+// chess-check line (CalibrationLine) and, for a player without a passing
+// calibration, one warning line (UncalibratedPlayer) before the fits' own.
+// unnamed counts games whose player is not recorded; they get a line too,
+// as no calibration can vouch for them.
+func (r *Report) NamePlayers(players []string, unnamed int) {
+	var warn []string
+	for _, p := range players {
+		r.Players = append(r.Players, p)
+		r.ChessCheck = append(r.ChessCheck, CalibrationLine(p))
+		if w := UncalibratedPlayer(p); w != "" {
+			warn = append(warn, w)
+		}
+	}
+	if unnamed > 0 {
+		r.ChessCheck = append(r.ChessCheck, fmt.Sprintf("Calibration: %d games do not name their player, so no chess calibration vouches for their values", unnamed))
+		warn = append(warn, fmt.Sprintf("%d games do not name their player: whether it passes the chess check is unknown", unnamed))
+	}
+	r.Warnings = append(warn, r.Warnings...)
 }
 
 // FitDifference is two fits' disagreement on one piece's value: A's value
@@ -65,9 +92,14 @@ type FitResult struct {
 	// Replicates is the number of bootstrap replicates refitted; Failed
 	// those that could not be (no decisive game drawn, say) and are left
 	// out of the intervals.
-	Replicates int      `json:"replicates"`
-	Failed     int      `json:"failed"`
-	Notes      []string `json:"notes,omitempty"`
+	Replicates int `json:"replicates"`
+	Failed     int `json:"failed"`
+	// FailedEmpty counts the failed replicates whose resample held no
+	// position of this fit (for the logistic fit: no decisive game).
+	FailedEmpty int `json:"failed_empty,omitempty"`
+	// Decisive counts the fit's games that were won or lost.
+	Decisive int      `json:"decisive_games"`
+	Notes    []string `json:"notes,omitempty"`
 	// Advice says what the fit's values lack and about how many games
 	// would fix it (Report.Advice); empty when every value is bounded.
 	Advice string `json:"advice,omitempty"`
@@ -99,6 +131,15 @@ type PieceValue struct {
 	// Value is Coef divided by the unit piece's coefficient, replicate by
 	// replicate; nil when not Normalised or Coef is nil.
 	Value *Estimate `json:"value"`
+	// Imbalanced counts the fit's games with a sampled position where the
+	// sides' counts of the piece differ (0: it never changed hands there);
+	// Contrary those of them where, in such a position, the side with more
+	// of it did not win (for the logistic and tanh fits; a draw counts in
+	// the tanh fit). Imbalanced > 0 with Contrary 0 is separation: its
+	// difference predicts every result, so only the ridge holds its
+	// coefficient finite.
+	Imbalanced int `json:"imbalanced_games"`
+	Contrary   int `json:"contrary_games"`
 }
 
 // ErrNoDecisive is returned (wrapped) for a Logistic fit on data without a
@@ -129,6 +170,14 @@ type problem struct {
 	scales []float64
 	labels []string
 	phases []PhaseScale
+	// imbalanced and contrary count, per piece column of the data set,
+	// the games PieceValue.Imbalanced and Contrary describe; decisive the
+	// fit's won or lost games.
+	imbalanced, contrary []int
+	decisive             int
+	// emptyFails counts the bootstrap replicates that drew no row of this
+	// fit (errNoData).
+	emptyFails atomic.Int64
 }
 
 // PieceValues fits the piece values of ds with every method of cfg and
@@ -289,6 +338,7 @@ func buildProblem(ds *Dataset, rows []sampled, m Method, cfg Config, unitCol int
 		}
 		return nil, fmt.Errorf("no position to fit")
 	}
+	p.evidence(ds, use, ys)
 	// Keep the piece types whose difference varies over the fit's rows.
 	for col, name := range ds.Pieces {
 		first := diff(use[0].pos, col)
@@ -372,6 +422,41 @@ func buildProblem(ds *Dataset, rows []sampled, m Method, cfg Config, unitCol int
 	return p, nil
 }
 
+// evidence counts, over the fit's positions use with targets ys, the
+// decisive games and, per piece, the games where its counts differ and
+// those where the side with more of it did not win (problem.imbalanced,
+// contrary; contrary only for the result fits, whose targets are 0, ½, 1).
+func (p *problem) evidence(ds *Dataset, use []sampled, ys []float64) {
+	n := len(ds.Pieces)
+	p.imbalanced, p.contrary = make([]int, n), make([]int, n)
+	results := p.method == Logistic || p.method == Tanh
+	type key struct{ game, col int }
+	imb, con := map[key]bool{}, map[key]bool{}
+	decisive := map[int]bool{}
+	for i, r := range use {
+		if ds.Games[r.game].Result != 0 {
+			decisive[r.game] = true
+		}
+		for col := range n {
+			d := diff(r.pos, col)
+			if d == 0 {
+				continue
+			}
+			k := key{r.game, col}
+			if !imb[k] {
+				imb[k] = true
+				p.imbalanced[col]++
+			}
+			won := (d > 0 && ys[i] == 1) || (d < 0 && ys[i] == 0)
+			if results && !won && !con[k] {
+				con[k] = true
+				p.contrary[col]++
+			}
+		}
+	}
+	p.decisive = len(decisive)
+}
+
 // diff returns the side to move's count of piece col minus the opponent's.
 func diff(p *Position, col int) int32 {
 	if p.WhiteToMove {
@@ -425,8 +510,11 @@ func bootstrap(ds *Dataset, probs []*problem, points [][]float64, cfg Config) []
 				for i, p := range probs {
 					beta := make([]float64, p.d.k) // kept as the replicate's result
 					copy(beta, points[i])          // warm start at the plain fit
-					if err := p.d.fit(beta, gw, works[i]); err == nil {
+					switch err := p.d.fit(beta, gw, works[i]); {
+					case err == nil:
 						out[i][r] = beta
+					case errors.Is(err, errNoData):
+						p.emptyFails.Add(1)
 					}
 				}
 				if cfg.Progress != nil {
@@ -478,6 +566,7 @@ func summarize(p *problem, point []float64, reps [][]float64, names []string) Fi
 		}
 	}
 	fr.Replicates, fr.Failed = len(good), len(reps)-len(good)
+	fr.FailedEmpty, fr.Decisive = int(p.emptyFails.Load()), p.decisive
 	if fr.Failed > 0 {
 		fr.Notes = append(fr.Notes, fmt.Sprintf("%d of %d bootstrap replicates could not be fitted and are left out of the intervals", fr.Failed, len(reps)))
 	}
@@ -526,7 +615,7 @@ func summarize(p *problem, point []float64, reps [][]float64, names []string) Fi
 		}
 	}
 	for col, name := range names {
-		pv := PieceValue{Piece: name}
+		pv := PieceValue{Piece: name, Imbalanced: p.imbalanced[col], Contrary: p.contrary[col]}
 		if j := slices.Index(p.pieces, col); j >= 0 {
 			c := coef(nFixed + j)
 			pv.Coef = &c

@@ -92,60 +92,85 @@ func dot(a, b []float64) float64 {
 	return s
 }
 
-// fit minimises the objective by Newton's method with step halving,
-// starting from beta and leaving the optimum there. gw weights each game
-// (bootstrap multiplicities; all ones for the plain fit). It returns
-// errNoData when no row has weight, and an error when Newton fails to
-// converge (which the ridge penalty makes rare: the objective is strictly
-// convex).
+// fit minimises the objective by Newton's method with step halving
+// (newton), starting from beta and leaving the optimum there. gw weights
+// each game (bootstrap multiplicities; all ones for the plain fit). It
+// returns errNoData when no row has weight, and an error when Newton fails
+// to converge (which the ridge penalty makes rare: the objective is
+// strictly convex). A design with phase bins is fitted by fitPhased.
 func (d *design) fit(beta, gw []float64, work *glmWork) error {
 	if d.bins > 1 {
 		return d.fitPhased(beta, gw, work)
 	}
+	if d.totalWeight(gw) == 0 {
+		return errNoData
+	}
+	if err := newton(beta, work.trial, work, 200, func(beta []float64) float64 { return d.pass(beta, gw, work) }); err != nil {
+		return fmt.Errorf("values: %w", err)
+	}
+	return nil
+}
+
+// totalWeight returns the rows' summed weight under the game weights gw.
+func (d *design) totalWeight(gw []float64) float64 {
 	total := 0.0
 	for i := range d.y {
 		total += gw[d.game[i]] * d.count[i] * d.weight[i]
 	}
-	if total == 0 {
-		return errNoData
-	}
-	prev := work.trial // the last accepted point
+	return total
+}
+
+// newton minimises a strictly convex objective by Newton's method with
+// step halving, the one loop of the plain and the phased fit. It starts
+// from theta and leaves the optimum there; prev (len(theta)) keeps the
+// last accepted point. pass(theta) returns the objective at theta and
+// leaves its gradient in w.grad and its Hessian (or expected information)
+// in w.hess, both over len(theta) parameters. A step that raises the
+// objective is halved from the last accepted point, and below a length of
+// 1e-10 that point is the optimum; otherwise the loop stops when a full
+// step lowers the objective by no more than 1e-14 relatively, or when its
+// largest component is below 1e-7 (Newton converges quadratically: the
+// next step would be far below any bootstrap interval's resolution). It
+// fails on an objective that is not a number, on a Hessian that is not
+// positive definite, and after maxIter passes.
+func newton(theta, prev []float64, w *glmWork, maxIter int, pass func(theta []float64) float64) error {
 	prevObj := math.Inf(1)
 	t := 1.0 // the step length taken from prev
-	for iter := 0; iter < 200; iter++ {
-		obj := d.pass(beta, gw, work)
+	for iter := 0; iter < maxIter; iter++ {
+		obj := pass(theta)
+		if math.IsNaN(obj) {
+			return fmt.Errorf("the objective is not a number at iteration %d", iter)
+		}
 		if obj > prevObj+1e-12*(1+math.Abs(prevObj)) {
 			// The full step overshot: halve it from the last accepted point.
 			t /= 2
 			if t < 1e-10 {
-				copy(beta, prev)
+				copy(theta, prev)
 				return nil
 			}
-			for j := range beta {
-				beta[j] = prev[j] - t*work.step[j]
+			for j := range theta {
+				theta[j] = prev[j] - t*w.step[j]
 			}
 			continue
 		}
 		if iter > 0 && prevObj-obj <= 1e-14*(1+math.Abs(obj)) {
 			return nil
 		}
-		if err := work.newtonStep(d.k); err != nil {
-			return fmt.Errorf("values: Newton step: %w", err)
+		if err := w.newtonStep(len(theta)); err != nil {
+			return fmt.Errorf("the Newton step: %w", err)
 		}
-		copy(prev, beta)
+		copy(prev, theta)
 		prevObj, t = obj, 1
 		maxStep := 0.0
-		for j := range beta {
-			beta[j] -= work.step[j]
-			maxStep = max(maxStep, math.Abs(work.step[j]))
+		for j := range theta {
+			theta[j] -= w.step[j]
+			maxStep = max(maxStep, math.Abs(w.step[j]))
 		}
-		// Newton converges quadratically: once a step is this small the
-		// next one is far below any bootstrap interval's resolution.
 		if maxStep < 1e-7 {
 			return nil
 		}
 	}
-	return fmt.Errorf("values: Newton did not converge in 200 iterations")
+	return fmt.Errorf("the Newton iteration did not converge in %d passes", maxIter)
 }
 
 // pass returns the objective at beta and leaves its gradient and Hessian in

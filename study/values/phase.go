@@ -74,7 +74,8 @@ func phaseBins(rows []sampled, cols []int, k int) ([]int, int, []string) {
 // ratios. The parameters (β, s_1..) are fitted together by Fisher scoring
 // (Newton's method with the expected information, which the bilinear
 // predictor needs: its exact Hessian need not be positive definite) with
-// step halving; the scales are left in work.scales.
+// step halving, by the plain fit's loop (newton); the scales are left in
+// work.scales.
 func (d *design) fitPhased(beta, gw []float64, work *glmWork) error {
 	k, nb := d.k, d.bins
 	np := k + nb - 1
@@ -84,12 +85,8 @@ func (d *design) fitPhased(beta, gw []float64, work *glmWork) error {
 		work.jac = make([]float64, np)
 		work.scales = make([]float64, nb)
 	}
-	pw, theta, prev := work.phased, work.theta, work.prevTheta
-	total := 0.0
-	for i := range d.y {
-		total += gw[d.game[i]] * d.count[i] * d.weight[i]
-	}
-	if total == 0 {
+	theta := work.theta
+	if d.totalWeight(gw) == 0 {
 		return errNoData
 	}
 	copy(theta, beta)
@@ -99,44 +96,8 @@ func (d *design) fitPhased(beta, gw []float64, work *glmWork) error {
 	if d.startScales != nil {
 		copy(theta[k:], d.startScales)
 	}
-	prevObj := math.Inf(1)
-	t := 1.0
-	converged := false
-	for iter := 0; iter < 400 && !converged; iter++ {
-		obj := d.phasedPass(theta, gw, work)
-		if math.IsNaN(obj) {
-			return fmt.Errorf("values: phased fit: the objective is not a number at iteration %d", iter)
-		}
-		if obj > prevObj+1e-12*(1+math.Abs(prevObj)) {
-			t /= 2
-			if t < 1e-10 {
-				copy(theta, prev)
-				converged = true
-				continue
-			}
-			for j := range theta {
-				theta[j] = prev[j] - t*pw.step[j]
-			}
-			continue
-		}
-		if iter > 0 && prevObj-obj <= 1e-14*(1+math.Abs(obj)) {
-			converged = true
-			continue
-		}
-		if err := pw.newtonStep(np); err != nil {
-			return fmt.Errorf("values: phased fit: %w", err)
-		}
-		copy(prev, theta)
-		prevObj, t = obj, 1
-		maxStep := 0.0
-		for j := range theta {
-			theta[j] -= pw.step[j]
-			maxStep = max(maxStep, math.Abs(pw.step[j]))
-		}
-		converged = maxStep < 1e-7
-	}
-	if !converged {
-		return fmt.Errorf("values: the phased fit did not converge in 400 iterations")
+	if err := newton(theta, work.prevTheta, work.phased, 400, func(theta []float64) float64 { return d.phasedPass(theta, gw, work) }); err != nil {
+		return fmt.Errorf("values: phased fit: %w", err)
 	}
 	copy(beta, theta[:k])
 	work.scales[0] = 1

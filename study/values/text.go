@@ -31,6 +31,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	ew.printf(")\nUnit %s; 95%% intervals from %d bootstrap resamples of whole games, seed %d; ridge %g\n",
 		r.Unit, r.Bootstrap, r.Seed, r.Ridge)
+	if len(r.Players) > 0 {
+		ew.printf("Players: %s\n", strings.Join(r.Players, ", "))
+	}
+	for _, c := range r.ChessCheck {
+		ew.printf("%s\n", c)
+	}
 	for i := range r.Fits {
 		f := &r.Fits[i]
 		ew.printf("\n%s fit: %s\n", f.Method, methodBlurb(f.Method))
