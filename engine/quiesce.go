@@ -135,10 +135,10 @@ func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 
 			continue
 		}
 		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, mover)
-		u := pos.DoMove(m)
+		u, saved := w.doMove(m)
 		givesCheck := pos.InCheck()
 		s := -w.quiesceChecked(-beta, -alpha, ply+1, givesCheck)
-		pos.UndoMove(u)
+		w.undoMove(u, saved)
 		if w.stopped() {
 			return 0
 		}
