@@ -22,8 +22,9 @@ const treeSignatureEnv = "BOMBERZERO_TREE_SIGNATURE"
 // by their nodes, move, score, depth and PV, one line a rule set. With
 // BOMBERZERO_TREE_SIGNATURE=FILE it writes FILE when it does not exist
 // (run it on the commit before the change) and otherwise fails naming
-// every rule set whose searches differ from FILE's (run it on the commit
-// after). Without the variable it is skipped: the signature changes,
+// every line that differs from FILE's (run it on the commit after; the
+// hash runs on from one rule set to the next, so the first line named is
+// the first rule set whose searches differ). Without the variable it is skipped: the signature changes,
 // rightly, with every change of the search's tree.
 func TestSearchTreeSignature(t *testing.T) {
 	path := os.Getenv(treeSignatureEnv)
