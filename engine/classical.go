@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	"bomberzero/env"
 )
@@ -79,6 +80,34 @@ type Classical struct {
 	// cache holds full evaluations by position key: a search meets the
 	// same leaves again in each iteration.
 	cache *[evalCacheSize]cachedEval
+	// pawnZ[c][t][s] is the key of side c's pawn of type t on s (zero for
+	// other types), pawnCache the pawn-structure terms by the XOR of those
+	// keys: the pawns change far less often than the rest.
+	pawnZ     [2][][maxSquares]uint64
+	pawnCache *[pawnCacheSize]cachedPawns
+}
+
+// pawnCacheSize is the number of pawn structures a Classical keeps (a power of two).
+const pawnCacheSize = 1 << 12
+
+// cachedPawns is the pawn-structure terms of both sides for the pawns
+// whose key is key.
+type cachedPawns struct {
+	key   uint64
+	used  bool
+	score [2]int32
+}
+
+// psqState is the part of the classical evaluation a move changes only
+// through the pieces it moves, removes, promotes or drops: the search keeps
+// it on make and unmake (applyMove) instead of summing the board at every
+// node, and stateOf computes it from scratch. Every field is a sum over the
+// pieces, so the order of the updates does not matter.
+type psqState struct {
+	score    [2]int32 // material on the board and in hand, piece-square terms, kings aside
+	kmg, keg [2]int32 // the king's middlegame and endgame squares
+	phase    int32    // non-pawn material, board and hand
+	pawnKey  uint64   // the XOR of pawnZ over the pawns on the board
 }
 
 // zoneSquare is one square of a king's neighbourhood; near says it is
@@ -106,11 +135,23 @@ func NewClassical(v *env.Variant, table []int32, w Weights) (*Classical, error) 
 	if w.Material < 0 || w.Material > 1000 {
 		return nil, fmt.Errorf("classical evaluation: material weight %d%%: want 0 to 1000", w.Material)
 	}
-	e := &Classical{v: v, w: w, value: make([]int32, len(table)), pawn: make([]bool, len(table)), cache: new([evalCacheSize]cachedEval)}
+	e := &Classical{v: v, w: w, value: make([]int32, len(table)), pawn: make([]bool, len(table)),
+		cache: new([evalCacheSize]cachedEval), pawnCache: new([pawnCacheSize]cachedPawns)}
 	for t := range table {
 		e.value[t] = table[t] * w.Material / 100
 		if t > 0 {
 			e.pawn[t] = v.Pieces[t].Pawn != env.NotPawn
+		}
+	}
+	rng := rand.New(rand.NewPCG(0x9a3b, uint64(len(table))))
+	for c := range e.pawnZ {
+		e.pawnZ[c] = make([][maxSquares]uint64, len(table))
+		for t := range table {
+			if e.pawn[t] {
+				for q := range e.pawnZ[c][t] {
+					e.pawnZ[c][t][q] = rng.Uint64()
+				}
+			}
 		}
 	}
 	g := v.Geo
@@ -220,6 +261,7 @@ func (e *Classical) Name() string { return "classical" }
 func (e *Classical) Fork() Evaluator {
 	f := *e
 	f.cache = new([evalCacheSize]cachedEval)
+	f.pawnCache = new([pawnCacheSize]cachedPawns)
 	return &f
 }
 
@@ -244,52 +286,98 @@ func (e *Classical) EvaluateWithin(pos *env.Position, alpha, beta int32) int32 {
 	if slot.key == key && key != 0 {
 		return slot.score
 	}
-	v := e.v
-	g := v.Geo
-	king := v.KingType()
-	var score, kmg, keg [2]int32
-	var phase int32
-	e.pawnsOn = [2][16]int8{}
+	st := e.stateOf(pos)
+	return e.finish(pos, &st, slot, alpha, beta)
+}
+
+// evaluateFrom is EvaluateWithin for a position whose incremental terms
+// st are known (kept by the search): the same score, without summing the
+// board.
+func (e *Classical) evaluateFrom(pos *env.Position, st *psqState, alpha, beta int32) int32 {
+	key := pos.Hash()
+	slot := &e.cache[key&(evalCacheSize-1)]
+	if slot.key == key && key != 0 {
+		return slot.score
+	}
+	return e.finish(pos, st, slot, alpha, beta)
+}
+
+// stateOf returns pos's incremental terms, summed from scratch.
+func (e *Classical) stateOf(pos *env.Position) psqState {
+	var st psqState
 	for c := env.White; c <= env.Black; c++ {
 		for t := 1; t < len(e.value); t++ {
 			if n := pos.InHand(c, t); n > 0 {
-				score[c] += int32(n) * e.value[t]
-				if !e.pawn[t] {
-					phase += int32(n) * e.value[t]
-				}
+				e.hand(&st, c, t, int32(n))
 			}
 		}
 		for _, s := range pos.Pieces(c, e.buf[:0]) {
-			t := pos.At(s).Type()
-			if t == king {
-				kmg[c] += e.kingMg[c][s]
-				keg[c] += e.kingEg[c][s]
-				continue
-			}
-			score[c] += e.value[t] + e.psq[c][t][s]
-			if e.pawn[t] {
-				f := g.File(s)
-				r := int8(v.RelativeRank(c, g.Rank(s)))
-				n := e.pawnsOn[c][f]
-				if n == 0 || r < e.pawnRanks[c][f][0] {
-					e.pawnRanks[c][f][0] = r // the rearmost
-				}
-				if n == 0 || r > e.pawnRanks[c][f][1] {
-					e.pawnRanks[c][f][1] = r // the most advanced
-				}
-				e.pawnsOn[c][f] = n + 1
-			} else {
-				phase += e.value[t]
-			}
+			e.place(&st, c, pos.At(s).Type(), s, 1)
 		}
 	}
-	e.pawnStructure(&score)
+	return st
+}
+
+// place adds sign (1 or -1) times side c's piece of type t on s to st.
+func (e *Classical) place(st *psqState, c env.Color, t int, s env.Square, sign int32) {
+	if t == e.v.KingType() {
+		st.kmg[c] += sign * e.kingMg[c][s]
+		st.keg[c] += sign * e.kingEg[c][s]
+		return
+	}
+	st.score[c] += sign * (e.value[t] + e.psq[c][t][s])
+	if e.pawn[t] {
+		st.pawnKey ^= e.pawnZ[c][t][s]
+	} else {
+		st.phase += sign * e.value[t]
+	}
+}
+
+// hand adds n of side c's pieces of type t in hand to st (n < 0 takes them off).
+func (e *Classical) hand(st *psqState, c env.Color, t int, n int32) {
+	st.score[c] += n * e.value[t]
+	if !e.pawn[t] {
+		st.phase += n * e.value[t]
+	}
+}
+
+// applyMove updates st, the terms of the position before move m, to those
+// of pos, the position after it, with u what DoMove returned. A castle is
+// summed again (rare, and its rook's squares are the variant's).
+func (e *Classical) applyMove(st *psqState, pos *env.Position, m env.Move, u *env.Undo) {
+	us := pos.SideToMove().Other()
+	switch m.Kind() {
+	case env.Castle:
+		*st = e.stateOf(pos)
+	case env.Drop:
+		t := m.Promotion()
+		e.hand(st, us, t, -1)
+		e.place(st, us, t, m.To(), 1)
+	default:
+		e.place(st, us, u.Moved().Type(), m.From(), -1)
+		for i := 0; i < u.Captures(); i++ {
+			s, q := u.Capture(i)
+			e.place(st, q.Color(), q.Type(), s, -1)
+		}
+		e.place(st, us, pos.At(m.To()).Type(), m.To(), 1)
+	}
+}
+
+// finish returns the score of pos from its incremental terms st: the pawn
+// structure (from the pawn cache), the king's safety and phase blend, the
+// tempo and, unless the window lets it be left out, the mobility; the full
+// score is stored in slot.
+func (e *Classical) finish(pos *env.Position, st *psqState, slot *cachedEval, alpha, beta int32) int32 {
+	score, kmg := st.score, st.kmg
+	ps := e.pawnTerms(pos, st.pawnKey)
+	score[0] += ps[0]
+	score[1] += ps[1]
 	e.kingSafety(pos, &kmg)
 	// Blend the king's terms by the material left: 256 at the start, 0 with
 	// pawns and kings alone.
-	ph := min(phase*256/e.startPhase, 256)
+	ph := min(st.phase*256/e.startPhase, 256)
 	for c := range score {
-		score[c] += (kmg[c]*ph + keg[c]*(256-ph)) / 256
+		score[c] += (kmg[c]*ph + st.keg[c]*(256-ph)) / 256
 	}
 	us := pos.SideToMove()
 	s := score[us] - score[us.Other()] + e.w.Tempo
@@ -299,8 +387,40 @@ func (e *Classical) EvaluateWithin(pos *env.Position, alpha, beta int32) int32 {
 		}
 		s += int32(pos.Mobility(us)-pos.Mobility(us.Other())) * e.w.MobilityTenths / 10
 	}
-	*slot = cachedEval{key, s}
+	*slot = cachedEval{pos.Hash(), s}
 	return s
+}
+
+// pawnTerms returns both sides' pawn-structure terms for pos, whose pawns
+// have the key key: from the pawn cache, or gathered from the board.
+func (e *Classical) pawnTerms(pos *env.Position, key uint64) [2]int32 {
+	slot := &e.pawnCache[key&(pawnCacheSize-1)]
+	if slot.used && slot.key == key {
+		return slot.score
+	}
+	g := e.v.Geo
+	e.pawnsOn = [2][16]int8{}
+	for c := env.White; c <= env.Black; c++ {
+		for _, s := range pos.Pieces(c, e.buf[:0]) {
+			if !e.pawn[pos.At(s).Type()] {
+				continue
+			}
+			f := g.File(s)
+			r := int8(e.v.RelativeRank(c, g.Rank(s)))
+			n := e.pawnsOn[c][f]
+			if n == 0 || r < e.pawnRanks[c][f][0] {
+				e.pawnRanks[c][f][0] = r // the rearmost
+			}
+			if n == 0 || r > e.pawnRanks[c][f][1] {
+				e.pawnRanks[c][f][1] = r // the most advanced
+			}
+			e.pawnsOn[c][f] = n + 1
+		}
+	}
+	var score [2]int32
+	e.pawnStructure(&score)
+	*slot = cachedPawns{key: key, used: true, score: score}
+	return score
 }
 
 // pawnStructure adds the doubled, isolated and passed pawn terms from the

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"bomberzero/env"
@@ -103,4 +104,74 @@ func TestClassicalRefusesATableOfAnotherVariant(t *testing.T) {
 	if _, err := NewClassical(v, []int32{0, 100}, DefaultWeights()); err == nil {
 		t.Errorf("a table of one piece type accepted for chess")
 	}
+}
+
+// TestIncrementalTermsEqualScratchInEveryVariant plays random games of
+// every variant and option and, at every ply, makes and unmakes every legal
+// move: the material and piece-square terms the search keeps on make
+// (applyMove) must equal those summed from scratch after each move, the
+// terms restored on unmake those of the position before it, and the score
+// from the kept terms the from-scratch evaluation's.
+func TestIncrementalTermsEqualScratchInEveryVariant(t *testing.T) {
+	const games, plies = 3, 80
+	promotions, doubles := 0, 0
+	for _, v := range variantsUnderTest(t) {
+		e, err := NewClassical(v, testTable(v), DefaultWeights())
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Two evaluators, so that neither answers from the other's cache.
+		inc, scratch := e.Fork().(*Classical), e.Fork().(*Classical)
+		kinds := map[env.MoveKind]int{}
+		captures := 0
+		for g := 0; g < games; g++ {
+			rng := rand.New(rand.NewPCG(uint64(g), 31))
+			pos := v.NewPosition()
+			st := e.stateOf(pos)
+			var buf [env.MaxMoves]env.Move
+			for ply := 0; ply < plies; ply++ {
+				moves := pos.LegalMoves(buf[:0])
+				if r, _ := pos.StatusOf(len(moves)); r != env.Ongoing {
+					break
+				}
+				for _, m := range moves {
+					before := st
+					u := pos.DoMove(m)
+					e.applyMove(&st, pos, m, &u)
+					kinds[m.Kind()]++
+					captures += u.Captures()
+					if m.Kind() != env.Drop && m.Promotion() != 0 {
+						promotions++
+					}
+					if u.Captures() == 2 {
+						doubles++
+					}
+					if want := e.stateOf(pos); st != want {
+						t.Fatalf("%s game %d ply %d, after the move %d-%d (kind %d): incremental terms %+v, from scratch %+v", v.Name, g, ply, m.From(), m.To(), m.Kind(), st, want)
+					}
+					if !pos.InCheck() {
+						if got, want := inc.evaluateFrom(pos, &st, -Infinite, Infinite), scratch.Evaluate(pos); got != want {
+							t.Fatalf("%s game %d ply %d: score from the kept terms %d, from scratch %d", v.Name, g, ply, got, want)
+						}
+					}
+					pos.UndoMove(u)
+					st = before
+					if want := e.stateOf(pos); st != want {
+						t.Fatalf("%s game %d ply %d: terms after unmake %+v, from scratch %+v", v.Name, g, ply, st, want)
+					}
+				}
+				m := moves[rng.IntN(len(moves))]
+				u := pos.DoMove(m)
+				e.applyMove(&st, pos, m, &u)
+			}
+		}
+		if kinds[env.Normal] == 0 {
+			t.Errorf("%s: no move checked", v.Name)
+		}
+		t.Logf("%s: moves checked by kind %v, pieces captured %d", v.Name, kinds, captures)
+	}
+	if promotions == 0 || doubles == 0 {
+		t.Errorf("%d promotions and %d double captures checked: want some of each", promotions, doubles)
+	}
+	t.Logf("%d promotions and %d double captures checked", promotions, doubles)
 }

@@ -21,10 +21,12 @@ const (
 // orderMoves, generating them in stages so that a node cut off early
 // generates only what it tried: the table's move (checked with IsLegal,
 // nothing generated), the captures and promotions that do not seem to
-// lose material (TacticalMoves), the killers and the counter-move
-// (each checked with IsLegal), then the quiet moves (LegalMoves, its
+// lose material (PseudoTacticalMoves), the killers and the counter-move
+// (each checked with IsLegal), then the quiet moves (PseudoMoves, its
 // captures left out) by history followed by the losing captures kept
-// from the capture stage. Each move comes once. The order is orderMoves'
+// from the capture stage. Generated moves are pseudo-legal: each is
+// tested with Legal when it is about to be given, and an illegal one is
+// skipped, so the moves given are the legal ones. Each move comes once. The order is orderMoves'
 // except that the quiet moves' history is read when they are generated,
 // after the earlier moves' subtrees have updated it.
 type picker struct {
@@ -44,6 +46,10 @@ type picker struct {
 	// only the losing captures remain, and no more moves are generated.
 	skipQuiets bool
 	filtered   bool // the rest stage has dropped its quiet moves
+	// legal tests the generated moves' legality one at a time, when each
+	// is about to be given: the captures and the rest are generated
+	// pseudo-legal, so a node cut off early tests only what it tried.
+	legal env.Legality
 }
 
 // newPicker starts the picker of the node at ply with table move ttMove
@@ -56,7 +62,7 @@ func (w *worker) newPicker(ttMove env.Move, ply int, inCheck, all bool) picker {
 		w.orderMoves(moves, keys, ttMove, ply)
 		return picker{stage: stageAll, ttRaw: ttMove, moves: moves, keys: keys, inCheck: inCheck}
 	}
-	return picker{stage: stageTT, ttRaw: ttMove, inCheck: inCheck}
+	return picker{stage: stageTT, ttRaw: ttMove, inCheck: inCheck, legal: w.pos.Legality(inCheck)}
 }
 
 // next returns the node's next move, or NoMove when every move has been
@@ -83,7 +89,7 @@ func (w *worker) next(mp *picker, ply int) env.Move {
 		case stageCaptures:
 			if mp.moves == nil {
 				w.bad[ply] = w.bad[ply][:0]
-				mp.moves = pos.TacticalMovesChecked(w.moves[ply][:0], mp.inCheck)
+				mp.moves = pos.PseudoTacticalMoves(w.moves[ply][:0], mp.inCheck)
 				mp.keys = w.keys[ply][:len(mp.moves)]
 				w.orderMoves(mp.moves, mp.keys, mp.ttMove, ply)
 				mp.i = 0
@@ -98,7 +104,7 @@ func (w *worker) next(mp *picker, ply int) env.Move {
 					break
 				}
 				mp.i++
-				if m == mp.ttMove {
+				if m == mp.ttMove || !pos.Legal(m, &mp.legal) {
 					continue
 				}
 				mp.given++
@@ -155,6 +161,9 @@ func (w *worker) next(mp *picker, ply int) env.Move {
 			}
 			m := pick(mp.moves, mp.keys, mp.i)
 			mp.i++
+			if !pos.Legal(m, &mp.legal) {
+				continue
+			}
 			mp.given++
 			return m
 		default:
@@ -183,13 +192,14 @@ func (w *worker) specialMoves(ply int) [3]env.Move {
 	return [3]env.Move{k1, k2, counter}
 }
 
-// restMoves generates the legal moves the earlier stages have not given:
-// the quiet ones, keyed by history as orderMoves keys them, and the
-// losing captures the capture stage kept.
+// restMoves generates the moves the earlier stages have not given: the
+// quiet ones, keyed by history as orderMoves keys them, and the losing
+// captures the capture stage kept, all pseudo-legal (the picker tests
+// each when it gives it).
 func (w *worker) restMoves(mp *picker, ply int) ([]env.Move, []int64) {
 	pos := w.pos
 	us := pos.SideToMove()
-	moves := pos.LegalMovesChecked(w.moves[ply][:0], mp.inCheck)
+	moves := pos.PseudoMoves(w.moves[ply][:0], mp.inCheck)
 	out, keys := moves[:0], w.keys[ply][:0]
 	for _, m := range moves {
 		if m == mp.ttMove || pos.IsTactical(m) {
@@ -201,8 +211,8 @@ func (w *worker) restMoves(mp *picker, ply int) ([]env.Move, []int64) {
 		out = append(out, m)
 		keys = append(keys, orderQuiet+int64(w.history[us][m.From()][m.To()])<<tieBits+w.tie(m))
 	}
-	// Every losing capture is a legal move left out above, so out keeps
-	// within moves' length.
+	// Every losing capture is a pseudo-legal move left out above, so out
+	// keeps within moves' length.
 	out = append(out, w.bad[ply]...)
 	keys = append(keys, w.badKeys[ply]...)
 	w.bad[ply] = w.bad[ply][:0]

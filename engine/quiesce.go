@@ -85,13 +85,13 @@ func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 
 		}
 	} else {
 		// Only captures and promotions are searched, so only they are
-		// generated; stalemate stays exact, at the cost of a search for
-		// one legal move when there is no capture.
-		moves = pos.TacticalMovesChecked(w.moves[ply][:0], false)
-		if len(moves) == 0 && !pos.HasLegalMove() {
-			return 0
-		}
+		// generated, pseudo-legal: each is tested for legality when it is
+		// about to be played, so a cut-off or a pruned capture saves the
+		// test. Stalemate stays exact (below, when no capture was legal).
+		moves = pos.PseudoTacticalMoves(w.moves[ply][:0], false)
 	}
+	legal := pos.Legality(inCheck)
+	played := false
 	if generated {
 		keys = w.keys[ply][:len(moves)]
 		w.orderMoves(moves, keys, ttMove, ply)
@@ -134,11 +134,15 @@ func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 
 			pos.AttackedAfter(m, m.To(), us.Other()) && !pos.GivesCheck(m) {
 			continue
 		}
+		if !inCheck && !pos.Legal(m, &legal) {
+			continue
+		}
+		played = true
 		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, mover)
-		u := pos.DoMove(m)
+		u, saved := w.doMove(m)
 		givesCheck := pos.InCheck()
 		s := -w.quiesceChecked(-beta, -alpha, ply+1, givesCheck)
-		pos.UndoMove(u)
+		w.undoMove(u, saved)
 		if w.stopped() {
 			return 0
 		}
@@ -156,6 +160,12 @@ func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 
 			}
 		}
 	}
+	// No capture or promotion played: a stalemate if none was legal and
+	// no other move is either (scored without a table entry, as before the
+	// moves were tried).
+	if !inCheck && !played && !anyLegal(pos, moves, &legal) && !pos.HasLegalMove() {
+		return 0
+	}
 	bound := BoundUpper
 	switch {
 	case best >= beta:
@@ -165,4 +175,14 @@ func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 
 	}
 	w.e.tt.Store(key, bestMove, toTT(best, ply), 0, bound)
 	return best
+}
+
+// anyLegal says whether one of moves, pseudo-legal moves of pos, is legal.
+func anyLegal(pos *env.Position, moves []env.Move, l *env.Legality) bool {
+	for _, m := range moves {
+		if pos.Legal(m, l) {
+			return true
+		}
+	}
+	return false
 }

@@ -306,7 +306,7 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut, inCheck bool) in
 			}
 		}
 		w.stack[ply].move, w.stack[ply].piece = m, env.MakePiece(us, w.mover(m))
-		u := pos.DoMove(m)
+		u, saved := w.doMove(m)
 		givesCheck := pos.InCheck()
 		searched++
 		var s int32
@@ -324,7 +324,7 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut, inCheck bool) in
 				s = -w.search(-beta, -alpha, depth-1, ply+1, false, givesCheck)
 			}
 		}
-		pos.UndoMove(u)
+		w.undoMove(u, saved)
 		if w.stopped() {
 			return 0
 		}

@@ -20,10 +20,14 @@ const pollEvery = 1024
 // worker is one search thread: its own copy of the position, its move
 // buffers and principal variations, and its move order statistics.
 type worker struct {
-	e     *Engine
-	id    int
-	eval  Evaluator
-	lazy  WindowEvaluator // eval, when it evaluates lazily; else nil
+	e    *Engine
+	id   int
+	eval Evaluator
+	lazy WindowEvaluator // eval, when it evaluates lazily; else nil
+	// cls is eval when it is the classical evaluation, whose material and
+	// piece-square terms ps the thread keeps on make and unmake; else nil.
+	cls   *Classical
+	ps    psqState
 	value []int32
 	pos   *env.Position
 	s     *shared
@@ -57,6 +61,7 @@ type worker struct {
 func newWorker(e *Engine, id int, ev Evaluator) *worker {
 	w := &worker{e: e, id: id, eval: ev, value: e.value, history: new([2][maxSquares][maxSquares]int32)}
 	w.lazy, _ = ev.(WindowEvaluator)
+	w.cls, _ = ev.(*Classical)
 	for i := range w.moves {
 		w.moves[i] = make([]env.Move, env.MaxMoves)
 		w.keys[i] = make([]int64, env.MaxMoves)
@@ -78,6 +83,9 @@ func (w *worker) clearHistory() {
 // reset prepares the thread for a search of pos.
 func (w *worker) reset(pos *env.Position, s *shared, maxDepth int, soft time.Duration, report func(Info)) {
 	w.pos = pos.Clone()
+	if w.cls != nil {
+		w.ps = w.cls.stateOf(w.pos)
+	}
 	w.s, w.maxDepth, w.soft, w.report = s, maxDepth, soft, report
 	w.nodes, w.flushed, w.seldepth = 0, 0, 0
 	w.result = Result{}
@@ -123,8 +131,28 @@ func (w *worker) poll() {
 // evaluate returns the static evaluation of the thread's position, exact
 // inside (alpha, beta) and on the right side of the window outside it.
 func (w *worker) evaluate(alpha, beta int32) int32 {
+	if w.cls != nil {
+		return w.cls.evaluateFrom(w.pos, &w.ps, alpha, beta)
+	}
 	if w.lazy != nil {
 		return w.lazy.EvaluateWithin(w.pos, alpha, beta)
 	}
 	return w.eval.Evaluate(w.pos)
+}
+
+// doMove plays m in the thread's position and updates the incremental
+// evaluation terms; it returns what undoMove needs.
+func (w *worker) doMove(m env.Move) (env.Undo, psqState) {
+	saved := w.ps
+	u := w.pos.DoMove(m)
+	if w.cls != nil {
+		w.cls.applyMove(&w.ps, w.pos, m, &u)
+	}
+	return u, saved
+}
+
+// undoMove takes back the move doMove returned u and saved for.
+func (w *worker) undoMove(u env.Undo, saved psqState) {
+	w.pos.UndoMove(u)
+	w.ps = saved
 }

@@ -54,6 +54,16 @@ func TestTacticalMovesAreTheTacticalLegalMoves(t *testing.T) {
 					if got := p.LegalMovesChecked(tacBuf[:0], p.InCheck()); !slices.Equal(got, moves) {
 						t.Fatalf("%s: LegalMovesChecked %v, want LegalMoves' %v", p, gcList(p, got), gcList(p, moves))
 					}
+					// The pseudo-legal lists filtered by Legal are the
+					// legal ones.
+					l := p.Legality(p.InCheck())
+					if got := legalOnly(p, p.PseudoMoves(tacBuf[:0], p.InCheck()), &l); !slices.Equal(got, moves) {
+						t.Fatalf("%s: PseudoMoves filtered by Legal %v, want LegalMoves' %v", p, gcList(p, got), gcList(p, moves))
+					}
+					l = p.Legality(p.InCheck())
+					if got := legalOnly(p, p.PseudoTacticalMoves(tacBuf[:0], p.InCheck()), &l); !slices.Equal(got, want) {
+						t.Fatalf("%s: PseudoTacticalMoves filtered by Legal %v, want %v", p, gcList(p, got), gcList(p, want))
+					}
 					if has := p.HasLegalMove(); has != (len(moves) > 0) {
 						t.Fatalf("%s: HasLegalMove %v with %d legal moves", p, has, len(moves))
 					}
@@ -94,4 +104,15 @@ func TestTacticalMovesAllocatesNothing(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("TacticalMoves, HasLegalMove and IsLegal: %v allocations a call, want 0", n)
 	}
+}
+
+// legalOnly keeps the moves of pseudo for which Legal holds, in order.
+func legalOnly(p *Position, pseudo []Move, l *Legality) []Move {
+	out := pseudo[:0]
+	for _, m := range pseudo {
+		if p.Legal(m, l) {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -149,3 +149,17 @@ func (p *Position) ScepterWon() bool {
 	k := p.king[them]
 	return k != NoSquare && p.v.scepter[them].has(k)
 }
+
+// Moved returns the piece the move of u took from its square, before any
+// promotion (the king for a castle); NoPiece for a drop. With Captures and
+// Capture it tells an incremental evaluation what the move changed without
+// walking the move again.
+func (u *Undo) Moved() Piece { return u.moved }
+
+// Captures returns how many pieces the move of u removed (at most two: a
+// double capture); a castle's rook is not one.
+func (u *Undo) Captures() int { return int(u.nCap) }
+
+// Capture returns the square and the piece of the i-th piece the move of
+// u removed, i below Captures().
+func (u *Undo) Capture(i int) (Square, Piece) { return u.capSq[i], u.capP[i] }

@@ -223,8 +223,8 @@ func (p *Position) pseudoMoves(buf []Move, inCheck bool) []Move {
 // pieceMoves appends the moves of the side to move's piece on from. With
 // quiets false it leaves out the moves that can never remove a piece or
 // promote (quiet leaps and slides that land on no promoting landing square,
-// castling), for TacticalMoves; the order of the rest is the same. Pawns
-// always get all their moves.
+// castling, pawn pushes that do not promote, a ninja pawn's sideways steps
+// to empty squares), for TacticalMoves; the order of the rest is the same.
 func (p *Position) pieceMoves(buf []Move, from Square, inCheck, quiets bool) []Move {
 	v := p.v
 	g := v.Geo
@@ -235,7 +235,7 @@ func (p *Position) pieceMoves(buf []Move, from Square, inCheck, quiets bool) []M
 		ti := q.Type()
 		t := &v.Pieces[ti]
 		if t.Pawn != NotPawn {
-			return p.pawnMoves(buf, from, t.Pawn)
+			return p.pawnMoves(buf, from, t.Pawn, quiets)
 		}
 		promo := 0
 		landing := v.landFrom&(1<<ti) != 0
@@ -358,8 +358,9 @@ func (p *Position) lineReaches(t *PieceType, from, to Square, d int) bool {
 	return false
 }
 
-// pawnMoves appends the moves of a pawn of the given kind on from.
-func (p *Position) pawnMoves(buf []Move, from Square, kind PawnKind) []Move {
+// pawnMoves appends the moves of a pawn of the given kind on from; with
+// quiets false, only those that may remove a piece or promote.
+func (p *Position) pawnMoves(buf []Move, from Square, kind PawnKind, quiets bool) []Move {
 	v := p.v
 	g := v.Geo
 	us := p.side
@@ -380,7 +381,7 @@ func (p *Position) pawnMoves(buf []Move, from Square, kind PawnKind) []Move {
 	}
 	t1 := g.steps[from][fwd]
 	empty1 := t1 != NoSquare && p.board[t1] == NoPiece && rel(t1) <= v.promoRank
-	if empty1 {
+	if empty1 && (quiets || rel(t1) == v.promoRank) {
 		buf = add(buf, t1, Normal)
 	}
 	// Multi-step moves forward.
@@ -406,7 +407,9 @@ func (p *Position) pawnMoves(buf []Move, from Square, kind PawnKind) []Move {
 			if s == NoSquare || p.board[s] != NoPiece || rel(s) > limit {
 				break
 			}
-			buf = add(buf, s, Normal)
+			if quiets || rel(s) == v.promoRank {
+				buf = add(buf, s, Normal)
+			}
 		}
 	}
 	caps := v.pawnCaps[us][from]
@@ -429,7 +432,7 @@ func (p *Position) pawnMoves(buf []Move, from Square, kind PawnKind) []Move {
 				continue
 			}
 			q := p.board[s]
-			if q == NoPiece || enemyHalf && q.Color() != us {
+			if q == NoPiece && quiets || q != NoPiece && enemyHalf && q.Color() != us {
 				buf = append(buf, newMove(from, s, 0, Normal))
 			}
 		}
