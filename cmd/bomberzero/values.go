@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -36,6 +37,8 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	def := values.DefaultSampleConfig()
 	dataDir := fs.String("data", "", "directory of training-data chunks")
 	runDir := fs.String("run", "", "run directory; its training data is read from RUN/data")
+	posFile := fs.String("positions", "", "instead of data: a positions file (--write-positions), the sampled positions of an earlier fit; the sampling flags (--skip, --quiet-plies, --with-captures, --spacing, --per-game) were applied when it was written")
+	writePos := fs.String("write-positions", "", "also write the positions the sampling keeps, with their games' results, to FILE: a small file that --positions FILE fits as these games fit (the chess calibration's test data)")
 	player := fs.String("player", "", "instead of data: play this match player (alphabeta:2, a checkpoint...) against itself --games games in --variant and fit its games")
 	games := fs.Int("games", 1000, "with --player: games to play")
 	workers := fs.Int("workers", 0, "with --player: games played at once (0: one per core)")
@@ -71,8 +74,10 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case len(pos) > 0:
 		return fmt.Errorf("%w: unexpected argument %q; give the data with --data DIR or --run DIR", errUsage, pos[0])
-	case btoi(*dataDir != "")+btoi(*runDir != "")+btoi(*player != "") != 1:
-		return fmt.Errorf("%w: give exactly one of --data DIR, --run DIR and --player PLAYER", errUsage)
+	case btoi(*dataDir != "")+btoi(*runDir != "")+btoi(*player != "")+btoi(*posFile != "") != 1:
+		return fmt.Errorf("%w: give exactly one of --data DIR, --run DIR, --player PLAYER and --positions FILE", errUsage)
+	case *posFile != "" && *writePos != "":
+		return fmt.Errorf("%w: --positions and --write-positions: the file holds sampled positions already", errUsage)
 	case *player != "" && *variant == "":
 		return fmt.Errorf("%w: --player needs --variant V", errUsage)
 	case *player != "" && *games < 1:
@@ -123,9 +128,29 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		dir = values.RunDataDir(*runDir)
 	}
 
+	sample := values.SampleConfig{SkipPlies: *skip, QuietPlies: *quietPlies, NoCaptures: !*withCaptures, Spacing: *spacing, MaxPerGame: *perGame, Seed: *seed,
+		MaxPly: *maxPly, MinOfficers: minOff, MaxOfficers: maxOff, EqualGames: *equalGames}
 	var ds *values.Dataset
 	var loadRep values.LoadReport
-	if *player != "" {
+	if *posFile != "" {
+		// The file's positions are a sample already: the rules that read a
+		// position's neighbours cannot be applied again.
+		var again []string
+		fs.Visit(func(f *flag.Flag) {
+			if slices.Contains([]string{"skip", "quiet-plies", "with-captures", "spacing", "per-game", "include-teacher", "include-capped"}, f.Name) {
+				again = append(again, "--"+f.Name)
+			}
+		})
+		if len(again) > 0 {
+			return fmt.Errorf("%w: %s with --positions: the file holds the positions its writer's sampling kept, which cannot be sampled again (--max-ply, --officers and --equal-games still apply)", errUsage, strings.Join(again, ", "))
+		}
+		dir = *posFile
+		if ds, err = values.ReadPositions(*posFile); err != nil {
+			return err
+		}
+		sample = values.NoFilter()
+		sample.MaxPly, sample.MinOfficers, sample.MaxOfficers, sample.EqualGames = *maxPly, minOff, maxOff, *equalGames
+	} else if *player != "" {
 		dir = *player + "'s games"
 		if ds, loadRep.CappedGames, err = playerGames(*variant, *player, *table, *games, *seed, *workers, *book, *bookPlies, *withCapped, *saveGames, stderr, *quiet); err != nil {
 			return err
@@ -151,6 +176,14 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %s holds games of %d variants (%s): pick one with --variant", errUsage, dir, len(vs), strings.Join(vs, ", "))
 	}
 
+	if *writePos != "" {
+		if err := sample.Validate(); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if err := values.WritePositions(*writePos, sample.Sampled(ds)); err != nil {
+			return err
+		}
+	}
 	var valueFn values.ValueFunc
 	if slices.Contains(methods, values.Value) {
 		if valueFn, err = modelValue(ds.Variants()[0], *model); err != nil {
@@ -158,8 +191,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	rep, err := values.PieceValues(ds, values.Config{
-		Sample: values.SampleConfig{SkipPlies: *skip, QuietPlies: *quietPlies, NoCaptures: !*withCaptures, Spacing: *spacing, MaxPerGame: *perGame, Seed: *seed,
-			MaxPly: *maxPly, MinOfficers: minOff, MaxOfficers: maxOff, EqualGames: *equalGames},
+		Sample:    sample,
 		Methods:   methods,
 		Value:     valueFn,
 		Unit:      *unit,

@@ -333,3 +333,50 @@ func TestValuesCommandOnDegenerateDataSaysWhatIsMissing(t *testing.T) {
 		})
 	}
 }
+
+// TestValuesPositionsFileFitsAsItsGames: --write-positions writes the
+// sampled positions of a fit, and --positions FILE fits them to the same
+// values and intervals as the games they came from; the sampling flags that
+// read a position's neighbours are refused with --positions.
+func TestValuesPositionsFileFitsAsItsGames(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	writeValuesData(t, data, 400, "chess")
+	file := filepath.Join(dir, "sampled.bzpos")
+	fit := func(args ...string) values.Report {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		args = append([]string{"values", "--fits", "logistic,tanh", "--bootstrap", "20", "--seed", "7", "--json", "--quiet"}, args...)
+		if code := run(args, &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+		var rep values.Report
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("%v: output is not JSON: %v", args, err)
+		}
+		return rep
+	}
+	full := fit("--data", data, "--skip", "3", "--quiet-plies", "1", "--spacing", "3", "--per-game", "2", "--write-positions", file)
+	small := fit("--positions", file)
+	if small.Games != full.Games || small.Positions != full.Sampled || small.Sampled != full.Sampled || full.Sampled == 0 {
+		t.Fatalf("file: %d games, %d positions, %d sampled; full data: %d games, %d sampled", small.Games, small.Positions, small.Sampled, full.Games, full.Sampled)
+	}
+	a, _ := json.Marshal(full.Fits)
+	b, _ := json.Marshal(small.Fits)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("the positions file's fits differ from its games':\n%s\n%s", b, a)
+	}
+	for _, bad := range [][]string{{"--positions", file, "--spacing", "2"}, {"--positions", file, "--with-captures"}, {"--positions", file, "--write-positions", file}, {"--positions", file, "--data", data}} {
+		var out, errOut bytes.Buffer
+		if code := run(append([]string{"values"}, bad...), &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "--") {
+			t.Errorf("%v: exit %d, %q; want a usage error naming the flag", bad, code, errOut.String())
+		}
+	}
+	if err := os.WriteFile(file, []byte("BZVALPOS damaged"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"values", "--positions", file}, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), file) {
+		t.Errorf("a damaged positions file: exit %d, %q; want an error naming it", code, errOut.String())
+	}
+}

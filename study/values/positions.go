@@ -20,7 +20,8 @@ import (
 // recorded position's ply, side to move, capture flag and piece counts (no
 // position text, search value or move), so that tens of thousands of games
 // fit in a file small enough to ship as test data (the chess calibration's
-// pin). Layout: the magic "BZVALPOS", a little-endian uint32 version, the
+// pin). Each game keeps its player's name, so a fit of the file names the
+// player as one of the games does. Layout: the magic "BZVALPOS", a little-endian uint32 version, the
 // SHA-256 of the body, then the body compressed with zstd. The body is a
 // sequence of unsigned varints: the piece letters, then game by game the
 // game's fields and its positions, each position a flag byte (side to move,
@@ -181,6 +182,9 @@ func encodePositions(ds *Dataset) ([]byte, error) {
 		if err := str(g.Variant); err != nil {
 			return nil, err
 		}
+		if err := str(g.Player); err != nil {
+			return nil, err
+		}
 		b = binary.AppendVarint(b, int64(g.Result))
 		if _, err := g.Termination.MarshalText(); err != nil && g.Termination != env.NotOver {
 			return nil, fmt.Errorf("game %s: %w", g.ID, err)
@@ -320,15 +324,15 @@ func decodePositions(body []byte) (*Dataset, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	// Each game takes at least 7 bytes: a count that the body cannot hold is
+	// Each game takes at least 8 bytes: a count that the body cannot hold is
 	// refused before it is allocated.
-	if games > (len(body)-r.off)/7 {
+	if games > (len(body)-r.off)/8 {
 		return nil, fmt.Errorf("body byte %d: %d games declared in %d bytes", r.off, games, len(body)-r.off)
 	}
 	ds.Games = make([]Game, 0, games)
 	prev := make([]int32, 2*n)
 	for range games {
-		g := Game{ID: r.str("game id"), Variant: r.str("variant")}
+		g := Game{ID: r.str("game id"), Variant: r.str("variant"), Player: r.str("player")}
 		g.Result = int(r.varint("result", 1))
 		if term := r.str("termination"); term != "" && r.err == nil {
 			t, err := env.ParseTermination(term)

@@ -35,6 +35,10 @@ func positionsData(n int) *Dataset {
 		if gi%7 == 0 {
 			g.Termination = env.NotOver // an ending not known
 		}
+		g.Player = "engine:nodes=3000"
+		if gi%5 == 0 {
+			g.Player = "" // not recorded
+		}
 	}
 	return ds
 }
@@ -189,6 +193,7 @@ func TestPositionsBodyBoundsAreCheckedBeforeAllocating(t *testing.T) {
 			b = uv(b, 1)
 			b = append(b, 'g')
 			b = uv(b, 0)                  // variant ""
+			b = uv(b, 0)                  // player ""
 			b = binary.AppendVarint(b, 1) // result
 			b = uv(b, 0)                  // termination ""
 			b = uv(b, 10)                 // length
@@ -200,6 +205,7 @@ func TestPositionsBodyBoundsAreCheckedBeforeAllocating(t *testing.T) {
 			b := uv(append([]byte(nil), pieces...), 1)
 			b = uv(b, 1)
 			b = append(b, 'g')
+			b = uv(b, 0)
 			b = uv(b, 0)
 			b = binary.AppendVarint(b, 5)
 			return append(b, make([]byte, 8)...)
