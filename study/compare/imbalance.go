@@ -52,6 +52,18 @@ type ImbalanceConfig struct {
 	// from the side that scored more, H. G. Muller's way of putting the
 	// score into the player's own pawns (ImbalanceResult.PawnOdds).
 	PawnOdds bool
+	// Book, when positive, starts the games from Book random openings of
+	// BookPlies plies (0: DefaultBookPlies), drawn on the start position
+	// with the imbalance (the pieces already gone, so that every opening
+	// is legal there) and kept only where legal in both colour
+	// arrangements and, with PawnOdds, in the pawn-odds positions too,
+	// leaving the same pieces. Game j of each arrangement, and of the
+	// pawn-odds match, starts from opening j % Book, so the two matches'
+	// games pair up. A player that plays the same game from one start (the
+	// engine at a node limit) needs a book of Games/2 openings (rounded
+	// up): one opening a game of each arrangement.
+	Book      int
+	BookPlies int
 	// Progress, when set, is called after each game with the games done
 	// and the total.
 	Progress func(done, total int)
@@ -90,6 +102,11 @@ type ImbalanceResult struct {
 	// PawnOdds is the pawn-odds replay (ImbalanceConfig.PawnOdds), nil
 	// without it.
 	PawnOdds *PawnOddsMatch `json:"pawn_odds,omitempty"`
+	// Book is the openings the games started from (moves in Game Courier
+	// text, from arrangement 1's start; arrangement 2 and the pawn-odds
+	// match play the same moves from theirs), empty without a book.
+	Book      []string `json:"book,omitempty"`
+	BookPlies int      `json:"book_plies,omitempty"`
 	// Warnings say when the player is too weak for the question or the
 	// reading contradicts any strong player's order of the two pieces.
 	Warnings []string `json:"warnings,omitempty"`
@@ -118,6 +135,9 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	}
 	if cfg.MaxPlies == 0 {
 		return nil, fmt.Errorf("compare: imbalance: no ply cap given (MaxPlies 0; negative is no cap)")
+	}
+	if cfg.Book < 0 || cfg.BookPlies < 0 {
+		return nil, fmt.Errorf("compare: imbalance book of %d openings of %d plies: want 0 or more of each", cfg.Book, cfg.BookPlies)
 	}
 	v := cfg.Variant
 	start := v.NewPosition()
@@ -155,7 +175,28 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	if cfg.PawnOdds {
 		total *= 2
 	}
-	arr, wdl, scores, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, [2][2][]env.Square{{xs, ys}, {mx, my}}, 0, total)
+	// The pawn-odds setups of both givers (the giver is known only after
+	// the first match), so that a book can be drawn legal in all of them.
+	var odds [2]*oddsSetup // [0]: side A gives, [1]: side B gives
+	if cfg.PawnOdds {
+		for i, aGives := range []bool{true, false} {
+			odds[i], err = newOddsSetup(v, start, xs, ys, mx, my, aGives)
+			if err != nil && cfg.Book > 0 {
+				return nil, err
+			}
+		}
+	}
+	var book []match.Opening
+	if cfg.Book > 0 {
+		if book, err = imbalanceBook(cfg, [2]*env.Position{first, second}, odds); err != nil {
+			return nil, err
+		}
+		res.BookPlies = bookPlies(cfg)
+		for _, o := range book {
+			res.Book = append(res.Book, o.String())
+		}
+	}
+	arr, wdl, scores, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, book, [2][2][]env.Square{{xs, ys}, {mx, my}}, 0, total)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +209,17 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 		res.Elo = &values.Estimate{Point: eloOf(s.Point), Lo: eloOf(s.Lo), Hi: eloOf(s.Hi)}
 	}
 	if cfg.PawnOdds {
-		if res.PawnOdds, err = playPawnOdds(ctx, cfg, start, xs, ys, mx, my, res.Reading.Score.Point >= 0.5, res.Scores, total); err != nil {
+		aGives := res.Reading.Score.Point >= 0.5
+		o := odds[1]
+		if aGives {
+			o = odds[0]
+		}
+		if o == nil { // its setup failed: say why
+			if _, err := newOddsSetup(v, start, xs, ys, mx, my, aGives); err != nil {
+				return nil, err
+			}
+		}
+		if res.PawnOdds, err = playPawnOdds(ctx, cfg, o, book, aGives, res.Scores, total); err != nil {
 			return nil, err
 		}
 	}
@@ -183,17 +234,26 @@ type PawnOddsMatch struct {
 	Pawn         string                 `json:"pawn"` // the square the pawn left in the first arrangement
 	Arrangements [2]Arrangement         `json:"arrangements"`
 	Reading      values.PawnOddsReading `json:"reading"`
+	// Scores is side A's score (1, ½, 0) in every pawn-odds game, in the
+	// order of ImbalanceResult.Scores: with a book, game i of both lists
+	// started from the same opening, so the two pair up.
+	Scores []float64 `json:"scores,omitempty"`
 }
 
 // PawnOddsReplicates is the bootstrap size of the pawn-odds reading.
 const PawnOddsReplicates = 2000
 
-// playPawnOdds plays the imbalance of cfg again with a pawn (the giver's
-// pawn nearest its back rank, lowest file first, as the letter P names it)
-// taken from side A when aGives, from side B otherwise, with the same
-// seeds, and reads the two matches together.
-func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, start *env.Position, xs, ys, mx, my []env.Square, aGives bool, scores []float64, total int) (*PawnOddsMatch, error) {
-	v := cfg.Variant
+// oddsSetup is the pawn-odds replay's setup for one giver: the square
+// the pawn leaves in each arrangement and the two start positions.
+type oddsSetup struct {
+	pawn   [2]env.Square
+	starts [2]*env.Position
+}
+
+// newOddsSetup takes a pawn (the giver's pawn nearest its back rank,
+// lowest file first, as the letter P names it, never one X or Y named)
+// from side A when aGives, from side B otherwise, in both arrangements.
+func newOddsSetup(v *env.Variant, start *env.Position, xs, ys, mx, my []env.Square, aGives bool) (*oddsSetup, error) {
 	side := env.Black // side B is Black in the first arrangement
 	if aGives {
 		side = env.White
@@ -216,23 +276,48 @@ func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, start *env.Position,
 	if err != nil {
 		return nil, err
 	}
-	sq := [2][2][]env.Square{{xs, ys}, {mx, my}}
-	arr, _, odds, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, sq, cfg.Games, total)
+	return &oddsSetup{pawn: [2]env.Square{p1, p2}, starts: [2]*env.Position{first, second}}, nil
+}
+
+// playPawnOdds plays the imbalance of cfg again from o's positions (a
+// pawn gone from side A when aGives, from side B otherwise), with the
+// same seeds and the same book, and reads the two matches together.
+func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, o *oddsSetup, book []match.Opening, aGives bool, scores []float64, total int) (*PawnOddsMatch, error) {
+	xs, ys, err := squaresOf(cfg)
+	if err != nil {
+		return nil, err
+	}
+	g := cfg.Variant.Geo
+	sq := [2][2][]env.Square{{xs, ys}, {mirrorAll(g, xs), mirrorAll(g, ys)}}
+	arr, _, odds, err := playArrangements(ctx, cfg, o.starts, book, sq, cfg.Games, total)
 	if err != nil {
 		return nil, fmt.Errorf("compare: pawn odds: %w", err)
 	}
-	m := &PawnOddsMatch{Pawn: v.Geo.Name(p1), Arrangements: arr}
+	m := &PawnOddsMatch{Pawn: g.Name(o.pawn[0]), Arrangements: arr, Scores: odds}
 	if m.Reading, err = values.ReadPawnOdds(scores, odds, aGives, PawnOddsReplicates, cfg.Seed); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
+// squaresOf resolves cfg's removals on the variant's start position: the
+// squares side A's and side B's pieces leave in the first arrangement.
+func squaresOf(cfg ImbalanceConfig) (xs, ys []env.Square, err error) {
+	start := cfg.Variant.NewPosition()
+	if xs, err = (Removal{env.White, cfg.WhiteWithout}).ResolveAll(start); err != nil {
+		return nil, nil, err
+	}
+	if ys, err = (Removal{env.Black, cfg.BlackWithout}).ResolveAll(start); err != nil {
+		return nil, nil, err
+	}
+	return xs, ys, nil
+}
+
 // playArrangements plays cfg's two colour arrangements from starts (side A
 // White in the first, Black in the second; squares are the squares A's and
 // B's pieces left) and returns them, side A's total and its score in every
 // game, the first arrangement's games then the second's.
-func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.Position, squares [2][2][]env.Square, doneBefore, total int) ([2]Arrangement, stats.WDL, []float64, error) {
+func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.Position, book []match.Opening, squares [2][2][]env.Square, doneBefore, total int) ([2]Arrangement, stats.WDL, []float64, error) {
 	v := cfg.Variant
 	var arr [2]Arrangement
 	var sum stats.WDL
@@ -243,6 +328,13 @@ func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.P
 		seed := cfg.Seed + uint64(k)
 		mc := match.Config{A: cfg.Player, B: cfg.Player, Games: halves[k], Start: starts[k], Variant: v,
 			MaxPlies: cfg.MaxPlies, Seed: seed, Workers: cfg.Workers, KeepGames: true}
+		if len(book) > 0 {
+			ps, err := match.OpeningPositions(starts[k], book)
+			if err != nil {
+				return arr, sum, nil, fmt.Errorf("compare: imbalance arrangement %d: %w", k+1, err)
+			}
+			mc.Starts = ps
+		}
 		base := done
 		if cfg.Progress != nil {
 			mc.Progress = func(r *match.Result) { cfg.Progress(base+r.Total.Games(), total) }
