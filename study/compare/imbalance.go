@@ -396,11 +396,14 @@ func squareNames(g *env.Geometry, ss []env.Square) string {
 	return strings.Join(names, "+")
 }
 
-// tableValue is the project's table value (agent.DefaultValues) of pieces
-// named as letters joins them ("R+R" is 12); false when a letter is not in
-// the table.
+// tableValue is the value of pieces named as letters joins them ("R+R")
+// in the plausibility table: the project's (agent.DefaultValues) with a
+// bishop counted as a knight, as no strong player keeps one above the
+// other (B 4 and N 3 are the author's fbgc guesses), so that "R+R" is 12
+// and "B+B" and "N+N" both 6; false when a letter is not in the table.
 func tableValue(pieces string) (float64, bool) {
 	table := agent.DefaultValues()
+	table['B'] = table['N']
 	sum := 0.0
 	for _, l := range strings.Split(pieces, "+") {
 		v, ok := table[l[0]]
@@ -412,34 +415,75 @@ func tableValue(pieces string) (float64, bool) {
 	return sum, true
 }
 
+// imbalanceAdvice is the advice that ends every implausibility warning.
+const imbalanceAdvice = "the player is too weak for the question; use the engine, e.g. --player engine:nodes=3000"
+
 // imbalanceWarnings warns when r's player is too weak for piece values
-// (values.WeakPlayer) and when its reading puts the two pieces in the
-// order no strong player would: the project's table (agent.DefaultValues)
-// differs by two pawns or more and the score says the other way or even,
-// or the reading in pawns puts them less than a pawn apart.
+// (values.WeakPlayer), when its reading is one no strong player would give
+// and when it has no finite value (degenerateWarning). Implausible is, for
+// pieces whose plausibility-table values (tableValue) differ by 2 pawns or
+// more: the score says the other way or even (an officer worth no more
+// than a pawn, a queen no more than a rook), or, for 3 or more, the
+// reading in pawns (the pawn-odds one when played, else the scaled one)
+// puts them less than a quarter of that difference apart (a queen less
+// than 2.5 pawns above a pawn).
 func imbalanceWarnings(r *ImbalanceResult) []string {
 	var out []string
 	if w := values.WeakPlayer(r.Player); w != "" {
 		out = append(out, w)
 	}
+	if w := degenerateWarning(r); w != "" {
+		out = append(out, w)
+	}
 	tx, okX := tableValue(r.X)
 	ty, okY := tableValue(r.Y)
-	if !okX || !okY || math.Abs(ty-tx) < 2 { // B 4 and N 3 are the author's fbgc guesses, not an order any player must keep
+	if !okX || !okY || math.Abs(ty-tx) < 2 {
 		return out
 	}
-	s := r.Reading.Score.Point
+	s := r.Reading.Score
 	big, small := r.X, r.Y
 	if ty > tx {
 		big, small = r.Y, r.X
 	}
-	const advice = "the player is too weak for the question; use the engine, e.g. --player engine:nodes=2000"
-	switch u := r.Reading.Units; {
-	case (ty > tx && s <= 0.5) || (ty < tx && s >= 0.5):
-		out = append(out, fmt.Sprintf("%s's games call %s worth no more than %s (side A's score %.3f), where any strong player values %s well above %s: %s",
-			r.Player, big, small, s, big, small, advice))
-	case u != nil && math.Abs(u.Point) < 1:
-		out = append(out, fmt.Sprintf("%s's games put %s less than a pawn above %s (%.2f pawns by %s), where the project's table says %.0f: %s",
-			r.Player, big, small, math.Abs(u.Point), r.PawnSource, math.Abs(ty-tx), advice))
+	units, source := r.Reading.Units, r.PawnSource
+	if r.PawnOdds != nil && r.PawnOdds.Reading.Units != nil {
+		units, source = r.PawnOdds.Reading.Units, "the pawn-odds match"
+	}
+	gap := math.Abs(ty - tx)
+	switch {
+	case (ty > tx && s.Point <= 0.5) || (ty < tx && s.Point >= 0.5):
+		out = append(out, fmt.Sprintf("%s's games call %s worth no more than %s (side A's score %.3f [%.3f, %.3f]), where any strong player values %s well above %s: %s",
+			r.Player, big, small, s.Point, s.Lo, s.Hi, big, small, imbalanceAdvice))
+	case units != nil && gap >= 3 && math.Abs(units.Point) < gap/4:
+		out = append(out, fmt.Sprintf("%s's games put %s only %.2f pawns above %s (by %s), where any strong player puts it at least %.1f above (the project's table, a bishop counted as a knight, says %.0f): %s",
+			r.Player, big, math.Abs(units.Point), small, source, gap/4, gap, imbalanceAdvice))
 	}
 	return out
+}
+
+// degenerateWarning explains an imbalance that one side won every game
+// of: its score of 0 or 1 puts v(Y) - v(X) beyond any finite number, so
+// the tanh and pawns readings are left out (never printed as ±Inf). It
+// gives the one-sided bound the score interval still allows, the handicap
+// that would bound it (a pawn more from the winner, H. G. Muller's way)
+// and how many games would show another result if its rate is near the
+// rule of three's bound. "" when the score is strictly between 0 and 1.
+func degenerateWarning(r *ImbalanceResult) string {
+	s, n := r.Reading.Score, r.Reading.Games
+	if n == 0 || (s.Point > 0 && s.Point < 1) {
+		return ""
+	}
+	winner, loser, flag, more := "A", "B", "--white-without", r.X
+	bound := fmt.Sprintf("at least %+.2f pawns", math.Atanh(2*s.Lo-1)/r.PawnCoef)
+	if s.Point <= 0 {
+		winner, loser, flag, more = "B", "A", "--black-without", r.Y
+		bound = fmt.Sprintf("at most %+.2f pawns", math.Atanh(2*s.Hi-1)/r.PawnCoef)
+	}
+	if s.Lo <= 0 && s.Hi >= 1 { // no games can give this, but never print ±Inf
+		bound = "unbounded both ways"
+	}
+	return fmt.Sprintf("side %s won all %d games (side %s none): v(%s) - v(%s) has no finite estimate, only a one-sided bound, %s (95%%, by %s); "+
+		"to measure it, handicap side %s: take a pawn or more from it (%s %s+P, and so on) until it scores between 0.2 and 0.8, and add the handicap's worth back; "+
+		"or play more games: with no other result in %d games their rate is below 3/%d (the rule of three), and at that rate about %d games would show 5",
+		winner, n, loser, r.Y, r.X, bound, r.PawnSource, winner, flag, more, n, n, (5*n+2)/3)
 }
