@@ -17,7 +17,7 @@ import (
 // runImbalance plays a player against itself with one piece removed from
 // each side and reads the score as a value difference.
 func runImbalance(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("imbalance", "usage: bomberzero imbalance --white-without X --black-without Y [flags]\n\nPlays a player against itself from the start position with White's piece X and\nBlack's piece Y removed (either may name several pieces joined by +: Q against\nR+R is --white-without Q --black-without R+R), then the same with colours swapped (Black without X's\nmirror, White without Y's), and reports side A's (the side without X) score, with\nthe value difference v(Y) - v(X) it implies in Elo, tanh units and pawns.\n\nA player that plays the same game from one start (engine:..., uci:...) gets a book of\nrandom openings by default (--book): drawn on the position with the pieces gone, each\nplayed once in each colour arrangement and again in the pawn-odds match, so the games pair up.", stderr)
+	fs := newFlagSet("imbalance", "usage: bomberzero imbalance --white-without X --black-without Y [flags]\n\nPlays a player against itself from the start position with White's piece X and\nBlack's piece Y removed (either may name several pieces joined by +: Q against\nR+R is --white-without Q --black-without R+R), then the same with colours swapped (Black without X's\nmirror, White without Y's), and reports side A's (the side without X) score, with\nthe value difference v(Y) - v(X) it implies in Elo, tanh units and pawns.\n\nThe engine (engine:...) and outside engines (uci:...) get a book of random openings by\ndefault (--book): drawn on the position with the pieces gone, each played once in each\ncolour arrangement and again in the pawn-odds match, so that the two matches' games pair up.\nAn outside engine at a node limit plays one game from one start, so --book 0 is refused\nfor it; the engine's games from one start differ only by its seed's tie order.", stderr)
 	variant := variantFlag(fs)
 	player := fs.String("player", "alphabeta:2", "the player that meets itself: random, greedy, alphabeta:D, engine:nodes=N (the alpha-beta engine, as engine:nodes=3000), uci:NAME (an outside engine) or CHECKPOINT[:SIMS]")
 	wx := fs.String("white-without", "", "White's missing piece (side A): a square (a1) or a piece letter (Q: the one nearest White's back rank, lowest file first), or several joined by + (R+R, B+P, a1+h1)")
@@ -30,7 +30,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	valuesData := fs.String("values-data", "", "training-data or run data directory: take the pawn's tanh coefficient from a tanh fit on its games")
 	pawnGames := fs.Int("pawn-games", 0, "play this many games of the player against itself from the start position and take the pawn's tanh coefficient from a tanh fit on them: the player's own pawn, its uncertainty carried by a joint bootstrap")
 	pawnOdds := fs.Bool("pawn-odds", false, "also play the match again with a pawn taken from the side that scored more (H. G. Muller's way): the score's drop is a pawn's worth to this player, and the imbalance is read in those pawns with a bootstrap interval over both matches")
-	book := fs.Int("book", 0, "start the games from N random openings of --book-plies plies, drawn on the position with the pieces gone, opening j starting game j of each colour arrangement and of the pawn-odds match (0: none for a player that varies with its seed; for engine:... and uci:..., which play one game from one start, the default is one opening a game of each arrangement, games/2 rounded up, and --book 0 is refused)")
+	book := fs.Int("book", 0, "start the games from N random openings of --book-plies plies, drawn on the position with the pieces gone, opening j starting game j of each colour arrangement and of the pawn-odds match (default: none, but for engine:... and uci:... one opening a game of each arrangement, games/2 rounded up; --book 0 is refused for uci:..., which plays one game from one start)")
 	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "with a book: the openings' length in plies")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
 	mf := addMatchFlags(fs, true)
@@ -99,7 +99,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	}
 	if *pawnGames > 0 {
 		var starts []*env.Position
-		if playsOneGame(*player) { // the pawn games need their own openings, from the full start position
+		if wantsBook(*player) { // the pawn games get their own openings, from the full start position
 			ob, err := match.RandomBook([]*env.Variant{v}, (*pawnGames+1)/2, *bookPlies, *seed)
 			if err != nil {
 				return fmt.Errorf("--pawn-games %d: %w", *pawnGames, err)
@@ -227,28 +227,37 @@ func signedBound(x float64) string {
 	return fmt.Sprintf("%+.2f", x)
 }
 
-// playsOneGame reports whether the player spec names a player that plays
-// the same game from one start position whatever its seed may vary (the
-// engine at a node or depth limit, an outside engine), so that an
-// imbalance match of it needs a book of openings.
-func playsOneGame(spec string) bool {
+// wantsBook reports whether the player spec names an engine (engine:...,
+// uci:...), which gets a book of openings by default: an outside engine
+// at a node limit plays the same game from one start (playsOneGame), and
+// the engine's games from one start differ only by its seed's tie order,
+// so a book gives both varied openings and pairs the imbalance and
+// pawn-odds games.
+func wantsBook(spec string) bool {
 	kind, _, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	return kind == "engine" || kind == "uci"
 }
 
+// playsOneGame reports whether the player spec names a player that plays
+// the same game from one start whatever its seed (an outside engine, as
+// Stockfish at a node limit), so that an imbalance match of it without a
+// book would repeat one game.
+func playsOneGame(spec string) bool {
+	kind, _, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	return kind == "uci"
+}
+
 // imbalanceBookSize is the number of openings an imbalance match of games
 // games with player spec starts from: book when it was given (set), else
-// one opening a game of each colour arrangement ((games+1)/2) for a
-// player that plays one game from one start and none for the others. It
-// refuses --book 0 for such a player, whose every game of an arrangement
-// would be the same game.
+// one opening a game of each colour arrangement ((games+1)/2) for an
+// engine (wantsBook) and none for the others. It refuses --book 0 for a
+// player that plays one game from one start (playsOneGame), whose every
+// game of an arrangement would be the same game.
 func imbalanceBookSize(spec string, book, games int, set bool) (int, error) {
 	switch {
-	case !playsOneGame(spec):
-		return book, nil
-	case !set:
+	case !set && wantsBook(spec):
 		return (games + 1) / 2, nil
-	case book == 0:
+	case set && book == 0 && playsOneGame(spec):
 		return 0, fmt.Errorf("--book 0 with --player %s: this player plays the same game from the same start, so every game of a colour arrangement would repeat the first "+
 			"and the score would rest on two games; give a book (the default for it is one opening a game of each arrangement, --book %d)", spec, (games+1)/2)
 	}

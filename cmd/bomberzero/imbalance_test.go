@@ -8,8 +8,9 @@ import (
 )
 
 // The engine player is accepted in imbalance and given a book of
-// openings by default (one a game of each arrangement), shown in the
-// output; --book 0 for it is refused, saying why.
+// openings by default (one a game of each arrangement); --book 0 is
+// refused, saying why, for an outside engine, which plays one game from
+// one start, and allowed for the engine, whose games vary with its seed.
 func TestImbalanceGivesTheEngineABookAndRefusesNone(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"imbalance", "--variant", "chess", "--player", "engine:nodes=100", "--white-without", "Q", "--black-without", "R+R",
@@ -30,15 +31,21 @@ func TestImbalanceGivesTheEngineABookAndRefusesNone(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	code = run([]string{"imbalance", "--variant", "chess", "--player", "engine:nodes=100", "--white-without", "Q", "--black-without", "R+R",
+	code = run([]string{"imbalance", "--variant", "chess", "--player", "uci:stockfish", "--white-without", "Q", "--black-without", "R+R",
 		"--games", "6", "--book", "0"}, &out, &errb)
 	if code == 0 || !strings.Contains(errb.String(), "plays the same game from the same start") || !strings.Contains(errb.String(), "--book 3") {
-		t.Errorf("--book 0 with the engine: exit %d, stderr %q; want a refusal saying why and what book to give", code, errb.String())
+		t.Errorf("--book 0 with an outside engine: exit %d, stderr %q; want a refusal saying why and what book to give", code, errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code = run([]string{"imbalance", "--variant", "chess", "--player", "engine:nodes=100", "--white-without", "Q", "--black-without", "R+R",
+		"--games", "2", "--book", "0", "--json", "--quiet"}, &out, &errb); code != 0 || strings.Contains(out.String(), `"book"`) {
+		t.Errorf("--book 0 with the engine (whose seed varies its games): exit %d, stderr %q, output with a book: want it played from the start position", code, errb.String())
 	}
 	out.Reset()
 	errb.Reset()
 	run([]string{"imbalance", "-h"}, &out, &errb)
-	if help := out.String() + errb.String(); !strings.Contains(help, "engine:nodes=N") || !strings.Contains(help, "random openings by default") {
+	if help := out.String() + errb.String(); !strings.Contains(help, "engine:nodes=N") || !strings.Contains(help, "get a book of random openings") {
 		t.Errorf("help does not name the engine player and its book:\n%s", help)
 	}
 }
