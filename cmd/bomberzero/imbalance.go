@@ -168,6 +168,9 @@ func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
 	for i, a := range []compare.Arrangement{a1, a2} {
 		fmt.Fprintf(w, "  arrangement %d (seed %d): A is %s without %s, B without %s: A +%d =%d -%d, mean %.1f plies; endings: %s\n",
 			i+1, a.Seed, a.AColor, a.AWithout, a.BWithout, a.A.Wins, a.A.Draws, a.A.Losses, a.MeanPlies, endings(a.Reasons))
+		if a.CPUPlies > 0 {
+			fmt.Fprintf(w, "    CPU %.2f ms a move (both sides, %s, %d moves), load %s\n", a.CPUMS, a.Meter, a.CPUPlies, a.Load)
+		}
 	}
 	im := r.Reading
 	fmt.Fprintf(w, "  side A: +%d =%d -%d, score %.3f [%.3f, %.3f] (95%%)\n", im.Wins, im.Draws, im.Losses, im.Score.Point, im.Score.Lo, im.Score.Hi)

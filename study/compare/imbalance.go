@@ -79,6 +79,15 @@ type Arrangement struct {
 	A         stats.WDL               `json:"a"`         // side A's results
 	Reasons   map[env.Termination]int `json:"reasons"`   // how the games ended
 	MeanPlies float64                 `json:"mean_plies"`
+	// CPUMS is the player's CPU milliseconds a move over both sides'
+	// moves (it meets itself), measured as Meter says (match.Times), over
+	// CPUPlies moves; Load is the machine's load average at the
+	// arrangement's start and end ("9.87, 8.12, 5.01 -> 12.3, ..."), as a
+	// strength figure must state them.
+	CPUMS    float64 `json:"cpu_ms_move"`
+	CPUPlies int     `json:"cpu_plies"`
+	Meter    string  `json:"cpu_measure,omitempty"`
+	Load     string  `json:"load,omitempty"`
 }
 
 // ImbalanceResult is what an imbalance match shows: side A's score with
@@ -350,6 +359,8 @@ func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.P
 			Losses: r.AWhite.Losses + r.ABlack.Wins}
 		a := Arrangement{Start: starts[k].String(), AColor: "white", Seed: seed, A: white, Reasons: r.Reasons, MeanPlies: r.MeanPlies,
 			AWithout: squareNames(v.Geo, squares[k][0]), BWithout: squareNames(v.Geo, squares[k][1])}
+		a.CPUMS, a.CPUPlies, a.Meter = bothSides(r.ATimes, r.BTimes)
+		a.Load = r.LoadStart.String() + " -> " + r.LoadEnd.String()
 		if k == 1 {
 			a.AColor = "black"
 			a.A = stats.WDL{Wins: white.Losses, Draws: white.Draws, Losses: white.Wins}
@@ -486,4 +497,20 @@ func degenerateWarning(r *ImbalanceResult) string {
 		"to measure it, handicap side %s: take a pawn or more from it (%s %s+P, and so on) until it scores between 0.2 and 0.8, and add the handicap's worth back; "+
 		"or play more games: with no other result in %d games their rate is below 3/%d (the rule of three), and at that rate about %d games would show 5",
 		winner, n, loser, r.Y, r.X, bound, r.PawnSource, winner, flag, more, n, n, (5*n+2)/3)
+}
+
+// bothSides is the CPU milliseconds a move over both sides' measured
+// moves (the plies-weighted mean of a and b), their number and the
+// meters used.
+func bothSides(a, b match.Times) (ms float64, plies int, meter string) {
+	plies = a.CPUPlies + b.CPUPlies
+	if plies == 0 {
+		return 0, 0, ""
+	}
+	ms = (a.CPUMeanMS*float64(a.CPUPlies) + b.CPUMeanMS*float64(b.CPUPlies)) / float64(plies)
+	meter = a.Meter
+	if b.Meter != a.Meter && b.Meter != "" {
+		meter = strings.Trim(a.Meter+"+"+b.Meter, "+")
+	}
+	return ms, plies, meter
 }

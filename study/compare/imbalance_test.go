@@ -276,6 +276,11 @@ func TestImbalanceBookServesBothArrangementsAndThePawnOddsMatch(t *testing.T) {
 		t.Fatalf("pawn odds %+v, %d imbalance scores: want 8 games each", po, len(r.Scores))
 	}
 	v := cfg.Variant
+	for k, a := range r.Arrangements {
+		if a.CPUPlies == 0 || a.CPUMS <= 0 || a.Meter == "" || !strings.Contains(a.Load, " -> ") {
+			t.Errorf("arrangement %d: CPU %.3f ms a move over %d moves (%q), load %q: want the player's cost and the load stated", k+1, a.CPUMS, a.CPUPlies, a.Meter, a.Load)
+		}
+	}
 	for k := range 2 {
 		for _, start := range []string{r.Arrangements[k].Start, po.Arrangements[k].Start} {
 			s, err := v.ParsePosition(start)
