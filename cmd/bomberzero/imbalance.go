@@ -200,6 +200,13 @@ func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
 		if pr.Units != nil {
 			fmt.Fprintf(w, "  v(%s) - v(%s) in %s's own pawns (pawn odds, %d bootstrap replicates over both matches): %s\n", r.Y, r.X, r.Player, pr.Replicates, signedEstimate(*pr.Units))
 		}
+		if pp := po.Paired; pp != nil {
+			fmt.Fprintf(w, "  paired by opening (%d replicates resampling the same openings in both matches): a pawn %s tanh units", pp.Replicates, pp.Pawn.Format(3))
+			if pp.Units != nil {
+				fmt.Fprintf(w, ", v(%s) - v(%s) %s pawns", r.Y, r.X, signedEstimate(*pp.Units))
+			}
+			fmt.Fprintln(w)
+		}
 		if pr.Note != "" {
 			fmt.Fprintf(w, "  note: %s\n", pr.Note)
 		}

@@ -247,6 +247,11 @@ type PawnOddsMatch struct {
 	// order of ImbalanceResult.Scores: with a book, game i of both lists
 	// started from the same opening, so the two pair up.
 	Scores []float64 `json:"scores,omitempty"`
+	// Paired is the reading with a paired bootstrap over openings, set when
+	// both matches played from the same book (ImbalanceConfig.Book), so
+	// game i of each started from the same opening with the same seeds;
+	// nil otherwise or when either match was one-sided.
+	Paired *PairedPawnOdds `json:"paired,omitempty"`
 }
 
 // PawnOddsReplicates is the bootstrap size of the pawn-odds reading.
@@ -305,6 +310,9 @@ func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, o *oddsSetup, book [
 	m := &PawnOddsMatch{Pawn: g.Name(o.pawn[0]), Arrangements: arr, Scores: odds}
 	if m.Reading, err = values.ReadPawnOdds(scores, odds, aGives, PawnOddsReplicates, cfg.Seed); err != nil {
 		return nil, err
+	}
+	if len(book) > 0 {
+		m.Paired = pairedPawnOdds(scores, odds, aGives, PawnOddsReplicates, cfg.Seed)
 	}
 	return m, nil
 }

@@ -314,3 +314,49 @@ func TestImbalanceBookServesBothArrangementsAndThePawnOddsMatch(t *testing.T) {
 		t.Error("a book of -1 openings accepted")
 	}
 }
+
+// The paired pawn-odds reading keeps the unpaired points and, where a
+// pair's games are alike (the pawn-odds game is the imbalance game with a
+// few results turned), gives a narrower pawn interval than resampling the
+// matches independently; lists that do not pair, or a one-sided match,
+// give none.
+func TestPairedPawnOddsNarrowsTheIntervalOfAlikePairs(t *testing.T) {
+	const n = 200
+	scores, odds := make([]float64, n), make([]float64, n)
+	for i := range n {
+		if i%5 < 3 { // side A scores 0.6
+			scores[i] = 1
+		}
+		odds[i] = scores[i]
+		if i%5 == 0 { // without its pawn it loses a fifth of the games it won: 0.4
+			odds[i] = 0
+		}
+	}
+	un, err := values.ReadPawnOdds(scores, odds, true, 2000, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pairedPawnOdds(scores, odds, true, 2000, 3)
+	if p == nil || p.Units == nil || un.Pawn == nil || un.Units == nil {
+		t.Fatalf("paired %+v, unpaired %+v: want both readings", p, un)
+	}
+	if math.Abs(p.Pawn.Point-un.Pawn.Point) > 1e-12 || math.Abs(p.Units.Point-un.Units.Point) > 1e-12 {
+		t.Errorf("paired points %v, %v differ from the unpaired %v, %v", p.Pawn.Point, p.Units.Point, un.Pawn.Point, un.Units.Point)
+	}
+	if !p.Pawn.Contains(p.Pawn.Point) || p.Pawn.Width() >= 0.7*un.Pawn.Width() {
+		t.Errorf("paired pawn %+v, unpaired %+v: want the paired interval around its point and clearly narrower", p.Pawn, *un.Pawn)
+	}
+	if p.Unbounded != 0 || !p.Units.Bounded() {
+		t.Errorf("paired units %+v with %d unbounded replicates, want a bounded interval", p.Units, p.Unbounded)
+	}
+	if pairedPawnOdds(scores, odds[:n-1], true, 100, 1) != nil {
+		t.Error("lists of different lengths were paired")
+	}
+	ones := make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	if pairedPawnOdds(ones, odds, true, 100, 1) != nil {
+		t.Error("a one-sided imbalance match gave a paired reading")
+	}
+}
