@@ -162,8 +162,12 @@ func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
 	fmt.Fprintf(w, "imbalance on %s: %s against itself, %d games, seed %d, games capped at %d plies\n", r.Variant, r.Player, r.Games, r.Seed, r.MaxPlies)
 	fmt.Fprintf(w, "  side A lacks %s, side B lacks %s\n", r.X, r.Y)
 	if len(r.Book) > 0 {
-		fmt.Fprintf(w, "  openings: %d random openings of %d plies drawn on the position with the pieces gone, opening j starting game j of each arrangement%s (the first: %s)\n",
-			len(r.Book), r.BookPlies, map[bool]string{true: " and of the pawn-odds match", false: ""}[r.PawnOdds != nil], r.Book[0])
+		which := "each arrangement"
+		if r.PawnOdds != nil {
+			which += " and of the pawn-odds match"
+		}
+		fmt.Fprintf(w, "  openings: %d random openings of %d plies drawn on the position with the pieces gone, opening j starting game j of %s (the first: %s)\n",
+			len(r.Book), r.BookPlies, which, r.Book[0])
 	}
 	for i, a := range []compare.Arrangement{a1, a2} {
 		fmt.Fprintf(w, "  arrangement %d (seed %d): A is %s without %s, B without %s: A +%d =%d -%d, mean %.1f plies; endings: %s\n",

@@ -59,9 +59,9 @@ type ImbalanceConfig struct {
 	// arrangements and, with PawnOdds, in the pawn-odds positions too,
 	// leaving the same pieces. Game j of each arrangement, and of the
 	// pawn-odds match, starts from opening j % Book, so the two matches'
-	// games pair up. A player that plays the same game from one start (the
-	// engine at a node limit) needs a book of Games/2 openings (rounded
-	// up): one opening a game of each arrangement.
+	// games pair up. A player that plays the same game from one start (an
+	// outside engine at a node limit) needs a book of Games/2 openings
+	// (rounded up): one opening a game of each arrangement.
 	Book      int
 	BookPlies int
 	// Progress, when set, is called after each game with the games done
@@ -187,11 +187,12 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	// The pawn-odds setups of both givers (the giver is known only after
 	// the first match), so that a book can be drawn legal in all of them.
 	var odds [2]*oddsSetup // [0]: side A gives, [1]: side B gives
+	var oddsErr [2]error
 	if cfg.PawnOdds {
 		for i, aGives := range []bool{true, false} {
-			odds[i], err = newOddsSetup(v, start, xs, ys, mx, my, aGives)
-			if err != nil && cfg.Book > 0 {
-				return nil, err
+			odds[i], oddsErr[i] = newOddsSetup(v, start, xs, ys, mx, my, aGives)
+			if oddsErr[i] != nil && cfg.Book > 0 {
+				return nil, oddsErr[i]
 			}
 		}
 	}
@@ -205,7 +206,8 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 			res.Book = append(res.Book, o.String())
 		}
 	}
-	arr, wdl, scores, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, book, [2][2][]env.Square{{xs, ys}, {mx, my}}, 0, total)
+	squares := [2][2][]env.Square{{xs, ys}, {mx, my}}
+	arr, wdl, scores, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, book, squares, 0, total)
 	if err != nil {
 		return nil, err
 	}
@@ -219,16 +221,14 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	}
 	if cfg.PawnOdds {
 		aGives := res.Reading.Score.Point >= 0.5
-		o := odds[1]
+		giver := 1
 		if aGives {
-			o = odds[0]
+			giver = 0
 		}
-		if o == nil { // its setup failed: say why
-			if _, err := newOddsSetup(v, start, xs, ys, mx, my, aGives); err != nil {
-				return nil, err
-			}
+		if oddsErr[giver] != nil {
+			return nil, oddsErr[giver]
 		}
-		if res.PawnOdds, err = playPawnOdds(ctx, cfg, o, book, aGives, res.Scores, total); err != nil {
+		if res.PawnOdds, err = playPawnOdds(ctx, cfg, odds[giver], book, squares, aGives, res.Scores, total); err != nil {
 			return nil, err
 		}
 	}
@@ -295,19 +295,14 @@ func newOddsSetup(v *env.Variant, start *env.Position, xs, ys, mx, my []env.Squa
 
 // playPawnOdds plays the imbalance of cfg again from o's positions (a
 // pawn gone from side A when aGives, from side B otherwise), with the
-// same seeds and the same book, and reads the two matches together.
-func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, o *oddsSetup, book []match.Opening, aGives bool, scores []float64, total int) (*PawnOddsMatch, error) {
-	xs, ys, err := squaresOf(cfg)
-	if err != nil {
-		return nil, err
-	}
-	g := cfg.Variant.Geo
-	sq := [2][2][]env.Square{{xs, ys}, {mirrorAll(g, xs), mirrorAll(g, ys)}}
-	arr, _, odds, err := playArrangements(ctx, cfg, o.starts, book, sq, cfg.Games, total)
+// same seeds and the same book (squares: the squares side A's and B's
+// pieces left in each arrangement), and reads the two matches together.
+func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, o *oddsSetup, book []match.Opening, squares [2][2][]env.Square, aGives bool, scores []float64, total int) (*PawnOddsMatch, error) {
+	arr, _, odds, err := playArrangements(ctx, cfg, o.starts, book, squares, cfg.Games, total)
 	if err != nil {
 		return nil, fmt.Errorf("compare: pawn odds: %w", err)
 	}
-	m := &PawnOddsMatch{Pawn: g.Name(o.pawn[0]), Arrangements: arr, Scores: odds}
+	m := &PawnOddsMatch{Pawn: cfg.Variant.Geo.Name(o.pawn[0]), Arrangements: arr, Scores: odds}
 	if m.Reading, err = values.ReadPawnOdds(scores, odds, aGives, PawnOddsReplicates, cfg.Seed); err != nil {
 		return nil, err
 	}
@@ -317,23 +312,11 @@ func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, o *oddsSetup, book [
 	return m, nil
 }
 
-// squaresOf resolves cfg's removals on the variant's start position: the
-// squares side A's and side B's pieces leave in the first arrangement.
-func squaresOf(cfg ImbalanceConfig) (xs, ys []env.Square, err error) {
-	start := cfg.Variant.NewPosition()
-	if xs, err = (Removal{env.White, cfg.WhiteWithout}).ResolveAll(start); err != nil {
-		return nil, nil, err
-	}
-	if ys, err = (Removal{env.Black, cfg.BlackWithout}).ResolveAll(start); err != nil {
-		return nil, nil, err
-	}
-	return xs, ys, nil
-}
-
 // playArrangements plays cfg's two colour arrangements from starts (side A
 // White in the first, Black in the second; squares are the squares A's and
-// B's pieces left) and returns them, side A's total and its score in every
-// game, the first arrangement's games then the second's.
+// B's pieces left), game j from opening j of book when there is one, and
+// returns them, side A's total and its score in every game, the first
+// arrangement's games then the second's.
 func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.Position, book []match.Opening, squares [2][2][]env.Square, doneBefore, total int) ([2]Arrangement, stats.WDL, []float64, error) {
 	v := cfg.Variant
 	var arr [2]Arrangement

@@ -42,8 +42,11 @@ func imbalanceBook(cfg ImbalanceConfig, starts [2]*env.Position, odds [2]*oddsSe
 	}
 	book, err := match.RandomBookFrom(all, cfg.Book, bookPlies(cfg), cfg.Seed, accept)
 	if err != nil {
-		return nil, fmt.Errorf("compare: imbalance book (%d openings of %d plies, legal in both arrangements%s): %w",
-			cfg.Book, bookPlies(cfg), map[bool]string{true: " and the pawn-odds positions", false: ""}[len(setups) > 0], err)
+		where := "both colour arrangements"
+		if len(setups) > 0 {
+			where += " and the pawn-odds positions"
+		}
+		return nil, fmt.Errorf("compare: imbalance book (%d openings of %d plies, legal in %s): %w", cfg.Book, bookPlies(cfg), where, err)
 	}
 	return book, nil
 }
