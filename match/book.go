@@ -81,3 +81,75 @@ func BookPositions(v *env.Variant, book []Opening) ([]*env.Position, error) {
 	}
 	return out, nil
 }
+
+// RandomBookFrom is RandomBook from given positions instead of variants'
+// start positions: n distinct openings of plies uniformly random legal
+// moves from starts[0], each legal in every position of starts and leaving
+// a game that is not over in each, and accepted by accept (nil accepts
+// all). An imbalance match draws its book so, from the start position
+// with its pieces removed (the openings must be legal there, not in the
+// full start position). The same arguments give the same book; it fails
+// when too few distinct openings can be found.
+func RandomBookFrom(starts []*env.Position, n, plies int, seed uint64, accept func(Opening) bool) ([]Opening, error) {
+	if len(starts) == 0 || n < 1 || plies < 1 {
+		return nil, fmt.Errorf("match: opening book: want start positions, n >= 1 and plies >= 1 (got %d, %d, %d)", len(starts), n, plies)
+	}
+	if res, why := starts[0].Status(); res != env.Ongoing {
+		return nil, fmt.Errorf("match: opening book: the start position is already over (%s, %s)", res, why)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x626f6f6b))
+	seen := map[string]bool{}
+	var book []Opening
+	buf := make([]env.Move, 0, env.MaxMoves)
+	for tries := 0; len(book) < n; tries++ {
+		if tries > 100*n+1000 {
+			return nil, fmt.Errorf("match: opening book: only %d distinct openings of %d plies found from the given positions, %d wanted", len(book), plies, n)
+		}
+		pos := starts[0].Clone()
+		var o Opening
+		for range plies {
+			if res, _ := pos.Status(); res != env.Ongoing {
+				break
+			}
+			moves := pos.LegalMoves(buf[:0])
+			m := moves[rng.IntN(len(moves))]
+			o = append(o, pos.FormatGC(m))
+			pos.DoMove(m)
+		}
+		if len(o) < plies || seen[o.String()] || !playsFromAll(starts, o) || (accept != nil && !accept(o)) {
+			continue
+		}
+		seen[o.String()] = true
+		book = append(book, o)
+	}
+	return book, nil
+}
+
+// playsFromAll reports whether o is legal from every position of starts
+// and leaves a game that goes on.
+func playsFromAll(starts []*env.Position, o Opening) bool {
+	for _, s := range starts {
+		p, err := env.PlayMoves(s, o.String())
+		if err != nil {
+			return false
+		}
+		if res, _ := p.Status(); res != env.Ongoing {
+			return false
+		}
+	}
+	return true
+}
+
+// OpeningPositions plays each opening of book from start (not changed)
+// and returns the positions reached, for Config.Starts or Config.Book.
+func OpeningPositions(start *env.Position, book []Opening) ([]*env.Position, error) {
+	out := make([]*env.Position, len(book))
+	for i, o := range book {
+		p, err := env.PlayMoves(start, o.String())
+		if err != nil {
+			return nil, fmt.Errorf("match: opening %d (%s): %w", i, o, err)
+		}
+		out[i] = p
+	}
+	return out, nil
+}

@@ -27,6 +27,12 @@ type Config struct {
 	// as White (RandomBook and BookPositions make one). MaxPlies counts
 	// the plies after the opening.
 	Book []*env.Position
+	// Starts, when set, replaces Start and Book: game i starts from
+	// Starts[i % len(Starts)], each game from a start of its own. A player
+	// that meets itself (an imbalance match) needs it: on a Book the colour
+	// swap of a pair replays the same game when the player is deterministic
+	// (engine:nodes=N). MaxPlies counts the plies after the start.
+	Starts []*env.Position
 	// MaxPlies caps a game's length, a draw by env.LengthCap when reached;
 	// negative is no cap. It has no default here (0 is refused): the
 	// commands pass eval.max_plies of the training config.
@@ -159,6 +165,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return nil, fmt.Errorf("match: book opening %d is already over (%s, %s)", k, res, why)
 		}
 	}
+	for k, p := range cfg.Starts {
+		if res, why := p.Status(); res != env.Ongoing {
+			return nil, fmt.Errorf("match: start %d is already over (%s, %s)", k, res, why)
+		}
+	}
 	if cfg.SPRT != nil {
 		if err := cfg.SPRT.Validate(); err != nil {
 			return nil, fmt.Errorf("match: %w", err)
@@ -216,7 +227,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					return
 				}
 				from := start
-				if len(cfg.Book) > 0 {
+				switch {
+				case len(cfg.Starts) > 0:
+					from = cfg.Starts[i%len(cfg.Starts)]
+				case len(cfg.Book) > 0:
 					from = cfg.Book[(i/2)%len(cfg.Book)]
 				}
 				g, err := playOne(ctx, cfg, from, i, maxPlies)

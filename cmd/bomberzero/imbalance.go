@@ -1,9 +1,11 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"bomberzero/env"
 	"bomberzero/internal/progress"
@@ -15,9 +17,9 @@ import (
 // runImbalance plays a player against itself with one piece removed from
 // each side and reads the score as a value difference.
 func runImbalance(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("imbalance", "usage: bomberzero imbalance --white-without X --black-without Y [flags]\n\nPlays a player against itself from the start position with White's piece X and\nBlack's piece Y removed (either may name several pieces joined by +: Q against\nR+R is --white-without Q --black-without R+R), then the same with colours swapped (Black without X's\nmirror, White without Y's), and reports side A's (the side without X) score, with\nthe value difference v(Y) - v(X) it implies in Elo, tanh units and pawns.", stderr)
+	fs := newFlagSet("imbalance", "usage: bomberzero imbalance --white-without X --black-without Y [flags]\n\nPlays a player against itself from the start position with White's piece X and\nBlack's piece Y removed (either may name several pieces joined by +: Q against\nR+R is --white-without Q --black-without R+R), then the same with colours swapped (Black without X's\nmirror, White without Y's), and reports side A's (the side without X) score, with\nthe value difference v(Y) - v(X) it implies in Elo, tanh units and pawns.\n\nThe engine (engine:...) and outside engines (uci:...) get a book of random openings by\ndefault (--book): drawn on the position with the pieces gone, each played once in each\ncolour arrangement and again in the pawn-odds match, so that the two matches' games pair up.\nAn outside engine at a node limit plays one game from one start, so --book 0 is refused\nfor it; the engine's games from one start differ only by its seed's tie order.", stderr)
 	variant := variantFlag(fs)
-	player := fs.String("player", "alphabeta:2", "the player that meets itself: random, greedy, alphabeta:D or CHECKPOINT[:SIMS]")
+	player := fs.String("player", "alphabeta:2", "the player that meets itself: random, greedy, alphabeta:D, engine:nodes=N (the alpha-beta engine, as engine:nodes=3000), uci:NAME (an outside engine) or CHECKPOINT[:SIMS]")
 	wx := fs.String("white-without", "", "White's missing piece (side A): a square (a1) or a piece letter (Q: the one nearest White's back rank, lowest file first), or several joined by + (R+R, B+P, a1+h1)")
 	by := fs.String("black-without", "", "Black's missing piece (side B): a square (b10) or a piece letter, or several joined by +")
 	games := fs.Int("games", 100, "games, half with each colour arrangement")
@@ -28,6 +30,8 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	valuesData := fs.String("values-data", "", "training-data or run data directory: take the pawn's tanh coefficient from a tanh fit on its games")
 	pawnGames := fs.Int("pawn-games", 0, "play this many games of the player against itself from the start position and take the pawn's tanh coefficient from a tanh fit on them: the player's own pawn, its uncertainty carried by a joint bootstrap")
 	pawnOdds := fs.Bool("pawn-odds", false, "also play the match again with a pawn taken from the side that scored more (H. G. Muller's way): the score's drop is a pawn's worth to this player, and the imbalance is read in those pawns with a bootstrap interval over both matches")
+	book := fs.Int("book", 0, "start the games from N random openings of --book-plies plies, drawn on the position with the pieces gone, opening j starting game j of each colour arrangement and of the pawn-odds match (default: none, but for engine:... and uci:... one opening a game of each arrangement, games/2 rounded up; --book 0 is refused for uci:..., which plays one game from one start)")
+	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "with a book: the openings' length in plies")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
 	mf := addMatchFlags(fs, true)
 	quiet := quietFlag(fs)
@@ -45,6 +49,12 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --pawn-games %d: want 0 or more", errUsage, *pawnGames)
 	case btoi(*pawnCoef > 0)+btoi(*valuesData != "")+btoi(*pawnGames > 0) > 1:
 		return fmt.Errorf("%w: give one of --pawn-coef, --values-data and --pawn-games", errUsage)
+	case *book < 0 || *bookPlies < 1:
+		return fmt.Errorf("%w: --book %d --book-plies %d: want a book of 0 or more openings of 1 or more plies", errUsage, *book, *bookPlies)
+	}
+	openings, err := imbalanceBookSize(*player, *book, *games, flagSet(fs, "book"))
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	tc, err := mf.load(*variant)
 	if err != nil {
@@ -68,7 +78,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --player: %v", errUsage, err)
 	}
 	cfg := compare.ImbalanceConfig{Variant: v, Player: p, WhiteWithout: *wx, BlackWithout: *by, Games: *games, Seed: *seed,
-		MaxPlies: tc.Eval.MaxPlies, Workers: *workers, PawnCoef: *pawnCoef, PawnOdds: *pawnOdds}
+		MaxPlies: tc.Eval.MaxPlies, Workers: *workers, PawnCoef: *pawnCoef, PawnOdds: *pawnOdds, Book: openings, BookPlies: *bookPlies}
 	if w := values.WeakPlayer(*player); w != "" {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
@@ -88,7 +98,17 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 		cfg.PawnSource = fmt.Sprintf("the tanh fit on %d games of %s (seed %d, joint bootstrap)", len(ds.Games), *valuesData, *seed)
 	}
 	if *pawnGames > 0 {
-		ds, err := compare.SelfPlayDataset(ctx, v, p, *pawnGames, tc.Eval.MaxPlies, *seed, *workers, nil, "pawn",
+		var starts []*env.Position
+		if wantsBook(*player) { // the pawn games get their own openings, from the full start position
+			ob, err := match.RandomBook([]*env.Variant{v}, (*pawnGames+1)/2, *bookPlies, *seed)
+			if err != nil {
+				return fmt.Errorf("--pawn-games %d: %w", *pawnGames, err)
+			}
+			if starts, err = match.BookPositions(v, ob); err != nil {
+				return fmt.Errorf("--pawn-games %d: %w", *pawnGames, err)
+			}
+		}
+		ds, err := compare.SelfPlayDataset(ctx, v, p, *pawnGames, tc.Eval.MaxPlies, *seed, *workers, starts, "pawn",
 			progress.Func(progressTo(stderr, *quiet), "pawn games", "games", 0))
 		if err != nil {
 			return err
@@ -141,9 +161,20 @@ func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
 	a1, a2 := r.Arrangements[0], r.Arrangements[1]
 	fmt.Fprintf(w, "imbalance on %s: %s against itself, %d games, seed %d, games capped at %d plies\n", r.Variant, r.Player, r.Games, r.Seed, r.MaxPlies)
 	fmt.Fprintf(w, "  side A lacks %s, side B lacks %s\n", r.X, r.Y)
+	if len(r.Book) > 0 {
+		which := "each arrangement"
+		if r.PawnOdds != nil {
+			which += " and of the pawn-odds match"
+		}
+		fmt.Fprintf(w, "  openings: %d random openings of %d plies drawn on the position with the pieces gone, opening j starting game j of %s (the first: %s)\n",
+			len(r.Book), r.BookPlies, which, r.Book[0])
+	}
 	for i, a := range []compare.Arrangement{a1, a2} {
 		fmt.Fprintf(w, "  arrangement %d (seed %d): A is %s without %s, B without %s: A +%d =%d -%d, mean %.1f plies; endings: %s\n",
 			i+1, a.Seed, a.AColor, a.AWithout, a.BWithout, a.A.Wins, a.A.Draws, a.A.Losses, a.MeanPlies, endings(a.Reasons))
+		if a.CPUPlies > 0 {
+			fmt.Fprintf(w, "    CPU %.2f ms a move (both sides, %s, %d moves), load %s\n", a.CPUMS, a.Meter, a.CPUPlies, a.Load)
+		}
 	}
 	im := r.Reading
 	fmt.Fprintf(w, "  side A: +%d =%d -%d, score %.3f [%.3f, %.3f] (95%%)\n", im.Wins, im.Draws, im.Losses, im.Score.Point, im.Score.Lo, im.Score.Hi)
@@ -173,6 +204,13 @@ func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
 		if pr.Units != nil {
 			fmt.Fprintf(w, "  v(%s) - v(%s) in %s's own pawns (pawn odds, %d bootstrap replicates over both matches): %s\n", r.Y, r.X, r.Player, pr.Replicates, signedEstimate(*pr.Units))
 		}
+		if pp := po.Paired; pp != nil {
+			fmt.Fprintf(w, "  paired by opening (%d replicates resampling the same openings in both matches): a pawn %s tanh units", pp.Replicates, pp.Pawn.Format(3))
+			if pp.Units != nil {
+				fmt.Fprintf(w, ", v(%s) - v(%s) %s pawns", r.Y, r.X, signedEstimate(*pp.Units))
+			}
+			fmt.Fprintln(w)
+		}
 		if pr.Note != "" {
 			fmt.Fprintf(w, "  note: %s\n", pr.Note)
 		}
@@ -201,4 +239,48 @@ func signedBound(x float64) string {
 		return "+inf"
 	}
 	return fmt.Sprintf("%+.2f", x)
+}
+
+// wantsBook reports whether the player spec names an engine (engine:...,
+// uci:...), which gets a book of openings by default: an outside engine
+// at a node limit plays the same game from one start (playsOneGame), and
+// the engine's games from one start differ only by its seed's tie order,
+// so a book gives both varied openings and pairs the imbalance and
+// pawn-odds games.
+func wantsBook(spec string) bool {
+	kind, _, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	return kind == "engine" || kind == "uci"
+}
+
+// playsOneGame reports whether the player spec names a player that plays
+// the same game from one start whatever its seed (an outside engine, as
+// Stockfish at a node limit), so that an imbalance match of it without a
+// book would repeat one game.
+func playsOneGame(spec string) bool {
+	kind, _, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	return kind == "uci"
+}
+
+// imbalanceBookSize is the number of openings an imbalance match of games
+// games with player spec starts from: book when it was given (set), else
+// one opening a game of each colour arrangement ((games+1)/2) for an
+// engine (wantsBook) and none for the others. It refuses --book 0 for a
+// player that plays one game from one start (playsOneGame), whose every
+// game of an arrangement would be the same game.
+func imbalanceBookSize(spec string, book, games int, set bool) (int, error) {
+	switch {
+	case !set && wantsBook(spec):
+		return (games + 1) / 2, nil
+	case set && book == 0 && playsOneGame(spec):
+		return 0, fmt.Errorf("--book 0 with --player %s: this player plays the same game from the same start, so every game of a colour arrangement would repeat the first "+
+			"and the score would rest on two games; give a book (the default for it is one opening a game of each arrangement, --book %d)", spec, (games+1)/2)
+	}
+	return book, nil
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -52,6 +52,18 @@ type ImbalanceConfig struct {
 	// from the side that scored more, H. G. Muller's way of putting the
 	// score into the player's own pawns (ImbalanceResult.PawnOdds).
 	PawnOdds bool
+	// Book, when positive, starts the games from Book random openings of
+	// BookPlies plies (0: DefaultBookPlies), drawn on the start position
+	// with the imbalance (the pieces already gone, so that every opening
+	// is legal there) and kept only where legal in both colour
+	// arrangements and, with PawnOdds, in the pawn-odds positions too,
+	// leaving the same pieces. Game j of each arrangement, and of the
+	// pawn-odds match, starts from opening j % Book, so the two matches'
+	// games pair up. A player that plays the same game from one start (an
+	// outside engine at a node limit) needs a book of Games/2 openings
+	// (rounded up): one opening a game of each arrangement.
+	Book      int
+	BookPlies int
 	// Progress, when set, is called after each game with the games done
 	// and the total.
 	Progress func(done, total int)
@@ -67,6 +79,15 @@ type Arrangement struct {
 	A         stats.WDL               `json:"a"`         // side A's results
 	Reasons   map[env.Termination]int `json:"reasons"`   // how the games ended
 	MeanPlies float64                 `json:"mean_plies"`
+	// CPUMS is the player's CPU milliseconds a move over both sides'
+	// moves (it meets itself), measured as Meter says (match.Times), over
+	// CPUPlies moves; Load is the machine's load average at the
+	// arrangement's start and end ("9.87, 8.12, 5.01 -> 12.3, ..."), as a
+	// strength figure must state them.
+	CPUMS    float64 `json:"cpu_ms_move"`
+	CPUPlies int     `json:"cpu_plies"`
+	Meter    string  `json:"cpu_measure,omitempty"`
+	Load     string  `json:"load,omitempty"`
 }
 
 // ImbalanceResult is what an imbalance match shows: side A's score with
@@ -90,6 +111,11 @@ type ImbalanceResult struct {
 	// PawnOdds is the pawn-odds replay (ImbalanceConfig.PawnOdds), nil
 	// without it.
 	PawnOdds *PawnOddsMatch `json:"pawn_odds,omitempty"`
+	// Book is the openings the games started from (moves in Game Courier
+	// text, from arrangement 1's start; arrangement 2 and the pawn-odds
+	// match play the same moves from theirs), empty without a book.
+	Book      []string `json:"book,omitempty"`
+	BookPlies int      `json:"book_plies,omitempty"`
 	// Warnings say when the player is too weak for the question or the
 	// reading contradicts any strong player's order of the two pieces.
 	Warnings []string `json:"warnings,omitempty"`
@@ -118,6 +144,9 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	}
 	if cfg.MaxPlies == 0 {
 		return nil, fmt.Errorf("compare: imbalance: no ply cap given (MaxPlies 0; negative is no cap)")
+	}
+	if cfg.Book < 0 || cfg.BookPlies < 0 {
+		return nil, fmt.Errorf("compare: imbalance book of %d openings of %d plies: want 0 or more of each", cfg.Book, cfg.BookPlies)
 	}
 	v := cfg.Variant
 	start := v.NewPosition()
@@ -155,7 +184,30 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	if cfg.PawnOdds {
 		total *= 2
 	}
-	arr, wdl, scores, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, [2][2][]env.Square{{xs, ys}, {mx, my}}, 0, total)
+	// The pawn-odds setups of both givers (the giver is known only after
+	// the first match), so that a book can be drawn legal in all of them.
+	var odds [2]*oddsSetup // [0]: side A gives, [1]: side B gives
+	var oddsErr [2]error
+	if cfg.PawnOdds {
+		for i, aGives := range []bool{true, false} {
+			odds[i], oddsErr[i] = newOddsSetup(v, start, xs, ys, mx, my, aGives)
+			if oddsErr[i] != nil && cfg.Book > 0 {
+				return nil, oddsErr[i]
+			}
+		}
+	}
+	var book []match.Opening
+	if cfg.Book > 0 {
+		if book, err = imbalanceBook(cfg, [2]*env.Position{first, second}, odds); err != nil {
+			return nil, err
+		}
+		res.BookPlies = bookPlies(cfg)
+		for _, o := range book {
+			res.Book = append(res.Book, o.String())
+		}
+	}
+	squares := [2][2][]env.Square{{xs, ys}, {mx, my}}
+	arr, wdl, scores, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, book, squares, 0, total)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +220,15 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 		res.Elo = &values.Estimate{Point: eloOf(s.Point), Lo: eloOf(s.Lo), Hi: eloOf(s.Hi)}
 	}
 	if cfg.PawnOdds {
-		if res.PawnOdds, err = playPawnOdds(ctx, cfg, start, xs, ys, mx, my, res.Reading.Score.Point >= 0.5, res.Scores, total); err != nil {
+		aGives := res.Reading.Score.Point >= 0.5
+		giver := 1
+		if aGives {
+			giver = 0
+		}
+		if oddsErr[giver] != nil {
+			return nil, oddsErr[giver]
+		}
+		if res.PawnOdds, err = playPawnOdds(ctx, cfg, odds[giver], book, squares, aGives, res.Scores, total); err != nil {
 			return nil, err
 		}
 	}
@@ -183,17 +243,31 @@ type PawnOddsMatch struct {
 	Pawn         string                 `json:"pawn"` // the square the pawn left in the first arrangement
 	Arrangements [2]Arrangement         `json:"arrangements"`
 	Reading      values.PawnOddsReading `json:"reading"`
+	// Scores is side A's score (1, ½, 0) in every pawn-odds game, in the
+	// order of ImbalanceResult.Scores: with a book, game i of both lists
+	// started from the same opening, so the two pair up.
+	Scores []float64 `json:"scores,omitempty"`
+	// Paired is the reading with a paired bootstrap over openings, set when
+	// both matches played from the same book (ImbalanceConfig.Book), so
+	// game i of each started from the same opening with the same seeds;
+	// nil otherwise or when either match was one-sided.
+	Paired *PairedPawnOdds `json:"paired,omitempty"`
 }
 
 // PawnOddsReplicates is the bootstrap size of the pawn-odds reading.
 const PawnOddsReplicates = 2000
 
-// playPawnOdds plays the imbalance of cfg again with a pawn (the giver's
-// pawn nearest its back rank, lowest file first, as the letter P names it)
-// taken from side A when aGives, from side B otherwise, with the same
-// seeds, and reads the two matches together.
-func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, start *env.Position, xs, ys, mx, my []env.Square, aGives bool, scores []float64, total int) (*PawnOddsMatch, error) {
-	v := cfg.Variant
+// oddsSetup is the pawn-odds replay's setup for one giver: the square
+// the pawn leaves in each arrangement and the two start positions.
+type oddsSetup struct {
+	pawn   [2]env.Square
+	starts [2]*env.Position
+}
+
+// newOddsSetup takes a pawn (the giver's pawn nearest its back rank,
+// lowest file first, as the letter P names it, never one X or Y named)
+// from side A when aGives, from side B otherwise, in both arrangements.
+func newOddsSetup(v *env.Variant, start *env.Position, xs, ys, mx, my []env.Square, aGives bool) (*oddsSetup, error) {
 	side := env.Black // side B is Black in the first arrangement
 	if aGives {
 		side = env.White
@@ -216,23 +290,34 @@ func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, start *env.Position,
 	if err != nil {
 		return nil, err
 	}
-	sq := [2][2][]env.Square{{xs, ys}, {mx, my}}
-	arr, _, odds, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, sq, cfg.Games, total)
+	return &oddsSetup{pawn: [2]env.Square{p1, p2}, starts: [2]*env.Position{first, second}}, nil
+}
+
+// playPawnOdds plays the imbalance of cfg again from o's positions (a
+// pawn gone from side A when aGives, from side B otherwise), with the
+// same seeds and the same book (squares: the squares side A's and B's
+// pieces left in each arrangement), and reads the two matches together.
+func playPawnOdds(ctx context.Context, cfg ImbalanceConfig, o *oddsSetup, book []match.Opening, squares [2][2][]env.Square, aGives bool, scores []float64, total int) (*PawnOddsMatch, error) {
+	arr, _, odds, err := playArrangements(ctx, cfg, o.starts, book, squares, cfg.Games, total)
 	if err != nil {
 		return nil, fmt.Errorf("compare: pawn odds: %w", err)
 	}
-	m := &PawnOddsMatch{Pawn: v.Geo.Name(p1), Arrangements: arr}
+	m := &PawnOddsMatch{Pawn: cfg.Variant.Geo.Name(o.pawn[0]), Arrangements: arr, Scores: odds}
 	if m.Reading, err = values.ReadPawnOdds(scores, odds, aGives, PawnOddsReplicates, cfg.Seed); err != nil {
 		return nil, err
+	}
+	if len(book) > 0 {
+		m.Paired = pairedPawnOdds(scores, odds, aGives, PawnOddsReplicates, cfg.Seed)
 	}
 	return m, nil
 }
 
 // playArrangements plays cfg's two colour arrangements from starts (side A
 // White in the first, Black in the second; squares are the squares A's and
-// B's pieces left) and returns them, side A's total and its score in every
-// game, the first arrangement's games then the second's.
-func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.Position, squares [2][2][]env.Square, doneBefore, total int) ([2]Arrangement, stats.WDL, []float64, error) {
+// B's pieces left), game j from opening j of book when there is one, and
+// returns them, side A's total and its score in every game, the first
+// arrangement's games then the second's.
+func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.Position, book []match.Opening, squares [2][2][]env.Square, doneBefore, total int) ([2]Arrangement, stats.WDL, []float64, error) {
 	v := cfg.Variant
 	var arr [2]Arrangement
 	var sum stats.WDL
@@ -243,6 +328,13 @@ func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.P
 		seed := cfg.Seed + uint64(k)
 		mc := match.Config{A: cfg.Player, B: cfg.Player, Games: halves[k], Start: starts[k], Variant: v,
 			MaxPlies: cfg.MaxPlies, Seed: seed, Workers: cfg.Workers, KeepGames: true}
+		if len(book) > 0 {
+			ps, err := match.OpeningPositions(starts[k], book)
+			if err != nil {
+				return arr, sum, nil, fmt.Errorf("compare: imbalance arrangement %d: %w", k+1, err)
+			}
+			mc.Starts = ps
+		}
 		base := done
 		if cfg.Progress != nil {
 			mc.Progress = func(r *match.Result) { cfg.Progress(base+r.Total.Games(), total) }
@@ -258,6 +350,8 @@ func playArrangements(ctx context.Context, cfg ImbalanceConfig, starts [2]*env.P
 			Losses: r.AWhite.Losses + r.ABlack.Wins}
 		a := Arrangement{Start: starts[k].String(), AColor: "white", Seed: seed, A: white, Reasons: r.Reasons, MeanPlies: r.MeanPlies,
 			AWithout: squareNames(v.Geo, squares[k][0]), BWithout: squareNames(v.Geo, squares[k][1])}
+		a.CPUMS, a.CPUPlies, a.Meter = bothSides(r.ATimes, r.BTimes)
+		a.Load = r.LoadStart.String() + " -> " + r.LoadEnd.String()
 		if k == 1 {
 			a.AColor = "black"
 			a.A = stats.WDL{Wins: white.Losses, Draws: white.Draws, Losses: white.Wins}
@@ -304,11 +398,14 @@ func squareNames(g *env.Geometry, ss []env.Square) string {
 	return strings.Join(names, "+")
 }
 
-// tableValue is the project's table value (agent.DefaultValues) of pieces
-// named as letters joins them ("R+R" is 12); false when a letter is not in
-// the table.
+// tableValue is the value of pieces named as letters joins them ("R+R")
+// in the plausibility table: the project's (agent.DefaultValues) with a
+// bishop counted as a knight, as no strong player keeps one above the
+// other (B 4 and N 3 are the author's fbgc guesses), so that "R+R" is 12
+// and "B+B" and "N+N" both 6; false when a letter is not in the table.
 func tableValue(pieces string) (float64, bool) {
 	table := agent.DefaultValues()
+	table['B'] = table['N']
 	sum := 0.0
 	for _, l := range strings.Split(pieces, "+") {
 		v, ok := table[l[0]]
@@ -320,34 +417,91 @@ func tableValue(pieces string) (float64, bool) {
 	return sum, true
 }
 
+// imbalanceAdvice is the advice that ends every implausibility warning.
+const imbalanceAdvice = "the player is too weak for the question; use the engine, e.g. --player engine:nodes=3000"
+
 // imbalanceWarnings warns when r's player is too weak for piece values
-// (values.WeakPlayer) and when its reading puts the two pieces in the
-// order no strong player would: the project's table (agent.DefaultValues)
-// differs by two pawns or more and the score says the other way or even,
-// or the reading in pawns puts them less than a pawn apart.
+// (values.WeakPlayer), when its reading is one no strong player would give
+// and when it has no finite value (degenerateWarning). Implausible is, for
+// pieces whose plausibility-table values (tableValue) differ by 2 pawns or
+// more: the score says the other way or even (an officer worth no more
+// than a pawn, a queen no more than a rook), or, for 3 or more, the
+// reading in pawns (the pawn-odds one when played, else the scaled one)
+// puts them less than a quarter of that difference apart (a queen less
+// than 2.5 pawns above a pawn).
 func imbalanceWarnings(r *ImbalanceResult) []string {
 	var out []string
 	if w := values.WeakPlayer(r.Player); w != "" {
 		out = append(out, w)
 	}
+	if w := degenerateWarning(r); w != "" {
+		out = append(out, w)
+	}
 	tx, okX := tableValue(r.X)
 	ty, okY := tableValue(r.Y)
-	if !okX || !okY || math.Abs(ty-tx) < 2 { // B 4 and N 3 are the author's fbgc guesses, not an order any player must keep
+	if !okX || !okY || math.Abs(ty-tx) < 2 {
 		return out
 	}
-	s := r.Reading.Score.Point
+	s := r.Reading.Score
 	big, small := r.X, r.Y
 	if ty > tx {
 		big, small = r.Y, r.X
 	}
-	const advice = "the player is too weak for the question; use the engine, e.g. --player engine:nodes=2000"
-	switch u := r.Reading.Units; {
-	case (ty > tx && s <= 0.5) || (ty < tx && s >= 0.5):
-		out = append(out, fmt.Sprintf("%s's games call %s worth no more than %s (side A's score %.3f), where any strong player values %s well above %s: %s",
-			r.Player, big, small, s, big, small, advice))
-	case u != nil && math.Abs(u.Point) < 1:
-		out = append(out, fmt.Sprintf("%s's games put %s less than a pawn above %s (%.2f pawns by %s), where the project's table says %.0f: %s",
-			r.Player, big, small, math.Abs(u.Point), r.PawnSource, math.Abs(ty-tx), advice))
+	units, source := r.Reading.Units, r.PawnSource
+	if r.PawnOdds != nil && r.PawnOdds.Reading.Units != nil {
+		units, source = r.PawnOdds.Reading.Units, "the pawn-odds match"
+	}
+	gap := math.Abs(ty - tx)
+	switch {
+	case (ty > tx && s.Point <= 0.5) || (ty < tx && s.Point >= 0.5):
+		out = append(out, fmt.Sprintf("%s's games call %s worth no more than %s (side A's score %.3f [%.3f, %.3f]), where any strong player values %s well above %s: %s",
+			r.Player, big, small, s.Point, s.Lo, s.Hi, big, small, imbalanceAdvice))
+	case units != nil && gap >= 3 && math.Abs(units.Point) < gap/4:
+		out = append(out, fmt.Sprintf("%s's games put %s only %.2f pawns above %s (by %s), where any strong player puts it at least %.1f above (the project's table, a bishop counted as a knight, says %.0f): %s",
+			r.Player, big, math.Abs(units.Point), small, source, gap/4, gap, imbalanceAdvice))
 	}
 	return out
+}
+
+// degenerateWarning explains an imbalance that one side won every game
+// of: its score of 0 or 1 puts v(Y) - v(X) beyond any finite number, so
+// the tanh and pawns readings are left out (never printed as ±Inf). It
+// gives the one-sided bound the score interval still allows, the handicap
+// that would bound it (a pawn more from the winner, H. G. Muller's way)
+// and how many games would show another result if its rate is near the
+// rule of three's bound. "" when the score is strictly between 0 and 1.
+func degenerateWarning(r *ImbalanceResult) string {
+	s, n := r.Reading.Score, r.Reading.Games
+	if n == 0 || (s.Point > 0 && s.Point < 1) {
+		return ""
+	}
+	winner, loser, flag, more := "A", "B", "--white-without", r.X
+	bound := fmt.Sprintf("at least %+.2f pawns", math.Atanh(2*s.Lo-1)/r.PawnCoef)
+	if s.Point <= 0 {
+		winner, loser, flag, more = "B", "A", "--black-without", r.Y
+		bound = fmt.Sprintf("at most %+.2f pawns", math.Atanh(2*s.Hi-1)/r.PawnCoef)
+	}
+	if s.Lo <= 0 && s.Hi >= 1 { // no games can give this, but never print ±Inf
+		bound = "unbounded both ways"
+	}
+	return fmt.Sprintf("side %s won all %d games (side %s none): v(%s) - v(%s) has no finite estimate, only a one-sided bound, %s (95%%, by %s); "+
+		"to measure it, handicap side %s: take a pawn or more from it (%s %s+P, and so on) until it scores between 0.2 and 0.8, and add the handicap's worth back; "+
+		"or play more games: with no other result in %d games their rate is below 3/%d (the rule of three), and at that rate about %d games would show 5",
+		winner, n, loser, r.Y, r.X, bound, r.PawnSource, winner, flag, more, n, n, (5*n+2)/3)
+}
+
+// bothSides is the CPU milliseconds a move over both sides' measured
+// moves (the plies-weighted mean of a and b), their number and the
+// meters used.
+func bothSides(a, b match.Times) (ms float64, plies int, meter string) {
+	plies = a.CPUPlies + b.CPUPlies
+	if plies == 0 {
+		return 0, 0, ""
+	}
+	ms = (a.CPUMeanMS*float64(a.CPUPlies) + b.CPUMeanMS*float64(b.CPUPlies)) / float64(plies)
+	meter = a.Meter
+	if b.Meter != a.Meter && b.Meter != "" {
+		meter = strings.Trim(a.Meter+"+"+b.Meter, "+")
+	}
+	return ms, plies, meter
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bomberzero/env"
 	"bomberzero/match"
 	"bomberzero/study/values"
 )
@@ -173,7 +174,16 @@ func TestImbalanceWarningsNameImplausibleReadings(t *testing.T) {
 	}{
 		{"queen odds read as less than a pawn (alphabeta:1)", ImbalanceResult{Player: "alphabeta:1", X: "Q", Y: "P",
 			Reading: values.Imbalance{Score: values.Estimate{Point: 0.44}, Units: u(-0.65)}},
-			[]string{"alphabeta:1 is too weak", "Q less than a pawn above P (0.65 pawns", "engine:nodes="}, false},
+			[]string{"alphabeta:1 is too weak", "Q only 0.65 pawns above P", "at least 2.5 above", "engine:nodes="}, false},
+		{"an officer below a pawn", ImbalanceResult{Player: "engine:nodes=50", X: "N", Y: "P", Reading: values.Imbalance{Score: values.Estimate{Point: 0.6, Lo: 0.5, Hi: 0.7}}},
+			[]string{"call N worth no more than P (side A's score 0.600 [0.500, 0.700])"}, false},
+		{"a queen below a rook", ImbalanceResult{Player: "engine:nodes=50", X: "R", Y: "Q", Reading: values.Imbalance{Score: values.Estimate{Point: 0.3}}},
+			[]string{"call Q worth no more than R"}, false},
+		{"the pawn-odds reading is the one judged", ImbalanceResult{Player: "engine:nodes=50", X: "Q", Y: "P", Reading: values.Imbalance{Score: values.Estimate{Point: 0.2}, Units: u(-8)},
+			PawnOdds: &PawnOddsMatch{Reading: values.PawnOddsReading{Units: u(-1.5)}}},
+			[]string{"Q only 1.50 pawns above P (by the pawn-odds match)"}, false},
+		{"two bishops against two knights are not judged", ImbalanceResult{Player: "engine:nodes=3000", X: "B+B", Y: "N+N", Reading: values.Imbalance{Score: values.Estimate{Point: 0.55}, Units: u(0.3)}}, nil, true},
+		{"a plausible exchange", ImbalanceResult{Player: "engine:nodes=3000", X: "R", Y: "B+P", Reading: values.Imbalance{Score: values.Estimate{Point: 0.4}, Units: u(-0.4)}}, nil, true},
 		{"order reversed", ImbalanceResult{Player: "models/x.safetensors", X: "R", Y: "N", Reading: values.Imbalance{Score: values.Estimate{Point: 0.55}}},
 			[]string{"call R worth no more than N"}, false},
 		{"plausible", ImbalanceResult{Player: "engine:nodes=2000", X: "Q", Y: "P", Reading: values.Imbalance{Score: values.Estimate{Point: 0.1}, Units: u(-8)}}, nil, true},
@@ -211,5 +221,142 @@ func TestImbalanceOfSeveralPiecesRemovesThemAll(t *testing.T) {
 	}
 	if r.Reading.Games != 2 {
 		t.Errorf("read %d games, want 2", r.Reading.Games)
+	}
+}
+
+// An imbalance that one side won every game of has no finite reading: the
+// warning says so, gives the one-sided bound, the handicap and the games
+// that would fix it, and prints no infinity.
+func TestImbalanceWonEveryGameSaysWhatWouldBoundIt(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		w, l  int
+		wants []string
+	}{
+		{"side A won all", 40, 0, []string{"side A won all 40 games", "at least +", "handicap side A", "--white-without Q+P", "below 3/40", "about 67 games"}},
+		{"side B won all", 0, 12, []string{"side B won all 12 games", "at most -", "handicap side B", "--black-without R+R+P", "about 20 games"}},
+	} {
+		im, err := values.ReadImbalance(c.w, 0, c.l, LichessPawnCoef)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := ImbalanceResult{Player: "engine:nodes=100", X: "Q", Y: "R+R", Reading: im, PawnCoef: LichessPawnCoef, PawnSource: "Lichess"}
+		got := strings.Join(imbalanceWarnings(&r), "\n")
+		for _, w := range c.wants {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: warnings %q, want %q", c.name, got, w)
+			}
+		}
+		if strings.Contains(strings.ToLower(got), "inf") || strings.Contains(got, "NaN") {
+			t.Errorf("%s: an infinity or NaN printed: %q", c.name, got)
+		}
+	}
+	im, _ := values.ReadImbalance(5, 3, 2, LichessPawnCoef)
+	if w := degenerateWarning(&ImbalanceResult{Reading: im, PawnCoef: LichessPawnCoef}); w != "" {
+		t.Errorf("a score of 0.65 warned %q", w)
+	}
+}
+
+// The engine at a node limit gets its openings from a book drawn on the
+// imbalance's start: each opening is legal from both arrangements and both
+// pawn-odds setups, leaves the pawn-odds pawn home, and starts game j of
+// each arrangement of both matches, whose per-game scores pair up.
+func TestImbalanceBookServesBothArrangementsAndThePawnOddsMatch(t *testing.T) {
+	cfg := imbalanceConfig(t, "chess", "engine:nodes=200", "Q", "R+R", 8)
+	cfg.PawnOdds, cfg.Book, cfg.BookPlies = true, 4, 3
+	r, err := PlayImbalance(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Book) != 4 || r.BookPlies != 3 {
+		t.Fatalf("book %q of %d plies, want 4 openings of 3", r.Book, r.BookPlies)
+	}
+	po := r.PawnOdds
+	if po == nil || len(po.Scores) != 8 || len(r.Scores) != 8 {
+		t.Fatalf("pawn odds %+v, %d imbalance scores: want 8 games each", po, len(r.Scores))
+	}
+	v := cfg.Variant
+	for k, a := range r.Arrangements {
+		if a.CPUPlies == 0 || a.CPUMS <= 0 || a.Meter == "" || !strings.Contains(a.Load, " -> ") {
+			t.Errorf("arrangement %d: CPU %.3f ms a move over %d moves (%q), load %q: want the player's cost and the load stated", k+1, a.CPUMS, a.CPUPlies, a.Meter, a.Load)
+		}
+	}
+	for k := range 2 {
+		for _, start := range []string{r.Arrangements[k].Start, po.Arrangements[k].Start} {
+			s, err := v.ParsePosition(start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range r.Book {
+				p, err := env.PlayMoves(s, o)
+				if err != nil {
+					t.Errorf("opening %q from %q: %v", o, start, err)
+					continue
+				}
+				if p.Ply()-s.Ply() != 3 {
+					t.Errorf("opening %q from %q: %d plies", o, start, p.Ply()-s.Ply())
+				}
+			}
+		}
+	}
+	pawn, err := v.Geo.ParseSquare(po.Pawn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range r.Book {
+		if strings.Contains(o, po.Pawn) || strings.Contains(o, v.Geo.Name(mirror(v.Geo, pawn))) {
+			t.Errorf("opening %q touches the pawn-odds pawn's square %s or its mirror", o, po.Pawn)
+		}
+	}
+	bad := cfg
+	bad.Book = -1
+	if _, err := PlayImbalance(context.Background(), bad); err == nil {
+		t.Error("a book of -1 openings accepted")
+	}
+}
+
+// The paired pawn-odds reading keeps the unpaired points and, where a
+// pair's games are alike (the pawn-odds game is the imbalance game with a
+// few results turned), gives a narrower pawn interval than resampling the
+// matches independently; lists that do not pair, or a one-sided match,
+// give none.
+func TestPairedPawnOddsNarrowsTheIntervalOfAlikePairs(t *testing.T) {
+	const n = 200
+	scores, odds := make([]float64, n), make([]float64, n)
+	for i := range n {
+		if i%5 < 3 { // side A scores 0.6
+			scores[i] = 1
+		}
+		odds[i] = scores[i]
+		if i%5 == 0 { // without its pawn it loses a fifth of the games it won: 0.4
+			odds[i] = 0
+		}
+	}
+	un, err := values.ReadPawnOdds(scores, odds, true, 2000, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pairedPawnOdds(scores, odds, true, 2000, 3)
+	if p == nil || p.Units == nil || un.Pawn == nil || un.Units == nil {
+		t.Fatalf("paired %+v, unpaired %+v: want both readings", p, un)
+	}
+	if math.Abs(p.Pawn.Point-un.Pawn.Point) > 1e-12 || math.Abs(p.Units.Point-un.Units.Point) > 1e-12 {
+		t.Errorf("paired points %v, %v differ from the unpaired %v, %v", p.Pawn.Point, p.Units.Point, un.Pawn.Point, un.Units.Point)
+	}
+	if !p.Pawn.Contains(p.Pawn.Point) || p.Pawn.Width() >= 0.7*un.Pawn.Width() {
+		t.Errorf("paired pawn %+v, unpaired %+v: want the paired interval around its point and clearly narrower", p.Pawn, *un.Pawn)
+	}
+	if p.Unbounded != 0 || !p.Units.Bounded() {
+		t.Errorf("paired units %+v with %d unbounded replicates, want a bounded interval", p.Units, p.Unbounded)
+	}
+	if pairedPawnOdds(scores, odds[:n-1], true, 100, 1) != nil {
+		t.Error("lists of different lengths were paired")
+	}
+	ones := make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	if pairedPawnOdds(ones, odds, true, 100, 1) != nil {
+		t.Error("a one-sided imbalance match gave a paired reading")
 	}
 }
