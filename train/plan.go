@@ -66,6 +66,11 @@ type rates struct {
 const (
 	guessTeacherAlphaBeta2 = 12.0 // alphabeta:2 teacher games a second, a worker
 	guessTeacherEngine2000 = 2.0  // engine teacher games a second at 2,000 nodes, a worker
+	// guessTeacherEngineMost caps the engine's rate at fewer nodes: its
+	// first iteration, its lines and each game's table cost a game about
+	// twice alphabeta:2's CPU at 500 nodes and hardly less at 300
+	// (docs/RESULTS.md, "The teacher A/B").
+	guessTeacherEngineMost = 5.5
 	guessSteps             = 12.0 // training steps a second, batch 128, 4x32 network
 	guessSelfPlay48        = 0.05 // self-play games a second at 48 playouts, a worker
 	guessEvalGame64        = 0.3  // evaluation games a second at 64 playouts, a worker
@@ -78,7 +83,7 @@ func guessRates(cfg setup.Config) rates {
 	tc := cfg.Teacher
 	t := guessTeacherAlphaBeta2
 	if tc.Player == teacher.PlayerEngine {
-		t = guessTeacherEngine2000 * 2000 / float64(max(tc.Nodes, 1))
+		t = min(guessTeacherEngine2000*2000/float64(max(tc.Nodes, 1)), guessTeacherEngineMost)
 	} else {
 		// Each ply of depth costs about ten times the one before; a
 		// softmax target scores every root move (5-7x the CPU).
