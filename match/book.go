@@ -25,85 +25,23 @@ func RandomBook(vs []*env.Variant, n, plies int, seed uint64) ([]Opening, error)
 	if len(vs) == 0 || n < 1 || plies < 1 {
 		return nil, fmt.Errorf("match: opening book: want variants, n >= 1 and plies >= 1 (got %d, %d, %d)", len(vs), n, plies)
 	}
+	starts := make([]*env.Position, len(vs))
+	for i, v := range vs {
+		starts[i] = v.NewPosition()
+	}
+	return randomBook(starts, n, plies, seed, nil, "")
+}
+
+// randomBook draws RandomBookFrom's openings from starts[0]; where names
+// the positions in its error ("" for the variants' start positions).
+func randomBook(starts []*env.Position, n, plies int, seed uint64, accept func(Opening) bool, where string) ([]Opening, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x626f6f6b))
 	seen := map[string]bool{}
 	var book []Opening
 	buf := make([]env.Move, 0, env.MaxMoves)
 	for tries := 0; len(book) < n; tries++ {
 		if tries > 100*n+1000 {
-			return nil, fmt.Errorf("match: opening book: only %d distinct openings of %d plies found, %d wanted", len(book), plies, n)
-		}
-		pos := vs[0].NewPosition()
-		var o Opening
-		for range plies {
-			if res, _ := pos.Status(); res != env.Ongoing {
-				break
-			}
-			moves := pos.LegalMoves(buf[:0])
-			m := moves[rng.IntN(len(moves))]
-			o = append(o, pos.FormatGC(m))
-			pos.DoMove(m)
-		}
-		if len(o) < plies || seen[o.String()] || !playsInAll(vs, o) {
-			continue
-		}
-		seen[o.String()] = true
-		book = append(book, o)
-	}
-	return book, nil
-}
-
-// playsInAll reports whether o is legal in every variant of vs and leaves
-// a game that goes on.
-func playsInAll(vs []*env.Variant, o Opening) bool {
-	for _, v := range vs {
-		p, err := env.PlayMoves(v.NewPosition(), o.String())
-		if err != nil {
-			return false
-		}
-		if res, _ := p.Status(); res != env.Ongoing {
-			return false
-		}
-	}
-	return true
-}
-
-// BookPositions plays each opening of book from v's start position and
-// returns the positions reached, for Config.Book.
-func BookPositions(v *env.Variant, book []Opening) ([]*env.Position, error) {
-	out := make([]*env.Position, len(book))
-	for i, o := range book {
-		p, err := env.PlayMoves(v.NewPosition(), o.String())
-		if err != nil {
-			return nil, fmt.Errorf("match: opening %d (%s) in %s: %w", i, o, v.Name, err)
-		}
-		out[i] = p
-	}
-	return out, nil
-}
-
-// RandomBookFrom is RandomBook from given positions instead of variants'
-// start positions: n distinct openings of plies uniformly random legal
-// moves from starts[0], each legal in every position of starts and leaving
-// a game that is not over in each, and accepted by accept (nil accepts
-// all). An imbalance match draws its book so, from the start position
-// with its pieces removed (the openings must be legal there, not in the
-// full start position). The same arguments give the same book; it fails
-// when too few distinct openings can be found.
-func RandomBookFrom(starts []*env.Position, n, plies int, seed uint64, accept func(Opening) bool) ([]Opening, error) {
-	if len(starts) == 0 || n < 1 || plies < 1 {
-		return nil, fmt.Errorf("match: opening book: want start positions, n >= 1 and plies >= 1 (got %d, %d, %d)", len(starts), n, plies)
-	}
-	if res, why := starts[0].Status(); res != env.Ongoing {
-		return nil, fmt.Errorf("match: opening book: the start position is already over (%s, %s)", res, why)
-	}
-	rng := rand.New(rand.NewPCG(seed, 0x626f6f6b))
-	seen := map[string]bool{}
-	var book []Opening
-	buf := make([]env.Move, 0, env.MaxMoves)
-	for tries := 0; len(book) < n; tries++ {
-		if tries > 100*n+1000 {
-			return nil, fmt.Errorf("match: opening book: only %d distinct openings of %d plies found from the given positions, %d wanted", len(book), plies, n)
+			return nil, fmt.Errorf("match: opening book: only %d distinct openings of %d plies found%s, %d wanted", len(book), plies, where, n)
 		}
 		pos := starts[0].Clone()
 		var o Opening
@@ -123,6 +61,34 @@ func RandomBookFrom(starts []*env.Position, n, plies int, seed uint64, accept fu
 		book = append(book, o)
 	}
 	return book, nil
+}
+
+// BookPositions plays each opening of book from v's start position and
+// returns the positions reached, for Config.Book.
+func BookPositions(v *env.Variant, book []Opening) ([]*env.Position, error) {
+	out, err := OpeningPositions(v.NewPosition(), book)
+	if err != nil {
+		return nil, fmt.Errorf("%w (in %s)", err, v.Name)
+	}
+	return out, nil
+}
+
+// RandomBookFrom is RandomBook from given positions instead of variants'
+// start positions: n distinct openings of plies uniformly random legal
+// moves from starts[0], each legal in every position of starts and leaving
+// a game that is not over in each, and accepted by accept (nil accepts
+// all). An imbalance match draws its book so, from the start position
+// with its pieces removed (the openings must be legal there, not in the
+// full start position). The same arguments give the same book; it fails
+// when too few distinct openings can be found.
+func RandomBookFrom(starts []*env.Position, n, plies int, seed uint64, accept func(Opening) bool) ([]Opening, error) {
+	if len(starts) == 0 || n < 1 || plies < 1 {
+		return nil, fmt.Errorf("match: opening book: want start positions, n >= 1 and plies >= 1 (got %d, %d, %d)", len(starts), n, plies)
+	}
+	if res, why := starts[0].Status(); res != env.Ongoing {
+		return nil, fmt.Errorf("match: opening book: the start position is already over (%s, %s)", res, why)
+	}
+	return randomBook(starts, n, plies, seed, accept, " from the given positions")
 }
 
 // playsFromAll reports whether o is legal from every position of starts
