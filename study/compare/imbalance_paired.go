@@ -2,7 +2,6 @@ package compare
 
 import (
 	"math"
-	"slices"
 
 	"bomberzero/study/values"
 )
@@ -74,10 +73,10 @@ func pairedPawnOdds(scores, odds []float64, aGives bool, b int, seed uint64) *Pa
 		}
 	}
 	pt := pawnOf(d1, d2)
-	lo, hi := intervalWithInf(pawns)
+	lo, hi := values.SafeInterval(pawns)
 	out.Pawn = values.Estimate{Point: pt, Lo: lo, Hi: hi}
 	if pt > 0 {
-		lo, hi = intervalWithInf(units)
+		lo, hi = values.SafeInterval(units)
 		out.Units = &values.Estimate{Point: d1 / pt, Lo: lo, Hi: hi}
 	}
 	return out
@@ -91,28 +90,4 @@ func atanhMean(xs []float64) float64 {
 		s += x
 	}
 	return math.Atanh(2*s/float64(len(xs)) - 1)
-}
-
-// intervalWithInf is the 95% percentile interval of xs (sorted in place),
-// infinite replicates allowed: an end next to an infinite replicate takes
-// the nearer order statistic instead of interpolating, so it is a number
-// or ±Inf, never NaN. Empty xs gives an unbounded interval.
-func intervalWithInf(xs []float64) (lo, hi float64) {
-	if len(xs) == 0 {
-		return math.Inf(-1), math.Inf(1)
-	}
-	slices.Sort(xs)
-	q := func(p float64) float64 {
-		h := p * float64(len(xs)-1)
-		i := int(math.Floor(h))
-		if i >= len(xs)-1 {
-			return xs[len(xs)-1]
-		}
-		a, b := xs[i], xs[i+1]
-		if math.IsInf(a, 0) || math.IsInf(b, 0) {
-			return xs[int(math.Round(h))]
-		}
-		return a + (h-float64(i))*(b-a)
-	}
-	return q(0.025), q(0.975)
 }

@@ -75,14 +75,14 @@ func ReadPawnOdds(scores, oddsScores []float64, aGave bool, b int, seed uint64) 
 			r.Unbounded++
 		}
 	}
-	lo, hi := safeInterval(pawns)
+	lo, hi := SafeInterval(pawns)
 	r.Pawn = &Estimate{Point: pt, Lo: lo, Hi: hi}
 	if pt <= 0 {
 		r.Note = fmt.Sprintf("taking the pawn did not lower the giver's score (%.3f against %.3f): this player's games do not show a pawn's worth; "+
 			"play about %d games a match, or a stronger player", s1, s2, max(4*len(scores), 400))
 		return r, nil
 	}
-	lo, hi = safeInterval(units)
+	lo, hi = SafeInterval(units)
 	r.Units = &Estimate{Point: d1 / pt, Lo: lo, Hi: hi}
 	if r.Unbounded > 0 {
 		r.Note = fmt.Sprintf("%d of %d replicates found the pawn worth nothing or one match one-sided, so the interval is unbounded there; "+
@@ -141,11 +141,15 @@ func scoreEstimate(xs []float64) Estimate {
 	return ScoreInterval(w, d, l)
 }
 
-// safeInterval is the 95% percentile interval of xs (sorted in place),
-// with infinite replicates allowed: an end that falls next to an infinite
-// replicate takes the nearer order statistic instead of interpolating, so
-// it is a number or ±Inf, never NaN.
-func safeInterval(xs []float64) (lo, hi float64) {
+// SafeInterval is the 95% percentile interval of bootstrap replicates xs
+// (sorted in place), infinite replicates allowed: an end that falls next to
+// an infinite replicate takes the nearer order statistic instead of
+// interpolating, so it is a number or ±Inf, never NaN. Empty xs gives an
+// unbounded interval.
+func SafeInterval(xs []float64) (lo, hi float64) {
+	if len(xs) == 0 {
+		return math.Inf(-1), math.Inf(1)
+	}
 	slices.Sort(xs)
 	q := func(p float64) float64 {
 		h := p * float64(len(xs)-1)
