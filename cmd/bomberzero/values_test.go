@@ -185,20 +185,27 @@ func TestValuesCommandOnRealSelfPlayRecoversTheMaterialEvaluatorsValues(t *testi
 // played, the capped ones included, and --data on that folder fits the same
 // positions, so a phase or weighting refit needs no replay; a second seed
 // adds its games beside the first's.
+// valuesReport runs "values --json --quiet ARGS..." and returns its report,
+// failing the test on a non-zero exit or output that is not a report.
+func valuesReport(t *testing.T, args ...string) values.Report {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	args = append([]string{"values", "--json", "--quiet"}, args...)
+	if code := run(args, &out, &errOut); code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+	}
+	var rep values.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v: output is not JSON: %v", args, err)
+	}
+	return rep
+}
+
 func TestValuesSavedGamesFitAsThePlayedOnes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "games")
 	fit := func(args ...string) values.Report {
 		t.Helper()
-		var out, errOut bytes.Buffer
-		args = append([]string{"values", "--variant", "chess", "--fits", "tanh", "--bootstrap", "5", "--per-game", "0", "--json", "--quiet"}, args...)
-		if code := run(args, &out, &errOut); code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
-		}
-		var rep values.Report
-		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-			t.Fatalf("%v: output is not JSON: %v", args, err)
-		}
-		return rep
+		return valuesReport(t, append([]string{"--variant", "chess", "--fits", "tanh", "--bootstrap", "5", "--per-game", "0"}, args...)...)
 	}
 	played := fit("--player", "alphabeta:1", "--games", "12", "--seed", "3", "--save-games", dir)
 	loaded := fit("--data", dir, "--seed", "3")
@@ -345,16 +352,7 @@ func TestValuesPositionsFileFitsAsItsGames(t *testing.T) {
 	file := filepath.Join(dir, "sampled.bzpos")
 	fit := func(args ...string) values.Report {
 		t.Helper()
-		var out, errOut bytes.Buffer
-		args = append([]string{"values", "--fits", "logistic,tanh", "--bootstrap", "20", "--seed", "7", "--json", "--quiet"}, args...)
-		if code := run(args, &out, &errOut); code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
-		}
-		var rep values.Report
-		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-			t.Fatalf("%v: output is not JSON: %v", args, err)
-		}
-		return rep
+		return valuesReport(t, append([]string{"--fits", "logistic,tanh", "--bootstrap", "20", "--seed", "7"}, args...)...)
 	}
 	full := fit("--data", data, "--skip", "3", "--quiet-plies", "1", "--spacing", "3", "--per-game", "2", "--write-positions", file)
 	small := fit("--positions", file)
