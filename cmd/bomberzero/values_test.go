@@ -100,7 +100,7 @@ func TestValuesCommandRejectsBadInvocations(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"values"}, 2, "exactly one of --data DIR, --run DIR and --player PLAYER"},
+		{[]string{"values"}, 2, "exactly one of --data DIR, --run DIR, --player PLAYER and --positions FILE"},
 		{[]string{"values", "--data", dir, "--run", dir}, 2, "exactly one"},
 		{[]string{"values", "--data", dir}, 2, "pick one with --variant"},
 		{[]string{"values", "--data", dir, "--variant", "xiangqi"}, 1, `no game of variant "xiangqi"`},
