@@ -129,6 +129,11 @@ func (p *Player) Choose(pos *env.Position) (env.Move, error) {
 func (p *Player) ChooseContext(ctx context.Context, pos *env.Position) (env.Move, error) {
 	if p.proc == nil {
 		if err := p.launch(ctx); err != nil {
+			if ctx.Err() != nil {
+				// The match was stopped while the engine started (its
+				// handshake outlasted the context): not the engine's fault.
+				return env.NoMove, ctx.Err()
+			}
 			return env.NoMove, &match.ForfeitError{Reason: err.Error()}
 		}
 	}
