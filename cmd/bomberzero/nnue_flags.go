@@ -20,6 +20,7 @@ func fitFlags(fs *flag.FlagSet, fc *fit.Config) func() error {
 	epochs := fs.Int("epochs", fc.Epochs, "training epochs")
 	batch := fs.Int("batch", fc.Batch, "training batch size")
 	lr := fs.Float64("lr", fc.LearningRate, "learning rate")
+	lrFinal := fs.Float64("lr-final", fc.LearningRateFinal, "learning rate of the last step, reached along a half cosine from --lr (0: the rate stays --lr)")
 	lambda := fs.Float64("lambda", fc.Lambda, "weight of the search score against the game result in the target (1: score only)")
 	trainer := fs.String("trainer", fit.TrainerSparse, "trainer: sparse (hand-written, resumes mid-training) or gorgonia (the reference, many times slower)")
 	threads := fs.Int("threads", 0, "goroutines the sparse trainer splits a batch over (0: all CPUs)")
@@ -34,6 +35,7 @@ func fitFlags(fs *flag.FlagSet, fc *fit.Config) func() error {
 			{"epochs", func(c *fit.Config) { c.Epochs = *epochs }},
 			{"batch", func(c *fit.Config) { c.Batch = *batch }},
 			{"lr", func(c *fit.Config) { c.LearningRate = *lr }},
+			{"lr-final", func(c *fit.Config) { c.LearningRateFinal = *lrFinal }},
 			{"lambda", func(c *fit.Config) { c.Lambda = *lambda }},
 			{"trainer", func(c *fit.Config) { c.Trainer = *trainer }},
 			{"threads", func(c *fit.Config) { c.Threads = *threads }},

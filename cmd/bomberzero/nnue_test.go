@@ -61,6 +61,9 @@ func TestNNUERefusesBadInput(t *testing.T) {
 		// Each training flag's error names that flag, not its neighbours.
 		{[]string{"nnue", "--dir", dir, "--lr", "0"}, 2, "--lr: learning rate 0"},
 		{[]string{"nnue", "--dir", dir, "--hidden", "0"}, 2, "--hidden: hidden 0"},
+		{[]string{"nnue", "--dir", dir, "--lr-final", "0.01"}, 2, "--lr-final: final learning rate 0.01"},
+		{[]string{"nnue", "--dir", dir, "--lr", "1e-4", "--lr-final", "5e-4"}, 2, "up to the learning rate 0.0001"},
+		{[]string{"nnue", "--dir", dir, "--trainer", "gorgonia", "--lr-final", "1e-4"}, 2, "only the sparse trainer changes its rate"},
 		{[]string{"nnue", "--dir", dir, "--epochs", "3", "--batch", "0"}, 2, "--batch: batch 0"},
 		{[]string{"nnue", "--dir", foreign, "--quiet"}, 1, learn.StatePath(foreign)},
 	}

@@ -42,6 +42,9 @@ func newCheckpoint(cfg Config, net *nnue.Net, d *data) *checkpoint {
 	w([]int64{int64(net.Features), int64(net.H), int64(net.L2), int64(cfg.Batch), int64(cfg.Epochs), int64(len(d.target))})
 	w([]float64{cfg.LearningRate, cfg.Lambda, cfg.Scale, cfg.ValidationShare})
 	w(cfg.Seed)
+	if cfg.LearningRateFinal != 0 { // absent from the checkpoints of constant-rate trainings
+		w(cfg.LearningRateFinal)
+	}
 	w(d.feats)
 	w(d.target)
 	w(d.base)

@@ -23,6 +23,7 @@ func resumeSetup(t testing.TB, ckpt string) ([]Sample, Config) {
 	_, _, samples := testData(t, "chess", 111, 16, 4)
 	cfg := DefaultConfig()
 	cfg.Hidden, cfg.L2, cfg.Epochs, cfg.Batch, cfg.Threads = 16, 4, 4, 20, 2
+	cfg.LearningRateFinal = 1e-4 // the schedule resumes at its step too
 	cfg.Checkpoint = ckpt
 	return samples, cfg
 }

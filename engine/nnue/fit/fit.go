@@ -43,6 +43,10 @@ type Config struct {
 	Epochs       int
 	Batch        int
 	LearningRate float64
+	// LearningRateFinal, when not 0, makes the sparse trainer's learning
+	// rate fall along a half cosine from LearningRate at the first step to
+	// LearningRateFinal at the last (0: the rate stays LearningRate).
+	LearningRateFinal float64
 	// Lambda weighs the search score against the result in the target,
 	// as nnue-pytorch's lambda: 1 is the score alone, 0 the result alone.
 	Lambda float64
@@ -108,6 +112,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("batch %d: want 1 to 65536", c.Batch)
 	case !(c.LearningRate > 0 && c.LearningRate < 1):
 		return fmt.Errorf("learning rate %v: want above 0 and below 1", c.LearningRate)
+	case !(c.LearningRateFinal >= 0 && c.LearningRateFinal <= c.LearningRate):
+		return fmt.Errorf("final learning rate %v: want 0 (none) or above 0 up to the learning rate %v", c.LearningRateFinal, c.LearningRate)
+	case c.LearningRateFinal != 0 && c.Trainer == TrainerGorgonia:
+		return fmt.Errorf("final learning rate %v: only the %s trainer changes its rate", c.LearningRateFinal, TrainerSparse)
 	case !(c.Lambda >= 0 && c.Lambda <= 1):
 		return fmt.Errorf("lambda %v: want 0 to 1", c.Lambda)
 	case !(c.Scale > 0 && c.Scale < 1e5):

@@ -187,18 +187,22 @@ func (a adam) step(w, g []float32, k adamConst) {
 // sparse trains a net in place: forward and backward over a batch's
 // shares on worker goroutines, then one Adam step.
 type sparse struct {
-	net   *nnue.Net
-	d     *data
-	eta   float64
-	iter  int
-	g     []*grads // one a share; g[0] receives the sum
-	opt   [7]adam  // W1, B1, W2, B2, W3, B3, PSQT
-	b3    [2]float32
-	gb3   [1]float32
-	batch []int      // the current batch's samples
-	work  []chan int // to share k: the step's batch size
-	done  chan struct{}
-	wg    sync.WaitGroup
+	net *nnue.Net
+	d   *data
+	eta float64
+	// etaFinal and steps, when etaFinal is not 0, make the rate fall
+	// along a half cosine from eta to etaFinal over steps steps (rate).
+	etaFinal float64
+	steps    int
+	iter     int
+	g        []*grads // one a share; g[0] receives the sum
+	opt      [7]adam  // W1, B1, W2, B2, W3, B3, PSQT
+	b3       [2]float32
+	gb3      [1]float32
+	batch    []int      // the current batch's samples
+	work     []chan int // to share k: the step's batch size
+	done     chan struct{}
+	wg       sync.WaitGroup
 }
 
 // newSparse returns a trainer of net on d with shares goroutines (at
@@ -287,11 +291,22 @@ func (t *sparse) gradients(batch []int) float64 {
 	return g0.loss / float64(n)
 }
 
+// rate returns the learning rate of step i (from 0): eta throughout, or,
+// with etaFinal set, eta at step 0 falling along a half cosine to etaFinal
+// at step steps-1.
+func (t *sparse) rate(i int) float64 {
+	if t.etaFinal == 0 || t.steps < 2 {
+		return t.eta
+	}
+	f := float64(min(i, t.steps-1)) / float64(t.steps-1)
+	return t.etaFinal + (t.eta-t.etaFinal)*(1+math.Cos(math.Pi*f))/2
+}
+
 // step trains on one batch and returns its loss before the update.
 func (t *sparse) step(batch []int) float64 {
 	loss := t.gradients(batch)
 	t.iter++
-	k := newAdamConst(t.iter, t.eta)
+	k := newAdamConst(t.iter, t.rate(t.iter-1))
 	g, n := t.g[0], t.net
 	t.opt[0].step(n.W1, g.w1, k)
 	t.opt[1].step(n.B1, g.b1, k)

@@ -205,3 +205,36 @@ func TestSparseStepAllocatesNothing(t *testing.T) {
 		t.Errorf("a step allocates %v times; want 0", n)
 	}
 }
+
+// TestLearningRateSchedule checks the half-cosine schedule: the rate
+// starts at eta, ends at etaFinal on the last step, falls monotonically and
+// is halfway at the middle step; without etaFinal it stays eta.
+func TestLearningRateSchedule(t *testing.T) {
+	cases := []struct {
+		name             string
+		eta, final       float64
+		steps            int
+		first, mid, last float64
+	}{
+		{"constant", 1e-3, 0, 101, 1e-3, 1e-3, 1e-3},
+		{"cosine", 1e-3, 1e-5, 101, 1e-3, (1e-3 + 1e-5) / 2, 1e-5},
+		{"one step", 1e-3, 1e-5, 1, 1e-3, 1e-3, 1e-3},
+	}
+	for _, c := range cases {
+		s := &sparse{eta: c.eta, etaFinal: c.final, steps: c.steps}
+		mid := (c.steps - 1) / 2
+		for _, p := range []struct {
+			step int
+			want float64
+		}{{0, c.first}, {mid, c.mid}, {c.steps - 1, c.last}} {
+			if got := s.rate(p.step); math.Abs(got-p.want) > 1e-12 {
+				t.Errorf("%s: rate(%d) = %g, want %g", c.name, p.step, got, p.want)
+			}
+		}
+		for i := 1; i < c.steps; i++ {
+			if s.rate(i) > s.rate(i-1) {
+				t.Errorf("%s: rate rises at step %d: %g after %g", c.name, i, s.rate(i), s.rate(i-1))
+			}
+		}
+	}
+}

@@ -133,6 +133,9 @@ func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, in
 	defer st.close()
 	steps := len(tr) / batch
 	total := steps * cfg.Epochs
+	if sp != nil {
+		sp.etaFinal, sp.steps = cfg.LearningRateFinal, total
+	}
 	first := 0
 	var ck *checkpoint
 	if cfg.Checkpoint != "" {
