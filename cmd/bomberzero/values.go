@@ -218,6 +218,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
+	rep.PositionsFile = *posFile
 	if *player != "" {
 		rep.NamePlayers([]string{*player}, 0)
 	} else {

@@ -359,6 +359,14 @@ func TestValuesPositionsFileFitsAsItsGames(t *testing.T) {
 	if small.Games != full.Games || small.Positions != full.Sampled || small.Sampled != full.Sampled || full.Sampled == 0 {
 		t.Fatalf("file: %d games, %d positions, %d sampled; full data: %d games, %d sampled", small.Games, small.Positions, small.Sampled, full.Games, full.Sampled)
 	}
+	if small.PositionsFile != file || full.PositionsFile != "" {
+		t.Errorf("positions file recorded as %q (file) and %q (games); want %q and none", small.PositionsFile, full.PositionsFile, file)
+	}
+	var text, textErr bytes.Buffer
+	if code := run([]string{"values", "--positions", file, "--fits", "logistic", "--bootstrap", "5", "--quiet"}, &text, &textErr); code != 0 ||
+		!strings.Contains(text.String(), "from the positions file "+file) || strings.Contains(text.String(), "skip 0 plies") {
+		t.Errorf("the text report of a positions file (exit %d, %s) should name the file and not claim a sampling it did not do:\n%s", code, textErr.String(), text.String())
+	}
 	a, _ := json.Marshal(full.Fits)
 	b, _ := json.Marshal(small.Fits)
 	if !bytes.Equal(a, b) {

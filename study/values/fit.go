@@ -16,17 +16,22 @@ import (
 // Report is the outcome of PieceValues: one FitResult per method, with the
 // settings that reproduce it.
 type Report struct {
-	Variants  []string     `json:"variants"`    // the variants of the games
-	Unit      string       `json:"unit"`        // the piece values are normalised to
-	Seed      uint64       `json:"seed"`        // the bootstrap's seed
-	Bootstrap int          `json:"bootstrap"`   // replicates B
-	Ridge     float64      `json:"ridge"`       // penalty λ on piece coefficients
-	Sample    SampleConfig `json:"sample"`      // which positions were used
-	Games     int          `json:"games"`       // games in the data set
-	Positions int          `json:"positions"`   // positions in the data set
-	Sampled   int          `json:"sampled"`     // positions the sampling kept
-	Fits      []FitResult  `json:"fits"`        // one per method, in Config order
-	Pieces    []string     `json:"piece_types"` // the data's piece types, least valuable first (see Fits)
+	Variants  []string     `json:"variants"`  // the variants of the games
+	Unit      string       `json:"unit"`      // the piece values are normalised to
+	Seed      uint64       `json:"seed"`      // the bootstrap's seed
+	Bootstrap int          `json:"bootstrap"` // replicates B
+	Ridge     float64      `json:"ridge"`     // penalty λ on piece coefficients
+	Sample    SampleConfig `json:"sample"`    // which positions were used
+	// PositionsFile, when not "", is the positions file (WritePositions)
+	// the games were read from: their positions were sampled when it was
+	// written, by rules the file does not record, and Sample's skip, quiet
+	// and spacing rules were not applied again.
+	PositionsFile string      `json:"positions_file,omitempty"`
+	Games         int         `json:"games"`       // games in the data set
+	Positions     int         `json:"positions"`   // positions in the data set
+	Sampled       int         `json:"sampled"`     // positions the sampling kept
+	Fits          []FitResult `json:"fits"`        // one per method, in Config order
+	Pieces        []string    `json:"piece_types"` // the data's piece types, least valuable first (see Fits)
 	// Differences compares every two normalised fits piece by piece (the
 	// tanh and logistic fits side by side): A's value minus B's.
 	Differences []FitDifference `json:"differences,omitempty"`

@@ -18,16 +18,21 @@ func (r *Report) WriteText(w io.Writer) error {
 	if len(r.Variants) > 0 {
 		variants = strings.Join(r.Variants, ", ")
 	}
-	ew.printf("Piece values for %s: %d games, %d positions, %d sampled (skip %d plies, %d plies after a capture",
-		variants, r.Games, r.Positions, r.Sampled, r.Sample.SkipPlies, r.Sample.QuietPlies)
-	if r.Sample.NoCaptures {
-		ew.printf(", positions with a capture left out")
-	}
-	if r.Sample.Spacing > 0 {
-		ew.printf(", at least %d plies apart", r.Sample.Spacing)
-	}
-	if r.Sample.MaxPerGame > 0 {
-		ew.printf(", at most %d a game", r.Sample.MaxPerGame)
+	if r.PositionsFile != "" {
+		ew.printf("Piece values for %s: %d games, %d positions kept of %d from the positions file %s (sampled by the rules of the fit that wrote it",
+			variants, r.Games, r.Sampled, r.Positions, r.PositionsFile)
+	} else {
+		ew.printf("Piece values for %s: %d games, %d positions, %d sampled (skip %d plies, %d plies after a capture",
+			variants, r.Games, r.Positions, r.Sampled, r.Sample.SkipPlies, r.Sample.QuietPlies)
+		if r.Sample.NoCaptures {
+			ew.printf(", positions with a capture left out")
+		}
+		if r.Sample.Spacing > 0 {
+			ew.printf(", at least %d plies apart", r.Sample.Spacing)
+		}
+		if r.Sample.MaxPerGame > 0 {
+			ew.printf(", at most %d a game", r.Sample.MaxPerGame)
+		}
 	}
 	ew.printf(")\nUnit %s; 95%% intervals from %d bootstrap resamples of whole games, seed %d; ridge %g\n",
 		r.Unit, r.Bootstrap, r.Seed, r.Ridge)
