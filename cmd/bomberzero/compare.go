@@ -28,7 +28,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	levels := fs.String("levels", "", "comma-separated playout counts at which each trained model also plays --games games against itself, e.g. 64,512: the comparison at each level")
 	ruleEffects := fs.Bool("rule-effects", false, "with trained models: each model also plays itself --games games on every other variant's rules, so each difference between the rule sets is also measured with the network held fixed")
-	book := fs.Int("book", 100, "openings in the shared book of random openings every variant's games start from, each with both colours (0: the start position)")
+	book := fs.Int("book", 100, "openings in the shared book of random openings every variant's games start from: self-play game i from opening i mod N, a match between two players each opening with both colours (0: the start position)")
 	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "plies of each book opening")
 	anchors := fs.String("anchors", strings.Join(compare.DefaultAnchors, ","), "fixed players each trained model meets (--games games) to show matched strength; \"none\" for none")
 	imbalances := fs.String("imbalance", "", "comma-separated imbalances X:Y (side A without X, side B without Y), e.g. F:R,F:B,F:N: each variant's agent plays each against itself, read in the variant's own pawns and compared between variants")

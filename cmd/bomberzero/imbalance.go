@@ -100,7 +100,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	if *pawnGames > 0 {
 		var starts []*env.Position
 		if wantsBook(*player) { // the pawn games get their own openings, from the full start position
-			ob, err := match.RandomBook([]*env.Variant{v}, (*pawnGames+1)/2, *bookPlies, *seed)
+			ob, err := match.RandomBook([]*env.Variant{v}, *pawnGames, *bookPlies, *seed)
 			if err != nil {
 				return fmt.Errorf("--pawn-games %d: %w", *pawnGames, err)
 			}

@@ -42,7 +42,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	player := fs.String("player", "", "instead of data: play this match player (alphabeta:2, a checkpoint...) against itself --games games in --variant and fit its games")
 	games := fs.Int("games", 1000, "with --player: games to play")
 	workers := fs.Int("workers", 0, "with --player: games played at once (0: one per core)")
-	book := fs.Int("book", 0, "with --player: start the games from N random openings of --book-plies plies, each played with both colours (a player that is deterministic at a node or depth limit, as engine:nodes=N, plays one game over and over without it); 0: the start position")
+	book := fs.Int("book", 0, "with --player: start the games from N random openings of --book-plies plies, game i from opening i mod N (a player that is deterministic at a node or depth limit, as engine:nodes=N, plays one game over and over without it); 0: the start position")
 	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "with --book: the openings' length in plies")
 	table := fs.String("values", "", "with --player: piece values replacing the default table's for greedy, alpha-beta and the engine, e.g. N=5,Q=6 (a deliberately wrong table, as echo-test --table plays it)")
 	saveGames := fs.String("save-games", "", "with --player: also write the games, those the length cap stopped included, as training-data chunks to DIR, so later fits read them with --data DIR instead of playing them again (runs with different seeds may share DIR)")

@@ -87,3 +87,35 @@ func TestRecordRefusesInconsistentGames(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfPlayTakesTheBooksOpeningsInTurn: self-play from a book starts
+// game i from opening i mod N, one game an opening in turn, not each
+// opening twice with the colours swapped (a player meeting itself would
+// replay the same game), so N openings give N different starts.
+func TestSelfPlayTakesTheBooksOpeningsInTurn(t *testing.T) {
+	v := load(t, "fbgc")
+	p, err := match.Parse("alphabeta:1", v, match.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob, err := match.RandomBook([]*env.Variant{v}, 3, 4, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	book, err := match.BookPositions(v, ob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recs, err := SelfPlayGames(context.Background(), v, p, 6, 6, 1, 2, book, "t", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 6 {
+		t.Fatalf("%d games, want 6", len(recs))
+	}
+	for i, rec := range recs {
+		if got, want := rec.Positions[0].Position, book[i%3].String(); got != want {
+			t.Errorf("game %d starts from %q, want opening %d %q", i, got, i%3, want)
+		}
+	}
+}

@@ -145,7 +145,7 @@ func writeBook(w io.Writer, res *Result) {
 	case res.BookNote != "":
 		fmt.Fprintf(w, "\n## Openings\n\n%s; every game started from the variant's start position.\n", res.BookNote)
 	case len(res.Book) > 0:
-		fmt.Fprintf(w, "\n## Openings\n\nEvery variant's games started from the same book of %d random openings, each legal in every compared rule set and played with both colours (so the opening-diversity figures measure the book and the plies after it). The first ones: ", len(res.Book))
+		fmt.Fprintf(w, "\n## Openings\n\nEvery variant's games started from the same book of %d random openings, each legal in every compared rule set: the self-play games take the openings in turn, one game each, and the matches between two players play each opening with both colours (so the opening-diversity figures measure the book and the plies after it). The first ones: ", len(res.Book))
 		for i, o := range res.Book[:min(5, len(res.Book))] {
 			if i > 0 {
 				fmt.Fprintf(w, "; ")

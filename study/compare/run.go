@@ -83,8 +83,9 @@ type Config struct {
 	// Book, when positive, is the number of random openings of BookPlies
 	// plies (DefaultBookPlies when 0) in one opening book shared by every
 	// variant (match.RandomBook: each opening legal in all of them); the
-	// baseline games, the anchor matches and the cross-play start from
-	// its openings, each played with both colours, so the variants are
+	// baseline games start from its openings in turn (game i from opening
+	// i mod Book), the anchor matches and the cross-play from each opening
+	// with both colours, so the variants are
 	// compared from the same positions.
 	Book      int
 	BookPlies int

@@ -70,7 +70,10 @@ func trainVariant(ctx context.Context, name string, cfg Config) (*values.Dataset
 }
 
 // SelfPlayDataset plays p against itself games times from v's start
-// position (or the openings of book, each twice), capped at maxPlies, and returns the games as a values
+// position or, when book is not empty, game i from book[i % len(book)]
+// (one game an opening in turn: p meets itself, so a colour swap would
+// replay the same game where p is deterministic, as an outside engine at a
+// node limit), capped at maxPlies, and returns the games as a values
 // Dataset (game IDs prefix-<index>); progress, if set, is called after
 // each game.
 func SelfPlayDataset(ctx context.Context, v *env.Variant, p match.Maker, games, maxPlies int, seed uint64, workers int,
@@ -87,7 +90,7 @@ func SelfPlayGames(ctx context.Context, v *env.Variant, p match.Maker, games, ma
 	book []*env.Position, prefix string, progress func(done, total int)) (*values.Dataset, []datasets.GameRecord, error) {
 	start := v.NewPosition()
 	mc := match.Config{A: p, B: p, Games: games, Start: start, Variant: v, MaxPlies: maxPlies, Seed: seed,
-		Workers: workers, KeepGames: true, Book: book}
+		Workers: workers, KeepGames: true, Starts: book}
 	if progress != nil {
 		mc.Progress = func(r *match.Result) { progress(r.Total.Games(), games) }
 	}
