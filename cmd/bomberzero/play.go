@@ -19,7 +19,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 func playWith(in io.Reader, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", "usage: bomberzero play [--variant V] [--model AGENT] [--color white|black] [flags]\n\nPlays a game against an agent in the terminal: type moves in Game Courier or\ncanonical syntax; the agent shows its best moves as it plays.", stderr)
 	variant := variantFlag(fs)
-	model := fs.String("model", "alphabeta:2", "the agent: CHECKPOINT[:SIMS], material|uniform|rollout[:SIMS], random, greedy or alphabeta:D")
+	model := fs.String("model", "alphabeta:2", "the agent: engine[:KEY=VALUE...] (the alpha-beta engine: nodes=N, depth=D, movetime=T, eval=FILE, ...), CHECKPOINT[:SIMS], material|uniform|rollout[:SIMS], random, greedy or alphabeta:D")
 	color := fs.String("color", "white", "your side: white or black")
 	fen := fs.String("fen", "", "start position text (default: the variant's start)")
 	moves := fs.String("moves", "", "moves to play from the start position first")
