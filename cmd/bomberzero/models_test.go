@@ -46,3 +46,47 @@ func TestShippedModelsLoadPlayAndHaveACard(t *testing.T) {
 		}
 	}
 }
+
+// TestShippedNetsLoadPlayAndHaveACard checks every learned evaluation in
+// models/ (*.nnue): it is named after its variant, the engine searches the
+// start position with it and gives a legal move and a PV, a net of another
+// variant is refused naming both, and its card beside it names the
+// training command, the commit and the match that admitted it.
+func TestShippedNetsLoadPlayAndHaveACard(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "models", "*.nnue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range paths {
+		variant := strings.TrimSuffix(filepath.Base(path), ".nnue")
+		code, out, errs := runCmd(t, "analyse", "--variant", variant, "--model", "engine:nodes=2000:eval="+path, "--json")
+		if code != 0 {
+			t.Errorf("%s: analyse exit %d: %s", path, code, errs)
+			continue
+		}
+		var a struct {
+			Best string   `json:"best"`
+			PV   []string `json:"pv"`
+		}
+		if err := json.Unmarshal([]byte(out), &a); err != nil || a.Best == "" || len(a.PV) == 0 {
+			t.Errorf("%s: analyse gave %q (%v)", path, out, err)
+		}
+		other := "chess"
+		if variant == "chess" {
+			other = "fbgc"
+		}
+		if code, _, errs := runCmd(t, "analyse", "--variant", other, "--model", "engine:nodes=100:eval="+path, "--json"); code == 0 || !strings.Contains(errs, variant) || !strings.Contains(errs, other) {
+			t.Errorf("%s on %s: exit %d, %q; want an error naming both variants", path, other, code, errs)
+		}
+		card, err := os.ReadFile(strings.TrimSuffix(path, ".nnue") + ".nnue.md")
+		if err != nil {
+			t.Errorf("%s has no card: %v", path, err)
+			continue
+		}
+		for _, want := range []string{"bomberzero nnue", "commit", "engine:movetime=", "W-D-L"} {
+			if !strings.Contains(string(card), want) {
+				t.Errorf("%s's card does not mention %q", path, want)
+			}
+		}
+	}
+}
