@@ -22,18 +22,7 @@ func TestShippedModelsLoadPlayAndHaveACard(t *testing.T) {
 	}
 	for _, path := range paths {
 		variant := strings.TrimSuffix(filepath.Base(path), ".safetensors")
-		code, out, errs := runCmd(t, "analyse", "--variant", variant, "--model", path+":8", "--json")
-		if code != 0 {
-			t.Errorf("%s: analyse exit %d: %s", path, code, errs)
-			continue
-		}
-		var a struct {
-			Best string   `json:"best"`
-			PV   []string `json:"pv"`
-		}
-		if err := json.Unmarshal([]byte(out), &a); err != nil || a.Best == "" || len(a.PV) == 0 {
-			t.Errorf("%s: analyse gave %q (%v)", path, out, err)
-		}
+		analyseGivesAMove(t, path, variant, path+":8")
 		card, err := os.ReadFile(strings.TrimSuffix(path, ".safetensors") + ".md")
 		if err != nil {
 			t.Errorf("%s has no card: %v", path, err)
@@ -59,18 +48,7 @@ func TestShippedNetsLoadPlayAndHaveACard(t *testing.T) {
 	}
 	for _, path := range paths {
 		variant := strings.TrimSuffix(filepath.Base(path), ".nnue")
-		code, out, errs := runCmd(t, "analyse", "--variant", variant, "--model", "engine:nodes=2000:eval="+path, "--json")
-		if code != 0 {
-			t.Errorf("%s: analyse exit %d: %s", path, code, errs)
-			continue
-		}
-		var a struct {
-			Best string   `json:"best"`
-			PV   []string `json:"pv"`
-		}
-		if err := json.Unmarshal([]byte(out), &a); err != nil || a.Best == "" || len(a.PV) == 0 {
-			t.Errorf("%s: analyse gave %q (%v)", path, out, err)
-		}
+		analyseGivesAMove(t, path, variant, "engine:nodes=2000:eval="+path)
 		other := "chess"
 		if variant == "chess" {
 			other = "fbgc"
@@ -88,5 +66,24 @@ func TestShippedNetsLoadPlayAndHaveACard(t *testing.T) {
 				t.Errorf("%s's card does not mention %q", path, want)
 			}
 		}
+	}
+}
+
+// analyseGivesAMove runs "analyse --json" on variant's start position with
+// the model spec and reports an error unless it exits 0 with a best move
+// and a principal variation.
+func analyseGivesAMove(t *testing.T, path, variant, model string) {
+	t.Helper()
+	code, out, errs := runCmd(t, "analyse", "--variant", variant, "--model", model, "--json")
+	if code != 0 {
+		t.Errorf("%s: analyse exit %d: %s", path, code, errs)
+		return
+	}
+	var a struct {
+		Best string   `json:"best"`
+		PV   []string `json:"pv"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil || a.Best == "" || len(a.PV) == 0 {
+		t.Errorf("%s: analyse gave %q (%v)", path, out, err)
 	}
 }
