@@ -85,8 +85,8 @@ type Config struct {
 	// variant (match.RandomBook: each opening legal in all of them); the
 	// baseline games start from its openings in turn (game i from opening
 	// i mod Book), the anchor matches and the cross-play from each opening
-	// with both colours, so the variants are
-	// compared from the same positions.
+	// with both colours, so the variants are compared from the same
+	// positions.
 	Book      int
 	BookPlies int
 	// Imbalances are imbalance matches played in every variant by its

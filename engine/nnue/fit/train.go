@@ -115,6 +115,8 @@ func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, in
 	}
 	batch := min(cfg.Batch, len(tr))
 	var st stepper
+	steps := len(tr) / batch
+	total := steps * cfg.Epochs
 	var sp *sparse
 	if cfg.Trainer == TrainerGorgonia {
 		gr, err := newGraph(net, batch, true)
@@ -128,14 +130,10 @@ func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, in
 			threads = runtime.GOMAXPROCS(0)
 		}
 		sp = newSparse(net, d, cfg.LearningRate, min(threads, batch))
+		sp.etaFinal, sp.steps = cfg.LearningRateFinal, total
 		st = sparseStepper{sp}
 	}
 	defer st.close()
-	steps := len(tr) / batch
-	total := steps * cfg.Epochs
-	if sp != nil {
-		sp.etaFinal, sp.steps = cfg.LearningRateFinal, total
-	}
 	first := 0
 	var ck *checkpoint
 	if cfg.Checkpoint != "" {
