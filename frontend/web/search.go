@@ -64,7 +64,7 @@ func (s *Server) checkpointPath(name string) (string, error) {
 	case "runs":
 		dir, flag = s.cfg.Runs, "--runs"
 	default:
-		return "", fail(http.StatusBadRequest, "%q: unknown player or model; want random, greedy, alphabeta:D, or a model none, material, uniform, rollout, models/PATH or runs/PATH, with :SIMS", name)
+		return "", fail(http.StatusBadRequest, "%q: unknown player or model; want random, greedy, alphabeta:D, engine[:KEY=VALUE...], or a model none, material, uniform, rollout, models/PATH or runs/PATH, with :SIMS", name)
 	}
 	if err := localPath(rel); err != nil {
 		return "", err
@@ -94,11 +94,23 @@ type agentReply struct {
 }
 
 // agentMove asks player spec for its move in g's position: random, greedy,
-// alphabeta:D, or MODEL[:SIMS] searching with a model.
+// alphabeta:D, the alpha-beta engine (engine[:KEY=VALUE...], Server.
+// engineSpec: its limit, 20000 nodes without one, within nine tenths of
+// the server's time limit), or MODEL[:SIMS] searching with a model.
 func (s *Server) agentMove(ctx context.Context, spec string, seed uint64, g *game) (env.Move, error) {
 	v := g.pos.Variant()
 	kind, rest, _ := strings.Cut(spec, ":")
 	switch kind {
+	case frontend.EngineModel:
+		es, _, err := s.engineSpec(spec, v)
+		if err != nil {
+			return env.NoMove, err
+		}
+		rep, err := s.engineSearch(ctx, g, es, s.engineLimits(es.Limits), 1)
+		if err != nil {
+			return env.NoMove, err
+		}
+		return rep.BestMove, nil
 	case "random", "greedy", "alphabeta":
 		if kind == "alphabeta" {
 			d, err := strconv.Atoi(strings.SplitN(rest, ":", 2)[0])
@@ -176,7 +188,7 @@ func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request) {
 
 type analyseReq struct {
 	gameReq
-	Model      string `json:"model"`       // engine (the alpha-beta engine, its top MultiPV lines) or MODEL, as the agent's; "" for material
+	Model      string `json:"model"`       // engine[:KEY=VALUE...] (the alpha-beta engine, its top MultiPV lines; eval=models/NET.nnue a learned net) or MODEL, as the agent's; "" for material
 	Sims       int    `json:"sims"`        // playouts (the most, with movetime_ms); 0: setup.DefaultSims (400), or the limit with movetime_ms
 	MovetimeMS int    `json:"movetime_ms"` // search with doubling playouts for this long; 0: one search of sims
 	Top        int    `json:"top"`         // root moves listed; 0: 8
@@ -224,7 +236,7 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 	if q.Top == 0 {
 		q.Top = 8
 	}
-	if q.Model == frontend.EngineModel {
+	if isEngineSpec(q.Model) {
 		out, err := s.analyseEngine(r, g, q)
 		reply(w, out, err)
 		return
@@ -265,24 +277,28 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 	reply(w, out, err)
 }
 
-// analyseEngine is the analysis with the alpha-beta engine: its top lines
-// (MultiPV) with their scores, for movetime_ms or, without it,
-// frontend.DefaultAnalysisNodes nodes; either way within nine tenths of
-// the server's time limit, so that it answers with the lines it has.
+// analyseEngine is the analysis with the alpha-beta engine of q.Model
+// (engine[:KEY=VALUE...], Server.engineSpec: the classical evaluation or a
+// learned net of --models): its top lines (MultiPV) with their scores, for
+// movetime_ms, else the spec's limit, else frontend.DefaultAnalysisNodes
+// nodes; always within nine tenths of the server's time limit, so that it
+// answers with the lines it has.
 func (s *Server) analyseEngine(r *http.Request, g *game, q analyseReq) (analyseReply, error) {
-	lim := engine.Limits{Nodes: frontend.DefaultAnalysisNodes, MoveTime: s.cfg.MaxTime * 9 / 10}
-	if q.MovetimeMS > 0 {
-		lim = engine.Limits{MoveTime: min(time.Duration(q.MovetimeMS)*time.Millisecond, lim.MoveTime)}
+	es, hasLimit, err := s.engineSpec(q.Model, g.pos.Variant())
+	if err != nil {
+		return analyseReply{}, err
 	}
-	lim.MoveTime = max(lim.MoveTime, time.Millisecond)
+	lim := engine.Limits{Nodes: frontend.DefaultAnalysisNodes}
+	switch {
+	case q.MovetimeMS > 0:
+		lim = engine.Limits{MoveTime: time.Duration(q.MovetimeMS) * time.Millisecond}
+	case hasLimit:
+		lim = es.Limits
+	}
 	var out analyseReply
-	err := s.search(r, func(ctx context.Context) error {
+	err = s.search(r, func(ctx context.Context) error {
 		began := time.Now()
-		e, err := frontend.NewEngine(g.pos.Variant(), engine.Spec{HashMB: engine.DefaultHashMB, Threads: 1})
-		if err != nil {
-			return err
-		}
-		rep, err := frontend.EngineSearch(ctx, g.pos, e, lim, q.Top)
+		rep, err := s.engineSearch(ctx, g, es, s.engineLimits(lim), q.Top)
 		if err != nil {
 			return err
 		}
@@ -292,6 +308,36 @@ func (s *Server) analyseEngine(r *http.Request, g *game, q analyseReq) (analyseR
 	return out, err
 }
 
+// engineLimits bounds an engine search's limits by nine tenths of the
+// server's time limit (at least a millisecond).
+func (s *Server) engineLimits(lim engine.Limits) engine.Limits {
+	most := max(s.cfg.MaxTime*9/10, time.Millisecond)
+	if lim.MoveTime <= 0 || lim.MoveTime > most {
+		lim.MoveTime = most
+	}
+	return lim
+}
+
+// engineSearch builds the engine of es for g's variant (frontend.NewEngine,
+// which refuses a net of another variant naming both) and searches g's
+// position within lim for its top lines (frontend.EngineSearch). The
+// report's model is the spec's evaluation: "engine" or
+// "engine:eval=NAME".
+func (s *Server) engineSearch(ctx context.Context, g *game, es engine.Spec, lim engine.Limits, top int) (frontend.Report, error) {
+	e, err := frontend.NewEngine(g.pos.Variant(), es)
+	if err != nil {
+		return frontend.Report{}, fail(http.StatusBadRequest, "engine: %v", err)
+	}
+	rep, err := frontend.EngineSearch(ctx, g.pos, e, lim, top)
+	if err != nil {
+		return rep, err
+	}
+	if es.NetFile != "" {
+		rep.Model = frontend.EngineModel + ":eval=" + es.NetFile
+	}
+	return rep, nil
+}
+
 func (s *Server) handlePlayers(w http.ResponseWriter, r *http.Request) {
 	players := []string{"random", "greedy", "alphabeta:1", "alphabeta:2"}
 	for d := 3; d <= s.cfg.MaxDepth; d++ {
@@ -299,6 +345,6 @@ func (s *Server) handlePlayers(w http.ResponseWriter, r *http.Request) {
 	}
 	players = append(players, "material:200", "material:800", "rollout:200")
 	models := s.listModels()
-	writeJSON(w, http.StatusOK, map[string]any{"players": players, "models": models, "evaluators": []string{frontend.EngineModel, "material", "uniform", "rollout"},
+	writeJSON(w, http.StatusOK, map[string]any{"players": players, "models": models, "engines": s.listEngines(), "evaluators": []string{frontend.EngineModel, "material", "uniform", "rollout"},
 		"limits": map[string]any{"max_sims": s.cfg.MaxSims, "max_time_ms": s.cfg.MaxTime.Milliseconds(), "max_depth": s.cfg.MaxDepth, "max_searches": s.cfg.MaxSearches}})
 }

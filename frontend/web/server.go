@@ -40,8 +40,8 @@ type Config struct {
 	// Runs is the folder of training runs (one run directory each), read
 	// only; "" for none.
 	Runs string
-	// Models is a folder of checkpoints agents and analysis may use; "" for
-	// none.
+	// Models is a folder of checkpoints (*.safetensors) and engine nets
+	// (*.nnue) agents and analysis may use; "" for none.
 	Models string
 	// Games is the folder of saved games (match and play's --games-dir);
 	// "" for none.
@@ -134,6 +134,7 @@ type Server struct {
 	variants map[string]*env.Variant
 	rules    map[string]*agent.Rules
 	models   map[string]*agent.Model
+	nets     map[string]cachedNet
 }
 
 // cacheLimit bounds each of the server's caches.
@@ -144,7 +145,7 @@ const cacheLimit = 64
 func New(ctx context.Context, cfg Config) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{cfg: cfg, base: ctx, sem: make(chan struct{}, cfg.MaxSearches), mux: http.NewServeMux(),
-		variants: map[string]*env.Variant{}, rules: map[string]*agent.Rules{}, models: map[string]*agent.Model{}}
+		variants: map[string]*env.Variant{}, rules: map[string]*agent.Rules{}, models: map[string]*agent.Model{}, nets: map[string]cachedNet{}}
 	s.mux.HandleFunc("GET /api/variants", s.handleVariants)
 	s.mux.HandleFunc("GET /api/variants/{name}", s.handleVariant)
 	s.mux.HandleFunc("POST /api/game", s.handleGame)

@@ -1,0 +1,281 @@
+package web
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"bomberzero/engine"
+	"bomberzero/engine/nnue"
+	"bomberzero/env"
+	"bomberzero/frontend"
+)
+
+// EngineInfo is one alpha-beta engine the board offers: the engine with
+// its classical evaluation (no file), or with a learned net found under
+// --models.
+type EngineInfo struct {
+	// Spec is the player spec that plays it, as the command line writes
+	// it: "engine" or "engine:eval=models/fbgc.nnue".
+	Spec string `json:"spec"`
+	// Label tells the engines apart for a person: the evaluation, and
+	// the net's file, variant and size.
+	Label string `json:"label"`
+	// Net is the net's name under the server's folders (models/PATH); ""
+	// for the classical evaluation.
+	Net string `json:"net,omitempty"`
+	// Variant is the variant the net was trained for, the only one it
+	// plays; "" (the classical evaluation) plays every variant.
+	Variant string `json:"variant,omitempty"`
+	// Error says why the net cannot be played (its header does not
+	// read); the page lists such a net, unplayable, with the reason.
+	Error string `json:"error,omitempty"`
+}
+
+// Limits of reading a net file's header.
+const (
+	netMagic     = "BZNNUE\r\n" // engine/nnue's file magic (nnue.Encode)
+	maxNetHeader = 64 << 10     // bytes of a net file's JSON header
+)
+
+// netHeader is what the board reads of a net file's JSON header
+// (nnue.Encode writes it): enough to label the net and offer it only for
+// its variant.
+type netHeader struct {
+	Version int    `json:"version"`
+	Variant string `json:"variant"`
+	Hidden  int    `json:"hidden"`
+	L2      int    `json:"l2"`
+	Base    string `json:"base"`
+}
+
+// openRegular opens rel under root for reading, refusing anything but a
+// regular file without blocking on it (a named pipe opens at once with
+// O_NONBLOCK and is then refused).
+func openRegular(root *os.Root, rel string) (*os.File, fs.FileInfo, error) {
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("not a regular file")
+	}
+	return f, st, nil
+}
+
+// readNetHeader reads the header of the net file r: the magic, the
+// header's length and at most maxNetHeader bytes of JSON, never the
+// weights. Errors say what was expected; a damaged file gives an error,
+// never a panic.
+func readNetHeader(r io.Reader) (netHeader, error) {
+	var h netHeader
+	var head [len(netMagic) + 4]byte
+	n, err := io.ReadFull(r, head[:])
+	if n < len(netMagic) || string(head[:len(netMagic)]) != netMagic {
+		return h, fmt.Errorf("not a bomberzero net file (want it to start with %q)", netMagic)
+	}
+	if err != nil {
+		return h, fmt.Errorf("truncated: %d bytes, no header length", n)
+	}
+	size := binary.LittleEndian.Uint32(head[len(netMagic):])
+	if size < 2 || size > maxNetHeader {
+		return h, fmt.Errorf("header of %d bytes: want 2 to %d (a damaged file?)", size, maxNetHeader)
+	}
+	js := make([]byte, size)
+	if n, err := io.ReadFull(r, js); err != nil {
+		return h, fmt.Errorf("truncated: %d of the header's %d bytes", n, size)
+	}
+	if err := json.Unmarshal(js, &h); err != nil {
+		return h, fmt.Errorf("header: %v (a damaged file?)", err)
+	}
+	if h.Version < 1 || h.Version > nnue.FileVersion {
+		return h, fmt.Errorf("version %d; this build reads versions 1 to %d", h.Version, nnue.FileVersion)
+	}
+	if h.Variant == "" {
+		return h, fmt.Errorf("header names no variant")
+	}
+	return h, nil
+}
+
+// netInfo describes the net file rel of --models (root) for the board:
+// its spec, label and variant from its header, or the reason it cannot be
+// played.
+func netInfo(root *os.Root, rel string) EngineInfo {
+	name := "models/" + rel
+	info := EngineInfo{Spec: frontend.EngineModel + ":eval=" + name, Net: name}
+	f, _, err := openRegular(root, rel)
+	if err != nil {
+		info.Error = fmt.Sprintf("net file %s: %v", name, err)
+		info.Label = fmt.Sprintf("engine, net %s: unreadable", name)
+		return info
+	}
+	defer f.Close()
+	h, err := readNetHeader(f)
+	if err != nil {
+		info.Error = fmt.Sprintf("net file %s: %v", name, err)
+		info.Label = fmt.Sprintf("engine, net %s: damaged", name)
+		return info
+	}
+	info.Variant = h.Variant
+	kind := "learned"
+	if h.Base == nnue.BaseClassical {
+		kind = "learned, over the classical"
+	}
+	info.Label = fmt.Sprintf("engine, net %s (%s, %s, %dx%d)", name, kind, h.Variant, h.Hidden, h.L2)
+	return info
+}
+
+// listEngines lists the engines the board offers: the classical one
+// first, then the engine with each net (*.nnue) under --models, in path
+// order, at most maxListed in all.
+func (s *Server) listEngines() []EngineInfo {
+	out := []EngineInfo{{Spec: frontend.EngineModel, Label: "engine (classical evaluation)"}}
+	root, err := openRoot(s.cfg.Models, "--models")
+	if err != nil {
+		return out
+	}
+	defer root.Close()
+	_ = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || len(out) >= maxListed {
+			return fs.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".nnue") {
+			out = append(out, netInfo(root, p))
+		}
+		return nil
+	})
+	return out
+}
+
+// cachedNet is a net read from a file, with the file's size and time so
+// that a file replaced is read again.
+type cachedNet struct {
+	net  *nnue.Net
+	size int64
+	mod  time.Time
+}
+
+// net reads the net called name (models/PATH under --models, or runs/PATH
+// under --runs) through os.Root, at most nnue.MaxFileBytes, with every
+// check of nnue.Decode (the checksum included). Errors name the net.
+func (s *Server) net(name string) (*nnue.Net, error) {
+	kind, rel, _ := strings.Cut(name, "/")
+	var dir, flag string
+	switch kind {
+	case "models":
+		dir, flag = s.cfg.Models, "--models"
+	case "runs":
+		dir, flag = s.cfg.Runs, "--runs"
+	default:
+		return nil, fail(http.StatusBadRequest, "eval=%s: want classical or a net models/PATH (under --models) or runs/PATH (under --runs)", name)
+	}
+	if err := localPath(rel); err != nil {
+		return nil, err
+	}
+	root, err := openRoot(dir, flag)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, st, err := openRegular(root, rel)
+	if err != nil {
+		return nil, fail(http.StatusNotFound, "eval=%s: no such net file in %s", name, flag)
+	}
+	defer f.Close()
+	s.mu.Lock()
+	c, ok := s.nets[name]
+	s.mu.Unlock()
+	if ok && c.size == st.Size() && c.mod.Equal(st.ModTime()) {
+		return c.net, nil
+	}
+	if st.Size() > nnue.MaxFileBytes {
+		return nil, fail(http.StatusRequestEntityTooLarge, "net file %s: %d bytes, over %d", name, st.Size(), nnue.MaxFileBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, nnue.MaxFileBytes+1))
+	if err != nil {
+		return nil, fail(http.StatusInternalServerError, "net file %s: %v", name, err)
+	}
+	n, err := nnue.Decode(data)
+	if err != nil {
+		return nil, fail(http.StatusUnprocessableEntity, "net file %s: %v", name, err)
+	}
+	s.mu.Lock()
+	if len(s.nets) >= 8 {
+		clear(s.nets)
+	}
+	s.nets[name] = cachedNet{n, st.Size(), st.ModTime()}
+	s.mu.Unlock()
+	return n, nil
+}
+
+// engineSpec reads an engine model or player spec from a request for a
+// game of variant v: "engine" or "engine:KEY=VALUE...", the keys of
+// engine.ParseSpec, which reads them all. The server resolves eval=NAME
+// itself, a net of its folders (Server.net), and refuses the keys that
+// would read other files or size the engine (weights, hash, threads).
+// hasLimit says whether the spec named a limit (depth, nodes or movetime).
+// A net for another variant than v is refused naming both.
+func (s *Server) engineSpec(spec string, v *env.Variant) (es engine.Spec, hasLimit bool, err error) {
+	kind, rest, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	if kind != frontend.EngineModel {
+		return es, false, fail(http.StatusBadRequest, "%q: not an engine spec (want engine[:KEY=VALUE...])", spec)
+	}
+	// Only the value of eval is the server's to read: the rest of the
+	// text goes to engine.ParseSpec with eval=classical in its place, so
+	// that every key, value and repetition is checked there.
+	var netName string
+	var items []string
+	if strings.TrimSpace(rest) != "" {
+		items = strings.Split(rest, ":")
+	}
+	for i, item := range items {
+		key, val, _ := strings.Cut(strings.TrimSpace(item), "=")
+		switch key {
+		case "eval":
+			if val != "" && val != "classical" {
+				netName = val
+				items[i] = "eval=classical"
+			}
+		case "weights", "hash", "threads":
+			return es, false, fail(http.StatusBadRequest, "engine %q: %s is not taken by the web board (it sets the table and threads, and reads nets of --models by eval=models/PATH)", spec, key)
+		case "depth", "nodes", "movetime":
+			hasLimit = true
+		}
+	}
+	es, err = engine.ParseSpec(strings.Join(items, ":"))
+	if err != nil {
+		return es, false, fail(http.StatusBadRequest, "engine %q: %v", spec, err)
+	}
+	es.HashMB, es.Threads = engine.DefaultHashMB, 1
+	if netName != "" {
+		n, err := s.net(netName)
+		if err != nil {
+			return es, false, err
+		}
+		if n.Variant != v.Name {
+			return es, false, fail(http.StatusBadRequest, "net file %s: a net for variant %s, not this game's %s", netName, n.Variant, v.Name)
+		}
+		es.Net, es.NetFile = n, netName
+	}
+	return es, hasLimit, nil
+}
+
+// isEngineSpec says whether a model or player spec names the alpha-beta
+// engine.
+func isEngineSpec(spec string) bool {
+	kind, _, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	return kind == frontend.EngineModel
+}
