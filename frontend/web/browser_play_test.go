@@ -454,3 +454,114 @@ func TestBrowserTheTallBoardKeepsItsHandAndClockInTheWindow(t *testing.T) {
 	}
 	shot(t, ctx, "birds-ninjas-clock")
 }
+
+// TestBrowserOffersTheEngineWithEachNetOfItsVariant has --models hold nets
+// for fbgc and chess and a file that is no net: in fbgc the page offers the
+// engine with the fbgc net (by its clock and at 1 s a move) and not the
+// chess net, lists the broken file unplayable with its reason, plays the
+// net at the time chosen (its spec sent as the search's model and written
+// in the record), analyses with it (its lines with scores, the net named);
+// in chess the chess net takes the fbgc net's place and a game against the
+// fbgc net falls back to the classical engine.
+func TestBrowserOffersTheEngineWithEachNetOfItsVariant(t *testing.T) {
+	ctx := browser(t)
+	f := netFixture(t)
+	run(t, ctx, chromedp.Navigate(f.url+"/#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	type option struct {
+		Value, Text, Title string
+		Disabled           bool
+	}
+	options := func(sel string) map[string]option {
+		var js string
+		run(t, ctx, chromedp.Evaluate(`JSON.stringify([...document.querySelectorAll('`+sel+` option')].map((o) => ({value: o.value, text: o.textContent, title: o.title, disabled: o.disabled})))`, &js))
+		var list []option
+		if err := json.Unmarshal([]byte(js), &list); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]option{}
+		for _, o := range list {
+			out[o.Value] = o
+		}
+		return out
+	}
+	const net, timed, chessNet = "engine:eval=models/fbgc.nnue", "engine:movetime=1s:eval=models/fbgc.nnue", "engine:eval=models/more/chess.nnue"
+	opp, models := options("#opponent"), options("#model")
+	for _, c := range []struct {
+		opts       map[string]option
+		value      string
+		offered    bool
+		text, bad  string
+		selectName string
+	}{
+		{opp, "engine", true, "engine, classical evaluation, by its clock", "", "#opponent"},
+		{opp, net, true, "engine, net models/fbgc.nnue (learned, fbgc, 8x4), by its clock", "", "#opponent"},
+		{opp, timed, true, "engine, 1 s a move, net models/fbgc.nnue (learned, fbgc, 8x4) (within its clock)", "", "#opponent"},
+		{opp, chessNet, false, "", "", "#opponent"},
+		{opp, "engine:eval=models/garbage.nnue", true, "engine, net models/garbage.nnue: damaged: cannot be played", "not a bomberzero net file", "#opponent"},
+		{models, "engine", true, "engine (classical evaluation)", "", "#model"},
+		{models, net, true, "engine, net models/fbgc.nnue (learned, fbgc, 8x4)", "", "#model"},
+		{models, chessNet, false, "", "", "#model"},
+	} {
+		o, ok := c.opts[c.value]
+		if ok != c.offered || ok && (o.Text != c.text || o.Disabled != (c.bad != "") || !strings.Contains(o.Title, c.bad)) {
+			t.Errorf("%s %q: offered %v as %+v; want offered %v, %q, unplayable saying %q", c.selectName, c.value, ok, o, c.offered, c.text, c.bad)
+		}
+	}
+
+	// The net at 1 s a move: the page asks for a 1 s search of that spec.
+	run(t, ctx, chromedp.Evaluate(`window.searches = []; const f0 = window.fetch; window.fetch = (u, o) => {
+		if (String(u).endsWith('/api/analyse')) { const b = JSON.parse(o.body); window.searches.push(b.model + ' ' + b.movetime_ms); }
+		return f0(u, o); }; 1`, nil))
+	setPlay(t, ctx, timed, "white", "0", "0")
+	waitFor(t, ctx, "White to move", func() bool { s := readState(t, ctx); return !s.Busy && s.Side == "white" })
+	run(t, ctx, chromedp.SendKeys(`#move-input`, "e2-e4\r", chromedp.ByQuery))
+	waitFor(t, ctx, "the net's reply", func() bool { s := readState(t, ctx); return !s.Busy && len(s.Moves) == 2 })
+	var searches []string
+	var record string
+	run(t, ctx, chromedp.Evaluate(`window.searches`, &searches), chromedp.Evaluate(`G.state.record`, &record))
+	if len(searches) != 1 || searches[0] != timed+" 1000" {
+		t.Errorf("the page asked for the searches %q, want one of %s for 1000 ms", searches, timed)
+	}
+	if !strings.Contains(record, `[Black "`+timed+`"]`) {
+		t.Errorf("the record does not name the net's engine as the command line does:\n%s", record)
+	}
+
+	// Analysis with the net: its lines, each with a score, the net named.
+	run(t, ctx, chromedp.Navigate(f.url+"/?p=analyse#analyse"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	clickSquare(t, ctx, "e2")
+	clickSquare(t, ctx, "e4")
+	waitFor(t, ctx, "e2-e4 played", func() bool { return len(readState(t, ctx).Moves) == 1 })
+	run(t, ctx, chromedp.SetValue(`#model`, net, chromedp.ByQuery), chromedp.Click(`#go`, chromedp.ByQuery))
+	waitFor(t, ctx, "the net's analysis", func() bool {
+		var model string
+		run(t, ctx, chromedp.Evaluate(`G.analysis ? G.analysis.model : ''`, &model))
+		return model == net
+	})
+	var head string
+	run(t, ctx, chromedp.Text(`#analysis > div.muted`, &head, chromedp.ByQuery))
+	if !strings.HasPrefix(head, net+" · depth ") {
+		t.Errorf("the analysis's line reads %q, want it to name %s", head, net)
+	}
+	shot(t, ctx, "analyse-net")
+	checkAnalysisLines(t, ctx)
+
+	// In chess the chess net is offered in the fbgc net's place, and a game
+	// set against the fbgc net falls back to the classical engine.
+	run(t, ctx, chromedp.Navigate(f.url+"/?p=play#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	run(t, ctx, chromedp.Evaluate(`(() => { const o = document.getElementById('opponent'); o.value = '`+net+`'; o.dispatchEvent(new Event('change'));
+		const v = document.getElementById('variant'); v.value = 'chess'; v.dispatchEvent(new Event('change')); return 1; })()`, nil))
+	waitFor(t, ctx, "the chess board", func() bool {
+		var v string
+		run(t, ctx, chromedp.Evaluate(`G.info ? G.info.name : ''`, &v))
+		return v == "chess"
+	})
+	opp, models = options("#opponent"), options("#model")
+	_, fbgcOffered := opp[net]
+	_, chessOffered := opp[chessNet]
+	_, chessModel := models[chessNet]
+	var chosen string
+	run(t, ctx, chromedp.Evaluate(`G.opponent + '|' + document.getElementById('opponent').value`, &chosen))
+	if fbgcOffered || !chessOffered || !chessModel || chosen != "engine|engine" {
+		t.Errorf("in chess: the fbgc net offered %v, the chess net %v (analysis %v), the opponent %q; want false, true, true, engine|engine", fbgcOffered, chessOffered, chessModel, chosen)
+	}
+}

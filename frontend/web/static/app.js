@@ -334,7 +334,7 @@ async function maybeAgent() {
       // the time a move chosen), and its score is kept for the graph.
       let rep;
       for (;;) { // every search slot busy: ask again while its clock runs
-        try { rep = await api('analyse', req({ model: ENGINE, movetime_ms: engineMoveTime(), top: 1 })); break; } catch (e) {
+        try { rep = await api('analyse', req({ model: G.opponent, movetime_ms: engineMoveTime(), top: 1 })); break; } catch (e) {
           if (e.status !== 503 || game !== G.game || G.end) throw e;
           await new Promise((r) => setTimeout(r, 200));
         }
@@ -440,12 +440,16 @@ function engineTime() {
 // ENGINE_TIMES are the engine opponents by time a move, named as the
 // command line's player spec names them (so records and PGN name them so).
 const ENGINE_TIMES = ['engine:movetime=100ms', 'engine:movetime=1s', 'engine:movetime=5s'];
-function isEngine(opp) { return opp === ENGINE || ENGINE_TIMES.includes(opp); }
+// isEngine says whether a player or model spec is the alpha-beta engine:
+// engine, engine:movetime=1s, engine:eval=models/fbgc.nnue...
+function isEngine(spec) { return spec === ENGINE || spec.startsWith(ENGINE + ':'); }
+// MOVETIME reads the time a move of an engine spec (engine:movetime=1s...).
+const MOVETIME = /^engine:movetime=(\d+)(ms|s)(?::|$)/;
 // engineMoveTime is the engine opponent's time for its move: its clock's
 // share (engineTime), or the time a move its name sets, within the clock's
 // share in a timed game and the server's limit always.
 function engineMoveTime() {
-  const m = /^engine:movetime=(\d+)(ms|s)$/.exec(G.opponent);
+  const m = MOVETIME.exec(G.opponent);
   if (!m) return engineTime();
   const cap = Math.floor((G.limits.max_time_ms || 10000) * 0.9);
   const t = Math.min(cap, parseInt(m[1], 10) * (m[2] === 's' ? 1000 : 1));
@@ -492,7 +496,7 @@ async function offerDraw() {
   const game = G.game;
   setStatus(`${G.opponent} considers the draw…`);
   try {
-    const rep = await api('analyse', req({ model: ENGINE, movetime_ms: Math.min(500, engineTime()), top: 1 }));
+    const rep = await api('analyse', req({ model: isEngine(G.opponent) ? G.opponent : ENGINE, movetime_ms: Math.min(500, engineTime()), top: 1 }));
     if (game !== G.game) return;
     const s = whiteScore(rep.score, G.ply);
     if (s.cp !== undefined && Math.abs(s.cp) <= DRAW_MARGIN_CP) { endGame('1/2-1/2', 'agreement', 'draw agreed'); return; }
@@ -738,6 +742,7 @@ async function newGame(variant, start, moves, clock) {
   if (G.clock) { G.clock.since = performance.now(); G.clock.running = sideAt(G.ply); }
   G.info = await api('variants/' + encodeURIComponent(variant));
   $('variant').value = variant;
+  fillPlayers();
   drawLegend();
   await load();
   if (G.mode === 'edit') editSetup();
@@ -825,7 +830,7 @@ function startAnalysis() {
         drawAnalysis(rep);
         drawGraph();
         drawBoard();
-        if (model === 'engine' || rep.proven || sims >= G.limits.max_sims) break; // the engine's one search uses its time
+        if (isEngine(model) || rep.proven || sims >= G.limits.max_sims) break; // the engine's one search uses its time
         sims = Math.min(sims * 2, G.limits.max_sims);
       } catch (e) {
         if (ctl.signal.aborted) return;
@@ -954,6 +959,13 @@ function graphClick(evt) {
   const ply = Math.round((x - 6) / ((graphW - 12) / Math.max(1, G.moves.length)));
   goTo(Math.max(0, Math.min(G.moves.length, ply)));
 }
+// graphEngine is the engine that scores the graph: the one analysing (in
+// Analyse) or played (in Play), so that a learned net's scores are not
+// mixed with the classical evaluation's; else the classical engine.
+function graphEngine() {
+  const m = G.mode === 'analyse' ? $('model').value : G.opponent;
+  return isEngine(m) ? m : ENGINE; // the request's movetime_ms is the search's time
+}
 // evalGame has the engine search every position of the game it has not
 // scored yet, a short search each, and draws the graph as it goes.
 const GRAPH_MS = 150, GRAPH_MAX_PLIES = 600;
@@ -963,7 +975,7 @@ async function evalGame() {
   try {
     for (let p = 0; p <= n && game === G.game; p++) {
       if (G.evals[p]) continue;
-      const q = req({ model: ENGINE, movetime_ms: GRAPH_MS, top: 1 });
+      const q = req({ model: graphEngine(), movetime_ms: GRAPH_MS, top: 1 });
       q.moves = G.moves.slice(0, p);
       delete q.end;
       if (q.clocks) q.clocks = q.clocks.slice(0, p);
@@ -1417,6 +1429,50 @@ function tickLabel(v, step) {
   return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s;
 }
 
+// ---- players ---------------------------------------------------------------
+// fillPlayers lists the opponents and the analysis models for the game's
+// variant: the engine with its classical evaluation and with each learned
+// net of --models trained for this variant (a net of another variant is
+// not offered; one whose file does not read is listed, unplayable, with the
+// reason), the other players and the checkpoints. A choice still offered
+// is kept; a net's engine gone with its variant gives way to the classical
+// engine.
+function fillPlayers() {
+  const ps = G.players;
+  if (!ps) return;
+  const engines = (ps.engines || []).filter((e) => e.net && (e.error || e.variant === G.variant));
+  const add = (sel, value, text, bad) => {
+    const o = document.createElement('option'); o.value = value; o.textContent = text;
+    if (bad) { o.disabled = true; o.title = bad; }
+    sel.appendChild(o);
+  };
+  const timed = (label, t) => label.replace(/^engine(, | \()/, `engine, ${t} s a move$1`);
+  const opp = $('opponent'), was = opp.value;
+  opp.textContent = '';
+  add(opp, 'human', 'a friend (both sides here)');
+  add(opp, ENGINE, 'engine, classical evaluation, by its clock');
+  for (const p of ENGINE_TIMES) {
+    const t = MOVETIME.exec(p);
+    add(opp, p, `engine, ${t[2] === 'ms' ? +t[1] / 1000 : t[1]} s a move, classical evaluation (within its clock)`);
+  }
+  for (const e of engines) {
+    if (e.error) { add(opp, e.spec, `${e.label}: cannot be played`, e.error); continue; }
+    add(opp, e.spec, e.label + ', by its clock');
+    add(opp, e.spec.replace(/^engine:/, 'engine:movetime=1s:'), timed(e.label, 1) + ' (within its clock)');
+  }
+  for (const p of ps.players.concat(ps.models.map((m) => m + ':200'))) add(opp, p, p);
+  opp.value = was;
+  if (opp.value !== was || !was) opp.value = was ? ENGINE : 'random'; // a net of another variant; the first filling
+  G.opponent = opp.value;
+  const model = $('model'), had = model.value;
+  model.textContent = '';
+  for (const m of ps.evaluators) add(model, m, m === ENGINE ? 'engine (classical evaluation)' : m);
+  for (const e of engines) add(model, e.spec, e.error ? `${e.label}: cannot be played` : e.label, e.error);
+  for (const m of ps.models) add(model, m, m);
+  model.value = had;
+  if (model.value !== had || !had) model.value = ENGINE;
+}
+
 // ---- views ----------------------------------------------------------------
 function route() {
   const view = (location.hash || '#play').slice(1);
@@ -1450,18 +1506,9 @@ async function init() {
     const o = document.createElement('option'); o.value = v.name; o.textContent = v.name; o.title = v.description;
     $('variant').appendChild(o);
   }
+  G.players = ps;
   const opp = $('opponent');
-  for (const p of ['human', ENGINE].concat(ENGINE_TIMES, ps.players, ps.models.map((m) => m + ':200'))) {
-    const o = document.createElement('option'); o.value = p;
-    const t = /^engine:movetime=(\d+)(ms|s)$/.exec(p);
-    o.textContent = p === 'human' ? 'a friend (both sides here)' : p === ENGINE ? 'engine (alpha-beta, by its clock)'
-      : t ? `engine, ${t[2] === 'ms' ? +t[1] / 1000 : t[1]} s a move (within its clock)` : p;
-    opp.appendChild(o);
-  }
-  opp.value = 'random';
-  for (const m of ps.evaluators.concat(ps.models)) {
-    const o = document.createElement('option'); o.value = m; o.textContent = m; $('model').appendChild(o);
-  }
+  fillPlayers();
   $('variant').onchange = () => newGame($('variant').value);
   $('pgn-file').onchange = () => { const f = $('pgn-file').files[0]; if (f) importPGN(f); };
   opp.onchange = () => { G.opponent = opp.value; maybeAgent(); };
