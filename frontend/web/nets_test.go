@@ -193,3 +193,22 @@ func TestTheEngineWithANetAnalysesPlaysAndRefusesBadNets(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadNetHeader checks that no file makes the header reader panic or
+// read past its bound, and that a header it accepts names a variant.
+func FuzzReadNetHeader(f *testing.F) {
+	f.Add(withHeader(`{"version":3,"variant":"fbgc","hidden":128,"l2":16}`))
+	f.Add(withHeader(`{"version":3}`))
+	f.Add([]byte(netMagic))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := bytes.NewReader(data)
+		h, err := readNetHeader(r)
+		if read := int64(len(data)) - int64(r.Len()); read > int64(len(netMagic)+4+maxNetHeader) {
+			t.Fatalf("read %d bytes, over the bound", read)
+		}
+		if err == nil && h.Variant == "" {
+			t.Fatalf("a header without a variant accepted: %+v", h)
+		}
+	})
+}
