@@ -212,3 +212,39 @@ func FuzzReadNetHeader(f *testing.F) {
 		}
 	})
 }
+
+// TestTheShippedNetsAreOffered is the issue's case: serve --models models
+// lists every shipped net with its variant, and the fbgc net plays.
+func TestTheShippedNetsAreOffered(t *testing.T) {
+	models := filepath.Join("..", "..", "models")
+	nets, err := filepath.Glob(filepath.Join(models, "*.nnue"))
+	if err != nil || len(nets) == 0 {
+		t.Fatalf("no shipped net in %s (%v)", models, err)
+	}
+	f := newFixture(t, Config{Models: models})
+	var ps struct{ Engines []EngineInfo }
+	call(t, "GET", f.url+"/api/players", "", &ps)
+	for _, p := range nets {
+		name := "models/" + filepath.Base(p)
+		n, err := nnue.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, e := range ps.Engines {
+			if e.Net == name {
+				found = true
+				if e.Variant != n.Variant || e.Error != "" || e.Spec != "engine:eval="+name {
+					t.Errorf("%s listed as %+v; want variant %s, no error", name, e, n.Variant)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s is not offered: %+v", name, ps.Engines)
+		}
+	}
+	var out agentReply
+	if code, msg := call(t, "POST", f.url+"/api/agent", `{"variant":"fbgc","player":"engine:nodes=2000:eval=models/fbgc.nnue"}`, &out); code != 200 || out.Move.Text == "" {
+		t.Errorf("the shipped fbgc net: %d %s", code, msg)
+	}
+}

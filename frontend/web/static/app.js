@@ -1443,7 +1443,8 @@ function fillPlayers() {
   const engines = (ps.engines || []).filter((e) => e.net && (e.error || e.variant === G.variant));
   const add = (sel, value, text, bad) => {
     const o = document.createElement('option'); o.value = value; o.textContent = text;
-    if (bad) { o.disabled = true; o.title = bad; }
+    o.title = bad || text; // the whole label where the list is narrower
+    if (bad) o.disabled = true;
     sel.appendChild(o);
   };
   const timed = (label, t) => label.replace(/^engine(, | \()/, `engine, ${t} s a move$1`);
