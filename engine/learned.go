@@ -77,7 +77,11 @@ func NewLearned(v *env.Variant, net *nnue.Net, name string) (Evaluator, error) {
 	if net.Variant != v.Name {
 		return nil, fmt.Errorf("net for variant %s, not %s", net.Variant, v.Name)
 	}
-	ev, err := nnue.NewEvaluator(net, nnue.NewFeatureSet(v), name)
+	fs, err := nnue.FeatureSetOf(v, net)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := nnue.NewEvaluator(net, fs, name)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"bomberzero/engine/learn"
+	"bomberzero/engine/nnue"
 	"bomberzero/engine/nnue/fit"
 	"bomberzero/stats"
 )
@@ -82,6 +83,9 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	v, table, err := variantTable(*variant)
 	if err != nil {
 		return err
+	}
+	if _, err := nnue.NewBucketedFeatureSet(v, fc.KingBuckets); err != nil {
+		return fmt.Errorf("%w: --king-buckets: %v", errUsage, err)
 	}
 	fc.Table = table
 	cfg := def

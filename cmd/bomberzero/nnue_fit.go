@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bomberzero/engine/learn"
+	"bomberzero/engine/nnue"
 	"bomberzero/engine/nnue/fit"
 	"bomberzero/internal/progress"
 )
@@ -54,6 +55,9 @@ func runNNUEFit(args []string, stdout, stderr io.Writer) error {
 	v, table, err := variantTable(*variant)
 	if err != nil {
 		return err
+	}
+	if _, err := nnue.NewBucketedFeatureSet(v, fc.KingBuckets); err != nil {
+		return fmt.Errorf("%w: --king-buckets: %v", errUsage, err)
 	}
 	fc.Table = table
 	var paths []string

@@ -6,6 +6,7 @@ import (
 
 	"bomberzero/agent"
 	"bomberzero/engine/learn"
+	"bomberzero/engine/nnue"
 	"bomberzero/engine/nnue/fit"
 	"bomberzero/env"
 )
@@ -25,7 +26,12 @@ func fitFlags(fs *flag.FlagSet, fc *fit.Config) func() error {
 	trainer := fs.String("trainer", fit.TrainerSparse, "trainer: sparse (hand-written, resumes mid-training) or gorgonia (the reference, many times slower)")
 	threads := fs.Int("threads", 0, "goroutines the sparse trainer splits a batch over (0: all CPUs)")
 	residual := fs.Bool("residual", fc.Residual, "train a new net as a correction added to the classical evaluation (its untrained net is the classical engine)")
+	kings := fs.String("king-buckets", fc.KingBuckets.String(), "input features of a new net by zones of the own king's square, FILESxRANKS (e.g. 3x2), or none")
 	return func() error {
+		kb, err := nnue.ParseKingBuckets(*kings)
+		if err != nil {
+			return fmt.Errorf("%w: --king-buckets: %v", errUsage, err)
+		}
 		flags := []struct {
 			name string
 			set  func(*fit.Config)
@@ -40,6 +46,7 @@ func fitFlags(fs *flag.FlagSet, fc *fit.Config) func() error {
 			{"trainer", func(c *fit.Config) { c.Trainer = *trainer }},
 			{"threads", func(c *fit.Config) { c.Threads = *threads }},
 			{"residual", func(c *fit.Config) { c.Residual = *residual }},
+			{"king-buckets", func(c *fit.Config) { c.KingBuckets = kb }},
 		}
 		for _, f := range flags {
 			c := fit.DefaultConfig()

@@ -65,6 +65,10 @@ func TestNNUERefusesBadInput(t *testing.T) {
 		{[]string{"nnue", "--dir", dir, "--lr", "1e-4", "--lr-final", "5e-4"}, 2, "up to the learning rate 0.0001"},
 		{[]string{"nnue", "--dir", dir, "--trainer", "gorgonia", "--lr-final", "1e-4"}, 2, "only the sparse trainer changes its rate"},
 		{[]string{"nnue", "--dir", dir, "--epochs", "3", "--batch", "0"}, 2, "--batch: batch 0"},
+		{[]string{"nnue", "--dir", dir, "--king-buckets", "3"}, 2, "--king-buckets: king buckets \"3\": want FILESxRANKS"},
+		{[]string{"nnue", "--dir", dir, "--king-buckets", "9x9"}, 2, "at most 64"},
+		{[]string{"nnue", "--dir", dir, "--king-buckets", "11x1"}, 2, "--king-buckets: king buckets 11x1 on a 10x10 board"},
+		{[]string{"nnue", "--dir", dir, "--trainer", "gorgonia", "--king-buckets", "3x2"}, 2, "only the sparse trainer trains them"},
 		{[]string{"nnue", "--dir", foreign, "--quiet"}, 1, learn.StatePath(foreign)},
 	}
 	for _, c := range cases {

@@ -26,6 +26,9 @@ type Evaluator struct {
 	psq   [2]float64   // the linear path's sum per perspective colour (float64: no drift)
 	board [maxCells]env.Piece
 	hand  [2]int
+	// off[c] is perspective c's king bucket times the block size: the
+	// offset of its features while its king stays in that bucket.
+	off   [2]int32
 	valid bool
 	x     []float32 // 2H scratch
 	h2    []float32 // L2 scratch
@@ -90,6 +93,15 @@ func (e *Evaluator) update(pos *env.Position) {
 		e.refresh(pos)
 		return
 	}
+	if fs.Buckets() > 1 {
+		// A king that changed bucket moves every feature of its
+		// perspective: rebuild (kings change zones rarely).
+		per := int32(fs.perBucket)
+		if int32(fs.Bucket(pos, env.White))*per != e.off[env.White] || int32(fs.Bucket(pos, env.Black))*per != e.off[env.Black] {
+			e.refresh(pos)
+			return
+		}
+	}
 	var changed [maxDiff]uint8
 	n := 0
 	for s := range fs.cells {
@@ -118,12 +130,14 @@ func (e *Evaluator) update(pos *env.Position) {
 			a := e.acc[c]
 			if old != env.NoPiece {
 				if f := fs.Board(c, old.Color(), old.Type(), env.Square(s)); f >= 0 {
+					f += e.off[c]
 					subRow(a, w1[int(f)*H:int(f)*H+H])
 					e.psq[c] -= float64(psqt[f])
 				}
 			}
 			if now != env.NoPiece {
 				if f := fs.Board(c, now.Color(), now.Type(), env.Square(s)); f >= 0 {
+					f += e.off[c]
 					addRow(a, w1[int(f)*H:int(f)*H+H])
 					e.psq[c] += float64(psqt[f])
 				}
@@ -135,14 +149,14 @@ func (e *Evaluator) update(pos *env.Position) {
 		for pc := range env.Color(2) {
 			for k := e.hand[pc] + 1; k <= handNow[pc]; k++ {
 				for c := range env.Color(2) {
-					f := fs.Hand(c, pc, k)
+					f := fs.Hand(c, pc, k) + e.off[c]
 					addRow(e.acc[c], w1[int(f)*H:int(f)*H+H])
 					e.psq[c] += float64(psqt[f])
 				}
 			}
 			for k := e.hand[pc]; k > handNow[pc]; k-- {
 				for c := range env.Color(2) {
-					f := fs.Hand(c, pc, k)
+					f := fs.Hand(c, pc, k) + e.off[c]
 					subRow(e.acc[c], w1[int(f)*H:int(f)*H+H])
 					e.psq[c] -= float64(psqt[f])
 				}
@@ -159,6 +173,7 @@ func (e *Evaluator) refresh(pos *env.Position) {
 	for c := range env.Color(2) {
 		a := e.acc[c]
 		copy(a, e.net.B1)
+		e.off[c] = int32(fs.Bucket(pos, c) * fs.perBucket)
 		e.feats = fs.Active(pos, c, e.feats)
 		e.psq[c] = 0
 		for _, f := range e.feats {

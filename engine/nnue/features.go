@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"bomberzero/env"
@@ -17,7 +18,12 @@ const maxCells = 256
 // perspective) and, in drop variants, one per (relative colour, type in
 // hand, k) that is on while that side holds at least k of that type.
 // Squares are seen from the perspective by mirroring the ranks for Black;
-// holes get no feature. It never changes after NewFeatureSet returns.
+// holes get no feature. With king buckets (KingBuckets) that block of
+// features is repeated once per bucket of the perspective's own king
+// square, and a perspective's active features are those of its king's
+// bucket (Stockfish's HalfKP idea at the granularity of board zones, so
+// that the first layer can weigh a piece by where the king it threatens or
+// shields stands). It never changes after NewFeatureSet returns.
 type FeatureSet struct {
 	variant string
 	types   int // piece types 1..types
@@ -31,14 +37,95 @@ type FeatureSet struct {
 	board     int // board features: 2 * types * n
 	dropType  int // 0 without drops
 	maxHand   int // hand features per relative colour
-	total     int
-	layout    string
+	perBucket int // board and hand features: one bucket's block
+	kings     KingBuckets
+	// bucket[c][s] is the bucket of perspective c's king on square s.
+	bucket [2][maxCells]uint8
+	total  int
+	layout string
 }
 
-// NewFeatureSet returns variant v's feature layout.
+// KingBuckets divides the board, seen from a perspective, into zones of its
+// own king's square: Files equal groups of files and Ranks zones of ranks,
+// one per rank from the perspective's back rank, the last taking the rest.
+// The zero value (or 1x1) is no buckets.
+type KingBuckets struct{ Files, Ranks int }
+
+// MaxKingBuckets bounds the buckets of a feature set.
+const MaxKingBuckets = 64
+
+// Count returns the number of buckets (1 without buckets).
+func (k KingBuckets) Count() int { return max(k.Files, 1) * max(k.Ranks, 1) }
+
+// String returns the scheme as FxR ("" without buckets), as
+// ParseKingBuckets reads it.
+func (k KingBuckets) String() string {
+	if k.Count() == 1 {
+		return ""
+	}
+	return fmt.Sprintf("%dx%d", max(k.Files, 1), max(k.Ranks, 1))
+}
+
+// ParseKingBuckets reads a scheme written FxR (files by ranks, e.g. 3x3),
+// or "" and "none" for no buckets.
+func ParseKingBuckets(s string) (KingBuckets, error) {
+	if s == "" || s == "none" {
+		return KingBuckets{}, nil
+	}
+	f, r, ok := strings.Cut(s, "x")
+	nf, err1 := strconv.Atoi(f)
+	nr, err2 := strconv.Atoi(r)
+	if !ok || err1 != nil || err2 != nil || nf < 1 || nr < 1 {
+		return KingBuckets{}, fmt.Errorf("king buckets %q: want FILESxRANKS (e.g. 3x3) or none", s)
+	}
+	k := KingBuckets{nf, nr}
+	if k.Count() > MaxKingBuckets {
+		return KingBuckets{}, fmt.Errorf("king buckets %q: %d buckets; want at most %d", s, k.Count(), MaxKingBuckets)
+	}
+	return k, nil
+}
+
+// check reports a scheme that does not fit a board of files x ranks.
+func (k KingBuckets) check(files, ranks int) error {
+	switch {
+	case k.Files < 0 || k.Ranks < 0:
+		return fmt.Errorf("king buckets %dx%d: want positive zone counts", k.Files, k.Ranks)
+	case k.Files > files || k.Ranks > ranks:
+		return fmt.Errorf("king buckets %s on a %dx%d board: want at most %d file zones and %d rank zones", k, files, ranks, files, ranks)
+	case k.Count() > MaxKingBuckets:
+		return fmt.Errorf("king buckets %s: %d buckets; want at most %d", k, k.Count(), MaxKingBuckets)
+	}
+	return nil
+}
+
+// NewFeatureSet returns variant v's feature layout without king buckets.
 func NewFeatureSet(v *env.Variant) *FeatureSet {
+	fs, _ := NewBucketedFeatureSet(v, KingBuckets{})
+	return fs
+}
+
+// FeatureSetOf returns the feature set of net n over variant v: v's layout
+// with n's king buckets. NewEvaluator still checks that they match.
+func FeatureSetOf(v *env.Variant, n *Net) (*FeatureSet, error) {
+	fs, err := NewBucketedFeatureSet(v, n.Kings)
+	if err != nil {
+		return nil, fmt.Errorf("net's %w", err)
+	}
+	return fs, nil
+}
+
+// NewBucketedFeatureSet returns variant v's feature layout with king
+// buckets k, or an error when k does not fit the board. Without a royal
+// piece every position is in bucket 0.
+func NewBucketedFeatureSet(v *env.Variant, k KingBuckets) (*FeatureSet, error) {
 	g := v.Geo
-	fs := &FeatureSet{variant: v.Name, types: len(v.Pieces) - 1, cells: g.Cells(), files: g.Files, ranks: g.Ranks}
+	if err := k.check(g.Files, g.Ranks); err != nil {
+		return nil, err
+	}
+	if k.Count() == 1 {
+		k = KingBuckets{}
+	}
+	fs := &FeatureSet{variant: v.Name, types: len(v.Pieces) - 1, cells: g.Cells(), files: g.Files, ranks: g.Ranks, kings: k}
 	// An oriented cell gets a feature when it is a real square from
 	// either side's point of view, so that boards whose holes are not
 	// symmetric under the rank mirror keep one index per oriented cell.
@@ -65,12 +152,26 @@ func NewFeatureSet(v *env.Variant) *FeatureSet {
 		}
 	}
 	fs.board = 2 * fs.types * fs.n
-	fs.total = fs.board
+	fs.perBucket = fs.board
 	if t := v.DropType(); t != 0 {
 		start := v.NewPosition()
 		fs.dropType = t
 		fs.maxHand = max(start.InHand(env.White, t), start.InHand(env.Black, t), 1)
-		fs.total += 2 * fs.maxHand
+		fs.perBucket += 2 * fs.maxHand
+	}
+	fs.total = fs.perBucket * k.Count()
+	if k.Count() > 1 {
+		for s := range fs.cells {
+			for c := range 2 {
+				o := s
+				if c == 1 {
+					o = fs.mirror(s)
+				}
+				fz := (o % fs.files) * k.Files / fs.files
+				rz := min(o/fs.files, k.Ranks-1)
+				fs.bucket[c][s] = uint8(rz*k.Files + fz)
+			}
+		}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "nnue-features-1 %dx%d types", fs.files, fs.ranks)
@@ -83,9 +184,14 @@ func NewFeatureSet(v *env.Variant) *FeatureSet {
 		fmt.Fprintf(&b, " %d", index[s])
 	}
 	fmt.Fprintf(&b, " drop %d hand %d", fs.dropType, fs.maxHand)
+	if k.Count() > 1 {
+		// Only bucketed sets say so: an unbucketed set keeps the
+		// fingerprint nets had before buckets existed.
+		fmt.Fprintf(&b, " kings %s", k)
+	}
 	sum := sha256.Sum256([]byte(b.String()))
 	fs.layout = hex.EncodeToString(sum[:8])
-	return fs
+	return fs, nil
 }
 
 // mirror returns cell s reflected rank-wise.
@@ -95,6 +201,39 @@ func (fs *FeatureSet) mirror(s int) int {
 
 // Len returns the number of features.
 func (fs *FeatureSet) Len() int { return fs.total }
+
+// KingBuckets returns the set's king buckets (the zero value for none).
+func (fs *FeatureSet) KingBuckets() KingBuckets { return fs.kings }
+
+// Buckets returns the number of king buckets (1 without buckets).
+func (fs *FeatureSet) Buckets() int { return fs.kings.Count() }
+
+// PerBucket returns the features of one bucket's block: Board and Hand
+// index inside it.
+func (fs *FeatureSet) PerBucket() int { return fs.perBucket }
+
+// Bucket returns the bucket of perspective c's king in pos (0 without
+// buckets or without a king on the board).
+func (fs *FeatureSet) Bucket(pos *env.Position, c env.Color) int {
+	if fs.kings.Count() == 1 {
+		return 0
+	}
+	k := pos.KingSquare(c)
+	if k == env.NoSquare || int(k) >= fs.cells {
+		return 0
+	}
+	return int(fs.bucket[c][k])
+}
+
+// TrainLen returns the number of features of the factored training layout
+// (ActiveTrain): one shared block and one block per bucket, or Len without
+// buckets.
+func (fs *FeatureSet) TrainLen() int {
+	if fs.kings.Count() == 1 {
+		return fs.total
+	}
+	return fs.total + fs.perBucket
+}
 
 // Variant returns the name of the variant the set was built for.
 func (fs *FeatureSet) Variant() string { return fs.variant }
@@ -109,7 +248,8 @@ func (fs *FeatureSet) Layout() string { return fs.layout }
 func (fs *FeatureSet) MaxActive() int { return fs.cells + 2*fs.maxHand }
 
 // Board returns the feature of a piece of type t and colour pc on square
-// s seen from perspective c, -1 when s has none (a hole).
+// s seen from perspective c inside one bucket's block (add the bucket
+// times PerBucket for the set's index), -1 when s has none (a hole).
 func (fs *FeatureSet) Board(c env.Color, pc env.Color, t int, s env.Square) int32 {
 	i := fs.cellIndex[c][s]
 	if i < 0 || t < 1 || t > fs.types {
@@ -123,7 +263,8 @@ func (fs *FeatureSet) Board(c env.Color, pc env.Color, t int, s env.Square) int3
 }
 
 // Hand returns the feature "side pc holds at least k of the drop type"
-// seen from perspective c (k from 1 to the set's maximum), -1 when none.
+// seen from perspective c (k from 1 to the set's maximum) inside one
+// bucket's block, -1 when none.
 func (fs *FeatureSet) Hand(c, pc env.Color, k int) int32 {
 	if fs.dropType == 0 || k < 1 || k > fs.maxHand {
 		return -1
@@ -139,7 +280,38 @@ func (fs *FeatureSet) Hand(c, pc env.Color, k int) int32 {
 // buf[:0] and returns it; with a buffer of capacity MaxActive it does not
 // allocate.
 func (fs *FeatureSet) Active(pos *env.Position, c env.Color, buf []int32) []int32 {
-	buf = buf[:0]
+	buf = fs.block(pos, c, buf[:0])
+	if off := int32(fs.Bucket(pos, c) * fs.perBucket); off != 0 {
+		for i := range buf {
+			buf[i] += off
+		}
+	}
+	return buf
+}
+
+// ActiveTrain appends the features of the factored training layout on in
+// pos seen from perspective c to buf[:0]: each block feature twice, once
+// in the shared block (index f) and once in the block of c's king bucket
+// (PerBucket + bucket*PerBucket + f), so that what all buckets share is
+// learned from every position. Fold adds the shared block into each
+// bucket's. Without buckets it is Active. A buffer of capacity
+// 2*MaxActive does not allocate.
+func (fs *FeatureSet) ActiveTrain(pos *env.Position, c env.Color, buf []int32) []int32 {
+	if fs.kings.Count() == 1 {
+		return fs.Active(pos, c, buf)
+	}
+	buf = fs.block(pos, c, buf[:0])
+	n := len(buf)
+	off := int32((1 + fs.Bucket(pos, c)) * fs.perBucket)
+	for i := range n {
+		buf = append(buf, buf[i]+off)
+	}
+	return buf
+}
+
+// block appends the features on in pos seen from perspective c inside one
+// bucket's block to buf.
+func (fs *FeatureSet) block(pos *env.Position, c env.Color, buf []int32) []int32 {
 	for s := range fs.cells {
 		q := pos.At(env.Square(s))
 		if q == env.NoPiece {

@@ -13,12 +13,15 @@ import (
 )
 
 // FileVersion is the version of the net file format WriteFile writes.
-// Version 3 added the base evaluation of a residual net (header keys base
+// Version 4 added king buckets (header key king_buckets, e.g. "3x3"), so
+// that a build without them refuses a bucketed net instead of reading its
+// features wrong; a net without buckets is written as version 3, which
+// builds before buckets read. Version 3 added the base evaluation of a residual net (header keys base
 // and base_table), so that a build that cannot add the base refuses such a
 // net instead of playing its correction alone. ReadFile reads versions 2
 // (no base) and 1, the format before the linear (PSQT) path, whose nets
 // it reads with that path zero: they evaluate as before.
-const FileVersion = 3
+const FileVersion = 4
 
 // MaxFileBytes bounds the size of a net file ReadFile accepts.
 const MaxFileBytes = 256 << 20
@@ -31,6 +34,7 @@ type header struct {
 	Version   int               `json:"version"`
 	Variant   string            `json:"variant"`
 	Layout    string            `json:"layout"`
+	Kings     string            `json:"king_buckets,omitempty"`
 	Features  int               `json:"features"`
 	Hidden    int               `json:"hidden"`
 	L2        int               `json:"l2"`
@@ -56,8 +60,11 @@ func Encode(n *Net) ([]byte, error) {
 	if err := n.Check(); err != nil {
 		return nil, err
 	}
-	h := header{Version: FileVersion, Variant: n.Variant, Layout: n.Layout, Features: n.Features,
+	h := header{Version: 3, Variant: n.Variant, Layout: n.Layout, Features: n.Features,
 		Hidden: n.H, L2: n.L2, Scale: n.Scale, B3: n.B3, Base: n.Base, BaseTable: n.BaseTable, Meta: n.Meta}
+	if n.Kings.Count() > 1 {
+		h.Version, h.Kings = FileVersion, n.Kings.String()
+	}
 	size := 0
 	for _, t := range n.tensors() {
 		h.Tensors = append(h.Tensors, tensorHeader{t.name, t.shape})
@@ -139,7 +146,14 @@ func Decode(data []byte) (*Net, error) {
 	if h.Version < 3 && (h.Base != "" || len(h.BaseTable) > 0) {
 		return nil, fmt.Errorf("a base evaluation in a version %d file; want version 3 for a residual net", h.Version)
 	}
-	n := &Net{Variant: h.Variant, Layout: h.Layout, Features: h.Features, H: h.Hidden, L2: h.L2,
+	if h.Version < 4 && h.Kings != "" {
+		return nil, fmt.Errorf("king buckets %q in a version %d file; want version 4 for a bucketed net", h.Kings, h.Version)
+	}
+	kings, err := ParseKingBuckets(h.Kings)
+	if err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	n := &Net{Variant: h.Variant, Layout: h.Layout, Kings: kings, Features: h.Features, H: h.Hidden, L2: h.L2,
 		Scale: h.Scale, B3: h.B3, Base: h.Base, BaseTable: h.BaseTable, Meta: h.Meta}
 	if n.Features < 1 || n.H < 1 || n.L2 < 1 || n.H > 4096 || n.L2 > 1024 || n.Features > 1<<16 {
 		return nil, fmt.Errorf("sizes features %d, hidden %d, l2 %d; want 1-65536, 1-4096, 1-1024", n.Features, n.H, n.L2)

@@ -34,9 +34,10 @@ const MaxScore = 20000
 // its input index first: W1[f*H+j] is feature f's weight into hidden unit
 // j, W2[i*L2+j] the weight of concatenated input i into unit j.
 type Net struct {
-	Variant  string // the variant's name, as env.LoadVariant takes it
-	Layout   string // FeatureSet.Layout of the variant
-	Features int    // FeatureSet.Len
+	Variant  string      // the variant's name, as env.LoadVariant takes it
+	Layout   string      // FeatureSet.Layout of the variant
+	Kings    KingBuckets // FeatureSet.KingBuckets: the set to build for the net
+	Features int         // FeatureSet.Len
 	H, L2    int
 	Scale    float32 // centipawns per unit of output
 
@@ -79,7 +80,7 @@ const maxBaseValue = 100000
 // zero) and Scale DefaultScale.
 func NewNet(fs *FeatureSet, h, l2 int, seed uint64) *Net {
 	n := &Net{
-		Variant: fs.Variant(), Layout: fs.Layout(), Features: fs.Len(), H: h, L2: l2, Scale: DefaultScale,
+		Variant: fs.Variant(), Layout: fs.Layout(), Kings: fs.KingBuckets(), Features: fs.Len(), H: h, L2: l2, Scale: DefaultScale,
 		W1: make([]float32, fs.Len()*h), B1: make([]float32, h),
 		W2: make([]float32, 2*h*l2), B2: make([]float32, l2),
 		W3: make([]float32, l2), PSQT: make([]float32, fs.Len()),
@@ -179,7 +180,9 @@ func (n *Net) tensors() []tensor {
 // feature of the perspective's own piece of type t is worth table[t], the
 // opponent's -table[t], and each hand feature the drop type's value, so
 // that the path alone returns the material balance for the side to move.
-// Types beyond the table count zero.
+// Types beyond the table count zero. Every king bucket's block gets the
+// same values; in a factored training net (Features == fs.TrainLen()) only
+// the shared block does, the buckets' own blocks are left zero.
 func (n *Net) SetMaterial(fs *FeatureSet, table []int32) {
 	val := func(t int) float32 {
 		if t < 0 || t >= len(table) {
@@ -188,23 +191,95 @@ func (n *Net) SetMaterial(fs *FeatureSet, table []int32) {
 		return float32(table[t]) / n.Scale
 	}
 	clear(n.PSQT)
+	block := n.PSQT[:fs.perBucket]
 	for s := range fs.cells {
 		for t := 1; t <= fs.types; t++ {
 			for _, pc := range [2]env.Color{env.White, env.Black} {
 				if f := fs.Board(env.White, pc, t, env.Square(s)); f >= 0 {
 					if pc == env.White {
-						n.PSQT[f] = val(t)
+						block[f] = val(t)
 					} else {
-						n.PSQT[f] = -val(t)
+						block[f] = -val(t)
 					}
 				}
 			}
 		}
 	}
 	for k := 1; k <= fs.maxHand; k++ {
-		n.PSQT[fs.Hand(env.White, env.White, k)] = val(fs.dropType)
-		n.PSQT[fs.Hand(env.White, env.Black, k)] = -val(fs.dropType)
+		block[fs.Hand(env.White, env.White, k)] = val(fs.dropType)
+		block[fs.Hand(env.White, env.Black, k)] = -val(fs.dropType)
 	}
+	if n.Features == fs.Len() {
+		for b := 1; b < fs.Buckets(); b++ {
+			copy(n.PSQT[b*fs.perBucket:], block)
+		}
+	}
+}
+
+// NewFactoredNet returns a training net for the bucketed feature set fs in
+// its factored layout (ActiveTrain's features, fs.TrainLen of them): the
+// shared block's rows drawn as NewNet draws them, every bucket's own block
+// zero, so that the net starts as one unbucketed net seen from every
+// bucket. Fold turns it into the net the engine plays.
+func NewFactoredNet(fs *FeatureSet, h, l2 int, seed uint64) *Net {
+	n := NewNet(fs, h, l2, seed)
+	per := fs.perBucket
+	t := n.Clone()
+	t.Features = fs.TrainLen()
+	t.Layout = factoredLayout(fs)
+	t.W1 = make([]float32, t.Features*h)
+	copy(t.W1, n.W1[:per*h])
+	t.PSQT = make([]float32, t.Features)
+	return t
+}
+
+// factoredLayout is the layout fingerprint of fs's factored training nets.
+func factoredLayout(fs *FeatureSet) string { return fs.Layout() + "+shared" }
+
+// Fold returns the net the engine plays from training net t of bucketed
+// feature set fs (NewFactoredNet, Unfold): each bucket's rows plus the
+// shared block's. A net of an unbucketed set is returned as a copy.
+func Fold(fs *FeatureSet, t *Net) (*Net, error) {
+	if fs.Buckets() == 1 {
+		return t.Clone(), nil
+	}
+	if t.Layout != factoredLayout(fs) || t.Features != fs.TrainLen() {
+		return nil, fmt.Errorf("fold: net of layout %s (%d features); want the factored layout %s (%d)", t.Layout, t.Features, factoredLayout(fs), fs.TrainLen())
+	}
+	h, per := t.H, fs.perBucket
+	n := t.Clone()
+	n.Layout, n.Features = fs.Layout(), fs.Len()
+	n.W1 = make([]float32, n.Features*h)
+	n.PSQT = make([]float32, n.Features)
+	for b := range fs.Buckets() {
+		for f := range per {
+			dst := n.W1[(b*per+f)*h : (b*per+f+1)*h]
+			copy(dst, t.W1[((1+b)*per+f)*h:((1+b)*per+f+1)*h])
+			axpy(dst, t.W1[f*h:(f+1)*h], 1)
+			n.PSQT[b*per+f] = t.PSQT[(1+b)*per+f] + t.PSQT[f]
+		}
+	}
+	return n, nil
+}
+
+// Unfold returns the factored training net of net n of bucketed feature
+// set fs: the shared block zero and each bucket's block n's, so that Fold
+// gives n back. A net of an unbucketed set is returned as a copy.
+func Unfold(fs *FeatureSet, n *Net) (*Net, error) {
+	if fs.Buckets() == 1 {
+		return n.Clone(), nil
+	}
+	if n.Layout != fs.Layout() || n.Features != fs.Len() {
+		return nil, fmt.Errorf("unfold: net of layout %s (%d features); want %s (%d)", n.Layout, n.Features, fs.Layout(), fs.Len())
+	}
+	h, per := n.H, fs.perBucket
+	t := n.Clone()
+	t.Layout, t.Features = factoredLayout(fs), fs.TrainLen()
+	t.W1 = make([]float32, t.Features*h)
+	copy(t.W1[per*h:], n.W1)
+	t.PSQT = make([]float32, t.Features)
+	copy(t.PSQT[per:], n.PSQT)
+	return t, nil
 }
 
 func finite32(x float32) bool {

@@ -153,43 +153,183 @@ func sameSet(a, b []int32) bool {
 	return true
 }
 
+// bucketSchemes are the king buckets the evaluator tests run: none, and
+// 3x2 where the board has room for it.
+func bucketSchemes(t testing.TB, v *env.Variant) []*FeatureSet {
+	t.Helper()
+	out := []*FeatureSet{NewFeatureSet(v)}
+	if fs, err := NewBucketedFeatureSet(v, KingBuckets{3, 2}); err == nil {
+		out = append(out, fs)
+	} else if v.Geo.Files >= 3 && v.Geo.Ranks >= 2 {
+		t.Fatalf("%s: %v", v.Name, err)
+	}
+	return out
+}
+
 func TestIncrementalEqualsScratchInEveryVariant(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for vi, v := range variantsUnderTest(t) {
-		fs := NewFeatureSet(v)
-		n := withPSQT(NewNet(fs, 32, 8, uint64(vi)), fs, uint64(vi))
-		e, err := NewEvaluator(n, fs, "test")
+		for _, fs := range bucketSchemes(t, v) {
+			n := withPSQT(NewNet(fs, 32, 8, uint64(vi)), fs, uint64(vi))
+			e, err := NewEvaluator(n, fs, "test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var saved []*env.Position
+			buf := make([]env.Move, 0, 256)
+			buckets := map[int]bool{}
+			for game := range 3 {
+				pos := v.NewPosition()
+				for ply := 0; ply < 120; ply++ {
+					check := func(p *env.Position) {
+						t.Helper()
+						got := float64(e.Output(p)) * float64(n.Scale)
+						if want := scratch(n, fs, p); math.Abs(got-want) > 1e-3 {
+							t.Fatalf("%s kings %q game %d ply %d: incremental %.6f cp, from scratch %.6f (%s)", v.Name, fs.KingBuckets(), game, ply, got, want, p)
+						}
+						if ref := reference(n, fs, p); math.Abs(got-ref) > 1e-2 {
+							t.Fatalf("%s kings %q game %d ply %d: %.6f cp, float64 reference %.6f", v.Name, fs.KingBuckets(), game, ply, got, ref)
+						}
+					}
+					check(pos)
+					buckets[fs.Bucket(pos, env.White)] = true
+					if len(saved) > 0 && r.IntN(8) == 0 { // a jump to an unrelated position and back
+						check(saved[r.IntN(len(saved))])
+					}
+					if r.IntN(10) == 0 {
+						saved = append(saved, pos.Clone())
+					}
+					if res, _ := pos.Status(); res != env.Ongoing {
+						break
+					}
+					moves := pos.LegalMoves(buf[:0])
+					pos.DoMove(moves[r.IntN(len(moves))])
+				}
+			}
+			if fs.Buckets() > 1 && len(buckets) < 2 && v.KingType() != 0 {
+				t.Logf("%s: the random games kept White's king in one bucket", v.Name)
+			}
+		}
+	}
+}
+
+// A bucket is the zone of the perspective's own king square, seen from
+// that side: files in equal groups, ranks counted from its back rank.
+func TestKingBucketsZoneTheOwnKingsSquare(t *testing.T) {
+	v := mustVariant(t, "fbgc") // 10 x 10
+	fs, err := NewBucketedFeatureSet(v, KingBuckets{3, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs.Buckets() != 6 || fs.Len() != 6*fs.PerBucket() || fs.TrainLen() != 7*fs.PerBucket() {
+		t.Fatalf("buckets %d, len %d, train len %d, block %d", fs.Buckets(), fs.Len(), fs.TrainLen(), fs.PerBucket())
+	}
+	sq := func(file, rank int) int { return rank*10 + file }
+	for _, c := range []struct {
+		color      env.Color
+		file, rank int
+		want       int
+	}{
+		{env.White, 0, 0, 0}, {env.White, 3, 0, 0}, {env.White, 4, 0, 1}, {env.White, 6, 0, 1},
+		{env.White, 7, 0, 2}, {env.White, 9, 0, 2}, {env.White, 0, 1, 3}, {env.White, 5, 7, 4},
+		{env.White, 9, 9, 5},
+		// Black's back rank is rank 9: its king there is in a back-rank bucket.
+		{env.Black, 0, 9, 0}, {env.Black, 9, 9, 2}, {env.Black, 5, 8, 4}, {env.Black, 0, 0, 3},
+	} {
+		if got := int(fs.bucket[c.color][sq(c.file, c.rank)]); got != c.want {
+			t.Errorf("%v king on file %d rank %d: bucket %d, want %d", c.color, c.file, c.rank, got, c.want)
+		}
+	}
+	pos := v.NewPosition()
+	if w, b := fs.Bucket(pos, env.White), fs.Bucket(pos, env.Black); w != b || w >= 3 {
+		t.Errorf("start position: White's bucket %d, Black's %d; want the same back-rank bucket", w, b)
+	}
+	if NewFeatureSet(v).Layout() == fs.Layout() {
+		t.Error("the bucketed layout has the unbucketed fingerprint")
+	}
+	for _, bad := range []KingBuckets{{11, 1}, {1, 11}, {-1, 2}, {8, 9}} {
+		if _, err := NewBucketedFeatureSet(v, bad); err == nil {
+			t.Errorf("buckets %+v on a 10x10 board: no error", bad)
+		}
+	}
+}
+
+func TestParseKingBuckets(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want KingBuckets
+		err  bool
+	}{
+		{"", KingBuckets{}, false}, {"none", KingBuckets{}, false}, {"3x2", KingBuckets{3, 2}, false},
+		{"1x1", KingBuckets{1, 1}, false}, {"3", KingBuckets{}, true}, {"0x2", KingBuckets{}, true},
+		{"ax2", KingBuckets{}, true}, {"9x9", KingBuckets{}, true}, {"3x-1", KingBuckets{}, true},
+	} {
+		got, err := ParseKingBuckets(c.in)
+		if (err != nil) != c.err || (!c.err && got != c.want) {
+			t.Errorf("ParseKingBuckets(%q) = %+v, %v", c.in, got, err)
+		}
+		if !c.err && got.Count() > 1 {
+			if back, _ := ParseKingBuckets(got.String()); back != got {
+				t.Errorf("%q does not round-trip: %q", c.in, got.String())
+			}
+		}
+	}
+}
+
+// The factored training net and the net Fold makes of it score every
+// position alike, and Fold undoes Unfold.
+func TestFoldKeepsTheFactoredNetsScores(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, name := range []string{"fbgc", "chess", "fbgc+superpower"} {
+		v := mustVariant(t, name)
+		fs, err := NewBucketedFeatureSet(v, KingBuckets{3, 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var saved []*env.Position
+		tr := withPSQT(NewFactoredNet(fs, 16, 8, 1), fs, 2)
+		for i := range tr.W1 { // every block non-zero, as after training
+			tr.W1[i] += float32(r.Float64()-0.5) * 0.05
+		}
+		for i := range tr.PSQT {
+			tr.PSQT[i] += float32(r.Float64()-0.5) * 0.05
+		}
+		n, err := Fold(fs, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.Features != fs.Len() || n.Layout != fs.Layout() || n.Kings != fs.KingBuckets() {
+			t.Fatalf("%s: folded net has %d features, layout %s, kings %v", name, n.Features, n.Layout, n.Kings)
+		}
 		buf := make([]env.Move, 0, 256)
-		for game := range 3 {
-			pos := v.NewPosition()
-			for ply := 0; ply < 120; ply++ {
-				check := func(p *env.Position) {
-					t.Helper()
-					got := float64(e.Output(p)) * float64(n.Scale)
-					if want := scratch(n, fs, p); math.Abs(got-want) > 1e-3 {
-						t.Fatalf("%s game %d ply %d: incremental %.6f cp, from scratch %.6f (%s)", v.Name, game, ply, got, want, p)
-					}
-					if ref := reference(n, fs, p); math.Abs(got-ref) > 1e-2 {
-						t.Fatalf("%s game %d ply %d: %.6f cp, float64 reference %.6f", v.Name, game, ply, got, ref)
-					}
-				}
-				check(pos)
-				if len(saved) > 0 && r.IntN(8) == 0 { // a jump to an unrelated position and back
-					check(saved[r.IntN(len(saved))])
-				}
-				if r.IntN(10) == 0 {
-					saved = append(saved, pos.Clone())
-				}
-				if res, _ := pos.Status(); res != env.Ongoing {
-					break
-				}
-				moves := pos.LegalMoves(buf[:0])
-				pos.DoMove(moves[r.IntN(len(moves))])
+		pos := v.NewPosition()
+		for ply := range 80 {
+			us := pos.SideToMove()
+			want := tr.Output(fs.ActiveTrain(pos, us, nil), fs.ActiveTrain(pos, us.Other(), nil))
+			got := n.Output(fs.Active(pos, us, nil), fs.Active(pos, us.Other(), nil))
+			if math.Abs(float64(got-want)) > 1e-4 {
+				t.Fatalf("%s ply %d: folded %v, factored %v", name, ply, got, want)
 			}
+			if res, _ := pos.Status(); res != env.Ongoing {
+				break
+			}
+			moves := pos.LegalMoves(buf[:0])
+			pos.DoMove(moves[r.IntN(len(moves))])
+		}
+		un, err := Unfold(fs, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Fold(fs, un)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n.W1 {
+			if back.W1[i] != n.W1[i] {
+				t.Fatalf("%s: Fold(Unfold(n)).W1[%d] = %v, want %v", name, i, back.W1[i], n.W1[i])
+			}
+		}
+		if _, err := Fold(fs, n); err == nil {
+			t.Errorf("%s: folding a folded net: no error", name)
 		}
 	}
 }
@@ -331,7 +471,7 @@ func TestFileRoundTripsAndRefusesBadFiles(t *testing.T) {
 		{"damaged", write("damaged.nnue", damaged), "checksum"},
 		{"truncated", write("short.nnue", data[:len(data)-200]), "truncated"},
 		{"not a net", write("text.nnue", []byte("hello world, this is not a net file at all, not at all")), "not a bomberzero net file"},
-		{"version", write("v4.nnue", rewriteHeader(t, data, `"version":3`, `"version":4`)), "version 4; this build reads versions 1 to 3"},
+		{"version", write("v5.nnue", rewriteHeader(t, data, `"version":3`, `"version":5`)), "version 5; this build reads versions 1 to 4"},
 		{"v1 with PSQT", write("v1bad.nnue", rewriteHeader(t, data, `"version":3`, `"version":1`)), "want 5 (W1, B1, W2, B2, W3) in version 1"},
 		{"base in v2", write("v2base.nnue", rewriteHeader(t, resData, `"version":3`, `"version":2`)), "want version 3 for a residual net"},
 		{"unknown base", write("base.nnue", rewriteHeader(t, resData, `"base":"classical"`, `"base":"other"`)), `base "other"`},
@@ -443,4 +583,61 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded a net that does not check: %v", err)
 		}
 	})
+}
+
+// A bucketed net is written as version 4 with its buckets and read back
+// whole; its buckets in an older version, or buckets that are not a
+// scheme, are refused naming them.
+func TestBucketedFileRoundTrips(t *testing.T) {
+	v := mustVariant(t, "fbgc")
+	fs, err := NewBucketedFeatureSet(v, KingBuckets{3, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := withPSQT(NewNet(fs, 8, 4, 3), fs, 3)
+	data, err := Encode(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Kings != n.Kings || got.Features != fs.Len() {
+		t.Fatalf("read back kings %v, %d features; wrote %v, %d", got.Kings, got.Features, n.Kings, n.Features)
+	}
+	rfs, err := FeatureSetOf(v, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := v.NewPosition()
+	if a, b := scratch(n, fs, pos), scratch(got, rfs, pos); a != b {
+		t.Fatalf("read back scores %v, wrote %v", b, a)
+	}
+	if !strings.Contains(string(data), `"version":4`) {
+		t.Error("a bucketed net not written as version 4")
+	}
+	plain, err := Encode(NewNet(NewFeatureSet(v), 8, 4, 3))
+	if err != nil || !strings.Contains(string(plain), `"version":3`) || strings.Contains(string(plain), "king_buckets") {
+		t.Errorf("an unbucketed net is not written as version 3 without buckets (%v)", err)
+	}
+	for _, c := range []struct{ old, new, want string }{
+		{`"version":4`, `"version":3`, "version 3"},
+		{`"king_buckets":"3x2"`, `"king_buckets":"0x2"`, "0x2"},
+		{`"king_buckets":"3x2"`, `"king_buckets":"2x3"`, "layout"},
+	} {
+		bad := rewriteHeader(t, data, c.old, c.new)
+		got, err := Decode(bad)
+		if err == nil {
+			rfs, ferr := FeatureSetOf(v, got)
+			if ferr == nil {
+				_, err = NewEvaluator(got, rfs, "x")
+			} else {
+				err = ferr
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("header %s: %v; want an error naming %q", c.new, err, c.want)
+		}
+	}
 }

@@ -72,6 +72,13 @@ type Config struct {
 	// classical score in Sample.Base. A net to continue from keeps its own
 	// kind.
 	Residual bool
+	// KingBuckets, when it has more than one bucket, gives a new net
+	// king-bucketed input features (nnue.KingBuckets), trained factored:
+	// a block shared by all buckets beside each bucket's own
+	// (nnue.FeatureSet.ActiveTrain), folded into the net at the end. A net
+	// to continue from keeps its own buckets (asking for others is an
+	// error). Only the sparse trainer trains them.
+	KingBuckets nnue.KingBuckets
 	// Checkpoint, when not "", is a file the sparse trainer writes
 	// atomically after each epoch and resumes from when it is there and
 	// was written for the same samples, settings and start net.
@@ -128,6 +135,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("threads %d: want 0 (all) to 256", c.Threads)
 	case c.Residual && c.Trainer == TrainerGorgonia:
 		return fmt.Errorf("residual: only the %s trainer adds a base score", TrainerSparse)
+	case c.KingBuckets.Count() > 1 && c.Trainer == TrainerGorgonia:
+		return fmt.Errorf("king buckets %s: only the %s trainer trains them", c.KingBuckets, TrainerSparse)
+	case c.KingBuckets.Files < 0 || c.KingBuckets.Ranks < 0 || c.KingBuckets.Count() > nnue.MaxKingBuckets:
+		return fmt.Errorf("king buckets %dx%d: want 1 to %d buckets", c.KingBuckets.Files, c.KingBuckets.Ranks, nnue.MaxKingBuckets)
 	case c.Checkpoint != "" && c.Trainer == TrainerGorgonia:
 		return fmt.Errorf("checkpoint %s: only the %s trainer resumes", c.Checkpoint, TrainerSparse)
 	}
@@ -156,7 +167,7 @@ type data struct {
 // the sample's index.
 func prepare(v *env.Variant, fs *nnue.FeatureSet, samples []Sample, cfg Config) (*data, error) {
 	d := &data{}
-	buf := make([]int32, 0, fs.MaxActive())
+	buf := make([]int32, 0, 2*fs.MaxActive())
 	for i, s := range samples {
 		pos, err := v.ParsePosition(s.FEN)
 		if err != nil {
@@ -167,10 +178,10 @@ func prepare(v *env.Variant, fs *nnue.FeatureSet, samples []Sample, cfg Config) 
 		}
 		us := pos.SideToMove()
 		d.us = append(d.us, len(d.feats))
-		buf = fs.Active(pos, us, buf)
+		buf = fs.ActiveTrain(pos, us, buf)
 		d.feats = append(d.feats, buf...)
 		d.them = append(d.them, len(d.feats))
-		buf = fs.Active(pos, us.Other(), buf)
+		buf = fs.ActiveTrain(pos, us.Other(), buf)
 		d.feats = append(d.feats, buf...)
 		d.end = append(d.end, len(d.feats))
 		p := cfg.Lambda*sigmoid(float64(s.Score)/cfg.Scale) + (1-cfg.Lambda)*float64(s.Result)

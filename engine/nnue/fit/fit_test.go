@@ -116,33 +116,54 @@ func TestTrainLearnsMaterial(t *testing.T) {
 	for i, p := range positions {
 		samples[i] = Sample{FEN: p.String(), Score: material(p), Result: 0.5}
 	}
-	cfg := DefaultConfig()
-	cfg.Hidden, cfg.L2, cfg.Epochs, cfg.Batch, cfg.Lambda, cfg.LearningRate = 32, 8, 12, 64, 1, 3e-3
-	steps := 0
-	net, rep, err := Train(context.Background(), v, samples, cfg, nil, func(step, total int) { steps = step })
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%+v", rep)
-	first, last := rep.ValidationLoss[0], rep.ValidationLoss[len(rep.ValidationLoss)-1]
-	if !(last < first/3) || steps != cfg.Epochs*(rep.Train/cfg.Batch) {
-		t.Errorf("validation loss %.5f -> %.5f, %d steps; want it below a third", first, last, steps)
-	}
-	fs := nnue.NewFeatureSet(v)
-	ev, err := nnue.NewEvaluator(net, fs, "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	up, _ := v.ParsePosition("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-	down, _ := v.ParsePosition("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1")
-	if a, b := ev.Evaluate(up), ev.Evaluate(down); !(a > b+200) {
-		t.Errorf("queen up %d cp, queen down %d; want the first well above", a, b)
-	}
-	// Continuing from the trained net starts where it ended.
-	cfg.Epochs = 1
-	_, rep2, err := Train(context.Background(), v, samples, cfg, net, nil)
-	if err != nil || rep2.ValidationLoss[0] != last {
-		t.Errorf("continued training starts at %v (%v); want %v", rep2.ValidationLoss, err, last)
+	for _, kings := range []nnue.KingBuckets{{}, {Files: 3, Ranks: 2}} {
+		cfg := DefaultConfig()
+		cfg.Hidden, cfg.L2, cfg.Epochs, cfg.Batch, cfg.Lambda, cfg.LearningRate = 32, 8, 12, 64, 1, 3e-3
+		cfg.KingBuckets = kings
+		steps := 0
+		net, rep, err := Train(context.Background(), v, samples, cfg, nil, func(step, total int) { steps = step })
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("kings %q: %+v", kings, rep)
+		first, last := rep.ValidationLoss[0], rep.ValidationLoss[len(rep.ValidationLoss)-1]
+		if !(last < first/3) || steps != cfg.Epochs*(rep.Train/cfg.Batch) {
+			t.Errorf("kings %q: validation loss %.5f -> %.5f, %d steps; want it below a third", kings, first, last, steps)
+		}
+		fs, err := nnue.FeatureSetOf(v, net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if net.Kings != kings || net.Features != fs.Len() {
+			t.Fatalf("kings %q: the net has kings %q and %d features", kings, net.Kings, net.Features)
+		}
+		ev, err := nnue.NewEvaluator(net, fs, "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		up, _ := v.ParsePosition("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+		down, _ := v.ParsePosition("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1")
+		if a, b := ev.Evaluate(up), ev.Evaluate(down); !(a > b+200) {
+			t.Errorf("kings %q: queen up %d cp, queen down %d; want the first well above", kings, a, b)
+		}
+		// Continuing from the trained net starts where it ended (a
+		// bucketed net is unfolded again: the same function, its sums
+		// in another order).
+		cfg.Epochs = 1
+		_, rep2, err := Train(context.Background(), v, samples, cfg, net, nil)
+		if err != nil || math.Abs(rep2.ValidationLoss[0]-last) > 1e-6*last {
+			t.Errorf("kings %q: continued training starts at %v (%v); want %v", kings, rep2.ValidationLoss, err, last)
+		}
+		if kings.Count() > 1 {
+			cfg.KingBuckets = nnue.KingBuckets{Files: 2, Ranks: 2}
+			if _, _, err := Train(context.Background(), v, samples, cfg, net, nil); err == nil || !strings.Contains(err.Error(), "2x2") {
+				t.Errorf("continuing a 3x2 net with 2x2 buckets: %v; want an error naming them", err)
+			}
+			cfg.KingBuckets, cfg.Trainer = kings, TrainerGorgonia
+			if _, _, err := Train(context.Background(), v, samples, cfg, nil, nil); err == nil || !strings.Contains(err.Error(), "king buckets") {
+				t.Errorf("king buckets with the gorgonia trainer: %v; want an error", err)
+			}
+		}
 	}
 }
 

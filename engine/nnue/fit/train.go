@@ -66,7 +66,19 @@ func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, in
 	if err := cfg.Validate(); err != nil {
 		return nil, Report{}, fmt.Errorf("fit: %w", err)
 	}
-	fs := nnue.NewFeatureSet(v)
+	kings := cfg.KingBuckets
+	if init != nil {
+		if kings.Count() > 1 && init.Kings != kings {
+			return nil, Report{}, fmt.Errorf("fit: king buckets %s asked, but the initial net has %q", kings, init.Kings)
+		}
+		kings = init.Kings
+	}
+	fs, err := nnue.NewBucketedFeatureSet(v, kings)
+	if err != nil {
+		return nil, Report{}, fmt.Errorf("fit: %w", err)
+	}
+	// net is the net trained: with king buckets, their factored layout
+	// (nnue.NewFactoredNet), folded into the engine's net at the end.
 	var net *nnue.Net
 	if init != nil {
 		if init.Variant != v.Name || init.Layout != fs.Layout() || init.Features != fs.Len() {
@@ -75,15 +87,26 @@ func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, in
 		if err := init.Check(); err != nil {
 			return nil, Report{}, fmt.Errorf("fit: the initial net: %w", err)
 		}
-		net = init.Clone()
+		if net, err = nnue.Unfold(fs, init); err != nil {
+			return nil, Report{}, fmt.Errorf("fit: the initial net: %w", err)
+		}
 	} else {
 		switch {
 		case cfg.Residual && len(cfg.Table) < 2:
 			return nil, Report{}, errors.New("fit: residual: want the piece values table of the classical base (Config.Table)")
+		case cfg.Residual && fs.Buckets() > 1:
+			net = nnue.NewFactoredNet(fs, cfg.Hidden, cfg.L2, cfg.Seed)
+			clear(net.W3)
+			net.B3 = 0
+			net.Base, net.BaseTable = nnue.BaseClassical, append([]int32(nil), cfg.Table...)
 		case cfg.Residual:
 			net = nnue.NewResidual(fs, cfg.Hidden, cfg.L2, cfg.Seed, cfg.Table)
 		default:
-			net = nnue.NewNet(fs, cfg.Hidden, cfg.L2, cfg.Seed)
+			if fs.Buckets() > 1 {
+				net = nnue.NewFactoredNet(fs, cfg.Hidden, cfg.L2, cfg.Seed)
+			} else {
+				net = nnue.NewNet(fs, cfg.Hidden, cfg.L2, cfg.Seed)
+			}
 			net.Scale = float32(cfg.Scale)
 			if cfg.Table != nil {
 				net.SetMaterial(fs, cfg.Table)
@@ -179,6 +202,9 @@ func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, in
 	}
 	if err := net.Check(); err != nil {
 		return nil, rep, fmt.Errorf("fit: the trained net: %w (lower the learning rate)", err)
+	}
+	if net, err = nnue.Fold(fs, net); err != nil {
+		return nil, rep, fmt.Errorf("fit: %w", err)
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	return net, rep, nil
