@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 
 	"bomberzero/internal/atomicfile"
@@ -28,6 +29,61 @@ const MaxFileBytes = 256 << 20
 
 // magic opens every net file.
 const magic = "BZNNUE\r\n"
+
+// MaxHeaderBytes bounds the JSON header ReadHeader reads.
+const MaxHeaderBytes = 64 << 10
+
+// Header is what a net file says of itself before its weights: enough to
+// list and label a net (its variant, sizes, king buckets, base and meta)
+// without reading, or trusting, the weights.
+type Header struct {
+	Version     int
+	Variant     string
+	Layout      string
+	KingBuckets string // "" without buckets, e.g. "3x2"
+	Features    int
+	Hidden, L2  int
+	Base        string // "" or BaseClassical
+	Meta        map[string]string
+}
+
+// ReadHeader reads a net file's header from r: the magic, the header's
+// length and at most MaxHeaderBytes of JSON, never the weights (so it does
+// not check the checksum: ReadFile does). Errors say what was expected; no
+// input makes it panic.
+func ReadHeader(r io.Reader) (Header, error) {
+	var head [len(magic) + 4]byte
+	n, err := io.ReadFull(r, head[:])
+	if n < len(magic) || string(head[:len(magic)]) != magic {
+		return Header{}, fmt.Errorf("not a bomberzero net file (want it to start with %q)", magic)
+	}
+	if err != nil {
+		return Header{}, fmt.Errorf("truncated: %d bytes, no header length", n)
+	}
+	size := binary.LittleEndian.Uint32(head[len(magic):])
+	if size < 2 || size > MaxHeaderBytes {
+		return Header{}, fmt.Errorf("header of %d bytes: want 2 to %d (a damaged file?)", size, MaxHeaderBytes)
+	}
+	js := make([]byte, size)
+	if n, err := io.ReadFull(r, js); err != nil {
+		return Header{}, fmt.Errorf("truncated: %d of the header's %d bytes", n, size)
+	}
+	var h header
+	if err := json.Unmarshal(js, &h); err != nil {
+		return Header{}, fmt.Errorf("header: %v (a damaged file?)", err)
+	}
+	if h.Version < 1 || h.Version > FileVersion {
+		return Header{}, fmt.Errorf("version %d; this build reads versions 1 to %d", h.Version, FileVersion)
+	}
+	if h.Variant == "" {
+		return Header{}, fmt.Errorf("header names no variant")
+	}
+	if _, err := ParseKingBuckets(h.Kings); err != nil {
+		return Header{}, fmt.Errorf("header: %w", err)
+	}
+	return Header{Version: h.Version, Variant: h.Variant, Layout: h.Layout, KingBuckets: h.Kings, Features: h.Features,
+		Hidden: h.Hidden, L2: h.L2, Base: h.Base, Meta: h.Meta}, nil
+}
 
 // header is the JSON header of a net file.
 type header struct {

@@ -1,7 +1,9 @@
 package nnue
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -640,4 +642,75 @@ func TestBucketedFileRoundTrips(t *testing.T) {
 			t.Errorf("header %s: %v; want an error naming %q", c.new, err, c.want)
 		}
 	}
+}
+
+// withHeader is a net file's start: the magic, the length and the header.
+func withHeader(js string) []byte {
+	b := []byte(magic)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(js)))
+	return append(b, js...)
+}
+
+func TestReadHeaderIsBoundedAndNamesADamagedFile(t *testing.T) {
+	v := mustVariant(t, "fbgc")
+	fs := NewFeatureSet(v)
+	good, err := Encode(withPSQT(NewNet(fs, 8, 4, 1), fs, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bfs, err := NewBucketedFeatureSet(v, KingBuckets{Files: 3, Ranks: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bucketed, err := Encode(NewNet(bfs, 8, 4, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := binary.LittleEndian.AppendUint32([]byte(magic), 1<<31)
+	for _, c := range []struct {
+		name    string
+		data    []byte
+		variant string // want this variant, or an error saying says
+		says    string
+	}{
+		{"a net", good, "fbgc", ""},
+		{"a bucketed net", bucketed, "fbgc", ""},
+		{"buckets that are no scheme", withHeader(`{"version":4,"variant":"fbgc","king_buckets":"3"}`), "", "king buckets"},
+		{"a net's header alone", good[:len(magic)+4+int(binary.LittleEndian.Uint32(good[len(magic):]))], "fbgc", ""},
+		{"empty", nil, "", "not a bomberzero net file"},
+		{"a checkpoint", []byte("{\"__metadata__\":{}}"), "", "not a bomberzero net file"},
+		{"the magic alone", []byte(magic), "", "truncated"},
+		{"a header length over the bound", huge, "", "want 2 to 65536"},
+		{"a header cut short", withHeader(`{"version":3,"variant":"fbgc"}`)[:len(magic)+10], "", "truncated: 6 of the header's 30 bytes"},
+		{"a header that is not JSON", withHeader(`{"version":3,"varia`), "", "header:"},
+		{"a version from the future", withHeader(`{"version":99,"variant":"fbgc"}`), "", "version 99"},
+		{"no variant", withHeader(`{"version":3}`), "", "names no variant"},
+	} {
+		h, err := ReadHeader(bytes.NewReader(c.data))
+		switch {
+		case c.says == "" && (err != nil || h.Variant != c.variant):
+			t.Errorf("%s: variant %q, %v; want %q", c.name, h.Variant, err, c.variant)
+		case c.says != "" && (err == nil || !strings.Contains(err.Error(), c.says)):
+			t.Errorf("%s: %v; want an error saying %q", c.name, err, c.says)
+		}
+	}
+}
+
+// FuzzReadHeader checks that no file makes the header reader panic or
+// read past its bound, and that a header it accepts names a variant.
+func FuzzReadHeader(f *testing.F) {
+	f.Add(withHeader(`{"version":3,"variant":"fbgc","hidden":128,"l2":16}`))
+	f.Add(withHeader(`{"version":3}`))
+	f.Add([]byte(magic))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := bytes.NewReader(data)
+		h, err := ReadHeader(r)
+		if read := int64(len(data)) - int64(r.Len()); read > int64(len(magic)+4+MaxHeaderBytes) {
+			t.Fatalf("read %d bytes, over the bound", read)
+		}
+		if err == nil && h.Variant == "" {
+			t.Fatalf("a header without a variant accepted: %+v", h)
+		}
+	})
 }

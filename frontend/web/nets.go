@@ -1,8 +1,6 @@
 package web
 
 import (
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -39,23 +37,6 @@ type EngineInfo struct {
 	Error string `json:"error,omitempty"`
 }
 
-// Limits of reading a net file's header.
-const (
-	netMagic     = "BZNNUE\r\n" // engine/nnue's file magic (nnue.Encode)
-	maxNetHeader = 64 << 10     // bytes of a net file's JSON header
-)
-
-// netHeader is what the board reads of a net file's JSON header
-// (nnue.Encode writes it): enough to label the net and offer it only for
-// its variant.
-type netHeader struct {
-	Version int    `json:"version"`
-	Variant string `json:"variant"`
-	Hidden  int    `json:"hidden"`
-	L2      int    `json:"l2"`
-	Base    string `json:"base"`
-}
-
 // openRegular opens rel under root for reading, refusing anything but a
 // regular file without blocking on it (a named pipe opens at once with
 // O_NONBLOCK and is then refused).
@@ -76,40 +57,6 @@ func openRegular(root *os.Root, rel string) (*os.File, fs.FileInfo, error) {
 	return f, st, nil
 }
 
-// readNetHeader reads the header of the net file r: the magic, the
-// header's length and at most maxNetHeader bytes of JSON, never the
-// weights. Errors say what was expected; a damaged file gives an error,
-// never a panic.
-func readNetHeader(r io.Reader) (netHeader, error) {
-	var h netHeader
-	var head [len(netMagic) + 4]byte
-	n, err := io.ReadFull(r, head[:])
-	if n < len(netMagic) || string(head[:len(netMagic)]) != netMagic {
-		return h, fmt.Errorf("not a bomberzero net file (want it to start with %q)", netMagic)
-	}
-	if err != nil {
-		return h, fmt.Errorf("truncated: %d bytes, no header length", n)
-	}
-	size := binary.LittleEndian.Uint32(head[len(netMagic):])
-	if size < 2 || size > maxNetHeader {
-		return h, fmt.Errorf("header of %d bytes: want 2 to %d (a damaged file?)", size, maxNetHeader)
-	}
-	js := make([]byte, size)
-	if n, err := io.ReadFull(r, js); err != nil {
-		return h, fmt.Errorf("truncated: %d of the header's %d bytes", n, size)
-	}
-	if err := json.Unmarshal(js, &h); err != nil {
-		return h, fmt.Errorf("header: %v (a damaged file?)", err)
-	}
-	if h.Version < 1 || h.Version > nnue.FileVersion {
-		return h, fmt.Errorf("version %d; this build reads versions 1 to %d", h.Version, nnue.FileVersion)
-	}
-	if h.Variant == "" {
-		return h, fmt.Errorf("header names no variant")
-	}
-	return h, nil
-}
-
 // netInfo describes the net file rel of --models (root) for the board:
 // its spec, label and variant from its header, or the reason it cannot be
 // played.
@@ -123,7 +70,7 @@ func netInfo(root *os.Root, rel string) EngineInfo {
 		return info
 	}
 	defer f.Close()
-	h, err := readNetHeader(f)
+	h, err := nnue.ReadHeader(f)
 	if err != nil {
 		info.Error = fmt.Sprintf("net file %s: %v", name, err)
 		info.Label = fmt.Sprintf("engine, net %s: damaged", name)
@@ -133,6 +80,9 @@ func netInfo(root *os.Root, rel string) EngineInfo {
 	kind := "learned"
 	if h.Base == nnue.BaseClassical {
 		kind = "learned, over the classical"
+	}
+	if h.KingBuckets != "" {
+		kind += ", king buckets " + h.KingBuckets
 	}
 	info.Label = fmt.Sprintf("engine, net %s (%s, %s, %dx%d)", name, kind, h.Variant, h.Hidden, h.L2)
 	return info

@@ -1,8 +1,6 @@
 package web
 
 import (
-	"bytes"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,43 +33,6 @@ func smallNet(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// withHeader is a net file's start: the magic, the length and the header.
-func withHeader(js string) []byte {
-	b := []byte(netMagic)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(js)))
-	return append(b, js...)
-}
-
-func TestANetsHeaderIsReadBoundedAndADamagedOneIsNamed(t *testing.T) {
-	good := smallNet(t, "fbgc")
-	huge := binary.LittleEndian.AppendUint32([]byte(netMagic), 1<<31)
-	for _, c := range []struct {
-		name    string
-		data    []byte
-		variant string // want this variant, or an error saying says
-		says    string
-	}{
-		{"a net", good, "fbgc", ""},
-		{"a net's header alone", good[:len(netMagic)+4+int(binary.LittleEndian.Uint32(good[len(netMagic):]))], "fbgc", ""},
-		{"empty", nil, "", "not a bomberzero net file"},
-		{"a checkpoint", []byte("{\"__metadata__\":{}}"), "", "not a bomberzero net file"},
-		{"the magic alone", []byte(netMagic), "", "truncated"},
-		{"a header length over the bound", huge, "", "want 2 to 65536"},
-		{"a header cut short", withHeader(`{"version":3,"variant":"fbgc"}`)[:len(netMagic)+10], "", "truncated: 6 of the header's 30 bytes"},
-		{"a header that is not JSON", withHeader(`{"version":3,"varia`), "", "header:"},
-		{"a version from the future", withHeader(`{"version":99,"variant":"fbgc"}`), "", "version 99"},
-		{"no variant", withHeader(`{"version":3}`), "", "names no variant"},
-	} {
-		h, err := readNetHeader(bytes.NewReader(c.data))
-		switch {
-		case c.says == "" && (err != nil || h.Variant != c.variant):
-			t.Errorf("%s: variant %q, %v; want %q", c.name, h.Variant, err, c.variant)
-		case c.says != "" && (err == nil || !strings.Contains(err.Error(), c.says)):
-			t.Errorf("%s: %v; want an error saying %q", c.name, err, c.says)
-		}
-	}
 }
 
 // netFixture is a server whose --models holds a net for fbgc, one for
@@ -192,25 +153,6 @@ func TestTheEngineWithANetAnalysesPlaysAndRefusesBadNets(t *testing.T) {
 			t.Errorf("%s %s: %d %q, want %d saying %q", c.path, c.body, code, msg, c.code, c.says)
 		}
 	}
-}
-
-// FuzzReadNetHeader checks that no file makes the header reader panic or
-// read past its bound, and that a header it accepts names a variant.
-func FuzzReadNetHeader(f *testing.F) {
-	f.Add(withHeader(`{"version":3,"variant":"fbgc","hidden":128,"l2":16}`))
-	f.Add(withHeader(`{"version":3}`))
-	f.Add([]byte(netMagic))
-	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		r := bytes.NewReader(data)
-		h, err := readNetHeader(r)
-		if read := int64(len(data)) - int64(r.Len()); read > int64(len(netMagic)+4+maxNetHeader) {
-			t.Fatalf("read %d bytes, over the bound", read)
-		}
-		if err == nil && h.Variant == "" {
-			t.Fatalf("a header without a variant accepted: %+v", h)
-		}
-	})
 }
 
 // TestTheShippedNetsAreOffered is the issue's case: serve --models models
