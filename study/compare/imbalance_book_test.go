@@ -214,10 +214,11 @@ func TestVersionOneComparisonStillReads(t *testing.T) {
 	}
 }
 
-// Rule sets on different boards have no opening legal in all of their
-// imbalance positions: the pair gets no book and a note saying why, not an
-// error, and its games are played from its start positions.
-func TestPairBookOfRuleSetsOnDifferentBoardsIsANote(t *testing.T) {
+// A pair's book in fbgc and fbgc-superpower is the book `bomberzero
+// imbalance` draws in fbgc with the same seed; rule sets on different
+// boards have no opening legal in all of their imbalance positions, and
+// the pair gets no book and a note saying why, not an error.
+func TestPairBookIsImbalancesOwnOrANoteWhereNoneExists(t *testing.T) {
 	srcs := []Source{{Variant: "fbgc"}, {Variant: "chess"}}
 	cfg := Config{Book: 3, BookPlies: 4, ImbalanceGames: 6, Seed: 1}
 	book, err := pairBook(ImbalancePair{X: "Q", Y: "R"}, srcs, cfg)
@@ -225,9 +226,21 @@ func TestPairBookOfRuleSetsOnDifferentBoardsIsANote(t *testing.T) {
 	if !errors.As(err, &nb) || len(book) != 0 || !strings.Contains(err.Error(), "no book for the imbalance Q:R") {
 		t.Errorf("fbgc and chess: book %q, error %v; want no book and a note naming the pair", book, err)
 	}
-	// The same pair on one board has its book.
+	// The same pair on one board has its book: where every opening of the
+	// first variant is legal in the others (the Super Power bomber has the
+	// limited one's moves and more), the one `bomberzero imbalance` draws
+	// in the first variant with the same seed, book size and plies.
 	srcs[1].Variant = "fbgc-superpower"
-	if book, err = pairBook(ImbalancePair{X: "Q", Y: "R"}, srcs, cfg); err != nil || len(book) != 3 {
-		t.Errorf("fbgc and fbgc-superpower: book %q, error %v; want 3 openings", book, err)
+	if book, err = pairBook(ImbalancePair{X: "F", Y: "R"}, srcs, cfg); err != nil || len(book) != 3 {
+		t.Fatalf("fbgc and fbgc-superpower: book %q, error %v; want 3 openings", book, err)
+	}
+	ic := ImbalanceConfig{Variant: load(t, "fbgc"), Book: 3, BookPlies: 4, Seed: cfg.Seed}
+	set, err := newImbalanceSetup(ic.Variant, "F", "R")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := imbalanceBook(ic, set.starts, [2]*oddsSetup{})
+	if err != nil || !slices.EqualFunc(book, alone, slices.Equal) {
+		t.Errorf("the pair's book %q, imbalance's in fbgc alone %q (%v): want the same", book, alone, err)
 	}
 }
