@@ -28,11 +28,11 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	levels := fs.String("levels", "", "comma-separated playout counts at which each trained model also plays --games games against itself, e.g. 64,512: the comparison at each level")
 	ruleEffects := fs.Bool("rule-effects", false, "with trained models: each model also plays itself --games games on every other variant's rules, so each difference between the rule sets is also measured with the network held fixed")
-	book := fs.Int("book", 100, "openings in the shared book of random openings every variant's games start from: self-play game i from opening i mod N, a match between two players each opening with both colours (0: the start position)")
+	book := fs.Int("book", 100, "openings in the shared book of random openings every variant's games start from: self-play game i from opening i mod N, a match between two players each opening with both colours; each --imbalance pair draws its own book of up to N openings (one a game of each colour arrangement) on its start positions, the pieces gone, the same in every variant (0: the start position for all)")
 	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "plies of each book opening")
 	anchors := fs.String("anchors", strings.Join(compare.DefaultAnchors, ","), "fixed players each trained model meets (--games games) to show matched strength; \"none\" for none")
 	imbalances := fs.String("imbalance", "", "comma-separated imbalances X:Y (side A without X, side B without Y), e.g. F:R,F:B,F:N: each variant's agent plays each against itself, read in the variant's own pawns and compared between variants")
-	imbalanceGames := fs.Int("imbalance-games", 0, "games of each imbalance match, half with each colour arrangement (0: --games)")
+	imbalanceGames := fs.Int("imbalance-games", 0, "games of each imbalance match, half with each colour arrangement, game j of each from opening j of the pair's own book (0: --games)")
 	vals := fs.String("values", "", "piece values for greedy and alpha-beta baselines, e.g. G=2.5,I=8")
 	out := fs.String("out", "", "report folder (report.md, PNG charts, comparison.json); required")
 	mf := addMatchFlags(fs, true) // --sims: the trained models' playouts in cross-play

@@ -52,6 +52,16 @@ type ImbalanceConfig struct {
 	// from the side that scored more, H. G. Muller's way of putting the
 	// score into the player's own pawns (ImbalanceResult.PawnOdds).
 	PawnOdds bool
+	// Openings, when set, are the openings the games start from instead
+	// of a book drawn here (Book must then be 0), game j of each
+	// arrangement (and of the pawn-odds match) from opening j % len: a
+	// caller playing one imbalance in several rule sets draws them once,
+	// legal from every rule set's starts (compare's imbalance pairs do),
+	// so that game j starts alike in each. Each must be legal from both
+	// arrangements' starts, leave the game going and, with PawnOdds, leave
+	// the pawn-odds pawn home; PlayImbalance refuses one that does not,
+	// naming it.
+	Openings []match.Opening
 	// Book, when positive, starts the games from Book random openings of
 	// BookPlies plies (0: DefaultBookPlies), drawn on the start position
 	// with the imbalance (the pieces already gone, so that every opening
@@ -113,7 +123,9 @@ type ImbalanceResult struct {
 	PawnOdds *PawnOddsMatch `json:"pawn_odds,omitempty"`
 	// Book is the openings the games started from (moves in Game Courier
 	// text, from arrangement 1's start; arrangement 2 and the pawn-odds
-	// match play the same moves from theirs), empty without a book.
+	// match play the same moves from theirs), drawn here or given
+	// (ImbalanceConfig.Openings), empty without a book; BookPlies is their
+	// length (the longest, for given openings of several lengths).
 	Book      []string `json:"book,omitempty"`
 	BookPlies int      `json:"book_plies,omitempty"`
 	// Warnings say when the player is too weak for the question or the
@@ -148,36 +160,15 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	if cfg.Book < 0 || cfg.BookPlies < 0 {
 		return nil, fmt.Errorf("compare: imbalance book of %d openings of %d plies: want 0 or more of each", cfg.Book, cfg.BookPlies)
 	}
+	if len(cfg.Openings) > 0 && cfg.Book > 0 {
+		return nil, fmt.Errorf("compare: imbalance: both a book to draw (Book %d) and given openings (%d): want one", cfg.Book, len(cfg.Openings))
+	}
 	v := cfg.Variant
-	start := v.NewPosition()
-	xs, err := Removal{env.White, cfg.WhiteWithout}.ResolveAll(start)
+	set, err := newImbalanceSetup(v, cfg.WhiteWithout, cfg.BlackWithout)
 	if err != nil {
 		return nil, err
 	}
-	ys, err := Removal{env.Black, cfg.BlackWithout}.ResolveAll(start)
-	if err != nil {
-		return nil, err
-	}
-	mx, my := mirrorAll(v.Geo, xs), mirrorAll(v.Geo, ys)
-	// The swap needs the mirrored squares to hold the same pieces in the
-	// other colour.
-	all, mall := append(slices.Clone(xs), ys...), append(slices.Clone(mx), my...)
-	for i, s := range all {
-		m := mall[i]
-		p, q := start.At(s), start.At(m)
-		if q == env.NoPiece || q.Type() != p.Type() || q.Color() == p.Color() {
-			return nil, fmt.Errorf("compare: the start position is not symmetric at %s/%s, so the colours cannot be swapped",
-				v.Geo.Name(s), v.Geo.Name(m))
-		}
-	}
-	first, err := Without(start, all...)
-	if err != nil {
-		return nil, err
-	}
-	second, err := Without(start, append(slices.Clone(my), mx...)...)
-	if err != nil {
-		return nil, err
-	}
+	start, xs, ys, mx, my := set.start, set.xs, set.ys, set.mx, set.my
 	res := &ImbalanceResult{Variant: v.Name, Player: cfg.Player.Spec, Games: cfg.Games, Seed: cfg.Seed, MaxPlies: cfg.MaxPlies,
 		X: letters(start, xs), Y: letters(start, ys), PawnCoef: cfg.PawnCoef, PawnSource: cfg.PawnSource}
 	total := cfg.Games
@@ -191,23 +182,32 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	if cfg.PawnOdds {
 		for i, aGives := range []bool{true, false} {
 			odds[i], oddsErr[i] = newOddsSetup(v, start, xs, ys, mx, my, aGives)
-			if oddsErr[i] != nil && cfg.Book > 0 {
+			if oddsErr[i] != nil && (cfg.Book > 0 || len(cfg.Openings) > 0) {
 				return nil, oddsErr[i]
 			}
 		}
 	}
 	var book []match.Opening
-	if cfg.Book > 0 {
-		if book, err = imbalanceBook(cfg, [2]*env.Position{first, second}, odds); err != nil {
+	switch {
+	case len(cfg.Openings) > 0:
+		if err := checkOpenings(v, set.starts, odds, cfg.Openings); err != nil {
+			return nil, err
+		}
+		book = cfg.Openings
+		for _, o := range book {
+			res.BookPlies = max(res.BookPlies, len(o))
+		}
+	case cfg.Book > 0:
+		if book, err = imbalanceBook(cfg, set.starts, odds); err != nil {
 			return nil, err
 		}
 		res.BookPlies = bookPlies(cfg)
-		for _, o := range book {
-			res.Book = append(res.Book, o.String())
-		}
+	}
+	for _, o := range book {
+		res.Book = append(res.Book, o.String())
 	}
 	squares := [2][2][]env.Square{{xs, ys}, {mx, my}}
-	arr, wdl, scores, err := playArrangements(ctx, cfg, [2]*env.Position{first, second}, book, squares, 0, total)
+	arr, wdl, scores, err := playArrangements(ctx, cfg, set.starts, book, squares, 0, total)
 	if err != nil {
 		return nil, err
 	}
@@ -234,6 +234,53 @@ func PlayImbalance(ctx context.Context, cfg ImbalanceConfig) (*ImbalanceResult, 
 	}
 	res.Warnings = imbalanceWarnings(res)
 	return res, nil
+}
+
+// imbalanceSetup is an imbalance resolved on a variant's start position:
+// the squares side A's pieces (xs) and side B's (ys) leave in the first
+// colour arrangement, their mirrors (mx, my) in the second, and the two
+// arrangements' start positions.
+type imbalanceSetup struct {
+	start          *env.Position
+	xs, ys, mx, my []env.Square
+	starts         [2]*env.Position
+}
+
+// newImbalanceSetup resolves White's pieces whiteWithout (side A's X) and
+// Black's blackWithout (side B's Y) on v's start position, checks that the
+// position is symmetric at them (the colours swap in the second
+// arrangement) and builds both arrangements' start positions.
+func newImbalanceSetup(v *env.Variant, whiteWithout, blackWithout string) (*imbalanceSetup, error) {
+	start := v.NewPosition()
+	xs, err := Removal{env.White, whiteWithout}.ResolveAll(start)
+	if err != nil {
+		return nil, err
+	}
+	ys, err := Removal{env.Black, blackWithout}.ResolveAll(start)
+	if err != nil {
+		return nil, err
+	}
+	mx, my := mirrorAll(v.Geo, xs), mirrorAll(v.Geo, ys)
+	// The swap needs the mirrored squares to hold the same pieces in the
+	// other colour.
+	all, mall := append(slices.Clone(xs), ys...), append(slices.Clone(mx), my...)
+	for i, s := range all {
+		m := mall[i]
+		p, q := start.At(s), start.At(m)
+		if q == env.NoPiece || q.Type() != p.Type() || q.Color() == p.Color() {
+			return nil, fmt.Errorf("compare: the start position is not symmetric at %s/%s, so the colours cannot be swapped",
+				v.Geo.Name(s), v.Geo.Name(m))
+		}
+	}
+	first, err := Without(start, all...)
+	if err != nil {
+		return nil, err
+	}
+	second, err := Without(start, append(slices.Clone(my), mx...)...)
+	if err != nil {
+		return nil, err
+	}
+	return &imbalanceSetup{start: start, xs: xs, ys: ys, mx: mx, my: my, starts: [2]*env.Position{first, second}}, nil
 }
 
 // PawnOddsMatch is the pawn-odds replay of an imbalance match: the same

@@ -75,3 +75,32 @@ func sameButPawn(full, odds *env.Position, pawn env.Square, op match.Opening) bo
 	}
 	return true
 }
+
+// checkOpenings checks given openings (ImbalanceConfig.Openings) as
+// imbalanceBook's draw would have kept them: each legal from both
+// arrangements' starts, leaving a game that goes on, and, for every
+// pawn-odds setup in odds, reaching the same pieces less the pawn, still
+// home. The error names the opening, the arrangement and what failed.
+func checkOpenings(v *env.Variant, starts [2]*env.Position, odds [2]*oddsSetup, book []match.Opening) error {
+	for i, o := range book {
+		if len(o) == 0 {
+			return fmt.Errorf("compare: imbalance opening %d is empty: want one move or more", i)
+		}
+		for k, s := range starts {
+			p, err := env.PlayMoves(s, o.String())
+			if err != nil {
+				return fmt.Errorf("compare: imbalance opening %d (%s) is not legal from arrangement %d's start %s in %s: %w", i, o, k+1, s, v.Name, err)
+			}
+			if res, why := p.Status(); res != env.Ongoing {
+				return fmt.Errorf("compare: imbalance opening %d (%s) ends the game from arrangement %d's start in %s (%s, %s): want a game that goes on", i, o, k+1, v.Name, res, why)
+			}
+			for _, od := range odds {
+				if od != nil && !sameButPawn(s, od.starts[k], od.pawn[k], o) {
+					return fmt.Errorf("compare: imbalance opening %d (%s) from arrangement %d's start in %s: not the same play without the pawn-odds pawn on %s (it is illegal there, or moves or takes that pawn)",
+						i, o, k+1, v.Name, v.Geo.Name(od.pawn[k]))
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -39,6 +40,18 @@ func ParseImbalancePairs(s string) ([]ImbalancePair, error) {
 // that variant's agent, and each variant's reading against the first's.
 type ImbalanceStudy struct {
 	Pair ImbalancePair `json:"pair"`
+	// Book is the openings every variant's match of the pair started from
+	// (game j of each colour arrangement from opening j mod len(Book)):
+	// drawn on the pair's own start positions, the pieces already gone,
+	// and kept only where legal in both colour arrangements of every
+	// variant, with the comparison's seed (pairBook), so that game j
+	// starts alike in every rule set. Empty with no book (Config.Book 0)
+	// or when none could be drawn (BookNote says why; the games then
+	// started from the pair's start positions). Compare's shared book,
+	// drawn on the full start position, serves the other games.
+	Book      []string `json:"book,omitempty"`
+	BookPlies int      `json:"book_plies,omitempty"`
+	BookNote  string   `json:"book_note,omitempty"`
 	// Results are the variants' matches, in the order of Config.Variants.
 	Results []*ImbalanceResult `json:"results"`
 	// Differences are each later variant's v(Y) − v(X) minus the first's,
@@ -80,21 +93,34 @@ type ImbalanceDifference struct {
 }
 
 // imbalanceStudies plays every pair of cfg.Imbalances in every variant
-// (cfg.ImbalanceGames games each, the same seeds in every variant) with
-// the variant's trained model, or the baseline player where there is none,
-// and reads each in the pawns of the variant's tanh fit (Lichess's scale
-// where the variant has none).
+// (cfg.ImbalanceGames games each, the same seeds and the pair's own book
+// in every variant) with the variant's trained model, or the baseline
+// player where there is none, and reads each in the pawns of the variant's
+// tanh fit (Lichess's scale where the variant has none).
 func imbalanceStudies(ctx context.Context, srcs []Source, reps []*values.Report, cfg Config) ([]ImbalanceStudy, error) {
 	var out []ImbalanceStudy
 	for _, pair := range cfg.Imbalances {
 		st := ImbalanceStudy{Pair: pair}
+		book, err := pairBook(pair, srcs, cfg)
+		var noBook *noBookError
+		switch {
+		case errors.As(err, &noBook):
+			st.BookNote = err.Error() + "; its games started from the pair's start positions"
+			logf(cfg.Log, "%s", st.BookNote)
+		case err != nil:
+			return nil, err
+		}
+		for _, o := range book {
+			st.Book = append(st.Book, o.String())
+			st.BookPlies = max(st.BookPlies, len(o))
+		}
 		var repl [][]float64
 		for i, s := range srcs {
 			var rep *values.Report
 			if i < len(reps) {
 				rep = reps[i]
 			}
-			r, rr, err := playImbalance(ctx, s, rep, pair, cfg)
+			r, rr, err := playImbalance(ctx, s, rep, pair, book, cfg)
 			if err != nil {
 				return nil, err
 			}
@@ -118,11 +144,58 @@ func imbalanceStudies(ctx context.Context, srcs []Source, reps []*values.Report,
 	return out, nil
 }
 
-// playImbalance plays one pair in one variant and returns the match with
-// the bootstrap replicates of its pawns reading: every variant's games are
-// resampled by index with the same seed, so replicate r draws the same
-// pairs of games in each.
-func playImbalance(ctx context.Context, s Source, rep *values.Report, pair ImbalancePair, cfg Config) (*ImbalanceResult, []float64, error) {
+// noBookError says that no imbalance book could be drawn: the pair's
+// games are then played from its start positions, with a note.
+type noBookError struct{ err error }
+
+func (e *noBookError) Error() string { return e.err.Error() }
+func (e *noBookError) Unwrap() error { return e.err }
+
+// pairBook draws the book that pair's matches start from in every variant
+// of the comparison: min(cfg.Book, cfg.ImbalanceGames/2 rounded up)
+// openings (one a game of each colour arrangement at most, none with
+// cfg.Book 0) of cfg.BookPlies plies (DefaultBookPlies when 0), drawn as
+// `bomberzero imbalance` draws its book, on the position with the pieces
+// gone (the first variant's first arrangement) with cfg.Seed, and kept
+// only where legal in both colour arrangements of every variant and
+// leaving the game going there. One book for every variant keeps the
+// pairs paired: game j starts from the same opening with the same seeds
+// in each rule set. A *noBookError says that no such book exists (rule
+// sets on different boards, say).
+func pairBook(pair ImbalancePair, srcs []Source, cfg Config) ([]match.Opening, error) {
+	n := min(cfg.Book, (cfg.ImbalanceGames+1)/2)
+	if n <= 0 || len(srcs) == 0 {
+		return nil, nil
+	}
+	plies := cfg.BookPlies
+	if plies == 0 {
+		plies = DefaultBookPlies
+	}
+	var starts []*env.Position
+	for _, s := range srcs {
+		v, err := env.LoadVariant(s.Variant)
+		if err != nil {
+			return nil, fmt.Errorf("compare: imbalance %s:%s book: %w", pair.X, pair.Y, err)
+		}
+		set, err := newImbalanceSetup(v, pair.X, pair.Y)
+		if err != nil {
+			return nil, fmt.Errorf("compare: imbalance %s:%s book in %s: %w", pair.X, pair.Y, s.Variant, err)
+		}
+		starts = append(starts, set.starts[0], set.starts[1])
+	}
+	book, err := match.RandomBookFrom(starts, n, plies, cfg.Seed, nil)
+	if err != nil {
+		return nil, &noBookError{fmt.Errorf("no book for the imbalance %s:%s (%d openings of %d plies, legal in both colour arrangements of every variant): %w", pair.X, pair.Y, n, plies, err)}
+	}
+	return book, nil
+}
+
+// playImbalance plays one pair in one variant from book (the pair's own,
+// pairBook; none when empty) and returns the match with the bootstrap
+// replicates of its pawns reading: every variant's games are resampled by
+// index with the same seed, so replicate r draws the same pairs of games
+// in each.
+func playImbalance(ctx context.Context, s Source, rep *values.Report, pair ImbalancePair, book []match.Opening, cfg Config) (*ImbalanceResult, []float64, error) {
 	v, err := env.LoadVariant(s.Variant)
 	if err != nil {
 		return nil, nil, fmt.Errorf("compare: imbalance: %w", err)
@@ -137,7 +210,7 @@ func playImbalance(ctx context.Context, s Source, rep *values.Report, pair Imbal
 		return nil, nil, fmt.Errorf("compare: imbalance player in %s: %w", s.Variant, err)
 	}
 	ic := ImbalanceConfig{Variant: v, Player: p, WhiteWithout: pair.X, BlackWithout: pair.Y, Games: cfg.ImbalanceGames,
-		Seed: cfg.Seed, MaxPlies: cfg.MaxPlies, Workers: cfg.Workers,
+		Seed: cfg.Seed, MaxPlies: cfg.MaxPlies, Workers: cfg.Workers, Openings: book,
 		Progress: bar(cfg.Bars, fmt.Sprintf("%s: without %s against without %s", s.Variant, pair.X, pair.Y), "games")}
 	var coefReps []float64
 	if coef, ok := rep.UnitCoef(values.Tanh); ok && coef > 0 {
@@ -165,6 +238,18 @@ func writeImbalances(w io.Writer, res *Result) {
 	}
 	fmt.Fprintf(w, "\n## Imbalance matches\n\n")
 	fmt.Fprintf(w, "Each variant's agent against itself, side A without X and side B without Y, half the games with each colour arrangement and the same seeds in every variant (docs/compare.md). v(Y) − v(X) is read from side A's score in the variant's own pawns (the pawn of its tanh fit, its uncertainty carried by a joint bootstrap).\n\n")
+	for _, st := range res.Imbalances {
+		switch {
+		case len(st.Book) > 0:
+			fmt.Fprintf(w, "- %s : %s: every variant's games started from the pair's own book of %d random openings of %d plies (game j of each colour arrangement from opening j mod %d), drawn on the start position without White's %s and Black's %s and legal in both colour arrangements of every variant, not from the shared book; the first: `%s` (all in `imbalances[].book`).\n",
+				st.Pair.X, st.Pair.Y, len(st.Book), st.BookPlies, len(st.Book), st.Pair.X, st.Pair.Y, st.Book[0])
+		case st.BookNote != "":
+			fmt.Fprintf(w, "- %s : %s: %s.\n", st.Pair.X, st.Pair.Y, st.BookNote)
+		default:
+			fmt.Fprintf(w, "- %s : %s: no book (--book 0): every game started from the pair's start positions.\n", st.Pair.X, st.Pair.Y)
+		}
+	}
+	fmt.Fprintf(w, "\n")
 	fmt.Fprintf(w, "| X : Y | variant | player | side A +W =D −L | A's score [95%%] | v(Y) − v(X), pawns [95%%] | pawn from |\n|---|---|---|---|---|---|---|\n")
 	for _, st := range res.Imbalances {
 		for _, r := range st.Results {

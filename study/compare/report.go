@@ -140,12 +140,19 @@ func writeSummary(w io.Writer, res *Result) {
 	fmt.Fprintf(w, "Significance is by Holm's correction over all %d %s, so the chance of any false \"real difference\" among them is at most 5%%; the primary endpoints are White's score, the draw rate and the mean length.\n\n", n, family)
 }
 
+// writeBook says which openings the games started from: the shared book
+// with its first openings, and the table of which book each part used
+// (Result.BookUse).
 func writeBook(w io.Writer, res *Result) {
+	if res.BookNote == "" && len(res.Book) == 0 && len(res.BookUse) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Openings\n\n")
 	switch {
 	case res.BookNote != "":
-		fmt.Fprintf(w, "\n## Openings\n\n%s; every game started from the variant's start position.\n", res.BookNote)
+		fmt.Fprintf(w, "%s; the games that would have taken the shared book started from the variant's start position.\n", res.BookNote)
 	case len(res.Book) > 0:
-		fmt.Fprintf(w, "\n## Openings\n\nEvery variant's games started from the same book of %d random openings, each legal in every compared rule set: the self-play games take the openings in turn, one game each, and the matches between two players play each opening with both colours (so the opening-diversity figures measure the book and the plies after it). The first ones: ", len(res.Book))
+		fmt.Fprintf(w, "The shared book: %d random openings drawn on the first variant's start position, each legal in every compared rule set: the self-play games take the openings in turn, one game each, and the matches between two players play each opening with both colours (so the opening-diversity figures measure the book and the plies after it). The first ones: ", len(res.Book))
 		for i, o := range res.Book[:min(5, len(res.Book))] {
 			if i > 0 {
 				fmt.Fprintf(w, "; ")
@@ -153,6 +160,19 @@ func writeBook(w io.Writer, res *Result) {
 			fmt.Fprintf(w, "`%s`", o)
 		}
 		fmt.Fprintf(w, " (all in comparison.json).\n")
+	}
+	if len(res.BookUse) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nWhich book each part's games started from (`book_use` in comparison.json; an imbalance pair's own book is in `imbalances[].book`):\n\n")
+	fmt.Fprintf(w, "| games | book | openings | plies | where |\n|---|---|---|---|---|\n")
+	for _, u := range res.BookUse {
+		book := map[string]string{SharedBook: "the shared book", ImbalanceBook: "the pair's own book", NoBook: "none"}[u.Book]
+		n, plies := "–", "–"
+		if u.Openings > 0 {
+			n, plies = fmt.Sprint(u.Openings), fmt.Sprint(u.Plies)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", u.Part, book, n, plies, u.Note)
 	}
 }
 

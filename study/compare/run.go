@@ -86,7 +86,9 @@ type Config struct {
 	// baseline games start from its openings in turn (game i from opening
 	// i mod Book), the anchor matches and the cross-play from each opening
 	// with both colours, so the variants are compared from the same
-	// positions.
+	// positions. Each imbalance pair draws its own book of up to Book
+	// openings of BookPlies plies on its start positions instead
+	// (ImbalanceStudy.Book); 0 plays every game from the start position.
 	Book      int
 	BookPlies int
 	// Imbalances are imbalance matches played in every variant by its
@@ -133,8 +135,12 @@ type Source struct {
 	TeacherGames int `json:"teacher_games_left_out,omitempty"`
 }
 
-// Version is the format version of comparison.json.
-const Version = 1
+// Version is the format version of comparison.json. Version 2 added
+// BookUse and the imbalance pairs' own books (ImbalanceStudy.Book): in a
+// version 1 file every imbalance game started from the pair's start
+// position, no book, whatever Book (the shared book) lists. A version 1
+// file still reads into Result; its new fields are empty.
+const Version = 2
 
 // Result is a finished comparison.
 type Result struct {
@@ -192,6 +198,11 @@ type Result struct {
 	Book []string `json:"book,omitempty"`
 	// BookNote says why there is no book although one was asked for.
 	BookNote string `json:"book_note,omitempty"`
+	// BookUse says which book each part of the comparison started its
+	// games from: the shared book (Book) or an imbalance pair's own
+	// (ImbalanceStudy.Book), or none. Absent in files of version 1, whose
+	// imbalance games started from the pair's start positions, no book.
+	BookUse []BookUse `json:"book_use,omitempty"`
 	// Utilisation says, for each variant whose rules allow moves another
 	// compared variant's do not, how its games used them.
 	Utilisation []*Utilisation `json:"utilisation,omitempty"`
@@ -408,6 +419,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if res.Imbalances, err = imbalanceStudies(ctx, res.Sources, res.Comparison.Values, cfg); err != nil {
 		return nil, err
 	}
+	res.BookUse = bookUses(res, cfg)
 	res.TestedFigures = correctFamily(res)
 	return res, nil
 }
