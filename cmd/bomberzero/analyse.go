@@ -87,12 +87,9 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 // analyseEngine is analyse with the alpha-beta engine, spec its options
 // (engine.ParseSpec, the text after "engine:").
 func analyseEngine(stdout io.Writer, pos *env.Position, model, spec string, top int, asJSON bool) error {
-	es, err := engine.ParseSpec(spec)
+	es, err := analyseSpec(spec)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
-	}
-	if !strings.Contains(spec, "depth=") && !strings.Contains(spec, "nodes=") && !strings.Contains(spec, "movetime=") {
-		es.Limits = engine.Limits{Nodes: frontend.DefaultAnalysisNodes}
 	}
 	if top > engine.MaxMultiPV {
 		return fmt.Errorf("%w: --top %d: want 1 to %d with the engine", errUsage, top, engine.MaxMultiPV)
@@ -121,6 +118,38 @@ func analyseEngine(stdout io.Writer, pos *env.Position, model, spec string, top 
 		fmt.Fprintf(stdout, "%-16s %-9s %s\n", m.Move, m.Score, strings.Join(m.PV, " "))
 	}
 	return nil
+}
+
+// analyseSpec reads analyse's engine options (engine.ParseSpec, the text
+// after "engine:"): the spec's own limit, or frontend.DefaultAnalysisNodes
+// nodes when it names none. Whether it names one is read from the keys of
+// the options ParseSpec accepted, not from the text, so that a file path
+// holding "nodes=" or "depth=" (eval=/data/nodes=3/fbgc.nnue) is no limit;
+// and an explicit nodes=20000, ParseSpec's own default, is kept.
+func analyseSpec(spec string) (engine.Spec, error) {
+	es, err := engine.ParseSpec(spec)
+	if err != nil {
+		return es, err
+	}
+	if !namesLimit(spec) {
+		es.Limits = engine.Limits{Nodes: frontend.DefaultAnalysisNodes}
+	}
+	return es, nil
+}
+
+// namesLimit says whether engine options that engine.ParseSpec accepted
+// (KEY=VALUE items joined by ":") have a depth, nodes or movetime key.
+func namesLimit(spec string) bool {
+	if strings.TrimSpace(spec) == "" {
+		return false
+	}
+	for _, item := range strings.Split(spec, ":") {
+		switch key, _, _ := strings.Cut(strings.TrimSpace(item), "="); key {
+		case "depth", "nodes", "movetime":
+			return true
+		}
+	}
+	return false
 }
 
 // printAnalysis writes rep for a person.

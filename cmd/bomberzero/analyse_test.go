@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"bomberzero/engine"
 	"bomberzero/engine/nnue"
 	"bomberzero/env"
+	"bomberzero/frontend"
 )
 
 func TestAnalyseFindsTheMateInOneAsAProvenWin(t *testing.T) {
@@ -194,5 +198,54 @@ func TestAnalyseDefaultsToTheEngine(t *testing.T) {
 	}
 	if s := out.String(); !strings.Contains(s, "model engine, depth ") || !strings.Contains(s, "best e1-e10, mate 1") {
 		t.Errorf("analyse without --model:\n%s", s)
+	}
+}
+
+// TestAnalyseSpecReadsTheLimitFromTheOptionsNotTheText: analyse searches
+// DefaultAnalysisNodes nodes unless the spec names a limit, and a limit is a
+// depth, nodes or movetime key. The review found a net's path holding
+// "nodes=" (eval=/data/nodes=3/fbgc.nnue) taken for a limit, which left
+// ParseSpec's 20,000 nodes in place of the analysis's default.
+func TestAnalyseSpecReadsTheLimitFromTheOptionsNotTheText(t *testing.T) {
+	v, err := env.LoadVariant("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "nodes=3", "depth=2", "movetime=1s")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	net := filepath.Join(dir, "fbgc.nnue")
+	if err := nnue.WriteFile(net, nnue.NewNet(nnue.NewFeatureSet(v), 8, 4, 1)); err != nil {
+		t.Fatal(err)
+	}
+	def := engine.Limits{Nodes: frontend.DefaultAnalysisNodes}
+	for _, c := range []struct {
+		spec string
+		want engine.Limits
+		net  bool
+	}{
+		{"", def, false},
+		{"hash=8", def, false},
+		{"eval=" + net, def, true},
+		{"eval=" + net + ":hash=8", def, true},
+		{"depth=4", engine.Limits{Depth: 4}, false},
+		{"nodes=5000", engine.Limits{Nodes: 5000}, false},
+		{"nodes=20000", engine.Limits{Nodes: 20000}, false}, // ParseSpec's default, given: kept
+		{"movetime=100ms", engine.Limits{MoveTime: 100 * time.Millisecond}, false},
+		{"eval=" + net + ":depth=5", engine.Limits{Depth: 5}, true},
+		{" nodes=700 :eval=" + net, engine.Limits{Nodes: 700}, true},
+	} {
+		es, err := analyseSpec(c.spec)
+		if err != nil {
+			t.Errorf("%q: %v", c.spec, err)
+			continue
+		}
+		if es.Limits != c.want || (es.Net != nil) != c.net {
+			t.Errorf("%q: limits %+v, a net %v; want %+v, a net %v", c.spec, es.Limits, es.Net != nil, c.want, c.net)
+		}
+	}
+	if _, err := analyseSpec("eval=" + net + ":nodes=0"); err == nil || !strings.Contains(err.Error(), "nodes") {
+		t.Errorf("nodes=0: %v, want ParseSpec's error naming nodes", err)
 	}
 }
