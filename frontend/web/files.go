@@ -47,37 +47,6 @@ func readLimited(root *os.Root, rel string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// listModels lists the checkpoints (*.safetensors) under --models, and the
-// generation checkpoints of the runs under --runs, as model names.
-func (s *Server) listModels() []string {
-	out := []string{}
-	if root, err := openRoot(s.cfg.Models, "--models"); err == nil {
-		_ = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil || len(out) >= maxListed {
-				return fs.SkipDir
-			}
-			if !d.IsDir() && strings.HasSuffix(p, ".safetensors") {
-				out = append(out, "models/"+p)
-			}
-			return nil
-		})
-		root.Close()
-	}
-	if root, err := openRoot(s.cfg.Runs, "--runs"); err == nil {
-		runs, _ := fs.ReadDir(root.FS(), ".")
-		for _, run := range runs {
-			cks, _ := fs.Glob(root.FS(), run.Name()+"/checkpoints/gen-*.safetensors")
-			for _, c := range cks {
-				if len(out) < maxListed {
-					out = append(out, "runs/"+c)
-				}
-			}
-		}
-		root.Close()
-	}
-	return out
-}
-
 // RunInfo is one training run of --runs.
 type RunInfo struct {
 	Name        string `json:"name"`

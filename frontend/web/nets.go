@@ -18,16 +18,17 @@ import (
 
 // EngineInfo is one alpha-beta engine the board offers: the engine with
 // its classical evaluation (no file), or with a learned net found under
-// --models.
+// --models or in a run under --runs.
 type EngineInfo struct {
 	// Spec is the player spec that plays it, as the command line writes
 	// it: "engine" or "engine:eval=models/fbgc.nnue".
 	Spec string `json:"spec"`
 	// Label tells the engines apart for a person: the evaluation, and
-	// the net's file, variant and size.
+	// the net's file, variant and size (and its generation, for a file
+	// named gen-NNNN.nnue).
 	Label string `json:"label"`
-	// Net is the net's name under the server's folders (models/PATH); ""
-	// for the classical evaluation.
+	// Net is the net's name under the server's folders (models/PATH or
+	// runs/RUN/nets/FILE); "" for the classical evaluation.
 	Net string `json:"net,omitempty"`
 	// Variant is the variant the net was trained for, the only one it
 	// plays; "" (the classical evaluation) plays every variant.
@@ -57,11 +58,12 @@ func openRegular(root *os.Root, rel string) (*os.File, fs.FileInfo, error) {
 	return f, st, nil
 }
 
-// netInfo describes the net file rel of --models (root) for the board:
-// its spec, label and variant from its header, or the reason it cannot be
-// played.
-func netInfo(root *os.Root, rel string) EngineInfo {
-	name := "models/" + rel
+// netInfo describes the net file rel of a server folder (root, whose nets
+// are named prefix/PATH: models/PATH under --models, runs/PATH under
+// --runs) for the board: its spec, label and variant from its header, or
+// the reason it cannot be played.
+func netInfo(root *os.Root, prefix, rel string) EngineInfo {
+	name := prefix + "/" + rel
 	info := EngineInfo{Spec: frontend.EngineModel + ":eval=" + name, Net: name}
 	f, _, err := openRegular(root, rel)
 	if err != nil {
@@ -84,29 +86,42 @@ func netInfo(root *os.Root, rel string) EngineInfo {
 	if h.KingBuckets != "" {
 		kind += ", king buckets " + h.KingBuckets
 	}
-	info.Label = fmt.Sprintf("engine, net %s (%s, %s, %dx%d)", name, kind, h.Variant, h.Hidden, h.L2)
+	gen := ""
+	if g, ok := generationOf(rel); ok {
+		gen = fmt.Sprintf(", generation %d", g)
+	}
+	info.Label = fmt.Sprintf("engine, net %s (%s, %s, %dx%d%s)", name, kind, h.Variant, h.Hidden, h.L2, gen)
 	return info
 }
 
 // listEngines lists the engines the board offers: the classical one
 // first, then the engine with each net (*.nnue) under --models, in path
-// order, at most maxListed in all.
+// order, then with each net of the runs under --runs (RUN/nets/*.nnue, the
+// nets bomberzero nnue writes), at most maxListed in all.
 func (s *Server) listEngines() []EngineInfo {
 	out := []EngineInfo{{Spec: frontend.EngineModel, Label: "engine (classical evaluation)"}}
-	root, err := openRoot(s.cfg.Models, "--models")
-	if err != nil {
-		return out
+	if root, err := openRoot(s.cfg.Models, "--models"); err == nil {
+		_ = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || len(out) >= maxListed {
+				return fs.SkipDir
+			}
+			if !d.IsDir() && strings.HasSuffix(p, ".nnue") {
+				out = append(out, netInfo(root, "models", p))
+			}
+			return nil
+		})
+		root.Close()
 	}
-	defer root.Close()
-	_ = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || len(out) >= maxListed {
-			return fs.SkipDir
+	if root, err := openRoot(s.cfg.Runs, "--runs"); err == nil {
+		nets, _ := fs.Glob(root.FS(), "*/nets/*.nnue")
+		for _, p := range nets {
+			if len(out) >= maxListed {
+				break
+			}
+			out = append(out, netInfo(root, "runs", p))
 		}
-		if !d.IsDir() && strings.HasSuffix(p, ".nnue") {
-			out = append(out, netInfo(root, p))
-		}
-		return nil
-	})
+		root.Close()
+	}
 	return out
 }
 

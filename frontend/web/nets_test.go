@@ -37,7 +37,7 @@ func smallNet(t *testing.T, name string) []byte {
 
 // netFixture is a server whose --models holds a net for fbgc, one for
 // chess, a net whose weights are damaged (its header reads), a file that is
-// no net and a checkpoint name.
+// no net and a file named as a checkpoint that is none.
 func netFixture(t *testing.T) fixture {
 	t.Helper()
 	models := t.TempDir()
@@ -48,7 +48,7 @@ func netFixture(t *testing.T) fixture {
 		"more/chess.nnue":    smallNet(t, "chess"),
 		"damaged.nnue":       damaged,
 		"garbage.nnue":       []byte("not a net at all"),
-		"fbgc.safetensors":   []byte("not read by the listing"),
+		"fbgc.safetensors":   []byte("not a checkpoint: listed unplayable"),
 		"notes/fbgc.nnue.md": []byte("a card"),
 	} {
 		p := filepath.Join(models, filepath.FromSlash(name))
@@ -66,7 +66,7 @@ func TestPlayersOfferTheEngineWithEveryNetOfModels(t *testing.T) {
 	f := netFixture(t)
 	var ps struct {
 		Engines []EngineInfo
-		Models  []string
+		Models  []ModelInfo
 	}
 	if code, msg := call(t, "GET", f.url+"/api/players", "", &ps); code != 200 {
 		t.Fatal(code, msg)
@@ -92,8 +92,8 @@ func TestPlayersOfferTheEngineWithEveryNetOfModels(t *testing.T) {
 		}
 	}
 	for _, m := range ps.Models {
-		if strings.HasSuffix(m, ".nnue") {
-			t.Errorf("models %q list a net: nets are engines' evaluations, not search models", ps.Models)
+		if strings.HasSuffix(m.Name, ".nnue") {
+			t.Errorf("models list the net %q: nets are engines' evaluations, not search models", m.Name)
 		}
 	}
 }

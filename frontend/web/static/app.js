@@ -1432,15 +1432,18 @@ function tickLabel(v, step) {
 // ---- players ---------------------------------------------------------------
 // fillPlayers lists the opponents and the analysis models for the game's
 // variant: the engine with its classical evaluation and with each learned
-// net of --models trained for this variant (a net of another variant is
-// not offered; one whose file does not read is listed, unplayable, with the
-// reason), the other players and the checkpoints. A choice still offered
-// is kept; a net's engine gone with its variant gives way to the classical
-// engine.
+// net of --models and the runs trained for this variant, the other players,
+// and the network checkpoints of --models and the runs trained for this
+// variant (a net or checkpoint of another variant is not offered; one whose
+// file does not read is listed, unplayable, with the reason). A choice
+// still offered is kept; a net's engine or a checkpoint gone with its
+// variant gives way to the classical engine.
 function fillPlayers() {
   const ps = G.players;
   if (!ps) return;
-  const engines = (ps.engines || []).filter((e) => e.net && (e.error || e.variant === G.variant));
+  const ours = (x) => x.error || x.variant === G.variant;
+  const engines = (ps.engines || []).filter((e) => e.net && ours(e));
+  const models = (ps.models || []).filter(ours);
   const add = (sel, value, text, bad) => {
     const o = document.createElement('option'); o.value = value; o.textContent = text;
     o.title = bad || text; // the whole label where the list is narrower
@@ -1461,15 +1464,16 @@ function fillPlayers() {
     add(opp, e.spec, e.label + ', by its clock');
     add(opp, e.spec.replace(/^engine:/, 'engine:movetime=1s:'), timed(e.label, 1) + ' (within its clock)');
   }
-  for (const p of ps.players.concat(ps.models.map((m) => m + ':200'))) add(opp, p, p);
+  for (const p of ps.players) add(opp, p, p);
+  for (const m of models) add(opp, m.name + ':200', m.error ? `${m.label}: cannot be played` : m.label + ', 200 playouts', m.error);
   opp.value = was;
-  if (opp.value !== was || !was) opp.value = was ? ENGINE : 'random'; // a net of another variant; the first filling
+  if (opp.value !== was || !was) opp.value = was ? ENGINE : 'random'; // a net or checkpoint of another variant; the first filling
   G.opponent = opp.value;
   const model = $('model'), had = model.value;
   model.textContent = '';
   for (const m of ps.evaluators) add(model, m, m === ENGINE ? 'engine (classical evaluation)' : m);
   for (const e of engines) add(model, e.spec, e.error ? `${e.label}: cannot be played` : e.label, e.error);
-  for (const m of ps.models) add(model, m, m);
+  for (const m of models) add(model, m.name, m.error ? `${m.label}: cannot be played` : m.label, m.error);
   model.value = had;
   if (model.value !== had || !had) model.value = ENGINE;
 }
