@@ -39,8 +39,8 @@ func runBenchValues(args []string, stdout, stderr io.Writer) error {
 			}
 			continue
 		}
-		fmt.Fprintf(stdout, "%6d games %7d rows: pass %8.0f us, refit %8.0f us = %4.1f passes; B=200 bootstrap of 2 fits ~ %.1f s\n",
-			res.Games, res.Rows, res.PassNs/1e3, res.RefitNs/1e3, res.PassesPerRefit, res.BootstrapS)
+		fmt.Fprintf(stdout, "%6d games %7d rows: pass %8.0f us, refit %8.0f us = %4.1f passes (%.1f sweeps counted); B=200 bootstrap of 2 fits ~ %.1f s\n",
+			res.Games, res.Rows, res.PassNs/1e3, res.RefitNs/1e3, res.PassesPerRefit, res.SweepsPerRefit, res.BootstrapS)
 	}
 	return nil
 }

@@ -17,6 +17,9 @@ type BenchResult struct {
 	PassNs         float64 `json:"pass_ns"`
 	RefitNs        float64 `json:"refit_ns"`
 	PassesPerRefit float64 `json:"passes_per_refit"`
+	// SweepsPerRefit is the sweeps a refit made, counted (not timed): the
+	// Newton steps and step halvings of a warm start, whatever the load.
+	SweepsPerRefit float64 `json:"sweeps_per_refit"`
 	// BootstrapS estimates a default B = 200 bootstrap of the two default
 	// fits at this size on one core.
 	BootstrapS float64 `json:"bootstrap_s"`
@@ -56,6 +59,7 @@ func BenchRefit(games int, d time.Duration) (BenchResult, error) {
 	beta := make([]float64, p.d.k)
 	src := rand.NewPCG(0, 0)
 	rng := rand.New(src)
+	work.passes = 0
 	n, start = 0, time.Now()
 	for time.Since(start) < d {
 		resample(gw, src, rng, 1, n)
@@ -66,6 +70,7 @@ func BenchRefit(games int, d time.Duration) (BenchResult, error) {
 		n++
 	}
 	res.RefitNs = float64(time.Since(start).Nanoseconds()) / float64(n)
+	res.SweepsPerRefit = float64(work.passes) / float64(n)
 	res.PassesPerRefit = res.RefitNs / res.PassNs
 	res.BootstrapS = 2 * DefaultBootstrap * res.RefitNs / 1e9
 	return res, nil

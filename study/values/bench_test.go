@@ -81,8 +81,10 @@ func TestBenchRefitReportsACeilingRatio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A warm-started Newton refit takes a few sweeps, never fewer than one.
-	if res.Rows == 0 || res.PassesPerRefit < 1 || res.PassesPerRefit > 50 {
-		t.Errorf("bench %+v: want rows and 1-50 passes per refit", res)
+	// A warm-started Newton refit takes a few sweeps, never fewer than
+	// one. Counted, not timed: the timed ratio (PassesPerRefit) is the
+	// benchmark's figure and moves with the machine's load.
+	if res.Rows == 0 || res.SweepsPerRefit < 1 || res.SweepsPerRefit > 50 || !(res.PassesPerRefit > 0) {
+		t.Errorf("bench %+v: want rows, 1-50 sweeps per refit and a positive timed ratio", res)
 	}
 }
