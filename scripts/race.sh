@@ -22,4 +22,4 @@ if [ -z "${pkgs// /}" ]; then
   echo "race: none of its packages is among those being tested"
   exit 0
 fi
-go test -race -short -count=1 -timeout 15m $pkgs
+go test -race -short -count=1 -timeout 30m $pkgs
