@@ -86,7 +86,12 @@ func optimizerTensorNames(kind, param string) []string {
 // Save writes the network, its optimizer state and step counter to path as
 // one safetensors file, atomically: a temporary file in the same directory
 // is written, synced and renamed over path, and the directory is synced.
+// variant, the variant the network plays, must not be empty.
 func (t *Trainer) Save(path, variant string) error {
+	if variant == "" {
+		// The readers refuse a checkpoint of no variant: none is written.
+		return fmt.Errorf("nn: save %s: no variant named (a checkpoint plays the variant it names)", path)
+	}
 	type item struct {
 		name  string
 		shape []int
@@ -190,61 +195,125 @@ func ReadCheckpoint(path string) (*Checkpoint, error) {
 	return c, nil
 }
 
-// ParseCheckpoint parses and verifies a checkpoint held in memory. Errors
-// wrap ErrTruncated, ErrCorrupt or ErrNonFinite (a NaN or infinite value,
-// naming its tensor) and say which part is wrong.
-func ParseCheckpoint(data []byte) (*Checkpoint, error) {
-	if len(data) < 8 {
-		return nil, fmt.Errorf("%w: %d bytes, want at least 8 for the header length", ErrTruncated, len(data))
+// MaxCheckpointHeaderBytes bounds the JSON header ReadCheckpointHeader
+// reads. A header grows with the tensors' count, not their size: the
+// shipped 4x32 networks' headers are about 11 KiB (116 tensors with SGD
+// state, some 100 bytes each), and a residual block adds about 2 KiB of
+// entries with Adam state, so a bound of 1 MiB leaves room for hundreds of
+// blocks while a listing of many files reads little. A whole
+// file (ParseCheckpoint) may hold a header of up to 64 MiB.
+const MaxCheckpointHeaderBytes = 1 << 20
+
+// CheckpointHeader is what a checkpoint says of itself before its data:
+// enough to list and label a network (its variant, shape and step) without
+// reading, or trusting, the weights.
+type CheckpointHeader struct {
+	Version int         // format version
+	Variant string      // the variant the network was trained for
+	Config  Config      // the network's shape
+	Train   TrainConfig // the optimizer settings
+	Step    int64       // training steps taken
+}
+
+// ReadCheckpointHeader reads the header of a checkpoint file of size bytes
+// from r: the 8-byte header length and at most MaxCheckpointHeaderBytes of
+// JSON, never the weights, so it does not check their checksum or values
+// (ParseCheckpoint does). The header is checked as ParseCheckpoint checks
+// it, with the same errors: the format, its version, the variant, the
+// network and training configs, the step, and each tensor's dtype, shape
+// and byte range, which together must end where the file does. Errors wrap
+// ErrTruncated, ErrCorrupt or ErrOldFormat and say what was expected; no
+// input makes it panic.
+func ReadCheckpointHeader(r io.Reader, size int64) (CheckpointHeader, error) {
+	if size < 8 {
+		return CheckpointHeader{}, fmt.Errorf("%w: %d bytes, want at least 8 for the header length", ErrTruncated, max(size, 0))
 	}
-	hlen := binary.LittleEndian.Uint64(data[:8])
-	if hlen > maxHeaderBytes {
-		return nil, fmt.Errorf("%w: header length %d exceeds %d bytes", ErrCorrupt, hlen, maxHeaderBytes)
+	var lenBuf [8]byte
+	if n, err := io.ReadFull(r, lenBuf[:]); err != nil {
+		return CheckpointHeader{}, fmt.Errorf("%w: %d bytes, want at least 8 for the header length", ErrTruncated, n)
 	}
-	if hlen > uint64(len(data)-8) {
-		return nil, fmt.Errorf("%w: header length %d, but only %d bytes follow", ErrTruncated, hlen, len(data)-8)
+	hlen := binary.LittleEndian.Uint64(lenBuf[:])
+	if err := checkHeaderLength(hlen, MaxCheckpointHeaderBytes, size-8); err != nil {
+		return CheckpointHeader{}, err
 	}
-	body := data[8+hlen:]
+	js := make([]byte, hlen)
+	if n, err := io.ReadFull(r, js); err != nil {
+		return CheckpointHeader{}, fmt.Errorf("%w: %d of the header's %d bytes", ErrTruncated, n, hlen)
+	}
+	h, _, _, err := parseHeader(js, size-8-int64(hlen))
+	return h, err
+}
+
+// checkHeaderLength checks a header length read from a file: at most bound
+// bytes, and no more than the follow bytes after the length.
+func checkHeaderLength(hlen, bound uint64, follow int64) error {
+	if hlen > bound {
+		return fmt.Errorf("%w: header length %d exceeds %d bytes", ErrCorrupt, hlen, bound)
+	}
+	if hlen > uint64(follow) {
+		return fmt.Errorf("%w: header length %d, but only %d bytes follow", ErrTruncated, hlen, follow)
+	}
+	return nil
+}
+
+// headerTensor is one tensor's entry in a checked header.
+type headerTensor struct {
+	name  string
+	shape []int
+	begin int64 // byte offset in the data section
+	n     int64 // values
+}
+
+// parseHeader parses and checks a checkpoint's JSON header js, whose data
+// section has dataLen bytes: everything that can be checked without the
+// data (ParseCheckpoint and ReadCheckpointHeader both check with it). It
+// returns the header, the tensors in name order and the metadata.
+func parseHeader(js []byte, dataLen int64) (CheckpointHeader, []headerTensor, map[string]string, error) {
+	var h CheckpointHeader
 	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data[8:8+hlen], &raw); err != nil {
-		return nil, fmt.Errorf("%w: header is not a JSON object: %v", ErrCorrupt, err)
+	if err := json.Unmarshal(js, &raw); err != nil {
+		return h, nil, nil, fmt.Errorf("%w: header is not a JSON object: %v", ErrCorrupt, err)
 	}
 	var meta map[string]string
 	if m, ok := raw["__metadata__"]; !ok {
-		return nil, fmt.Errorf("%w: header has no __metadata__", ErrCorrupt)
+		return h, nil, nil, fmt.Errorf("%w: header has no __metadata__", ErrCorrupt)
 	} else if err := json.Unmarshal(m, &meta); err != nil {
-		return nil, fmt.Errorf("%w: __metadata__ is not a map of strings: %v", ErrCorrupt, err)
+		return h, nil, nil, fmt.Errorf("%w: __metadata__ is not a map of strings: %v", ErrCorrupt, err)
 	}
 	if meta["format"] != checkpointFormat {
-		return nil, fmt.Errorf("%w: metadata format %q, want %q", ErrCorrupt, meta["format"], checkpointFormat)
+		return h, nil, nil, fmt.Errorf("%w: metadata format %q, want %q", ErrCorrupt, meta["format"], checkpointFormat)
 	}
-	c := &Checkpoint{Variant: meta["variant"], Tensors: map[string]CheckpointTensor{}}
 	var err error
-	c.Version, err = strconv.Atoi(meta["format_version"])
+	h.Version, err = strconv.Atoi(meta["format_version"])
 	switch {
-	case err == nil && c.Version == 1:
-		return nil, fmt.Errorf("%w: format_version 1 networks read no length-cap input plane and have no moves-left head "+
+	case err == nil && h.Version == 1:
+		return h, nil, nil, fmt.Errorf("%w: format_version 1 networks read no length-cap input plane and have no moves-left head "+
 			"(format_version %d, docs/network.md): they cannot be loaded; train a new network", ErrOldFormat, checkpointVersion)
-	case err != nil || c.Version != checkpointVersion:
-		return nil, fmt.Errorf("%w: metadata format_version %q, want %d", ErrCorrupt, meta["format_version"], checkpointVersion)
+	case err != nil || h.Version != checkpointVersion:
+		return h, nil, nil, fmt.Errorf("%w: metadata format_version %q, want %d", ErrCorrupt, meta["format_version"], checkpointVersion)
 	}
-	if c.Step, err = strconv.ParseInt(meta["step"], 10, 64); err != nil || c.Step < 0 {
-		return nil, fmt.Errorf("%w: metadata step %q is not a step count", ErrCorrupt, meta["step"])
+	// Save always names one (train's runs their variant's): a network of
+	// no variant would be offered for none, and loaded for none.
+	if h.Variant = meta["variant"]; h.Variant == "" {
+		return h, nil, nil, fmt.Errorf("%w: metadata names no variant", ErrCorrupt)
 	}
-	if err := json.Unmarshal([]byte(meta["config"]), &c.Config); err != nil {
-		return nil, fmt.Errorf("%w: metadata config: %v", ErrCorrupt, err)
+	if h.Step, err = strconv.ParseInt(meta["step"], 10, 64); err != nil || h.Step < 0 {
+		return h, nil, nil, fmt.Errorf("%w: metadata step %q is not a step count", ErrCorrupt, meta["step"])
 	}
-	if err := c.Config.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: metadata config: %v", ErrCorrupt, err)
+	if err := json.Unmarshal([]byte(meta["config"]), &h.Config); err != nil {
+		return h, nil, nil, fmt.Errorf("%w: metadata config: %v", ErrCorrupt, err)
 	}
-	for _, d := range []int{c.Config.Channels, c.Config.Height, c.Config.Width, c.Config.PolicyPlanes, c.Config.Blocks,
-		c.Config.Filters, c.Config.PolicyFilters, c.Config.ValueFilters, c.Config.ValueHidden} {
+	if err := h.Config.Validate(); err != nil {
+		return h, nil, nil, fmt.Errorf("%w: metadata config: %v", ErrCorrupt, err)
+	}
+	for _, d := range []int{h.Config.Channels, h.Config.Height, h.Config.Width, h.Config.PolicyPlanes, h.Config.Blocks,
+		h.Config.Filters, h.Config.PolicyFilters, h.Config.ValueFilters, h.Config.ValueHidden} {
 		if d > 1<<16 {
-			return nil, fmt.Errorf("%w: metadata config %+v has a dimension over %d", ErrCorrupt, c.Config, 1<<16)
+			return h, nil, nil, fmt.Errorf("%w: metadata config %+v has a dimension over %d", ErrCorrupt, h.Config, 1<<16)
 		}
 	}
-	if err := json.Unmarshal([]byte(meta["train_config"]), &c.Train); err != nil {
-		return nil, fmt.Errorf("%w: metadata train_config: %v", ErrCorrupt, err)
+	if err := json.Unmarshal([]byte(meta["train_config"]), &h.Train); err != nil {
+		return h, nil, nil, fmt.Errorf("%w: metadata train_config: %v", ErrCorrupt, err)
 	}
 	names := make([]string, 0, len(raw))
 	for name := range raw {
@@ -253,52 +322,79 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 		}
 	}
 	sort.Strings(names)
+	tensors := make([]headerTensor, 0, len(names))
 	var covered int64
-	var nonFinite error
 	for _, name := range names {
 		var e safetensorsEntry
 		if err := json.Unmarshal(raw[name], &e); err != nil {
-			return nil, fmt.Errorf("%w: tensor %q: %v", ErrCorrupt, name, err)
+			return h, nil, nil, fmt.Errorf("%w: tensor %q: %v", ErrCorrupt, name, err)
 		}
 		if e.DType != "F32" {
-			return nil, fmt.Errorf("%w: tensor %q has dtype %q, want F32", ErrCorrupt, name, e.DType)
+			return h, nil, nil, fmt.Errorf("%w: tensor %q has dtype %q, want F32", ErrCorrupt, name, e.DType)
 		}
 		n := int64(1)
 		for _, d := range e.Shape {
 			if d < 0 || d > 1<<30 {
-				return nil, fmt.Errorf("%w: tensor %q has dimension %d", ErrCorrupt, name, d)
+				return h, nil, nil, fmt.Errorf("%w: tensor %q has dimension %d", ErrCorrupt, name, d)
 			}
 			n *= int64(d)
 			if n > 1<<31 {
-				return nil, fmt.Errorf("%w: tensor %q shape %v is too large", ErrCorrupt, name, e.Shape)
+				return h, nil, nil, fmt.Errorf("%w: tensor %q shape %v is too large", ErrCorrupt, name, e.Shape)
 			}
 		}
 		b, end := e.Offsets[0], e.Offsets[1]
 		if b < 0 || end < b || end-b != 4*n {
-			return nil, fmt.Errorf("%w: tensor %q offsets [%d, %d] do not fit shape %v", ErrCorrupt, name, b, end, e.Shape)
+			return h, nil, nil, fmt.Errorf("%w: tensor %q offsets [%d, %d] do not fit shape %v", ErrCorrupt, name, b, end, e.Shape)
 		}
-		if end > int64(len(body)) {
-			return nil, fmt.Errorf("%w: tensor %q ends at byte %d of the data, which has %d", ErrTruncated, name, end, len(body))
+		if end > dataLen {
+			return h, nil, nil, fmt.Errorf("%w: tensor %q ends at byte %d of the data, which has %d", ErrTruncated, name, end, dataLen)
 		}
 		covered += end - b
-		t := CheckpointTensor{Shape: e.Shape, Data: make([]float32, n)}
+		tensors = append(tensors, headerTensor{name: name, shape: e.Shape, begin: b, n: n})
+	}
+	if need := h.Config.paramCount(); need > float64(covered/4) {
+		return h, nil, nil, fmt.Errorf("%w: config needs %.0f values, the tensors hold %d", ErrCorrupt, need, covered/4)
+	}
+	if covered != dataLen {
+		return h, nil, nil, fmt.Errorf("%w: tensors cover %d bytes of a %d-byte data section", ErrCorrupt, covered, dataLen)
+	}
+	return h, tensors, meta, nil
+}
+
+// ParseCheckpoint parses and verifies a checkpoint held in memory: its
+// header as ReadCheckpointHeader checks it, then the data's checksum and
+// values. Errors wrap ErrTruncated, ErrCorrupt, ErrOldFormat (format
+// version 1) or ErrNonFinite (a NaN or infinite value, naming its tensor)
+// and say which part is wrong.
+func ParseCheckpoint(data []byte) (*Checkpoint, error) {
+	if len(data) < 8 {
+		return nil, fmt.Errorf("%w: %d bytes, want at least 8 for the header length", ErrTruncated, len(data))
+	}
+	hlen := binary.LittleEndian.Uint64(data[:8])
+	if err := checkHeaderLength(hlen, maxHeaderBytes, int64(len(data)-8)); err != nil {
+		return nil, err
+	}
+	body := data[8+hlen:]
+	h, tensors, meta, err := parseHeader(data[8:8+hlen], int64(len(body)))
+	if err != nil {
+		return nil, err
+	}
+	c := &Checkpoint{Version: h.Version, Variant: h.Variant, Config: h.Config, Train: h.Train, Step: h.Step,
+		Tensors: make(map[string]CheckpointTensor, len(tensors))}
+	var nonFinite error
+	for _, e := range tensors {
+		t := CheckpointTensor{Shape: e.shape, Data: make([]float32, e.n)}
 		for i := range t.Data {
-			v := math.Float32frombits(binary.LittleEndian.Uint32(body[b+4*int64(i):]))
+			v := math.Float32frombits(binary.LittleEndian.Uint32(body[e.begin+4*int64(i):]))
 			if f := float64(v); nonFinite == nil && (math.IsNaN(f) || math.IsInf(f, 0)) {
 				// A network (or its optimizer state) that diverged would
 				// play, or train on, garbage without a word. Reported
 				// after the checksum, so that a damaged file says so.
-				nonFinite = fmt.Errorf("%w: tensor %q holds %v at index %d (a diverged network): its values must all be finite", ErrNonFinite, name, v, i)
+				nonFinite = fmt.Errorf("%w: tensor %q holds %v at index %d (a diverged network): its values must all be finite", ErrNonFinite, e.name, v, i)
 			}
 			t.Data[i] = v
 		}
-		c.Tensors[name] = t
-	}
-	if need := c.Config.paramCount(); need > float64(covered/4) {
-		return nil, fmt.Errorf("%w: config needs %.0f values, the tensors hold %d", ErrCorrupt, need, covered/4)
-	}
-	if covered != int64(len(body)) {
-		return nil, fmt.Errorf("%w: tensors cover %d bytes of a %d-byte data section", ErrCorrupt, covered, len(body))
+		c.Tensors[e.name] = t
 	}
 	sum := sha256.Sum256(body)
 	if got := hex.EncodeToString(sum[:]); got != meta["data_sha256"] {

@@ -1,13 +1,18 @@
 package nn
 
 import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"sort"
 	"strings"
@@ -311,4 +316,213 @@ func TestSaveHoldsNoCopyOfTheWeights(t *testing.T) {
 	if _, err := LoadTrainer(path, cfg, "fbgc"); err != nil {
 		t.Errorf("the streamed checkpoint does not load: %v", err)
 	}
+}
+
+// rewriteHeader returns checkpoint ck with its JSON header replaced by
+// edit's change of it (the data section kept).
+func rewriteHeader(t testing.TB, ck []byte, edit func(h map[string]any)) []byte {
+	t.Helper()
+	hlen := binary.LittleEndian.Uint64(ck[:8])
+	var h map[string]any
+	if err := json.Unmarshal(ck[8:8+hlen], &h); err != nil {
+		t.Fatal(err)
+	}
+	edit(h)
+	js, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := binary.LittleEndian.AppendUint64(nil, uint64(len(js)))
+	out = append(out, js...)
+	return append(out, ck[8+hlen:]...)
+}
+
+// withMeta returns ck with metadata key set to value ("" deletes it).
+func withMeta(t testing.TB, ck []byte, key, value string) []byte {
+	return rewriteHeader(t, ck, func(h map[string]any) {
+		m := h["__metadata__"].(map[string]any)
+		if value == "" {
+			delete(m, key)
+		} else {
+			m[key] = value
+		}
+	})
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// checkHeaderAgrees fails t unless ReadCheckpointHeader's answer h, err for
+// a whole file data is ParseCheckpoint's: the same error where the header
+// is at fault, the same variant, shape and step where ParseCheckpoint
+// loads the file. (A header over MaxCheckpointHeaderBytes, which only the
+// whole-file reader allows, is not compared.)
+func checkHeaderAgrees(t *testing.T, name string, data []byte, h CheckpointHeader, err error) {
+	t.Helper()
+	if len(data) >= 8 && binary.LittleEndian.Uint64(data[:8]) > MaxCheckpointHeaderBytes {
+		return
+	}
+	c, perr := ParseCheckpoint(data)
+	switch {
+	case err != nil && (perr == nil || perr.Error() != err.Error()):
+		t.Errorf("%s: the header reader says %v, ParseCheckpoint %v; want the same error", name, err, perr)
+	case perr == nil && (err != nil || h != (CheckpointHeader{c.Version, c.Variant, c.Config, c.Train, c.Step})):
+		t.Errorf("%s: the header reader read %+v, %v; ParseCheckpoint %+v", name, h, err, c)
+	}
+}
+
+func TestReadCheckpointHeaderReadsTheMetadataAndRefusesDamagedFiles(t *testing.T) {
+	tr, path := savedCheckpoint(t, "adam")
+	ck, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hlen := int(binary.LittleEndian.Uint64(ck[:8]))
+	huge := binary.LittleEndian.AppendUint64(nil, MaxCheckpointHeaderBytes+1)
+	// The opening of an nnue net file (engine/nnue): its magic read as a
+	// header length.
+	nnueNet := append([]byte("BZNNUE\r\n\x10\x00\x00\x00"), `{"version":3}`...)
+	for _, c := range []struct {
+		name string
+		data []byte
+		size int64 // the size the reader is told; 0: len(data)
+		is   error // nil: reads
+		says string
+	}{
+		{"whole", ck, 0, nil, ""},
+		{"empty", nil, 0, ErrTruncated, "0 bytes, want at least 8"},
+		{"five bytes", ck[:5], 0, ErrTruncated, "5 bytes, want at least 8"},
+		{"a file shorter than its size", ck[:5], int64(len(ck)), ErrTruncated, "5 bytes, want at least 8"},
+		{"a header length over the bound", append(huge, ck[8:]...), 0, ErrCorrupt, "header length 1048577 exceeds 1048576 bytes"},
+		{"an nnue net", nnueNet, 0, ErrCorrupt, "exceeds 1048576 bytes"},
+		{"a header cut short", ck[:8+hlen/2], 0, ErrTruncated, fmt.Sprintf("header length %d, but only %d bytes follow", hlen, hlen/2)},
+		{"a header shorter than its size", ck[:8+hlen/2], int64(len(ck)), ErrTruncated, fmt.Sprintf("%d of the header's %d bytes", hlen/2, hlen)},
+		{"not JSON", append(binary.LittleEndian.AppendUint64(nil, 4), "abcd"...), 0, ErrCorrupt, "header is not a JSON object"},
+		{"no metadata", rewriteHeader(t, ck, func(h map[string]any) { delete(h, "__metadata__") }), 0, ErrCorrupt, "no __metadata__"},
+		{"metadata not strings", rewriteHeader(t, ck, func(h map[string]any) { h["__metadata__"] = []int{1} }), 0, ErrCorrupt, "not a map of strings"},
+		{"another format", withMeta(t, ck, "format", "other"), 0, ErrCorrupt, `metadata format "other", want "bomberzero-nn"`},
+		{"format version 1", withMeta(t, ck, "format_version", "1"), 0, ErrOldFormat, "format_version 1 networks read no length-cap input plane"},
+		{"format version 3", withMeta(t, ck, "format_version", "3"), 0, ErrCorrupt, `metadata format_version "3", want 2`},
+		{"no variant", withMeta(t, ck, "variant", ""), 0, ErrCorrupt, "metadata names no variant"},
+		{"step not a count", withMeta(t, ck, "step", "-3"), 0, ErrCorrupt, `metadata step "-3" is not a step count`},
+		{"config not JSON", withMeta(t, ck, "config", "{"), 0, ErrCorrupt, "metadata config"},
+		{"config without filters", withMeta(t, ck, "config", `{"Channels":3,"Height":4,"Width":5,"PolicyPlanes":2,"Blocks":2}`), 0, ErrCorrupt, "metadata config: nn: config Filters = 0"},
+		{"config too wide", withMeta(t, ck, "config", `{"Channels":3,"Height":4,"Width":70000,"PolicyPlanes":2,"Blocks":2,"Filters":6,"PolicyFilters":4,"ValueFilters":2,"ValueHidden":8}`), 0, ErrCorrupt, "has a dimension over 65536"},
+		{"train config not JSON", withMeta(t, ck, "train_config", "["), 0, ErrCorrupt, "metadata train_config"},
+		{"a tensor not F32", rewriteHeader(t, ck, func(h map[string]any) {
+			h["x"] = map[string]any{"dtype": "F16", "shape": []int{1}, "data_offsets": []int{0, 2}}
+		}), 0, ErrCorrupt, `tensor "x" has dtype "F16", want F32`},
+		{"bad offsets", rewriteHeader(t, ck, func(h map[string]any) {
+			h["x"] = map[string]any{"dtype": "F32", "shape": []int{1}, "data_offsets": []int{8, 4}}
+		}), 0, ErrCorrupt, `tensor "x" offsets [8, 4] do not fit shape [1]`},
+		{"the data cut short", ck[:len(ck)-100], 0, ErrTruncated, "ends at byte"},
+		{"trailing bytes", append(bytes.Clone(ck), 0, 0, 0, 0), 0, ErrCorrupt, "tensors cover"},
+	} {
+		size := c.size
+		if size == 0 {
+			size = int64(len(c.data))
+		}
+		r := &countingReader{r: bytes.NewReader(c.data)}
+		h, err := ReadCheckpointHeader(r, size)
+		if c.is == nil {
+			want := CheckpointHeader{checkpointVersion, "flying-bombers", tr.net.cfg, tr.cfg, tr.Steps()}
+			if err != nil || !reflect.DeepEqual(h, want) {
+				t.Errorf("%s: %+v, %v; want %+v", c.name, h, err, want)
+			}
+			if r.n != 8+hlen {
+				t.Errorf("%s: read %d bytes, want the header's %d alone, never the weights", c.name, r.n, 8+hlen)
+			}
+		} else if !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: %v, want %v saying %q", c.name, err, c.is, c.says)
+		}
+		if r.n > 8+MaxCheckpointHeaderBytes {
+			t.Errorf("%s: read %d bytes, past the bound", c.name, r.n)
+		}
+		if size == int64(len(c.data)) {
+			checkHeaderAgrees(t, c.name, c.data, h, err)
+		}
+	}
+}
+
+// TestReadCheckpointHeaderOfTheGoldenCheckpoints: the header reader reads
+// the golden checkpoint of the current version and refuses version 1's as
+// the loader does.
+func TestReadCheckpointHeaderOfTheGoldenCheckpoints(t *testing.T) {
+	for v := 1; v <= checkpointVersion; v++ {
+		path := filepath.Join("testdata", fmt.Sprintf("v%d", v), "tiny.safetensors")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := ReadCheckpointHeader(bytes.NewReader(data), int64(len(data)))
+		if v < goldenRefusedBelow {
+			if !errors.Is(err, ErrOldFormat) {
+				t.Errorf("version %d: %+v, %v; want the old-format refusal", v, h, err)
+			}
+		} else if err != nil || h.Version != v || h.Variant != goldenVariant || h.Config != tinyConfig() || h.Step != goldenStep ||
+			!reflect.DeepEqual(h.Train, DefaultTrainConfig()) {
+			t.Errorf("version %d: %+v, %v; want %s, %+v, step %d", v, h, err, goldenVariant, tinyConfig(), goldenStep)
+		}
+		checkHeaderAgrees(t, path, data, h, err)
+	}
+}
+
+func TestSaveRefusesACheckpointOfNoVariant(t *testing.T) {
+	tr, _ := savedCheckpoint(t, "sgd")
+	path := filepath.Join(t.TempDir(), "none.safetensors")
+	if err := tr.Save(path, ""); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "no variant") {
+		t.Errorf("Save with no variant: %v; want a refusal naming the file", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("Save with no variant left %s (%v)", path, err)
+	}
+}
+
+// FuzzReadCheckpointHeader: no input makes the header reader panic or read
+// past its bound, its errors wrap the package's, and it agrees with
+// ParseCheckpoint on every whole file.
+func FuzzReadCheckpointHeader(f *testing.F) {
+	cfg := Config{Channels: 1, Height: 2, Width: 2, PolicyPlanes: 1, Blocks: 1, Filters: 2, PolicyFilters: 1, ValueFilters: 1, ValueHidden: 2}
+	net, err := New(cfg, 1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	tr, err := NewTrainer(net, DefaultTrainConfig())
+	if err != nil {
+		f.Fatal(err)
+	}
+	path := filepath.Join(f.TempDir(), "seed.safetensors")
+	if err := tr.Save(path, "v"); err != nil {
+		f.Fatal(err)
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte{})
+	f.Add(binary.LittleEndian.AppendUint64(nil, 2))
+	f.Add(append(binary.LittleEndian.AppendUint64(nil, 2), "{}"...))
+	f.Add(append(binary.LittleEndian.AppendUint64(nil, 40), `{"__metadata__":{"format":"bomberzero-nn"}}`...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := &countingReader{r: bytes.NewReader(data)}
+		h, err := ReadCheckpointHeader(r, int64(len(data)))
+		if r.n > 8+MaxCheckpointHeaderBytes {
+			t.Fatalf("read %d bytes", r.n)
+		}
+		if err != nil && !errors.Is(err, ErrTruncated) && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrOldFormat) {
+			t.Fatalf("error %v wraps none of ErrTruncated, ErrCorrupt, ErrOldFormat", err)
+		}
+		checkHeaderAgrees(t, "input", data, h, err)
+	})
 }

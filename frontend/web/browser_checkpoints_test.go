@@ -55,7 +55,7 @@ func TestBrowserOffersEachCheckpointOnlyForItsVariant(t *testing.T) {
 		{"#opponent", opp, fbgc + ":200", true, "network models/fbgc.safetensors (fbgc, 2 blocks x 8 filters, step 0), 200 playouts", ""},
 		{"#opponent", opp, gen + ":200", true, "network " + gen + " (fbgc, 2 blocks x 8 filters, generation 2, step 0), 200 playouts", ""},
 		{"#opponent", opp, chess + ":200", false, "", ""},
-		{"#opponent", opp, "models/cut.safetensors:200", true, "network models/cut.safetensors: damaged: cannot be played", "truncated: the tensors end"},
+		{"#opponent", opp, "models/cut.safetensors:200", true, "network models/cut.safetensors: damaged: cannot be played", "truncated: tensor"},
 		{"#opponent", opp, "engine:eval=runs/r1/nets/gen-0003.nnue", true, "engine, net runs/r1/nets/gen-0003.nnue (learned, fbgc, 8x4, generation 3), by its clock", ""},
 		{"#model", models, fbgc, true, "network models/fbgc.safetensors (fbgc, 2 blocks x 8 filters, step 0)", ""},
 		{"#model", models, gen, true, "network " + gen + " (fbgc, 2 blocks x 8 filters, generation 2, step 0)", ""},
