@@ -215,7 +215,7 @@ func FuzzParseCheckpoint(f *testing.F) {
 			// A one-byte change of format_version "2" to "1" is an old
 			// file, refused as such.
 			if !errors.Is(err, ErrTruncated) && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrOldFormat) {
-				t.Fatalf("error %v wraps neither ErrTruncated nor ErrCorrupt", err)
+				t.Fatalf("error %v wraps none of ErrTruncated, ErrCorrupt, ErrOldFormat", err)
 			}
 			return
 		}
