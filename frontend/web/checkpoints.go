@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"strconv"
@@ -99,28 +98,5 @@ func checkpointInfo(root *os.Root, prefix, rel string) ModelInfo {
 // checkpoints of the runs under --runs (RUN/checkpoints/gen-NNNN.safetensors),
 // each described from its header (checkpointInfo); at most maxListed.
 func (s *Server) listModels() []ModelInfo {
-	out := []ModelInfo{}
-	if root, err := openRoot(s.cfg.Models, "--models"); err == nil {
-		_ = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil || len(out) >= maxListed {
-				return fs.SkipDir
-			}
-			if !d.IsDir() && strings.HasSuffix(p, ".safetensors") {
-				out = append(out, checkpointInfo(root, "models", p))
-			}
-			return nil
-		})
-		root.Close()
-	}
-	if root, err := openRoot(s.cfg.Runs, "--runs"); err == nil {
-		cks, _ := fs.Glob(root.FS(), "*/checkpoints/gen-*.safetensors")
-		for _, c := range cks {
-			if len(out) >= maxListed {
-				break
-			}
-			out = append(out, checkpointInfo(root, "runs", c))
-		}
-		root.Close()
-	}
-	return out
+	return listFiles(s, []ModelInfo{}, ".safetensors", "*/checkpoints/gen-*.safetensors", checkpointInfo)
 }

@@ -100,29 +100,61 @@ func netInfo(root *os.Root, prefix, rel string) EngineInfo {
 // nets bomberzero nnue writes), at most maxListed in all.
 func (s *Server) listEngines() []EngineInfo {
 	out := []EngineInfo{{Spec: frontend.EngineModel, Label: "engine (classical evaluation)"}}
+	return listFiles(s, out, ".nnue", "*/nets/*.nnue", netInfo)
+}
+
+// listFiles appends to out describe(root, "models" or "runs", path) for
+// every file ending in ext under --models (its whole tree) and every file
+// matching runsGlob under --runs, until out holds maxListed entries.
+func listFiles[T any](s *Server, out []T, ext, runsGlob string, describe func(*os.Root, string, string) T) []T {
 	if root, err := openRoot(s.cfg.Models, "--models"); err == nil {
 		_ = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil || len(out) >= maxListed {
 				return fs.SkipDir
 			}
-			if !d.IsDir() && strings.HasSuffix(p, ".nnue") {
-				out = append(out, netInfo(root, "models", p))
+			if !d.IsDir() && strings.HasSuffix(p, ext) {
+				out = append(out, describe(root, "models", p))
 			}
 			return nil
 		})
 		root.Close()
 	}
 	if root, err := openRoot(s.cfg.Runs, "--runs"); err == nil {
-		nets, _ := fs.Glob(root.FS(), "*/nets/*.nnue")
-		for _, p := range nets {
+		found, _ := fs.Glob(root.FS(), runsGlob)
+		for _, p := range found {
 			if len(out) >= maxListed {
 				break
 			}
-			out = append(out, netInfo(root, "runs", p))
+			out = append(out, describe(root, "runs", p))
 		}
 		root.Close()
 	}
 	return out
+}
+
+// openFolderOf opens the folder of a file called name, models/PATH (under
+// --models) or runs/PATH (under --runs), returning the opened root, the
+// folder's flag and PATH checked to stay inside it; another name is a bad
+// request whose message is unknown with name in its %s.
+func (s *Server) openFolderOf(name, unknown string) (*os.Root, string, string, error) {
+	kind, rel, _ := strings.Cut(name, "/")
+	var dir, flag string
+	switch kind {
+	case "models":
+		dir, flag = s.cfg.Models, "--models"
+	case "runs":
+		dir, flag = s.cfg.Runs, "--runs"
+	default:
+		return nil, "", "", fail(http.StatusBadRequest, unknown, name)
+	}
+	if err := localPath(rel); err != nil {
+		return nil, "", "", err
+	}
+	root, err := openRoot(dir, flag)
+	if err != nil {
+		return nil, "", "", err
+	}
+	return root, flag, rel, nil
 }
 
 // cachedNet is a net read from a file, with the file's size and time so
@@ -137,20 +169,7 @@ type cachedNet struct {
 // under --runs) through os.Root, at most nnue.MaxFileBytes, with every
 // check of nnue.Decode (the checksum included). Errors name the net.
 func (s *Server) net(name string) (*nnue.Net, error) {
-	kind, rel, _ := strings.Cut(name, "/")
-	var dir, flag string
-	switch kind {
-	case "models":
-		dir, flag = s.cfg.Models, "--models"
-	case "runs":
-		dir, flag = s.cfg.Runs, "--runs"
-	default:
-		return nil, fail(http.StatusBadRequest, "eval=%s: want classical or a net models/PATH (under --models) or runs/PATH (under --runs)", name)
-	}
-	if err := localPath(rel); err != nil {
-		return nil, err
-	}
-	root, err := openRoot(dir, flag)
+	root, flag, rel, err := s.openFolderOf(name, "eval=%s: want classical or a net models/PATH (under --models) or runs/PATH (under --runs)")
 	if err != nil {
 		return nil, err
 	}

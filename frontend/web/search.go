@@ -56,20 +56,7 @@ func (s *Server) model(name string, rules *agent.Rules) (*agent.Model, error) {
 // checkpointPath turns models/PATH or runs/PATH into a file path under the
 // folder, checking that the file is inside it.
 func (s *Server) checkpointPath(name string) (string, error) {
-	kind, rel, _ := strings.Cut(name, "/")
-	var dir, flag string
-	switch kind {
-	case "models":
-		dir, flag = s.cfg.Models, "--models"
-	case "runs":
-		dir, flag = s.cfg.Runs, "--runs"
-	default:
-		return "", fail(http.StatusBadRequest, "%q: unknown player or model; want random, greedy, alphabeta:D, engine[:KEY=VALUE...], or a model none, material, uniform, rollout, models/PATH or runs/PATH, with :SIMS", name)
-	}
-	if err := localPath(rel); err != nil {
-		return "", err
-	}
-	root, err := openRoot(dir, flag)
+	root, flag, rel, err := s.openFolderOf(name, "%q: unknown player or model; want random, greedy, alphabeta:D, engine[:KEY=VALUE...], or a model none, material, uniform, rollout, models/PATH or runs/PATH, with :SIMS")
 	if err != nil {
 		return "", err
 	}
@@ -78,7 +65,7 @@ func (s *Server) checkpointPath(name string) (string, error) {
 	if err != nil || !st.Mode().IsRegular() {
 		return "", fail(http.StatusNotFound, "model %q: no such checkpoint file in %s", name, flag)
 	}
-	return filepath.Join(dir, filepath.FromSlash(rel)), nil
+	return filepath.Join(root.Name(), filepath.FromSlash(rel)), nil
 }
 
 type agentReq struct {
