@@ -27,6 +27,10 @@ type Spec struct {
 	// evaluation.
 	Net     *nnue.Net
 	NetFile string
+	// DefaultLimit says that the spec named no depth, nodes or movetime,
+	// so that Limits is DefaultNodes nodes: a caller with its own default
+	// (analysis) replaces it, and an explicit nodes=DefaultNodes is kept.
+	DefaultLimit bool
 }
 
 // DefaultNodes is the node limit of a spec that names no limit.
@@ -61,7 +65,7 @@ func ParseSpec(text string) (Spec, error) {
 		return Spec{}, fmt.Errorf("engine options weights=%s and eval=%s: classical weights and a learned net exclude each other; give one", s.WeightsFile, s.NetFile)
 	}
 	if s.Limits.Depth == 0 && s.Limits.Nodes == 0 && s.Limits.MoveTime == 0 {
-		s.Limits.Nodes = DefaultNodes
+		s.Limits.Nodes, s.DefaultLimit = DefaultNodes, true
 	}
 	return s, nil
 }

@@ -11,13 +11,13 @@ func TestParseSpecReadsEveryOptionAndNamesTheBadOne(t *testing.T) {
 		text string
 		want Spec
 	}{
-		{"", Spec{Limits: Limits{Nodes: DefaultNodes}, HashMB: 16, Threads: 1}},
+		{"", Spec{Limits: Limits{Nodes: DefaultNodes}, HashMB: 16, Threads: 1, DefaultLimit: true}},
 		{"nodes=20000", Spec{Limits: Limits{Nodes: 20000}, HashMB: 16, Threads: 1}},
 		{"depth=6", Spec{Limits: Limits{Depth: 6}, HashMB: 16, Threads: 1}},
 		{"movetime=100ms", Spec{Limits: Limits{MoveTime: 100 * time.Millisecond}, HashMB: 16, Threads: 1}},
 		{"movetime=250", Spec{Limits: Limits{MoveTime: 250 * time.Millisecond}, HashMB: 16, Threads: 1}},
 		{"nodes=5000:hash=64:threads=2", Spec{Limits: Limits{Nodes: 5000}, HashMB: 64, Threads: 2}},
-		{"hash=1", Spec{Limits: Limits{Nodes: DefaultNodes}, HashMB: 1, Threads: 1}},
+		{"hash=1", Spec{Limits: Limits{Nodes: DefaultNodes}, HashMB: 1, Threads: 1, DefaultLimit: true}},
 	}
 	for _, g := range good {
 		got, err := ParseSpec(g.text)

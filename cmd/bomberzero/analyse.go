@@ -122,34 +122,18 @@ func analyseEngine(stdout io.Writer, pos *env.Position, model, spec string, top 
 
 // analyseSpec reads analyse's engine options (engine.ParseSpec, the text
 // after "engine:"): the spec's own limit, or frontend.DefaultAnalysisNodes
-// nodes when it names none. Whether it names one is read from the keys of
-// the options ParseSpec accepted, not from the text, so that a file path
-// holding "nodes=" or "depth=" (eval=/data/nodes=3/fbgc.nnue) is no limit;
-// and an explicit nodes=20000, ParseSpec's own default, is kept.
+// nodes when it names none (engine.Spec.DefaultLimit, read from the keys
+// ParseSpec accepted, so that a file path holding "nodes=" or "depth=" is
+// no limit and an explicit nodes=20000, ParseSpec's own default, is kept).
 func analyseSpec(spec string) (engine.Spec, error) {
 	es, err := engine.ParseSpec(spec)
 	if err != nil {
 		return es, err
 	}
-	if !namesLimit(spec) {
+	if es.DefaultLimit {
 		es.Limits = engine.Limits{Nodes: frontend.DefaultAnalysisNodes}
 	}
 	return es, nil
-}
-
-// namesLimit says whether engine options that engine.ParseSpec accepted
-// (KEY=VALUE items joined by ":") have a depth, nodes or movetime key.
-func namesLimit(spec string) bool {
-	if strings.TrimSpace(spec) == "" {
-		return false
-	}
-	for _, item := range strings.Split(spec, ":") {
-		switch key, _, _ := strings.Cut(strings.TrimSpace(item), "="); key {
-		case "depth", "nodes", "movetime":
-			return true
-		}
-	}
-	return false
 }
 
 // printAnalysis writes rep for a person.

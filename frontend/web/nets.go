@@ -210,12 +210,12 @@ func (s *Server) net(name string) (*nnue.Net, error) {
 // engine.ParseSpec, which reads them all. The server resolves eval=NAME
 // itself, a net of its folders (Server.net), and refuses the keys that
 // would read other files or size the engine (weights, hash, threads).
-// hasLimit says whether the spec named a limit (depth, nodes or movetime).
+// es.DefaultLimit says whether the spec named no limit (depth, nodes or movetime).
 // A net for another variant than v is refused naming both.
-func (s *Server) engineSpec(spec string, v *env.Variant) (es engine.Spec, hasLimit bool, err error) {
+func (s *Server) engineSpec(spec string, v *env.Variant) (es engine.Spec, err error) {
 	kind, rest, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	if kind != frontend.EngineModel {
-		return es, false, fail(http.StatusBadRequest, "%q: not an engine spec (want engine[:KEY=VALUE...])", spec)
+		return es, fail(http.StatusBadRequest, "%q: not an engine spec (want engine[:KEY=VALUE...])", spec)
 	}
 	// Only the value of eval is the server's to read: the rest of the
 	// text goes to engine.ParseSpec with eval=classical in its place, so
@@ -234,27 +234,25 @@ func (s *Server) engineSpec(spec string, v *env.Variant) (es engine.Spec, hasLim
 				items[i] = "eval=classical"
 			}
 		case "weights", "hash", "threads":
-			return es, false, fail(http.StatusBadRequest, "engine %q: %s is not taken by the web board (it sets the table and threads, and reads nets of --models by eval=models/PATH)", spec, key)
-		case "depth", "nodes", "movetime":
-			hasLimit = true
+			return es, fail(http.StatusBadRequest, "engine %q: %s is not taken by the web board (it sets the table and threads, and reads nets of --models by eval=models/PATH)", spec, key)
 		}
 	}
 	es, err = engine.ParseSpec(strings.Join(items, ":"))
 	if err != nil {
-		return es, false, fail(http.StatusBadRequest, "engine %q: %v", spec, err)
+		return es, fail(http.StatusBadRequest, "engine %q: %v", spec, err)
 	}
 	es.HashMB, es.Threads = engine.DefaultHashMB, 1
 	if netName != "" {
 		n, err := s.net(netName)
 		if err != nil {
-			return es, false, err
+			return es, err
 		}
 		if n.Variant != v.Name {
-			return es, false, fail(http.StatusBadRequest, "net file %s: a net for variant %s, not this game's %s", netName, n.Variant, v.Name)
+			return es, fail(http.StatusBadRequest, "net file %s: a net for variant %s, not this game's %s", netName, n.Variant, v.Name)
 		}
 		es.Net, es.NetFile = n, netName
 	}
-	return es, hasLimit, nil
+	return es, nil
 }
 
 // isEngineSpec says whether a model or player spec names the alpha-beta

@@ -89,7 +89,7 @@ func (s *Server) agentMove(ctx context.Context, spec string, seed uint64, g *gam
 	kind, rest, _ := strings.Cut(spec, ":")
 	switch kind {
 	case frontend.EngineModel:
-		es, _, err := s.engineSpec(spec, v)
+		es, err := s.engineSpec(spec, v)
 		if err != nil {
 			return env.NoMove, err
 		}
@@ -271,7 +271,7 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 // nodes; always within nine tenths of the server's time limit, so that it
 // answers with the lines it has.
 func (s *Server) analyseEngine(r *http.Request, g *game, q analyseReq) (analyseReply, error) {
-	es, hasLimit, err := s.engineSpec(q.Model, g.pos.Variant())
+	es, err := s.engineSpec(q.Model, g.pos.Variant())
 	if err != nil {
 		return analyseReply{}, err
 	}
@@ -279,7 +279,7 @@ func (s *Server) analyseEngine(r *http.Request, g *game, q analyseReq) (analyseR
 	switch {
 	case q.MovetimeMS > 0:
 		lim = engine.Limits{MoveTime: time.Duration(q.MovetimeMS) * time.Millisecond}
-	case hasLimit:
+	case !es.DefaultLimit:
 		lim = es.Limits
 	}
 	var out analyseReply
