@@ -79,21 +79,31 @@ func ParseKingBuckets(s string) (KingBuckets, error) {
 		return KingBuckets{}, fmt.Errorf("king buckets %q: want FILESxRANKS (e.g. 3x3) or none", s)
 	}
 	k := KingBuckets{nf, nr}
-	if k.Count() > MaxKingBuckets {
-		return KingBuckets{}, fmt.Errorf("king buckets %q: %d buckets; want at most %d", s, k.Count(), MaxKingBuckets)
+	if err := k.Validate(); err != nil {
+		return KingBuckets{}, err
 	}
 	return k, nil
 }
 
-// check reports a scheme that does not fit a board of files x ranks.
-func (k KingBuckets) check(files, ranks int) error {
+// Validate reports a scheme that no board takes: negative zone counts or
+// more than MaxKingBuckets buckets.
+func (k KingBuckets) Validate() error {
 	switch {
 	case k.Files < 0 || k.Ranks < 0:
 		return fmt.Errorf("king buckets %dx%d: want positive zone counts", k.Files, k.Ranks)
-	case k.Files > files || k.Ranks > ranks:
-		return fmt.Errorf("king buckets %s on a %dx%d board: want at most %d file zones and %d rank zones", k, files, ranks, files, ranks)
 	case k.Count() > MaxKingBuckets:
 		return fmt.Errorf("king buckets %s: %d buckets; want at most %d", k, k.Count(), MaxKingBuckets)
+	}
+	return nil
+}
+
+// check reports a scheme that does not fit a board of files x ranks.
+func (k KingBuckets) check(files, ranks int) error {
+	if err := k.Validate(); err != nil {
+		return err
+	}
+	if k.Files > files || k.Ranks > ranks {
+		return fmt.Errorf("king buckets %s on a %dx%d board: want at most %d file zones and %d rank zones", k, files, ranks, files, ranks)
 	}
 	return nil
 }

@@ -137,12 +137,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("residual: only the %s trainer adds a base score", TrainerSparse)
 	case c.KingBuckets.Count() > 1 && c.Trainer == TrainerGorgonia:
 		return fmt.Errorf("king buckets %s: only the %s trainer trains them", c.KingBuckets, TrainerSparse)
-	case c.KingBuckets.Files < 0 || c.KingBuckets.Ranks < 0 || c.KingBuckets.Count() > nnue.MaxKingBuckets:
-		return fmt.Errorf("king buckets %dx%d: want 1 to %d buckets", c.KingBuckets.Files, c.KingBuckets.Ranks, nnue.MaxKingBuckets)
 	case c.Checkpoint != "" && c.Trainer == TrainerGorgonia:
 		return fmt.Errorf("checkpoint %s: only the %s trainer resumes", c.Checkpoint, TrainerSparse)
 	}
-	return nil
+	return c.KingBuckets.Validate()
 }
 
 // Report says how a training went.
