@@ -106,10 +106,18 @@ func NewNet(fs *FeatureSet, h, l2 int, seed uint64) *Net {
 // until it is trained.
 func NewResidual(fs *FeatureSet, h, l2 int, seed uint64, table []int32) *Net {
 	n := NewNet(fs, h, l2, seed)
+	n.MakeResidual(table)
+	return n
+}
+
+// MakeResidual turns a new net (NewNet, NewFactoredNet: its linear path
+// zero) into a residual one over the classical evaluation with piece
+// values table: the last layer and its bias zero, so that it adds nothing
+// until it is trained.
+func (n *Net) MakeResidual(table []int32) {
 	clear(n.W3)
 	n.B3 = 0
 	n.Base, n.BaseTable = BaseClassical, append([]int32(nil), table...)
-	return n
 }
 
 // Check reports the first inconsistency of the net's sizes or a weight

@@ -91,26 +91,20 @@ func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, in
 			return nil, Report{}, fmt.Errorf("fit: the initial net: %w", err)
 		}
 	} else {
-		switch {
-		case cfg.Residual && len(cfg.Table) < 2:
+		if cfg.Residual && len(cfg.Table) < 2 {
 			return nil, Report{}, errors.New("fit: residual: want the piece values table of the classical base (Config.Table)")
-		case cfg.Residual && fs.Buckets() > 1:
+		}
+		if fs.Buckets() > 1 {
 			net = nnue.NewFactoredNet(fs, cfg.Hidden, cfg.L2, cfg.Seed)
-			clear(net.W3)
-			net.B3 = 0
-			net.Base, net.BaseTable = nnue.BaseClassical, append([]int32(nil), cfg.Table...)
+		} else {
+			net = nnue.NewNet(fs, cfg.Hidden, cfg.L2, cfg.Seed)
+		}
+		switch {
 		case cfg.Residual:
-			net = nnue.NewResidual(fs, cfg.Hidden, cfg.L2, cfg.Seed, cfg.Table)
-		default:
-			if fs.Buckets() > 1 {
-				net = nnue.NewFactoredNet(fs, cfg.Hidden, cfg.L2, cfg.Seed)
-			} else {
-				net = nnue.NewNet(fs, cfg.Hidden, cfg.L2, cfg.Seed)
-			}
+			net.MakeResidual(cfg.Table)
+		case cfg.Table != nil:
 			net.Scale = float32(cfg.Scale)
-			if cfg.Table != nil {
-				net.SetMaterial(fs, cfg.Table)
-			}
+			net.SetMaterial(fs, cfg.Table)
 		}
 	}
 	if net.Base != "" && cfg.Trainer == TrainerGorgonia {
