@@ -72,14 +72,11 @@ func ReadHeader(r io.Reader) (Header, error) {
 	if err := json.Unmarshal(js, &h); err != nil {
 		return Header{}, fmt.Errorf("header: %v (a damaged file?)", err)
 	}
-	if h.Version < 1 || h.Version > FileVersion {
-		return Header{}, fmt.Errorf("version %d; this build reads versions 1 to %d", h.Version, FileVersion)
+	if _, err := h.check(); err != nil {
+		return Header{}, err
 	}
 	if h.Variant == "" {
 		return Header{}, fmt.Errorf("header names no variant")
-	}
-	if _, err := ParseKingBuckets(h.Kings); err != nil {
-		return Header{}, fmt.Errorf("header: %w", err)
 	}
 	return Header{Version: h.Version, Variant: h.Variant, Layout: h.Layout, KingBuckets: h.Kings, Features: h.Features,
 		Hidden: h.Hidden, L2: h.L2, Base: h.Base, Meta: h.Meta}, nil
@@ -100,6 +97,26 @@ type header struct {
 	Base      string            `json:"base,omitempty"`
 	BaseTable []int32           `json:"base_table,omitempty"`
 	Meta      map[string]string `json:"meta,omitempty"`
+}
+
+// check reports a header this build cannot read (another version, a key
+// its version does not have, king buckets that are no scheme) and returns
+// its king buckets: the checks ReadHeader and Decode share.
+func (h *header) check() (KingBuckets, error) {
+	if h.Version < 1 || h.Version > FileVersion {
+		return KingBuckets{}, fmt.Errorf("version %d; this build reads versions 1 to %d", h.Version, FileVersion)
+	}
+	if h.Version < 3 && (h.Base != "" || len(h.BaseTable) > 0) {
+		return KingBuckets{}, fmt.Errorf("a base evaluation in a version %d file; want version 3 for a residual net", h.Version)
+	}
+	if h.Version < 4 && h.Kings != "" {
+		return KingBuckets{}, fmt.Errorf("king buckets %q in a version %d file; want version 4 for a bucketed net", h.Kings, h.Version)
+	}
+	kings, err := ParseKingBuckets(h.Kings)
+	if err != nil {
+		return KingBuckets{}, fmt.Errorf("header: %w", err)
+	}
+	return kings, nil
 }
 
 type tensorHeader struct {
@@ -196,18 +213,9 @@ func Decode(data []byte) (*Net, error) {
 		}
 		return nil, fmt.Errorf("header: %w", err)
 	}
-	if h.Version < 1 || h.Version > FileVersion {
-		return nil, fmt.Errorf("version %d; this build reads versions 1 to %d", h.Version, FileVersion)
-	}
-	if h.Version < 3 && (h.Base != "" || len(h.BaseTable) > 0) {
-		return nil, fmt.Errorf("a base evaluation in a version %d file; want version 3 for a residual net", h.Version)
-	}
-	if h.Version < 4 && h.Kings != "" {
-		return nil, fmt.Errorf("king buckets %q in a version %d file; want version 4 for a bucketed net", h.Kings, h.Version)
-	}
-	kings, err := ParseKingBuckets(h.Kings)
+	kings, err := h.check()
 	if err != nil {
-		return nil, fmt.Errorf("header: %w", err)
+		return nil, err
 	}
 	n := &Net{Variant: h.Variant, Layout: h.Layout, Kings: kings, Features: h.Features, H: h.Hidden, L2: h.L2,
 		Scale: h.Scale, B3: h.B3, Base: h.Base, BaseTable: h.BaseTable, Meta: h.Meta}

@@ -676,6 +676,7 @@ func TestReadHeaderIsBoundedAndNamesADamagedFile(t *testing.T) {
 		{"a net", good, "fbgc", ""},
 		{"a bucketed net", bucketed, "fbgc", ""},
 		{"buckets that are no scheme", withHeader(`{"version":4,"variant":"fbgc","king_buckets":"3"}`), "", "king buckets"},
+		{"buckets in a version 3 header", withHeader(`{"version":3,"variant":"fbgc","king_buckets":"3x2"}`), "", "want version 4"},
 		{"a net's header alone", good[:len(magic)+4+int(binary.LittleEndian.Uint32(good[len(magic):]))], "fbgc", ""},
 		{"empty", nil, "", "not a bomberzero net file"},
 		{"a checkpoint", []byte("{\"__metadata__\":{}}"), "", "not a bomberzero net file"},
