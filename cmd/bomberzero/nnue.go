@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"bomberzero/engine/learn"
-	"bomberzero/engine/nnue"
 	"bomberzero/engine/nnue/fit"
 	"bomberzero/stats"
 )
@@ -80,16 +79,12 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	if err := applyFit(); err != nil {
 		return err
 	}
-	v, table, err := variantTable(*variant)
+	v, err := fitVariant(*variant, &fc)
 	if err != nil {
 		return err
 	}
-	if _, err := nnue.NewBucketedFeatureSet(v, fc.KingBuckets); err != nil {
-		return fmt.Errorf("%w: --king-buckets: %v", errUsage, err)
-	}
-	fc.Table = table
 	cfg := def
-	cfg.Variant, cfg.Table, cfg.Dir, cfg.Trainer = v, table, *dir, learn.NNUE{Fit: fc}
+	cfg.Variant, cfg.Table, cfg.Dir, cfg.Trainer = v, fc.Table, *dir, learn.NNUE{Fit: fc}
 	cfg.Generations, cfg.Games, cfg.ChunkGames, cfg.Workers, cfg.Seed = *gens, *games, *chunk, *workers, *seed
 	cfg.Play = play()
 	cfg.Window, cfg.MaxPositions = *window, *maxPos

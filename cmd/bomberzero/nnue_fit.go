@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"bomberzero/engine/learn"
-	"bomberzero/engine/nnue"
 	"bomberzero/engine/nnue/fit"
 	"bomberzero/internal/progress"
 )
@@ -52,14 +51,10 @@ func runNNUEFit(args []string, stdout, stderr io.Writer) error {
 	if *maxPos < 1 {
 		return fmt.Errorf("%w: --max-positions %d: want at least 1", errUsage, *maxPos)
 	}
-	v, table, err := variantTable(*variant)
+	v, err := fitVariant(*variant, &fc)
 	if err != nil {
 		return err
 	}
-	if _, err := nnue.NewBucketedFeatureSet(v, fc.KingBuckets); err != nil {
-		return fmt.Errorf("%w: --king-buckets: %v", errUsage, err)
-	}
-	fc.Table = table
 	var paths []string
 	for _, d := range strings.Split(*dataDirs, ",") {
 		found := 0

@@ -79,6 +79,21 @@ func playFlags(fs *flag.FlagSet, def learn.PlayConfig, nodesHelp string) func() 
 	}
 }
 
+// fitVariant loads the variant named by --variant for a net's training
+// (variantTable), puts its piece table in fc for a new net's material path,
+// and checks fc's king buckets against its board.
+func fitVariant(name string, fc *fit.Config) (*env.Variant, error) {
+	v, table, err := variantTable(name)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := nnue.NewBucketedFeatureSet(v, fc.KingBuckets); err != nil {
+		return nil, fmt.Errorf("%w: --king-buckets: %v", errUsage, err)
+	}
+	fc.Table = table
+	return v, nil
+}
+
 // variantTable loads the variant named by --variant and the project's piece
 // table for it (agent.DefaultValues), which the engine's evaluation and a
 // new net's material path start from.
