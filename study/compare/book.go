@@ -16,10 +16,7 @@ func (c *Config) makeBook() error {
 	if c.Book <= 0 {
 		return nil
 	}
-	plies := c.BookPlies
-	if plies == 0 {
-		plies = DefaultBookPlies
-	}
+	plies := c.openingPlies()
 	vs := make([]*env.Variant, len(c.Variants))
 	for i, name := range c.Variants {
 		v, err := env.LoadVariant(name)
@@ -43,6 +40,15 @@ func (c *Config) bookFor(v *env.Variant) ([]*env.Position, error) {
 		return nil, nil
 	}
 	return match.BookPositions(v, c.openings)
+}
+
+// openingPlies is the length of c's openings, the shared book's and each
+// imbalance pair's: c.BookPlies, or DefaultBookPlies when it is 0.
+func (c Config) openingPlies() int {
+	if c.BookPlies > 0 {
+		return c.BookPlies
+	}
+	return DefaultBookPlies
 }
 
 // Book kinds of BookUse.Book.
@@ -79,10 +85,7 @@ type BookUse struct {
 // diversity, the levels, the rule effects and the cross-play from the
 // shared book, each imbalance pair from its own (pairBook).
 func bookUses(res *Result, cfg Config) []BookUse {
-	plies := cfg.BookPlies
-	if plies == 0 {
-		plies = DefaultBookPlies
-	}
+	plies := cfg.openingPlies()
 	shared := BookUse{Book: SharedBook, Openings: len(res.Book), Plies: plies,
 		Note: "drawn on the first variant's start position, legal in every compared rule set"}
 	switch {

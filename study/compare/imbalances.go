@@ -167,10 +167,7 @@ func pairBook(pair ImbalancePair, srcs []Source, cfg Config) ([]match.Opening, e
 	if n <= 0 || len(srcs) == 0 {
 		return nil, nil
 	}
-	plies := cfg.BookPlies
-	if plies == 0 {
-		plies = DefaultBookPlies
-	}
+	plies := cfg.openingPlies()
 	var starts []*env.Position
 	for _, s := range srcs {
 		v, err := env.LoadVariant(s.Variant)
