@@ -53,13 +53,10 @@ var (
 	ErrNonFinite = errors.New("checkpoint has non-finite weights")
 )
 
-// Checkpoint is a parsed, checksum-verified checkpoint file.
+// Checkpoint is a parsed, checksum-verified checkpoint file: its header
+// (version, variant, network and training configs, step) and its tensors.
 type Checkpoint struct {
-	Version int                         // format version
-	Variant string                      // the variant the network was trained for
-	Config  Config                      // the network's shape
-	Train   TrainConfig                 // the optimizer settings
-	Step    int64                       // training steps taken
+	CheckpointHeader
 	Tensors map[string]CheckpointTensor // every tensor by name: Params, then optimizer state
 }
 
@@ -379,8 +376,7 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Checkpoint{Version: h.Version, Variant: h.Variant, Config: h.Config, Train: h.Train, Step: h.Step,
-		Tensors: make(map[string]CheckpointTensor, len(tensors))}
+	c := &Checkpoint{CheckpointHeader: h, Tensors: make(map[string]CheckpointTensor, len(tensors))}
 	var nonFinite error
 	for _, e := range tensors {
 		t := CheckpointTensor{Shape: e.shape, Data: make([]float32, e.n)}
