@@ -28,7 +28,10 @@ type Evaluator struct {
 	hand  [2]int
 	// off[c] is perspective c's king bucket times the block size: the
 	// offset of its features while its king stays in that bucket.
-	off   [2]int32
+	off [2]int32
+	// view[c] is perspective c's view (FeatureSet.view: c, plus 2 while
+	// it sees the board file-mirrored).
+	view  [2]int
 	valid bool
 	x     []float32 // 2H scratch
 	h2    []float32 // L2 scratch
@@ -102,6 +105,12 @@ func (e *Evaluator) update(pos *env.Position) {
 			return
 		}
 	}
+	if fs.fileWise && (fs.view(pos, env.White) != e.view[env.White] || fs.view(pos, env.Black) != e.view[env.Black]) {
+		// A king that crossed the middle file mirrors every square
+		// of its perspective: rebuild, as for a bucket change.
+		e.refresh(pos)
+		return
+	}
 	var changed [maxDiff]uint8
 	n := 0
 	for s := range fs.cells {
@@ -129,14 +138,14 @@ func (e *Evaluator) update(pos *env.Position) {
 		for c := range env.Color(2) {
 			a := e.acc[c]
 			if old != env.NoPiece {
-				if f := fs.Board(c, old.Color(), old.Type(), env.Square(s)); f >= 0 {
+				if f := fs.boardIn(e.view[c], c, old.Color(), old.Type(), env.Square(s)); f >= 0 {
 					f += e.off[c]
 					subRow(a, w1[int(f)*H:int(f)*H+H])
 					e.psq[c] -= float64(psqt[f])
 				}
 			}
 			if now != env.NoPiece {
-				if f := fs.Board(c, now.Color(), now.Type(), env.Square(s)); f >= 0 {
+				if f := fs.boardIn(e.view[c], c, now.Color(), now.Type(), env.Square(s)); f >= 0 {
 					f += e.off[c]
 					addRow(a, w1[int(f)*H:int(f)*H+H])
 					e.psq[c] += float64(psqt[f])
@@ -174,6 +183,7 @@ func (e *Evaluator) refresh(pos *env.Position) {
 		a := e.acc[c]
 		copy(a, e.net.B1)
 		e.off[c] = int32(fs.Bucket(pos, c) * fs.perBucket)
+		e.view[c] = fs.view(pos, c)
 		e.feats = fs.Active(pos, c, e.feats)
 		e.psq[c] = 0
 		for _, f := range e.feats {

@@ -23,24 +23,33 @@ const maxCells = 256
 // square, and a perspective's active features are those of its king's
 // bucket (Stockfish's HalfKP idea at the granularity of board zones, so
 // that the first layer can weigh a piece by where the king it threatens or
-// shields stands). It never changes after NewFeatureSet returns.
+// shields stands). With the file mirror (Options.Mirror) a perspective
+// whose own king stands on the left half of the board sees the board
+// reflected file-wise, as Stockfish's HalfKAv2_hm does: a piece's weights
+// are learned from both wings' positions, and the net learns one bit of
+// where its king is. It never changes after NewFeatureSet returns.
 type FeatureSet struct {
 	variant string
 	types   int // piece types 1..types
 	cells   int
 	files   int
 	ranks   int
-	// cellIndex[c][s] is square s's index among the perspective's
-	// oriented cells, -1 for a cell that has none.
-	cellIndex [2][maxCells]int16
+	// cellIndex[view][s] is square s's index among the oriented cells
+	// of a view (perspective c, plus 2 when it is file-mirrored), -1 for
+	// a cell that has none.
+	cellIndex [4][maxCells]int16
 	n         int // oriented cells with a feature
 	board     int // board features: 2 * types * n
 	dropType  int // 0 without drops
 	maxHand   int // hand features per relative colour
 	perBucket int // board and hand features: one bucket's block
 	kings     KingBuckets
+	fileWise  bool // Options.Mirror
 	// bucket[c][s] is the bucket of perspective c's king on square s.
 	bucket [2][maxCells]uint8
+	// flip[s] is whether a perspective whose king is on s sees the board
+	// file-mirrored (the file test does not depend on the colour).
+	flip   [maxCells]bool
 	total  int
 	layout string
 }
@@ -108,16 +117,48 @@ func (k KingBuckets) check(files, ranks int) error {
 	return nil
 }
 
+// Options are a feature set's choices beyond its variant: king buckets
+// and the file mirror. The zero value is the plain layout.
+type Options struct {
+	// Kings are the king buckets (KingBuckets; the zero value for none).
+	Kings KingBuckets
+	// Mirror reflects a perspective's squares file-wise (a<->j on 10
+	// files) while its own king stands on a file below files/2 (a..e of
+	// 10, a..d of 8), and leaves them unreflected without a king on the
+	// board. With buckets too, the bucket is taken on the reflected king
+	// square, so the file zones divide the files/2.. right half only (at
+	// most files - files/2 file zones). A board whose holes are not
+	// symmetric under the file mirror does not take it.
+	Mirror bool
+}
+
+// String returns the options as flags would spell them: "kings FxR",
+// "mirror", both, or "none".
+func (o Options) String() string {
+	var parts []string
+	if o.Kings.Count() > 1 {
+		parts = append(parts, "kings "+o.Kings.String())
+	}
+	if o.Mirror {
+		parts = append(parts, "mirror")
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
 // NewFeatureSet returns variant v's feature layout without king buckets.
 func NewFeatureSet(v *env.Variant) *FeatureSet {
-	fs, _ := NewBucketedFeatureSet(v, KingBuckets{})
+	fs, _ := NewFeatureSetWith(v, Options{})
 	return fs
 }
 
 // FeatureSetOf returns the feature set of net n over variant v: v's layout
-// with n's king buckets. NewEvaluator still checks that they match.
+// with n's king buckets and file mirror. NewEvaluator still checks that
+// they match.
 func FeatureSetOf(v *env.Variant, n *Net) (*FeatureSet, error) {
-	fs, err := NewBucketedFeatureSet(v, n.Kings)
+	fs, err := NewFeatureSetWith(v, n.Options())
 	if err != nil {
 		return nil, fmt.Errorf("net's %w", err)
 	}
@@ -128,14 +169,49 @@ func FeatureSetOf(v *env.Variant, n *Net) (*FeatureSet, error) {
 // buckets k, or an error when k does not fit the board. Without a royal
 // piece every position is in bucket 0.
 func NewBucketedFeatureSet(v *env.Variant, k KingBuckets) (*FeatureSet, error) {
+	return NewFeatureSetWith(v, Options{Kings: k})
+}
+
+// checkMirror reports a board the file mirror does not fit: a hole whose
+// file-wise reflection is a square.
+func checkMirror(v *env.Variant) error {
 	g := v.Geo
+	for s := range g.Cells() {
+		m := env.Square(s/g.Files*g.Files + g.Files - 1 - s%g.Files)
+		if g.IsReal(env.Square(s)) != g.IsReal(m) {
+			hole, real := g.Name(env.Square(s)), g.Name(m)
+			if g.IsReal(env.Square(s)) {
+				hole, real = real, hole
+			}
+			return fmt.Errorf("file mirror: variant %s's board is not symmetric file-wise (%s is a hole, its mirror %s a square)", v.Name, hole, real)
+		}
+	}
+	return nil
+}
+
+// NewFeatureSetWith returns variant v's feature layout with options o, or
+// an error when o's king buckets do not fit the board (with the mirror:
+// its right half) or the board does not take the mirror.
+func NewFeatureSetWith(v *env.Variant, o Options) (*FeatureSet, error) {
+	g := v.Geo
+	k := o.Kings
 	if err := k.check(g.Files, g.Ranks); err != nil {
 		return nil, err
+	}
+	lo := 0 // the first file a king's zone counts from
+	if o.Mirror {
+		if err := checkMirror(v); err != nil {
+			return nil, err
+		}
+		lo = g.Files / 2
+		if k.Files > g.Files-lo {
+			return nil, fmt.Errorf("king buckets %s with the file mirror on a %dx%d board: want at most %d file zones (the kings' half)", k, g.Files, g.Ranks, g.Files-lo)
+		}
 	}
 	if k.Count() == 1 {
 		k = KingBuckets{}
 	}
-	fs := &FeatureSet{variant: v.Name, types: len(v.Pieces) - 1, cells: g.Cells(), files: g.Files, ranks: g.Ranks, kings: k}
+	fs := &FeatureSet{variant: v.Name, types: len(v.Pieces) - 1, cells: g.Cells(), files: g.Files, ranks: g.Ranks, kings: k, fileWise: o.Mirror}
 	// An oriented cell gets a feature when it is a real square from
 	// either side's point of view, so that boards whose holes are not
 	// symmetric under the rank mirror keep one index per oriented cell.
@@ -155,10 +231,21 @@ func NewBucketedFeatureSet(v *env.Variant, k KingBuckets) (*FeatureSet, error) {
 		}
 	}
 	for s := range maxCells {
-		fs.cellIndex[0][s], fs.cellIndex[1][s] = -1, -1
+		for view := range fs.cellIndex {
+			fs.cellIndex[view][s] = -1
+		}
 		if s < fs.cells && g.IsReal(env.Square(s)) {
 			fs.cellIndex[0][s] = index[s]
 			fs.cellIndex[1][s] = index[fs.mirror(s)]
+			if o.Mirror {
+				// The holes are symmetric file-wise, so the
+				// reflected cells have features too.
+				fs.cellIndex[2][s] = index[fs.fileMirror(s)]
+				fs.cellIndex[3][s] = index[fs.fileMirror(fs.mirror(s))]
+			}
+		}
+		if o.Mirror && s < fs.cells {
+			fs.flip[s] = s%fs.files < lo
 		}
 	}
 	fs.board = 2 * fs.types * fs.n
@@ -177,7 +264,10 @@ func NewBucketedFeatureSet(v *env.Variant, k KingBuckets) (*FeatureSet, error) {
 				if c == 1 {
 					o = fs.mirror(s)
 				}
-				fz := (o % fs.files) * k.Files / fs.files
+				if fs.flip[o] {
+					o = fs.fileMirror(o)
+				}
+				fz := (o%fs.files - lo) * k.Files / (fs.files - lo)
 				rz := min(o/fs.files, k.Ranks-1)
 				fs.bucket[c][s] = uint8(rz*k.Files + fz)
 			}
@@ -199,6 +289,10 @@ func NewBucketedFeatureSet(v *env.Variant, k KingBuckets) (*FeatureSet, error) {
 		// fingerprint nets had before buckets existed.
 		fmt.Fprintf(&b, " kings %s", k)
 	}
+	if o.Mirror {
+		// The same for the mirror: a plain set's fingerprint stays.
+		b.WriteString(" mirror")
+	}
 	sum := sha256.Sum256([]byte(b.String()))
 	fs.layout = hex.EncodeToString(sum[:8])
 	return fs, nil
@@ -209,11 +303,37 @@ func (fs *FeatureSet) mirror(s int) int {
 	return (fs.ranks-1-s/fs.files)*fs.files + s%fs.files
 }
 
+// fileMirror returns cell s reflected file-wise.
+func (fs *FeatureSet) fileMirror(s int) int {
+	return s/fs.files*fs.files + fs.files - 1 - s%fs.files
+}
+
 // Len returns the number of features.
 func (fs *FeatureSet) Len() int { return fs.total }
 
 // KingBuckets returns the set's king buckets (the zero value for none).
 func (fs *FeatureSet) KingBuckets() KingBuckets { return fs.kings }
+
+// Options returns the set's king buckets and file mirror.
+func (fs *FeatureSet) Options() Options { return Options{Kings: fs.kings, Mirror: fs.fileWise} }
+
+// Mirrored reports whether perspective c sees pos file-mirrored: the set
+// mirrors and c's king stands on the left half of the board.
+func (fs *FeatureSet) Mirrored(pos *env.Position, c env.Color) bool {
+	if !fs.fileWise {
+		return false
+	}
+	k := pos.KingSquare(c)
+	return k != env.NoSquare && int(k) < fs.cells && fs.flip[k]
+}
+
+// view returns perspective c's view of pos: the index of cellIndex.
+func (fs *FeatureSet) view(pos *env.Position, c env.Color) int {
+	if fs.Mirrored(pos, c) {
+		return int(c) + 2
+	}
+	return int(c)
+}
 
 // Buckets returns the number of king buckets (1 without buckets).
 func (fs *FeatureSet) Buckets() int { return fs.kings.Count() }
@@ -259,9 +379,15 @@ func (fs *FeatureSet) MaxActive() int { return fs.cells + 2*fs.maxHand }
 
 // Board returns the feature of a piece of type t and colour pc on square
 // s seen from perspective c inside one bucket's block (add the bucket
-// times PerBucket for the set's index), -1 when s has none (a hole).
+// times PerBucket for the set's index), -1 when s has none (a hole). It
+// is the view without the file mirror (Mirrored false).
 func (fs *FeatureSet) Board(c env.Color, pc env.Color, t int, s env.Square) int32 {
-	i := fs.cellIndex[c][s]
+	return fs.boardIn(int(c), c, pc, t, s)
+}
+
+// boardIn is Board in view (perspective c, plus 2 when file-mirrored).
+func (fs *FeatureSet) boardIn(view int, c env.Color, pc env.Color, t int, s env.Square) int32 {
+	i := fs.cellIndex[view][s]
 	if i < 0 || t < 1 || t > fs.types {
 		return -1
 	}
@@ -322,12 +448,13 @@ func (fs *FeatureSet) ActiveTrain(pos *env.Position, c env.Color, buf []int32) [
 // block appends the features on in pos seen from perspective c inside one
 // bucket's block to buf.
 func (fs *FeatureSet) block(pos *env.Position, c env.Color, buf []int32) []int32 {
+	view := fs.view(pos, c)
 	for s := range fs.cells {
 		q := pos.At(env.Square(s))
 		if q == env.NoPiece {
 			continue
 		}
-		if f := fs.Board(c, q.Color(), q.Type(), env.Square(s)); f >= 0 {
+		if f := fs.boardIn(view, c, q.Color(), q.Type(), env.Square(s)); f >= 0 {
 			buf = append(buf, f)
 		}
 	}

@@ -14,7 +14,10 @@ import (
 )
 
 // FileVersion is the version of the net file format WriteFile writes.
-// Version 4 added king buckets (header key king_buckets, e.g. "3x3"), so
+// Version 5 added the file mirror (header key mirror, true), so that a
+// build without it refuses a mirrored net by its version instead of by a
+// layout it cannot name; a net without the mirror is written as version
+// 4 (with buckets) or 3, byte for byte as before. Version 4 added king buckets (header key king_buckets, e.g. "3x3"), so
 // that a build without them refuses a bucketed net instead of reading its
 // features wrong; a net without buckets is written as version 3, which
 // builds before buckets read. Version 3 added the base evaluation of a residual net (header keys base
@@ -22,7 +25,7 @@ import (
 // net instead of playing its correction alone. ReadFile reads versions 2
 // (no base) and 1, the format before the linear (PSQT) path, whose nets
 // it reads with that path zero: they evaluate as before.
-const FileVersion = 4
+const FileVersion = 5
 
 // MaxFileBytes bounds the size of a net file ReadFile accepts.
 const MaxFileBytes = 256 << 20
@@ -41,6 +44,7 @@ type Header struct {
 	Variant     string
 	Layout      string
 	KingBuckets string // "" without buckets, e.g. "3x2"
+	Mirror      bool   // the file mirror (Options.Mirror)
 	Features    int
 	Hidden, L2  int
 	Base        string // "" or BaseClassical
@@ -78,7 +82,7 @@ func ReadHeader(r io.Reader) (Header, error) {
 	if h.Variant == "" {
 		return Header{}, fmt.Errorf("header names no variant")
 	}
-	return Header{Version: h.Version, Variant: h.Variant, Layout: h.Layout, KingBuckets: h.Kings, Features: h.Features,
+	return Header{Version: h.Version, Variant: h.Variant, Layout: h.Layout, KingBuckets: h.Kings, Mirror: h.Mirror, Features: h.Features,
 		Hidden: h.Hidden, L2: h.L2, Base: h.Base, Meta: h.Meta}, nil
 }
 
@@ -88,6 +92,7 @@ type header struct {
 	Variant   string            `json:"variant"`
 	Layout    string            `json:"layout"`
 	Kings     string            `json:"king_buckets,omitempty"`
+	Mirror    bool              `json:"mirror,omitempty"`
 	Features  int               `json:"features"`
 	Hidden    int               `json:"hidden"`
 	L2        int               `json:"l2"`
@@ -101,7 +106,9 @@ type header struct {
 
 // check reports a header this build cannot read (another version, a key
 // its version does not have, king buckets that are no scheme) and returns
-// its king buckets: the checks ReadHeader and Decode share.
+// its king buckets: the checks ReadHeader and Decode share. Whether the
+// buckets fit the board, with or without the mirror, is FeatureSetOf's
+// check, when the net is loaded for a variant.
 func (h *header) check() (KingBuckets, error) {
 	if h.Version < 1 || h.Version > FileVersion {
 		return KingBuckets{}, fmt.Errorf("version %d; this build reads versions 1 to %d", h.Version, FileVersion)
@@ -111,6 +118,9 @@ func (h *header) check() (KingBuckets, error) {
 	}
 	if h.Version < 4 && h.Kings != "" {
 		return KingBuckets{}, fmt.Errorf("king buckets %q in a version %d file; want version 4 for a bucketed net", h.Kings, h.Version)
+	}
+	if h.Version < 5 && h.Mirror {
+		return KingBuckets{}, fmt.Errorf("the file mirror in a version %d file; want version 5 for a mirrored net", h.Version)
 	}
 	kings, err := ParseKingBuckets(h.Kings)
 	if err != nil {
@@ -136,7 +146,10 @@ func Encode(n *Net) ([]byte, error) {
 	h := header{Version: 3, Variant: n.Variant, Layout: n.Layout, Features: n.Features,
 		Hidden: n.H, L2: n.L2, Scale: n.Scale, B3: n.B3, Base: n.Base, BaseTable: n.BaseTable, Meta: n.Meta}
 	if n.Kings.Count() > 1 {
-		h.Version, h.Kings = FileVersion, n.Kings.String()
+		h.Version, h.Kings = 4, n.Kings.String()
+	}
+	if n.Mirror {
+		h.Version, h.Mirror = FileVersion, true
 	}
 	size := 0
 	for _, t := range n.tensors() {
@@ -217,7 +230,7 @@ func Decode(data []byte) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Net{Variant: h.Variant, Layout: h.Layout, Kings: kings, Features: h.Features, H: h.Hidden, L2: h.L2,
+	n := &Net{Variant: h.Variant, Layout: h.Layout, Kings: kings, Mirror: h.Mirror, Features: h.Features, H: h.Hidden, L2: h.L2,
 		Scale: h.Scale, B3: h.B3, Base: h.Base, BaseTable: h.BaseTable, Meta: h.Meta}
 	if n.Features < 1 || n.H < 1 || n.L2 < 1 || n.H > 4096 || n.L2 > 1024 || n.Features > 1<<16 {
 		return nil, fmt.Errorf("sizes features %d, hidden %d, l2 %d; want 1-65536, 1-4096, 1-1024", n.Features, n.H, n.L2)

@@ -37,6 +37,7 @@ type Net struct {
 	Variant  string      // the variant's name, as env.LoadVariant takes it
 	Layout   string      // FeatureSet.Layout of the variant
 	Kings    KingBuckets // FeatureSet.KingBuckets: the set to build for the net
+	Mirror   bool        // FeatureSet.Options().Mirror: the set's file mirror
 	Features int         // FeatureSet.Len
 	H, L2    int
 	Scale    float32 // centipawns per unit of output
@@ -67,6 +68,9 @@ type Net struct {
 	Meta map[string]string
 }
 
+// Options returns the feature set options the net was built for.
+func (n *Net) Options() Options { return Options{Kings: n.Kings, Mirror: n.Mirror} }
+
 // BaseClassical is Net.Base of a residual net over the classical
 // evaluation.
 const BaseClassical = "classical"
@@ -80,7 +84,7 @@ const maxBaseValue = 100000
 // zero) and Scale DefaultScale.
 func NewNet(fs *FeatureSet, h, l2 int, seed uint64) *Net {
 	n := &Net{
-		Variant: fs.Variant(), Layout: fs.Layout(), Kings: fs.KingBuckets(), Features: fs.Len(), H: h, L2: l2, Scale: DefaultScale,
+		Variant: fs.Variant(), Layout: fs.Layout(), Kings: fs.KingBuckets(), Mirror: fs.fileWise, Features: fs.Len(), H: h, L2: l2, Scale: DefaultScale,
 		W1: make([]float32, fs.Len()*h), B1: make([]float32, h),
 		W2: make([]float32, 2*h*l2), B2: make([]float32, l2),
 		W3: make([]float32, l2), PSQT: make([]float32, fs.Len()),

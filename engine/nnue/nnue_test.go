@@ -155,8 +155,9 @@ func sameSet(a, b []int32) bool {
 	return true
 }
 
-// bucketSchemes are the king buckets the evaluator tests run: none, and
-// 3x2 where the board has room for it.
+// bucketSchemes are the feature options the evaluator tests run: none,
+// king buckets 3x2 where the board has room for them, and on the boards
+// that take the file mirror, the mirror alone and with buckets 2x2.
 func bucketSchemes(t testing.TB, v *env.Variant) []*FeatureSet {
 	t.Helper()
 	out := []*FeatureSet{NewFeatureSet(v)}
@@ -164,6 +165,16 @@ func bucketSchemes(t testing.TB, v *env.Variant) []*FeatureSet {
 		out = append(out, fs)
 	} else if v.Geo.Files >= 3 && v.Geo.Ranks >= 2 {
 		t.Fatalf("%s: %v", v.Name, err)
+	}
+	if !fileSymmetric(v) {
+		return out
+	}
+	for _, o := range []Options{{Mirror: true}, {Kings: KingBuckets{2, 2}, Mirror: true}} {
+		fs, err := NewFeatureSetWith(v, o)
+		if err != nil {
+			t.Fatalf("%s %s: %v", v.Name, o, err)
+		}
+		out = append(out, fs)
 	}
 	return out
 }
@@ -180,6 +191,7 @@ func TestIncrementalEqualsScratchInEveryVariant(t *testing.T) {
 			var saved []*env.Position
 			buf := make([]env.Move, 0, 256)
 			buckets := map[int]bool{}
+			mirrored := map[bool]bool{}
 			for game := range 3 {
 				pos := v.NewPosition()
 				for ply := 0; ply < 120; ply++ {
@@ -187,14 +199,15 @@ func TestIncrementalEqualsScratchInEveryVariant(t *testing.T) {
 						t.Helper()
 						got := float64(e.Output(p)) * float64(n.Scale)
 						if want := scratch(n, fs, p); math.Abs(got-want) > 1e-3 {
-							t.Fatalf("%s kings %q game %d ply %d: incremental %.6f cp, from scratch %.6f (%s)", v.Name, fs.KingBuckets(), game, ply, got, want, p)
+							t.Fatalf("%s %s game %d ply %d: incremental %.6f cp, from scratch %.6f (%s)", v.Name, fs.Options(), game, ply, got, want, p)
 						}
 						if ref := reference(n, fs, p); math.Abs(got-ref) > 1e-2 {
-							t.Fatalf("%s kings %q game %d ply %d: %.6f cp, float64 reference %.6f", v.Name, fs.KingBuckets(), game, ply, got, ref)
+							t.Fatalf("%s %s game %d ply %d: %.6f cp, float64 reference %.6f", v.Name, fs.Options(), game, ply, got, ref)
 						}
 					}
 					check(pos)
 					buckets[fs.Bucket(pos, env.White)] = true
+					mirrored[fs.Mirrored(pos, env.White)] = true
 					if len(saved) > 0 && r.IntN(8) == 0 { // a jump to an unrelated position and back
 						check(saved[r.IntN(len(saved))])
 					}
@@ -210,6 +223,9 @@ func TestIncrementalEqualsScratchInEveryVariant(t *testing.T) {
 			}
 			if fs.Buckets() > 1 && len(buckets) < 2 && v.KingType() != 0 {
 				t.Logf("%s: the random games kept White's king in one bucket", v.Name)
+			}
+			if fs.Options().Mirror && len(mirrored) < 2 && v.KingType() != 0 {
+				t.Logf("%s: the random games kept White's king on one side of the middle file", v.Name)
 			}
 		}
 	}
@@ -411,17 +427,24 @@ func TestNewResidualAddsNothing(t *testing.T) {
 
 func TestEvaluateDoesNotAllocate(t *testing.T) {
 	v := mustVariant(t, "fbgc")
-	fs := NewFeatureSet(v)
-	e, _ := NewEvaluator(NewNet(fs, DefaultHidden, DefaultL2, 1), fs, "t")
-	pos := v.NewPosition()
-	moves := pos.LegalMoves(nil)
-	if a := testing.AllocsPerRun(100, func() {
-		u := pos.DoMove(moves[3])
-		e.Evaluate(pos)
-		pos.UndoMove(u)
-		e.Evaluate(pos)
-	}); a != 0 {
-		t.Fatalf("%v allocations a call; want 0", a)
+	for _, o := range []Options{{}, {Mirror: true}, {Kings: KingBuckets{2, 2}, Mirror: true}} {
+		fs, err := NewFeatureSetWith(v, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := NewEvaluator(NewNet(fs, DefaultHidden, DefaultL2, 1), fs, "t")
+		pos := v.NewPosition()
+		moves := pos.LegalMoves(nil)
+		if a := testing.AllocsPerRun(100, func() {
+			u := pos.DoMove(moves[3])
+			e.Evaluate(pos)
+			pos.UndoMove(u)
+			e.Evaluate(pos)
+			e.Reset() // the rebuild too
+			e.Evaluate(pos)
+		}); a != 0 {
+			t.Fatalf("%s: %v allocations a call; want 0", o, a)
+		}
 	}
 }
 
@@ -473,7 +496,7 @@ func TestFileRoundTripsAndRefusesBadFiles(t *testing.T) {
 		{"damaged", write("damaged.nnue", damaged), "checksum"},
 		{"truncated", write("short.nnue", data[:len(data)-200]), "truncated"},
 		{"not a net", write("text.nnue", []byte("hello world, this is not a net file at all, not at all")), "not a bomberzero net file"},
-		{"version", write("v5.nnue", rewriteHeader(t, data, `"version":3`, `"version":5`)), "version 5; this build reads versions 1 to 4"},
+		{"version", write("v5.nnue", rewriteHeader(t, data, `"version":3`, `"version":6`)), "version 6; this build reads versions 1 to 5"},
 		{"v1 with PSQT", write("v1bad.nnue", rewriteHeader(t, data, `"version":3`, `"version":1`)), "want 5 (W1, B1, W2, B2, W3) in version 1"},
 		{"base in v2", write("v2base.nnue", rewriteHeader(t, resData, `"version":3`, `"version":2`)), "want version 3 for a residual net"},
 		{"unknown base", write("base.nnue", rewriteHeader(t, resData, `"base":"classical"`, `"base":"other"`)), `base "other"`},
@@ -575,6 +598,15 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(good)
 	f.Add(good[:len(good)/2])
+	mfs, err := NewFeatureSetWith(v, Options{Kings: KingBuckets{2, 2}, Mirror: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	mirrored, err := Encode(NewNet(mfs, 8, 4, 1))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(mirrored)
 	f.Add([]byte(magic + "\x05\x00\x00\x00{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n, err := Decode(data)
@@ -677,6 +709,8 @@ func TestReadHeaderIsBoundedAndNamesADamagedFile(t *testing.T) {
 		{"a bucketed net", bucketed, "fbgc", ""},
 		{"buckets that are no scheme", withHeader(`{"version":4,"variant":"fbgc","king_buckets":"3"}`), "", "king buckets"},
 		{"buckets in a version 3 header", withHeader(`{"version":3,"variant":"fbgc","king_buckets":"3x2"}`), "", "want version 4"},
+		{"a mirrored header", withHeader(`{"version":5,"variant":"fbgc","mirror":true}`), "fbgc", ""},
+		{"the mirror in a version 4 header", withHeader(`{"version":4,"variant":"fbgc","king_buckets":"2x2","mirror":true}`), "", "want version 5"},
 		{"a net's header alone", good[:len(magic)+4+int(binary.LittleEndian.Uint32(good[len(magic):]))], "fbgc", ""},
 		{"empty", nil, "", "not a bomberzero net file"},
 		{"a checkpoint", []byte("{\"__metadata__\":{}}"), "", "not a bomberzero net file"},
@@ -702,6 +736,7 @@ func TestReadHeaderIsBoundedAndNamesADamagedFile(t *testing.T) {
 func FuzzReadHeader(f *testing.F) {
 	f.Add(withHeader(`{"version":3,"variant":"fbgc","hidden":128,"l2":16}`))
 	f.Add(withHeader(`{"version":3}`))
+	f.Add(withHeader(`{"version":5,"variant":"fbgc","king_buckets":"2x2","mirror":true}`))
 	f.Add([]byte(magic))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
