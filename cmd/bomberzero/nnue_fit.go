@@ -24,7 +24,16 @@ subfolders two levels down (a run's data/gen-KKKK/), read in path order,
 the newest --max-positions kept. The training is the loop's (learn.NNUE,
 sparse trainer by default) with the same flags; it resumes after a kill
 from NET's .train-checkpoint. Prints the positions, the losses and the
-seconds.`
+seconds.
+
+--mirror gives a new net file-mirrored input features (Stockfish's
+HalfKAv2_hm idea): a side whose own king stands on the left half of the
+board (files a-e of 10, a-d of 8) sees the board reflected a<->j, so each
+piece-square weight learns from both wings' positions and the first layer
+has half the squares to fit. It combines with --king-buckets, whose file
+zones then divide the right half (at most files - files/2 of them); a board
+whose holes are not symmetric file-wise (claustrophobia) refuses it. A net
+from --init keeps its own mirror and buckets.`
 
 // runNNUEFit implements "bomberzero nnue fit".
 func runNNUEFit(args []string, stdout, stderr io.Writer) error {

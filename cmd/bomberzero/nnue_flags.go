@@ -27,6 +27,7 @@ func fitFlags(fs *flag.FlagSet, fc *fit.Config) func() error {
 	threads := fs.Int("threads", 0, "goroutines the sparse trainer splits a batch over (0: all CPUs)")
 	residual := fs.Bool("residual", fc.Residual, "train a new net as a correction added to the classical evaluation (its untrained net is the classical engine)")
 	kings := fs.String("king-buckets", fc.KingBuckets.String(), "input features of a new net by zones of the own king's square, FILESxRANKS (e.g. 3x2), or none")
+	mirror := fs.Bool("mirror", fc.Mirror, "file-mirrored input features of a new net: a side whose king is on the left half sees the board reflected a<->j (with --king-buckets, its file zones divide the right half)")
 	return func() error {
 		kb, err := nnue.ParseKingBuckets(*kings)
 		if err != nil {
@@ -47,6 +48,7 @@ func fitFlags(fs *flag.FlagSet, fc *fit.Config) func() error {
 			{"threads", func(c *fit.Config) { c.Threads = *threads }},
 			{"residual", func(c *fit.Config) { c.Residual = *residual }},
 			{"king-buckets", func(c *fit.Config) { c.KingBuckets = kb }},
+			{"mirror", func(c *fit.Config) { c.Mirror = *mirror }},
 		}
 		for _, f := range flags {
 			c := fit.DefaultConfig()
@@ -81,7 +83,7 @@ func playFlags(fs *flag.FlagSet, def learn.PlayConfig, nodesHelp string) func() 
 
 // fitVariant loads the variant named by --variant for a net's training
 // (variantTable), puts its piece table in fc for a new net's material path,
-// and checks fc's king buckets against its board.
+// and checks fc's king buckets and file mirror against its board.
 func fitVariant(name string, fc *fit.Config) (*env.Variant, error) {
 	v, table, err := variantTable(name)
 	if err != nil {
@@ -89,6 +91,9 @@ func fitVariant(name string, fc *fit.Config) (*env.Variant, error) {
 	}
 	if _, err := nnue.NewBucketedFeatureSet(v, fc.KingBuckets); err != nil {
 		return nil, fmt.Errorf("%w: --king-buckets: %v", errUsage, err)
+	}
+	if _, err := nnue.NewFeatureSetWith(v, nnue.Options{Kings: fc.KingBuckets, Mirror: fc.Mirror}); err != nil {
+		return nil, fmt.Errorf("%w: --mirror: %v", errUsage, err)
 	}
 	fc.Table = table
 	return v, nil

@@ -69,6 +69,8 @@ func TestNNUERefusesBadInput(t *testing.T) {
 		{[]string{"nnue", "--dir", dir, "--king-buckets", "9x9"}, 2, "at most 64"},
 		{[]string{"nnue", "--dir", dir, "--king-buckets", "11x1"}, 2, "--king-buckets: king buckets 11x1 on a 10x10 board"},
 		{[]string{"nnue", "--dir", dir, "--trainer", "gorgonia", "--king-buckets", "3x2"}, 2, "only the sparse trainer trains them"},
+		{[]string{"nnue", "--dir", dir, "--mirror", "--king-buckets", "6x1"}, 2, "--mirror: king buckets 6x1 with the file mirror on a 10x10 board: want at most 5 file zones"},
+		{[]string{"nnue", "--dir", dir, "--mirror", "--variant", "claustrophobia"}, 2, "--mirror: file mirror: variant claustrophobia's board is not symmetric"},
 		{[]string{"nnue", "--dir", foreign, "--quiet"}, 1, learn.StatePath(foreign)},
 	}
 	for _, c := range cases {
@@ -126,6 +128,35 @@ func TestNNUEWorkerWritesTheRunsChunks(t *testing.T) {
 	}
 	if _, err := os.Stat(learn.CheckpointPath(net)); err == nil {
 		t.Error("the training checkpoint is left after the net was written")
+	}
+	// --mirror trains a file-mirrored net; continuing from it keeps the
+	// mirror without the flag, and asking for it on a net without is an
+	// error.
+	fitArgs := func(out string, more ...string) []string {
+		return append([]string{"nnue", "fit", "--variant", "../../train/testdata/gardner.toml", "--data", out + "," + run,
+			"--hidden", "8", "--l2", "4", "--epochs", "1", "--batch", "8", "--quiet"}, more...)
+	}
+	mirrored := filepath.Join(base, "mirror.nnue")
+	again := filepath.Join(base, "again.nnue")
+	for _, args := range [][]string{
+		fitArgs(out, "--out", mirrored, "--mirror", "--king-buckets", "2x2"),
+		fitArgs(out, "--out", again, "--init", mirrored),
+	} {
+		if code, stdout, errs := runCmd(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s %s", args, code, stdout, errs)
+		}
+	}
+	for _, path := range []string{mirrored, again} {
+		n, err := learn.LoadNet(v, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !n.Mirror || n.Kings.String() != "2x2" {
+			t.Errorf("%s: mirror %v, kings %q; want a mirrored 2x2 net", path, n.Mirror, n.Kings)
+		}
+	}
+	if code, _, errs := runCmd(t, fitArgs(out, "--out", filepath.Join(base, "bad.nnue"), "--init", net, "--mirror")...); code == 0 || !strings.Contains(errs, "mirror") {
+		t.Errorf("--mirror on a net without it: exit %d, %s; want an error naming the mirror", code, errs)
 	}
 }
 

@@ -79,6 +79,13 @@ type Config struct {
 	// to continue from keeps its own buckets (asking for others is an
 	// error). Only the sparse trainer trains them.
 	KingBuckets nnue.KingBuckets
+	// Mirror gives a new net the file-mirrored input features
+	// (nnue.Options.Mirror): a perspective whose king is on the left
+	// half sees the board reflected file-wise. It combines with
+	// KingBuckets (their factored training included). A net to continue
+	// from keeps its own mirror (asking for it on a net without is an
+	// error).
+	Mirror bool
 	// Checkpoint, when not "", is a file the sparse trainer writes
 	// atomically after each epoch and resumes from when it is there and
 	// was written for the same samples, settings and start net.

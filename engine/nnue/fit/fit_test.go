@@ -116,26 +116,27 @@ func TestTrainLearnsMaterial(t *testing.T) {
 	for i, p := range positions {
 		samples[i] = Sample{FEN: p.String(), Score: material(p), Result: 0.5}
 	}
-	for _, kings := range []nnue.KingBuckets{{}, {Files: 3, Ranks: 2}} {
+	for _, opts := range []nnue.Options{{}, {Kings: nnue.KingBuckets{Files: 3, Ranks: 2}}, {Mirror: true}, {Kings: nnue.KingBuckets{Files: 2, Ranks: 2}, Mirror: true}} {
+		kings := opts.Kings
 		cfg := DefaultConfig()
 		cfg.Hidden, cfg.L2, cfg.Epochs, cfg.Batch, cfg.Lambda, cfg.LearningRate = 32, 8, 12, 64, 1, 3e-3
-		cfg.KingBuckets = kings
+		cfg.KingBuckets, cfg.Mirror = kings, opts.Mirror
 		steps := 0
 		net, rep, err := Train(context.Background(), v, samples, cfg, nil, func(step, total int) { steps = step })
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("kings %q: %+v", kings, rep)
+		t.Logf("%s: %+v", opts, rep)
 		first, last := rep.ValidationLoss[0], rep.ValidationLoss[len(rep.ValidationLoss)-1]
 		if !(last < first/3) || steps != cfg.Epochs*(rep.Train/cfg.Batch) {
-			t.Errorf("kings %q: validation loss %.5f -> %.5f, %d steps; want it below a third", kings, first, last, steps)
+			t.Errorf("%s: validation loss %.5f -> %.5f, %d steps; want it below a third", opts, first, last, steps)
 		}
 		fs, err := nnue.FeatureSetOf(v, net)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if net.Kings != kings || net.Features != fs.Len() {
-			t.Fatalf("kings %q: the net has kings %q and %d features", kings, net.Kings, net.Features)
+		if net.Options() != opts || net.Features != fs.Len() {
+			t.Fatalf("%s: the net has options %s and %d features", opts, net.Options(), net.Features)
 		}
 		ev, err := nnue.NewEvaluator(net, fs, "t")
 		if err != nil {
@@ -144,7 +145,32 @@ func TestTrainLearnsMaterial(t *testing.T) {
 		up, _ := v.ParsePosition("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
 		down, _ := v.ParsePosition("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1")
 		if a, b := ev.Evaluate(up), ev.Evaluate(down); !(a > b+200) {
-			t.Errorf("kings %q: queen up %d cp, queen down %d; want the first well above", kings, a, b)
+			t.Errorf("%s: queen up %d cp, queen down %d; want the first well above", opts, a, b)
+		}
+		if opts.Mirror {
+			// A trained mirrored net scores a position and its
+			// file-mirror alike (both kings on, no castling rights):
+			// the same features, summed in another order, so within
+			// 1e-3 cp of the raw output.
+			compared := 0
+			for _, p := range positions[:300] {
+				if strings.Fields(p.String())[2] != "-" {
+					continue
+				}
+				compared++
+				q, err := v.ParsePosition(reflectFEN(p.String()))
+				if err != nil {
+					t.Fatalf("the file-mirror of %s: %v", p, err)
+				}
+				a := float64(ev.Output(p)) * float64(net.Scale)
+				b := float64(ev.Fork().Output(q)) * float64(net.Scale)
+				if math.Abs(a-b) > 1e-3 {
+					t.Fatalf("%s: %.6f cp for %s, %.6f for its file-mirror %s", opts, a, p, b, q)
+				}
+			}
+			if compared < 20 {
+				t.Errorf("%s: %d positions without castling rights compared; want 20 or more", opts, compared)
+			}
 		}
 		// Continuing from the trained net starts where it ended (a
 		// bucketed net is unfolded again: the same function, its sums
@@ -152,9 +178,16 @@ func TestTrainLearnsMaterial(t *testing.T) {
 		cfg.Epochs = 1
 		_, rep2, err := Train(context.Background(), v, samples, cfg, net, nil)
 		if err != nil || math.Abs(rep2.ValidationLoss[0]-last) > 1e-6*last {
-			t.Errorf("kings %q: continued training starts at %v (%v); want %v", kings, rep2.ValidationLoss, err, last)
+			t.Errorf("%s: continued training starts at %v (%v); want %v", opts, rep2.ValidationLoss, err, last)
 		}
-		if kings.Count() > 1 {
+		if !opts.Mirror {
+			cfg.Mirror = true
+			if _, _, err := Train(context.Background(), v, samples, cfg, net, nil); err == nil || !strings.Contains(err.Error(), "mirror") {
+				t.Errorf("continuing a net without the mirror with it: %v; want an error naming it", err)
+			}
+			cfg.Mirror = false
+		}
+		if kings.Count() > 1 && !opts.Mirror {
 			cfg.KingBuckets = nnue.KingBuckets{Files: 2, Ranks: 2}
 			if _, _, err := Train(context.Background(), v, samples, cfg, net, nil); err == nil || !strings.Contains(err.Error(), "2x2") {
 				t.Errorf("continuing a 3x2 net with 2x2 buckets: %v; want an error naming them", err)
@@ -355,4 +388,40 @@ func TestTrainStopsWhenCancelled(t *testing.T) {
 	if _, _, err := Train(ctx, v, samples, DefaultConfig(), nil, nil); err != context.Canceled {
 		t.Errorf("error %v; want context.Canceled", err)
 	}
+}
+
+// reflectFEN returns position text with every rank reversed file-wise
+// (one character a cell, as chess writes them), castling rights and the
+// en passant square dropped.
+func reflectFEN(fen string) string {
+	fields := strings.Fields(fen)
+	rows := strings.Split(fields[0], "/")
+	for i, row := range rows {
+		var cells []byte
+		for j := 0; j < len(row); j++ {
+			if c := row[j]; c >= '1' && c <= '9' {
+				cells = append(cells, strings.Repeat(".", int(c-'0'))...)
+			} else {
+				cells = append(cells, c)
+			}
+		}
+		var b strings.Builder
+		empty := 0
+		for j := len(cells) - 1; j >= 0; j-- {
+			if cells[j] == '.' {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			b.WriteByte(cells[j])
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		rows[i] = b.String()
+	}
+	return strings.Join(rows, "/") + " " + fields[1] + " - - " + strings.Join(fields[4:], " ")
 }

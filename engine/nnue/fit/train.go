@@ -66,14 +66,17 @@ func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, in
 	if err := cfg.Validate(); err != nil {
 		return nil, Report{}, fmt.Errorf("fit: %w", err)
 	}
-	kings := cfg.KingBuckets
+	opts := nnue.Options{Kings: cfg.KingBuckets, Mirror: cfg.Mirror}
 	if init != nil {
-		if kings.Count() > 1 && init.Kings != kings {
-			return nil, Report{}, fmt.Errorf("fit: king buckets %s asked, but the initial net has %q", kings, init.Kings)
+		if opts.Kings.Count() > 1 && init.Kings != opts.Kings {
+			return nil, Report{}, fmt.Errorf("fit: king buckets %s asked, but the initial net has %q", opts.Kings, init.Kings)
 		}
-		kings = init.Kings
+		if opts.Mirror && !init.Mirror {
+			return nil, Report{}, errors.New("fit: the file mirror asked, but the initial net is not mirrored")
+		}
+		opts = init.Options()
 	}
-	fs, err := nnue.NewBucketedFeatureSet(v, kings)
+	fs, err := nnue.NewFeatureSetWith(v, opts)
 	if err != nil {
 		return nil, Report{}, fmt.Errorf("fit: %w", err)
 	}
