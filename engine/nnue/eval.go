@@ -96,20 +96,19 @@ func (e *Evaluator) update(pos *env.Position) {
 		e.refresh(pos)
 		return
 	}
-	if fs.Buckets() > 1 {
-		// A king that changed bucket moves every feature of its
-		// perspective: rebuild (kings change zones rarely).
-		per := int32(fs.perBucket)
-		if int32(fs.Bucket(pos, env.White))*per != e.off[env.White] || int32(fs.Bucket(pos, env.Black))*per != e.off[env.Black] {
+	// stale[c]: perspective c's king changed bucket or crossed the
+	// middle file of a mirrored set, which moves every feature of that
+	// perspective. It is rebuilt once the other is updated by the
+	// differences (a king move rebuilds one accumulator, not two).
+	var stale [2]bool
+	if fs.Buckets() > 1 || fs.fileWise {
+		for c := range env.Color(2) {
+			stale[c] = int32(fs.Bucket(pos, c)*fs.perBucket) != e.off[c] || fs.view(pos, c) != e.view[c]
+		}
+		if stale[env.White] && stale[env.Black] {
 			e.refresh(pos)
 			return
 		}
-	}
-	if fs.fileWise && (fs.view(pos, env.White) != e.view[env.White] || fs.view(pos, env.Black) != e.view[env.Black]) {
-		// A king that crossed the middle file mirrors every square
-		// of its perspective: rebuild, as for a bucket change.
-		e.refresh(pos)
-		return
 	}
 	var changed [maxDiff]uint8
 	n := 0
@@ -136,6 +135,9 @@ func (e *Evaluator) update(pos *env.Position) {
 	for _, s := range changed[:n] {
 		old, now := e.board[s], pos.At(env.Square(s))
 		for c := range env.Color(2) {
+			if stale[c] {
+				continue
+			}
 			a := e.acc[c]
 			if old != env.NoPiece {
 				if f := fs.boardIn(e.view[c], c, old.Color(), old.Type(), env.Square(s)); f >= 0 {
@@ -158,6 +160,9 @@ func (e *Evaluator) update(pos *env.Position) {
 		for pc := range env.Color(2) {
 			for k := e.hand[pc] + 1; k <= handNow[pc]; k++ {
 				for c := range env.Color(2) {
+					if stale[c] {
+						continue
+					}
 					f := fs.Hand(c, pc, k) + e.off[c]
 					addRow(e.acc[c], w1[int(f)*H:int(f)*H+H])
 					e.psq[c] += float64(psqt[f])
@@ -165,6 +170,9 @@ func (e *Evaluator) update(pos *env.Position) {
 			}
 			for k := e.hand[pc]; k > handNow[pc]; k-- {
 				for c := range env.Color(2) {
+					if stale[c] {
+						continue
+					}
 					f := fs.Hand(c, pc, k) + e.off[c]
 					subRow(e.acc[c], w1[int(f)*H:int(f)*H+H])
 					e.psq[c] -= float64(psqt[f])
@@ -173,23 +181,35 @@ func (e *Evaluator) update(pos *env.Position) {
 			e.hand[pc] = handNow[pc]
 		}
 	}
+	for c := range env.Color(2) {
+		if stale[c] {
+			e.rebuild(pos, c)
+		}
+	}
+}
+
+// rebuild computes perspective c's accumulator, linear sum, bucket offset
+// and view from pos from scratch.
+func (e *Evaluator) rebuild(pos *env.Position, c env.Color) {
+	fs := e.fs
+	H := e.net.H
+	a := e.acc[c]
+	copy(a, e.net.B1)
+	e.off[c] = int32(fs.Bucket(pos, c) * fs.perBucket)
+	e.view[c] = fs.view(pos, c)
+	e.feats = fs.Active(pos, c, e.feats)
+	e.psq[c] = 0
+	for _, f := range e.feats {
+		addRow(a, e.net.W1[int(f)*H:int(f)*H+H])
+		e.psq[c] += float64(e.net.PSQT[f])
+	}
 }
 
 // refresh rebuilds both accumulators from pos.
 func (e *Evaluator) refresh(pos *env.Position) {
 	fs := e.fs
-	H := e.net.H
 	for c := range env.Color(2) {
-		a := e.acc[c]
-		copy(a, e.net.B1)
-		e.off[c] = int32(fs.Bucket(pos, c) * fs.perBucket)
-		e.view[c] = fs.view(pos, c)
-		e.feats = fs.Active(pos, c, e.feats)
-		e.psq[c] = 0
-		for _, f := range e.feats {
-			addRow(a, e.net.W1[int(f)*H:int(f)*H+H])
-			e.psq[c] += float64(e.net.PSQT[f])
-		}
+		e.rebuild(pos, c)
 	}
 	for s := range fs.cells {
 		e.board[s] = pos.At(env.Square(s))

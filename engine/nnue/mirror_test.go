@@ -407,3 +407,38 @@ func TestShippedNetLoadsUnchanged(t *testing.T) {
 		pos.DoMove(moves[r.IntN(len(moves))])
 	}
 }
+
+// BenchmarkNNUEKingCrossing evaluates two fbgc positions in turn whose
+// only difference is White's king on f1 or e1: across the middle file, so
+// that a mirrored set rebuilds White's accumulator at every call (and
+// updates Black's by the difference), where the plain set updates both.
+func BenchmarkNNUEKingCrossing(b *testing.B) {
+	v := mustVariant(b, "fbgc")
+	var pos [2]*env.Position
+	for i, fen := range []string{
+		"frnbqkbnrf/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/FRNB1KBNRF w - - 0 1",
+		"frnbqkbnrf/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/FRNBK1BNRF w - - 0 1",
+	} {
+		p, err := v.ParsePosition(fen)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pos[i] = p
+	}
+	for _, o := range []Options{{}, {Mirror: true}} {
+		b.Run(o.String(), func(b *testing.B) {
+			fs, err := NewFeatureSetWith(v, o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			e, _ := NewEvaluator(NewNet(fs, DefaultHidden, DefaultL2, 1), fs, "b")
+			if fs.Mirrored(pos[0], env.White) == fs.Mirrored(pos[1], env.White) && o.Mirror {
+				b.Fatal("the two positions are seen alike by White")
+			}
+			b.ReportAllocs()
+			for i := range b.N {
+				e.Evaluate(pos[i&1])
+			}
+		})
+	}
+}
