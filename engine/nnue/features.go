@@ -343,7 +343,8 @@ func (fs *FeatureSet) Buckets() int { return fs.kings.Count() }
 func (fs *FeatureSet) PerBucket() int { return fs.perBucket }
 
 // Bucket returns the bucket of perspective c's king in pos (0 without
-// buckets or without a king on the board).
+// buckets or without a king on the board), with the mirror that of its
+// file-mirrored square when it stands on the left half.
 func (fs *FeatureSet) Bucket(pos *env.Position, c env.Color) int {
 	if fs.kings.Count() == 1 {
 		return 0
