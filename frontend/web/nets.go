@@ -86,6 +86,9 @@ func netInfo(root *os.Root, prefix, rel string) EngineInfo {
 	if h.KingBuckets != "" {
 		kind += ", king buckets " + h.KingBuckets
 	}
+	if h.Mirror {
+		kind += ", file-mirrored"
+	}
 	gen := ""
 	if g, ok := generationOf(rel); ok {
 		gen = fmt.Sprintf(", generation %d", g)

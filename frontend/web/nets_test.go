@@ -17,11 +17,20 @@ import (
 // material (nnue.Net.SetMaterial), so that it plays sensibly.
 func smallNet(t *testing.T, name string) []byte {
 	t.Helper()
+	return smallNetWith(t, name, nnue.Options{})
+}
+
+// smallNetWith is smallNet over the feature set with options o.
+func smallNetWith(t *testing.T, name string, o nnue.Options) []byte {
+	t.Helper()
 	v, err := env.LoadVariant(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs := nnue.NewFeatureSet(v)
+	fs, err := nnue.NewFeatureSetWith(v, o)
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := nnue.NewNet(fs, 8, 4, 1)
 	table, err := agent.DefaultValues().Table(v)
 	if err != nil {
@@ -35,9 +44,10 @@ func smallNet(t *testing.T, name string) []byte {
 	return b
 }
 
-// netFixture is a server whose --models holds a net for fbgc, one for
-// chess, a net whose weights are damaged (its header reads), a file that is
-// no net and a file named as a checkpoint that is none.
+// netFixture is a server whose --models holds a net for fbgc, a
+// file-mirrored one with king buckets, one for chess, a net whose weights
+// are damaged (its header reads), a file that is no net and a file named as
+// a checkpoint that is none.
 func netFixture(t *testing.T) fixture {
 	t.Helper()
 	models := t.TempDir()
@@ -46,6 +56,7 @@ func netFixture(t *testing.T) fixture {
 	for name, data := range map[string][]byte{
 		"fbgc.nnue":          smallNet(t, "fbgc"),
 		"more/chess.nnue":    smallNet(t, "chess"),
+		"mirrored.nnue":      smallNetWith(t, "fbgc", nnue.Options{Kings: nnue.KingBuckets{Files: 2, Ranks: 2}, Mirror: true}),
 		"damaged.nnue":       damaged,
 		"garbage.nnue":       []byte("not a net at all"),
 		"fbgc.safetensors":   []byte("not a checkpoint: listed unplayable"),
@@ -75,14 +86,15 @@ func TestPlayersOfferTheEngineWithEveryNetOfModels(t *testing.T) {
 	for _, e := range ps.Engines {
 		got[e.Spec] = e
 	}
-	if len(ps.Engines) != 5 || ps.Engines[0].Spec != "engine" || ps.Engines[0].Variant != "" || !strings.Contains(ps.Engines[0].Label, "classical") {
-		t.Fatalf("engines %+v: want the classical engine first, then 4 nets", ps.Engines)
+	if len(ps.Engines) != 6 || ps.Engines[0].Spec != "engine" || ps.Engines[0].Variant != "" || !strings.Contains(ps.Engines[0].Label, "classical") {
+		t.Fatalf("engines %+v: want the classical engine first, then 5 nets", ps.Engines)
 	}
 	for _, c := range []struct {
 		spec, variant, label, err string
 	}{
 		{"engine:eval=models/fbgc.nnue", "fbgc", "net models/fbgc.nnue (learned, fbgc, 8x4)", ""},
 		{"engine:eval=models/more/chess.nnue", "chess", "net models/more/chess.nnue (learned, chess, 8x4)", ""},
+		{"engine:eval=models/mirrored.nnue", "fbgc", "net models/mirrored.nnue (learned, king buckets 2x2, file-mirrored, fbgc, 8x4)", ""},
 		{"engine:eval=models/damaged.nnue", "fbgc", "net models/damaged.nnue", ""}, // its header reads: found at use
 		{"engine:eval=models/garbage.nnue", "", "damaged", "net file models/garbage.nnue: not a bomberzero net file"},
 	} {
