@@ -237,15 +237,24 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	if err != nil {
 		return err
 	}
+	net := cfg.NetSettings()
 	if !ok {
 		st = &State{Kind: stateKind, Version: stateVersion, Variant: cfg.Variant.Name, Seed: cfg.Seed, Games: cfg.Games,
-			ChunkGames: cfg.ChunkGames, Nodes: cfg.Play.Nodes, Phase: PhaseSelfPlay, BestGeneration: -1}
+			ChunkGames: cfg.ChunkGames, Nodes: cfg.Play.Nodes, Net: &net, Phase: PhaseSelfPlay, BestGeneration: -1}
 		if err := saveState(cfg.Dir, st); err != nil {
 			return err
 		}
 	}
 	if err := st.matches(cfg); err != nil {
 		return err
+	}
+	if st.Net == nil {
+		// A version-1 state: the run's nets so far were trained with
+		// unrecorded settings; from here on they are this call's.
+		st.Version, st.Net = stateVersion, &net
+		if err := saveState(cfg.Dir, st); err != nil {
+			return err
+		}
 	}
 	r := &runner{cfg: cfg, st: st, out: cfg.Progress}
 	if r.out == nil {
@@ -257,6 +266,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	}
 	fmt.Fprintf(r.out, "nnue run %s: %s, generations %d to %d, each: self-play %d games at %d nodes on %d workers -> train on the last %d generations' positions -> gate up to %d games (SPRT %g,%g)\n",
 		cfg.Dir, cfg.Variant.Name, st.Generation, cfg.Generations-1, cfg.Games, cfg.Play.Nodes, cfg.Workers, cfg.Window, cfg.Gate.Games, cfg.Gate.SPRT.Elo0, cfg.Gate.SPRT.Elo1)
+	fmt.Fprintf(r.out, "nnue run %s: nets %s\n", cfg.Dir, st.Net)
 	for st.Generation < cfg.Generations {
 		if err := r.generation(ctx); err != nil {
 			return err
@@ -265,7 +275,8 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	return nil
 }
 
-// matches checks that a resumed run was started with cfg's data settings.
+// matches checks that a resumed run was started with cfg's data settings
+// and, when the state records them, its net settings.
 func (st *State) matches(cfg Config) error {
 	path := StatePath(cfg.Dir)
 	switch {
@@ -274,6 +285,12 @@ func (st *State) matches(cfg Config) error {
 	case st.Seed != cfg.Seed || st.Games != cfg.Games || st.ChunkGames != cfg.ChunkGames || st.Nodes != cfg.Play.Nodes:
 		return fmt.Errorf("state %s: the run was started with seed %d, %d games (%d a chunk) at %d nodes; resume it with the same settings (got seed %d, %d games (%d a chunk) at %d nodes)",
 			path, st.Seed, st.Games, st.ChunkGames, st.Nodes, cfg.Seed, cfg.Games, cfg.ChunkGames, cfg.Play.Nodes)
+	}
+	if st.Net != nil {
+		if want, got := st.Net.Diff(cfg.NetSettings()); want != "" {
+			return fmt.Errorf("state %s: the run trains its nets with %s; resume it with the same settings (got %s), or start a new run in another directory",
+				path, want, got)
+		}
 	}
 	return nil
 }

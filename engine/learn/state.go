@@ -13,8 +13,10 @@ import (
 	"bomberzero/internal/readfile"
 )
 
-// stateVersion is the layout version of state.json.
-const stateVersion = 1
+// stateVersion is the layout version of state.json: 2 records the nets'
+// settings (State.Net); a version-1 file, which has none, is still read and
+// is written as version 2 with the resuming command's settings.
+const stateVersion = 2
 
 // stateKind tells a learn run's state.json from other runs' (train's).
 const stateKind = "bomberzero-nnue-run"
@@ -38,6 +40,11 @@ type State struct {
 	Games      int    `json:"games"`
 	ChunkGames int    `json:"chunk_games"`
 	Nodes      int64  `json:"nodes"`
+	// Net is the settings that shape each new net: a resume with other
+	// values would make the run's nets two experiments, so it is refused
+	// too. It is nil only in a version-1 state, until the resume records
+	// the command's settings.
+	Net *NetSettings `json:"net,omitempty"`
 
 	Generation int    `json:"generation"` // the generation in progress, from 0
 	Phase      string `json:"phase"`
@@ -86,8 +93,13 @@ func LoadState(dir string) (st *State, ok bool, err error) {
 	if st.Kind != stateKind {
 		return nil, false, fmt.Errorf("state %s: kind %q, not an nnue run's %q; use another --dir", path, st.Kind, stateKind)
 	}
-	if st.Version != stateVersion {
-		return nil, false, fmt.Errorf("state %s: layout version %d, this build reads %d", path, st.Version, stateVersion)
+	switch {
+	case st.Version < 1 || st.Version > stateVersion:
+		return nil, false, fmt.Errorf("state %s: layout version %d, this build reads 1 to %d", path, st.Version, stateVersion)
+	case st.Version == 1 && st.Net != nil:
+		return nil, false, fmt.Errorf("state %s: layout version 1 with the nets' settings (\"net\"), which only version %d records", path, stateVersion)
+	case st.Version > 1 && st.Net == nil:
+		return nil, false, fmt.Errorf("state %s: layout version %d without the nets' settings (\"net\")", path, st.Version)
 	}
 	switch st.Phase {
 	case PhaseSelfPlay, PhaseTrain, PhaseGate:
