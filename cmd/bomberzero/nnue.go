@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 
@@ -35,10 +36,17 @@ reference Gorgonia graph, the same arithmetic, many times slower).
 The run resumes where it stopped (Ctrl-C, kill -9): finished chunks are kept
 and the games of the unfinished one are played again, the same as an unbroken
 run's; a training stopped resumes after its last finished epoch (from
-RUN/nets/gen-KKKK.train-checkpoint, removed once the net is written). Run it again with a larger --generations to go on; the data settings
-(--seed, --games, --chunk-games, --nodes) must stay those of the run. Play a
-net with the player engine:eval=RUN/nets/gen-KKKK.nnue. docs/engine.md
-explains the loop.`
+RUN/nets/gen-KKKK.train-checkpoint, removed once the net is written). Run it
+again with a larger --generations to go on; the data settings (--seed,
+--games, --chunk-games, --nodes) must stay those of the run. The nets'
+settings (--hidden, --l2, --residual, --king-buckets, --mirror, --lambda,
+--epochs, --batch, --lr, --lr-final, --window, --max-positions) are recorded
+in RUN/state.json at the start and printed with the plan: a resume takes
+the recorded ones for the flags left out and refuses a flag given another
+value, so that the run's nets stay one experiment (start a new --dir to try
+others); --workers, --threads, --trainer and the gate's flags may change.
+Play a net with the player engine:eval=RUN/nets/gen-KKKK.nnue.
+docs/engine.md explains the loop.`
 
 // runNNUE implements "bomberzero nnue".
 func runNNUE(args []string, stdout, stderr io.Writer) error {
@@ -79,6 +87,9 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	if err := applyFit(); err != nil {
 		return err
 	}
+	if err := resumeNetSettings(fs, *dir, &fc, window, maxPos, stderr); err != nil {
+		return err
+	}
 	v, err := fitVariant(*variant, &fc)
 	if err != nil {
 		return err
@@ -109,6 +120,41 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	for _, r := range recs {
 		fmt.Fprintf(stdout, "%-4d %7d %9d %9.5f %9.5f %-13s %+7.0f %s\n", r.Generation, r.Games, r.Positions, r.Train.TrainLoss, r.Train.ValidationLoss,
 			fmt.Sprintf("%d-%d-%d", r.Gate.Wins, r.Gate.Draws, r.Gate.Losses), r.Gate.Elo, r.Best)
+	}
+	return nil
+}
+
+// resumeNetSettings makes a resumed run's net settings the ones recorded in
+// dir's state: a flag of them left out takes the recorded value, and one
+// given another value is a usage error naming the flag, both values and how
+// to start a new run. A version-1 state, which has no record, keeps the
+// command's settings (learn.Run records them), with a line on stderr. A new
+// run, or a state that does not load (learn.Run names it), is left alone.
+func resumeNetSettings(fs *flag.FlagSet, dir string, fc *fit.Config, window, maxPos *int, stderr io.Writer) error {
+	st, ok, err := learn.LoadState(dir)
+	if err != nil || !ok {
+		return nil
+	}
+	given := learn.NewNetSettings(*fc, *window, *maxPos)
+	if st.Net == nil {
+		fmt.Fprintf(stderr, "nnue run %s: its state (layout version 1) has no record of the nets' settings; recording this command's: %s\n", dir, given)
+		return nil
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	run := st.Net.Settings()
+	for i, g := range given.Settings() {
+		if set[g.Name] && g.Value != run[i].Value {
+			return fmt.Errorf("--%s %s: the run in %s trains its nets with --%s %s (state %s); resume it without --%s or with that value, or start a new run with another --dir",
+				g.Name, g.Value, dir, g.Name, run[i].Value, learn.StatePath(dir), g.Name)
+		}
+	}
+	if err := st.Net.Apply(fc); err != nil {
+		return fmt.Errorf("state %s: %w", learn.StatePath(dir), err)
+	}
+	*window, *maxPos = st.Net.Window, st.Net.MaxPositions
+	if err := fc.Validate(); err != nil {
+		return fmt.Errorf("%w: the run's net settings (state %s) with this command's: %v", errUsage, learn.StatePath(dir), err)
 	}
 	return nil
 }

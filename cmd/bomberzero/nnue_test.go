@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -218,5 +219,114 @@ func TestDedupRowsKeepsTheFirstOfEachPosition(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("%s: kept %v; want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestNNUEResumeKeepsTheNetSettings: a run started with --mirror
+// --king-buckets 2x2 --hidden 8 and stopped before its training resumes
+// with the plain command and trains a mirrored 2x2 net of 8 hidden units;
+// a flag given another value than the run's is refused, naming the flag and
+// both values, and writes nothing; a version-1 state resumes and records
+// the command's settings.
+func TestNNUEResumeKeepsTheNetSettings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays and trains a generation")
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	gardner := "../../train/testdata/gardner.toml"
+	plain := []string{"nnue", "--variant", gardner, "--dir", dir, "--generations", "1", "--games", "4", "--chunk-games", "2",
+		"--nodes", "200", "--max-plies", "80", "--gate-games", "2"}
+	first := append(append([]string{}, plain...), "--hidden", "8", "--l2", "4", "--epochs", "1", "--mirror", "--king-buckets", "2x2", "--quiet")
+	if code, _, errs := runCmd(t, first...); code != 0 {
+		t.Fatalf("first run: exit %d: %s", code, errs)
+	}
+	// Back to the moment after generation 0's self-play, as a kill there
+	// leaves the run: phase train, no net, no metrics.
+	editState(t, dir, func(m map[string]any) {
+		m["generation"], m["phase"], m["best"], m["best_generation"] = 0, learn.PhaseTrain, "", -1
+		delete(m, "train")
+	})
+	net := filepath.Join(dir, learn.NetPath(0))
+	for _, p := range []string{net, learn.MetricsPath(dir)} {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	state, err := os.ReadFile(learn.StatePath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--mirror=false"}, "--mirror false: the run in " + dir + " trains its nets with --mirror true"},
+		{[]string{"--hidden", "16"}, "--hidden 16: the run in " + dir + " trains its nets with --hidden 8"},
+		{[]string{"--king-buckets", "none"}, "--king-buckets none: the run in " + dir + " trains its nets with --king-buckets 2x2"},
+		{[]string{"--epochs", "1", "--lr", "0.002"}, "--lr 0.002: the run in " + dir + " trains its nets with --lr 0.001"},
+		{[]string{"--window", "1"}, "--window 1: the run in " + dir + " trains its nets with --window 3"},
+	}
+	for _, c := range refused {
+		code, _, errs := runCmd(t, append(append([]string{}, plain...), c.flags...)...)
+		if code != 1 || !strings.Contains(errs, c.want) || !strings.Contains(errs, "start a new run with another --dir") {
+			t.Errorf("%v: exit %d, %s; want 1 naming %q and a new run", c.flags, code, errs, c.want)
+		}
+		if now, err := os.ReadFile(learn.StatePath(dir)); err != nil || string(now) != string(state) {
+			t.Errorf("%v: the state changed (%v)", c.flags, err)
+		}
+		if _, err := os.Stat(net); err == nil {
+			t.Fatalf("%v: a net was written", c.flags)
+		}
+	}
+	// The plain command (and a flag given the run's value) trains the net
+	// the run was started for, and names its settings in the plan.
+	code, _, errs := runCmd(t, append(append([]string{}, plain...), "--l2", "4")...)
+	if code != 0 || !strings.Contains(errs, "nets --hidden 8 --l2 4 --residual false --king-buckets 2x2 --mirror true") {
+		t.Fatalf("plain resume: exit %d: %s", code, errs)
+	}
+	v, err := env.LoadVariant(gardner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := learn.LoadNet(v, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !n.Mirror || n.Kings.String() != "2x2" || n.H != 8 || n.L2 != 4 {
+		t.Errorf("resumed net: mirror %v, kings %q, hidden %d, l2 %d; want the run's true, 2x2, 8, 4", n.Mirror, n.Kings, n.H, n.L2)
+	}
+	// A version-1 state has no record: the command's settings are recorded,
+	// with a line saying so.
+	editState(t, dir, func(m map[string]any) {
+		m["version"] = 1
+		delete(m, "net")
+	})
+	code, _, errs = runCmd(t, append(append([]string{}, plain...), "--hidden", "12", "--quiet")...)
+	if code != 0 || !strings.Contains(errs, "layout version 1) has no record of the nets' settings; recording this command's: --hidden 12") {
+		t.Fatalf("version-1 resume: exit %d: %s", code, errs)
+	}
+	st, ok, err := learn.LoadState(dir)
+	if err != nil || !ok || st.Net == nil || st.Net.Hidden != 12 || st.Net.Mirror || st.Version != 2 {
+		t.Errorf("version-1 state after the resume: %+v, %v, %v; want version 2 recording --hidden 12 unmirrored", st, ok, err)
+	}
+}
+
+// editState rewrites dir's state.json through edit.
+func editState(t *testing.T, dir string, edit func(map[string]any)) {
+	t.Helper()
+	data, err := os.ReadFile(learn.StatePath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	edit(m)
+	if data, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(learn.StatePath(dir), data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
