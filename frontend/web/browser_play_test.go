@@ -248,9 +248,11 @@ func TestBrowserTimedGameAgainstTheEngineEndsByResignation(t *testing.T) {
 	}
 }
 
-// TestBrowserFlagFallEndsTheGame gives both sides a one-second clock: the
+// TestBrowserFlagFallEndsTheGame gives both sides a six-second clock: the
 // engine (White) moves within its time, the player (Black) does not, and
-// Black's flag falls: 1-0 by forfeit, in the record with the clock.
+// Black's flag falls: 1-0 by forfeit, in the record with the clock. (A
+// one-second clock let White's flag fall first under -race on a loaded
+// machine: the engine's first move there takes over a second.)
 func TestBrowserFlagFallEndsTheGame(t *testing.T) {
 	ctx := browser(t)
 	f := newFixture(t, Config{})
@@ -262,7 +264,7 @@ func TestBrowserFlagFallEndsTheGame(t *testing.T) {
 	if !strings.Contains(status, "clock minutes -1") {
 		t.Errorf("a clock of -1 minutes: %q", status)
 	}
-	setPlay(t, ctx, "engine", "black", "0.02", "0")
+	setPlay(t, ctx, "engine", "black", "0.1", "0")
 	var s pageState
 	waitFor(t, ctx, "the flag fall", func() bool { s = readState(t, ctx); return s.Over })
 	if len(s.Moves) != 1 || s.Result != "1-0" || s.Termination != "forfeit" || !strings.Contains(s.Status, "Black's flag fell") {
@@ -272,7 +274,7 @@ func TestBrowserFlagFallEndsTheGame(t *testing.T) {
 	if !strings.Contains(c.Class, "flag") || c.Bottom != "0:00.0" {
 		t.Errorf("Black's clock %q, class %q", c.Bottom, c.Class)
 	}
-	for _, want := range []string{`[Result "1-0"]`, `[Termination "forfeit"]`, `[TimeControl "1+0"]`, `[Clocks "0.`} {
+	for _, want := range []string{`[Result "1-0"]`, `[Termination "forfeit"]`, `[TimeControl "6+0"]`, `[Clocks "`} {
 		if !strings.Contains(c.Record, want) {
 			t.Errorf("record lacks %s:\n%s", want, c.Record)
 		}
