@@ -12,6 +12,22 @@ import (
 	"bomberzero/engine/nnue/fit"
 )
 
+// settingsRun plays and trains one generation of settingsConfig's run in a
+// new directory (skipped under -short) and returns the directory and the
+// config.
+func settingsRun(t *testing.T) (string, Config) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("plays a generation")
+	}
+	dir := t.TempDir()
+	cfg := settingsConfig(t, dir)
+	if err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	return dir, cfg
+}
+
 // settingsConfig is tinyConfig for one generation with a fake trainer
 // that carries fit settings (it ignores them: what is tested is that the
 // run records and checks them).
@@ -28,14 +44,7 @@ func settingsConfig(t *testing.T, dir string) Config {
 // a resume with any of them changed is refused naming the state, the run's
 // value and the given one, and writes nothing; the same settings resume.
 func TestRunRecordsAndChecksNetSettings(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays a generation")
-	}
-	dir := t.TempDir()
-	cfg := settingsConfig(t, dir)
-	if err := Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg := settingsRun(t)
 	st, ok, err := LoadState(dir)
 	if err != nil || !ok || st.Net == nil {
 		t.Fatalf("state: %+v, %v, %v", st, ok, err)
@@ -84,14 +93,7 @@ func TestRunRecordsAndChecksNetSettings(t *testing.T) {
 // TestVersion1StateGetsTheRecord: a version-1 state (no net settings) is
 // resumed and records the resuming call's settings as version 2.
 func TestVersion1StateGetsTheRecord(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays a generation")
-	}
-	dir := t.TempDir()
-	cfg := settingsConfig(t, dir)
-	if err := Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg := settingsRun(t)
 	writeVersion1(t, dir)
 	f := cfg.Trainer.(fakeTrainer).Fit
 	f.Hidden, f.Mirror = 16, false

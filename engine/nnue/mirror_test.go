@@ -334,16 +334,7 @@ func TestMirroredFileRoundTrips(t *testing.T) {
 			{`"version":5`, `"version":4`, "want version 5 for a mirrored net"},
 			{`"mirror":true`, `"mirror":false`, "layout"},
 		} {
-			bad := rewriteHeader(t, data, c.old, c.new)
-			got, err := Decode(bad)
-			if err == nil {
-				rfs, ferr := FeatureSetOf(v, got)
-				if ferr == nil {
-					_, err = NewEvaluator(got, rfs, "x")
-				} else {
-					err = ferr
-				}
-			}
+			err := useNet(v, rewriteHeader(t, data, c.old, c.new))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("%s header %s: %v; want an error naming %q", o, c.new, err, c.want)
 			}

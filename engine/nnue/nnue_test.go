@@ -660,16 +660,7 @@ func TestBucketedFileRoundTrips(t *testing.T) {
 		{`"king_buckets":"3x2"`, `"king_buckets":"0x2"`, "0x2"},
 		{`"king_buckets":"3x2"`, `"king_buckets":"2x3"`, "layout"},
 	} {
-		bad := rewriteHeader(t, data, c.old, c.new)
-		got, err := Decode(bad)
-		if err == nil {
-			rfs, ferr := FeatureSetOf(v, got)
-			if ferr == nil {
-				_, err = NewEvaluator(got, rfs, "x")
-			} else {
-				err = ferr
-			}
-		}
+		err := useNet(v, rewriteHeader(t, data, c.old, c.new))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("header %s: %v; want an error naming %q", c.new, err, c.want)
 		}
@@ -749,4 +740,19 @@ func FuzzReadHeader(f *testing.F) {
 			t.Fatalf("a header without a variant accepted: %+v", h)
 		}
 	})
+}
+
+// useNet decodes a net file and builds an evaluator of it over variant v,
+// returning the first error: what a player spec's eval= goes through.
+func useNet(v *env.Variant, data []byte) error {
+	n, err := Decode(data)
+	if err != nil {
+		return err
+	}
+	fs, err := FeatureSetOf(v, n)
+	if err != nil {
+		return err
+	}
+	_, err = NewEvaluator(n, fs, "x")
+	return err
 }
