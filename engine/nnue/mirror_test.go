@@ -4,11 +4,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 
 	"bomberzero/env"
+	"bomberzero/env/envtest"
 )
 
 // fileSymmetric reports, independently of the feature set, whether v's
@@ -22,59 +22,6 @@ func fileSymmetric(v *env.Variant) bool {
 		}
 	}
 	return true
-}
-
-// reflectFiles returns pos's position text with every rank reversed
-// (a<->j on 10 files), hands kept, castling rights and the en passant
-// square dropped.
-func reflectFiles(t *testing.T, pos *env.Position) *env.Position {
-	t.Helper()
-	fields := strings.Fields(pos.String())
-	board, hand, _ := strings.Cut(fields[0], "[")
-	if hand != "" {
-		hand = "[" + hand
-	}
-	rows := strings.Split(board, "/")
-	for i, row := range rows {
-		var cells []byte
-		for j := 0; j < len(row); {
-			if row[j] < '0' || row[j] > '9' {
-				cells = append(cells, row[j])
-				j++
-				continue
-			}
-			k := j
-			for k < len(row) && row[k] >= '0' && row[k] <= '9' {
-				k++
-			}
-			n, _ := strconv.Atoi(row[j:k])
-			cells = append(cells, strings.Repeat("1", n)...)
-			j = k
-		}
-		var b strings.Builder
-		empty := 0
-		for j := len(cells) - 1; j >= 0; j-- {
-			if cells[j] == '1' {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteString(strconv.Itoa(empty))
-				empty = 0
-			}
-			b.WriteByte(cells[j])
-		}
-		if empty > 0 {
-			b.WriteString(strconv.Itoa(empty))
-		}
-		rows[i] = b.String()
-	}
-	text := strings.Join(rows, "/") + hand + " " + fields[1] + " - - " + fields[4] + " " + fields[5]
-	q, err := pos.Variant().ParsePosition(text)
-	if err != nil {
-		t.Fatalf("the file-mirror of %s: %v", pos, err)
-	}
-	return q
 }
 
 // The boards whose holes are symmetric file-wise take the mirror; the
@@ -194,7 +141,7 @@ func TestMirroredFeaturesAreThoseOfTheReflectedPosition(t *testing.T) {
 		for game := range 4 {
 			pos := v.NewPosition()
 			for ply := 0; ply < 100; ply++ {
-				q := reflectFiles(t, pos)
+				q := envtest.ReflectFiles(t, pos)
 				for c := range env.Color(2) {
 					k := pos.KingSquare(c)
 					left := k != env.NoSquare && v.Geo.File(k) < v.Geo.Files/2
@@ -258,7 +205,7 @@ func TestMirroredNetScoresAPositionAndItsMirrorAlike(t *testing.T) {
 			pos := v.NewPosition()
 			compared := 0
 			for ply := 0; ply < 120; ply++ {
-				q := reflectFiles(t, pos)
+				q := envtest.ReflectFiles(t, pos)
 				if pos.KingSquare(env.White) != env.NoSquare && pos.KingSquare(env.Black) != env.NoSquare {
 					a, b := float64(e.Output(pos))*float64(n.Scale), float64(f.Output(q))*float64(n.Scale)
 					if math.Abs(a-b) > 1e-3 {
@@ -281,7 +228,7 @@ func TestMirroredNetScoresAPositionAndItsMirrorAlike(t *testing.T) {
 				pn := withPSQT(NewNet(pfs, 32, 8, 4), pfs, 4)
 				start := v.NewPosition()
 				start.DoMove(start.LegalMoves(nil)[0])
-				if a, b := scratch(pn, pfs, start), scratch(pn, pfs, reflectFiles(t, start)); a == b {
+				if a, b := scratch(pn, pfs, start), scratch(pn, pfs, envtest.ReflectFiles(t, start)); a == b {
 					t.Errorf("%s: a plain net scores a position and its file-mirror alike (%v)", name, a)
 				}
 			}

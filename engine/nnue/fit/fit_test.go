@@ -9,6 +9,7 @@ import (
 
 	"bomberzero/engine/nnue"
 	"bomberzero/env"
+	"bomberzero/env/envtest"
 )
 
 func mustVariant(t testing.TB, name string) *env.Variant {
@@ -158,10 +159,7 @@ func TestTrainLearnsMaterial(t *testing.T) {
 					continue
 				}
 				compared++
-				q, err := v.ParsePosition(reflectFEN(p.String()))
-				if err != nil {
-					t.Fatalf("the file-mirror of %s: %v", p, err)
-				}
+				q := envtest.ReflectFiles(t, p)
 				a := float64(ev.Output(p)) * float64(net.Scale)
 				b := float64(ev.Fork().Output(q)) * float64(net.Scale)
 				if math.Abs(a-b) > 1e-3 {
@@ -388,40 +386,4 @@ func TestTrainStopsWhenCancelled(t *testing.T) {
 	if _, _, err := Train(ctx, v, samples, DefaultConfig(), nil, nil); err != context.Canceled {
 		t.Errorf("error %v; want context.Canceled", err)
 	}
-}
-
-// reflectFEN returns position text with every rank reversed file-wise
-// (one character a cell, as chess writes them), castling rights and the
-// en passant square dropped.
-func reflectFEN(fen string) string {
-	fields := strings.Fields(fen)
-	rows := strings.Split(fields[0], "/")
-	for i, row := range rows {
-		var cells []byte
-		for j := 0; j < len(row); j++ {
-			if c := row[j]; c >= '1' && c <= '9' {
-				cells = append(cells, strings.Repeat(".", int(c-'0'))...)
-			} else {
-				cells = append(cells, c)
-			}
-		}
-		var b strings.Builder
-		empty := 0
-		for j := len(cells) - 1; j >= 0; j-- {
-			if cells[j] == '.' {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			b.WriteByte(cells[j])
-		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		rows[i] = b.String()
-	}
-	return strings.Join(rows, "/") + " " + fields[1] + " - - " + strings.Join(fields[4:], " ")
 }
