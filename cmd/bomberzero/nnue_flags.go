@@ -92,8 +92,13 @@ func fitVariant(name string, fc *fit.Config) (*env.Variant, error) {
 	if _, err := nnue.NewBucketedFeatureSet(v, fc.KingBuckets); err != nil {
 		return nil, fmt.Errorf("%w: --king-buckets: %v", errUsage, err)
 	}
-	if _, err := nnue.NewFeatureSetWith(v, nnue.Options{Kings: fc.KingBuckets, Mirror: fc.Mirror}); err != nil {
-		return nil, fmt.Errorf("%w: --mirror: %v", errUsage, err)
+	if fc.Mirror {
+		// The buckets fit the board: what is left to refuse is the
+		// mirror's (a board not symmetric file-wise, too many file zones
+		// for the kings' half).
+		if _, err := nnue.NewFeatureSetWith(v, nnue.Options{Kings: fc.KingBuckets, Mirror: true}); err != nil {
+			return nil, fmt.Errorf("%w: --mirror: %v", errUsage, err)
+		}
 	}
 	fc.Table = table
 	return v, nil

@@ -177,7 +177,7 @@ func NewBucketedFeatureSet(v *env.Variant, k KingBuckets) (*FeatureSet, error) {
 func checkMirror(v *env.Variant) error {
 	g := v.Geo
 	for s := range g.Cells() {
-		m := env.Square(s/g.Files*g.Files + g.Files - 1 - s%g.Files)
+		m := env.Square(reflectFile(s, g.Files))
 		if g.IsReal(env.Square(s)) != g.IsReal(m) {
 			hole, real := g.Name(env.Square(s)), g.Name(m)
 			if g.IsReal(env.Square(s)) {
@@ -304,9 +304,10 @@ func (fs *FeatureSet) mirror(s int) int {
 }
 
 // fileMirror returns cell s reflected file-wise.
-func (fs *FeatureSet) fileMirror(s int) int {
-	return s/fs.files*fs.files + fs.files - 1 - s%fs.files
-}
+func (fs *FeatureSet) fileMirror(s int) int { return reflectFile(s, fs.files) }
+
+// reflectFile returns cell s of a board files wide reflected file-wise.
+func reflectFile(s, files int) int { return s/files*files + files - 1 - s%files }
 
 // Len returns the number of features.
 func (fs *FeatureSet) Len() int { return fs.total }

@@ -17,12 +17,13 @@ import (
 // Version 5 added the file mirror (header key mirror, true), so that a
 // build without it refuses a mirrored net by its version instead of by a
 // layout it cannot name; a net without the mirror is written as version
-// 4 (with buckets) or 3, byte for byte as before. Version 4 added king buckets (header key king_buckets, e.g. "3x3"), so
-// that a build without them refuses a bucketed net instead of reading its
-// features wrong; a net without buckets is written as version 3, which
-// builds before buckets read. Version 3 added the base evaluation of a residual net (header keys base
-// and base_table), so that a build that cannot add the base refuses such a
-// net instead of playing its correction alone. ReadFile reads versions 2
+// 4 (with buckets) or 3, byte for byte as before. Version 4 added king
+// buckets (header key king_buckets, e.g. "3x3"), so that a build without
+// them refuses a bucketed net instead of reading its features wrong; a net
+// without buckets is written as version 3, which builds before buckets
+// read. Version 3 added the base evaluation of a residual net (header keys
+// base and base_table), so that a build that cannot add the base refuses
+// such a net instead of playing its correction alone. ReadFile reads versions 2
 // (no base) and 1, the format before the linear (PSQT) path, whose nets
 // it reads with that path zero: they evaluate as before.
 const FileVersion = 5
