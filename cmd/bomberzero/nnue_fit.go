@@ -33,7 +33,12 @@ piece-square weight learns from both wings' positions and the first layer
 has half the squares to fit. It combines with --king-buckets, whose file
 zones then divide the right half (at most files - files/2 of them); a board
 whose holes are not symmetric file-wise (claustrophobia) refuses it. A net
-from --init keeps its own mirror and buckets.`
+from --init keeps its own mirror and buckets.
+
+--init may name the net of another variant with the same input layout (the
+same board, cells and piece letters: fbgc's net for fbgc-superpower or
+fbgc-superjump), to start a related variant's first net from what that one
+learned; the net written is --variant's. The chunks must be --variant's.`
 
 // runNNUEFit implements "bomberzero nnue fit".
 func runNNUEFit(args []string, stdout, stderr io.Writer) error {
@@ -82,9 +87,14 @@ func runNNUEFit(args []string, stdout, stderr io.Writer) error {
 	sort.Strings(paths)
 	var rows []learn.Row
 	for _, p := range paths {
-		_, r, err := learn.ReadChunk(p)
+		m, r, err := learn.ReadChunk(p)
 		if err != nil {
 			return err
+		}
+		if m.Variant != v.Name {
+			// Another variant's positions may parse, so they would be
+			// trained on with their scores under other rules.
+			return fmt.Errorf("--data: chunk %s holds positions of variant %s, not %s (--variant)", p, m.Variant, v.Name)
 		}
 		rows = append(rows, r...)
 	}

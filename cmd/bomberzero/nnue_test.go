@@ -159,6 +159,52 @@ func TestNNUEWorkerWritesTheRunsChunks(t *testing.T) {
 	if code, _, errs := runCmd(t, fitArgs(out, "--out", filepath.Join(base, "bad.nnue"), "--init", net, "--mirror")...); code == 0 || !strings.Contains(errs, "mirror") {
 		t.Errorf("--mirror on a net without it: exit %d, %s; want an error naming the mirror", code, errs)
 	}
+	// A related variant (gardner's board and pieces, other promotions)
+	// starts from gardner's net; its fit refuses gardner's chunks, and a
+	// variant of another board refuses the net naming both variants.
+	gardner, err := os.ReadFile("../../train/testdata/gardner.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	related := filepath.Join(base, "related.toml")
+	text := strings.Replace(strings.Replace(string(gardner), `name = "gardner"`, `name = "gardner-rooks"`, 1), `promote_to = "QRBN"`, `promote_to = "R"`, 1)
+	if err := os.WriteFile(related, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	relatedOut := filepath.Join(base, "related")
+	if code, _, errs := runCmd(t, "nnue", "worker", "--out", relatedOut, "--variant", related, "--games", "2", "--chunk-games", "1", "--nodes", "200",
+		"--max-plies", "40", "--seed", "5", "--quiet"); code != 0 {
+		t.Fatalf("worker of the related variant: exit %d: %s", code, errs)
+	}
+	relatedNet := filepath.Join(base, "related.nnue")
+	relatedFit := func(data, init string) (int, string) {
+		code, _, errs := runCmd(t, "nnue", "fit", "--variant", related, "--data", data, "--out", relatedNet, "--init", init,
+			"--epochs", "1", "--batch", "8", "--quiet")
+		return code, errs
+	}
+	if code, errs := relatedFit(relatedOut+","+out, net); code == 0 || !strings.Contains(errs, "variant ../../train/testdata/gardner.toml, not "+related) {
+		t.Errorf("gardner's chunks for gardner-rooks: exit %d, %s; want them refused naming both variants", code, errs)
+	}
+	if code, errs := relatedFit(relatedOut, net); code != 0 {
+		t.Fatalf("gardner-rooks from gardner's net: exit %d: %s", code, errs)
+	}
+	rv, err := env.LoadVariant(related)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := learn.LoadNet(rv, relatedNet); err != nil || n.H != 8 {
+		t.Errorf("the related variant's net: %v, %+v; want a gardner-rooks net of gardner's net's sizes", err, n)
+	}
+	if _, err := learn.LoadNet(v, relatedNet); err == nil {
+		t.Error("gardner-rooks's net loads as gardner's")
+	}
+	chess, err := env.LoadVariant("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := learn.LoadInitNet(chess, net); err == nil || !strings.Contains(err.Error(), "not chess, with another input layout") {
+		t.Errorf("chess from gardner's net: %v; want the layouts named", err)
+	}
 }
 
 func TestNNUEWorkerRefusesBadInput(t *testing.T) {

@@ -45,6 +45,29 @@ func LoadNet(v *env.Variant, path string) (*nnue.Net, error) {
 	return n, nil
 }
 
+// LoadInitNet reads the net file at path for a training of variant v to
+// start from: v's own net, or the net of another variant whose input
+// layout is v's (the same board, cells and piece letters, as fbgc's net
+// for fbgc-superpower), a related variant's knowledge to begin with.
+func LoadInitNet(v *env.Variant, path string) (*nnue.Net, error) {
+	n, err := nnue.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if n.Variant == v.Name {
+		return n, nil
+	}
+	fs, err := nnue.NewFeatureSetWith(v, n.Options())
+	if err != nil {
+		return nil, fmt.Errorf("net file %s: a net for variant %s, whose inputs %s cannot have: %w", path, n.Variant, v.Name, err)
+	}
+	if fs.Layout() != n.Layout || fs.Len() != n.Features {
+		return nil, fmt.Errorf("net file %s: a net for variant %s, not %s, with another input layout (%s, %d features; %s has %s, %d)",
+			path, n.Variant, v.Name, n.Layout, n.Features, v.Name, fs.Layout(), fs.Len())
+	}
+	return n, nil
+}
+
 // Evaluator returns the engine evaluation of the net file at path.
 func (t NNUE) Evaluator(v *env.Variant, _ []int32, path string) (engine.Evaluator, error) {
 	n, err := LoadNet(v, path)
@@ -92,7 +115,7 @@ func (t NNUE) samples(v *env.Variant, rows []Row, start *nnue.Net) ([]fit.Sample
 func (t NNUE) Train(ctx context.Context, v *env.Variant, rows []Row, init, out string, seed uint64, progress func(step, total int)) (TrainStats, error) {
 	var start *nnue.Net
 	if init != "" {
-		n, err := LoadNet(v, init)
+		n, err := LoadInitNet(v, init)
 		if err != nil {
 			return TrainStats{}, err
 		}

@@ -84,8 +84,12 @@ func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, in
 	// (nnue.NewFactoredNet), folded into the engine's net at the end.
 	var net *nnue.Net
 	if init != nil {
-		if init.Variant != v.Name || init.Layout != fs.Layout() || init.Features != fs.Len() {
-			return nil, Report{}, fmt.Errorf("fit: the initial net is for variant %s (layout %s), not %s (layout %s)", init.Variant, init.Layout, v.Name, fs.Layout())
+		// A net of another variant with the same input layout (the same
+		// board, cells and piece letters, as fbgc's for its options) is a
+		// start like the variant's own: the features mean the same.
+		if init.Layout != fs.Layout() || init.Features != fs.Len() {
+			return nil, Report{}, fmt.Errorf("fit: the initial net is for variant %s (input layout %s, %d features), not for the layout of %s (%s, %d features)",
+				init.Variant, init.Layout, init.Features, v.Name, fs.Layout(), fs.Len())
 		}
 		if err := init.Check(); err != nil {
 			return nil, Report{}, fmt.Errorf("fit: the initial net: %w", err)
@@ -93,6 +97,7 @@ func Train(ctx context.Context, v *env.Variant, samples []Sample, cfg Config, in
 		if net, err = nnue.Unfold(fs, init); err != nil {
 			return nil, Report{}, fmt.Errorf("fit: the initial net: %w", err)
 		}
+		net.Variant = v.Name
 	} else {
 		if cfg.Residual && len(cfg.Table) < 2 {
 			return nil, Report{}, errors.New("fit: residual: want the piece values table of the classical base (Config.Table)")
