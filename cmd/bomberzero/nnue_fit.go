@@ -37,7 +37,7 @@ from --init keeps its own mirror and buckets.
 
 --init may name the net of another variant with the same input layout (the
 same board, cells and piece letters: fbgc's net for fbgc-superpower or
-fbgc-superjump), to start a related variant's first net from what that one
+fbgc-superknights), to start a related variant's first net from what that one
 learned; the net written is --variant's. The chunks must be --variant's.`
 
 // runNNUEFit implements "bomberzero nnue fit".
