@@ -41,6 +41,12 @@ type engineBenchResult struct {
 	// without fairy-stockfish.
 	FairyCPUNPS float64 `json:"fairy_cpu_nps,omitempty"`
 	OverFairy   float64 `json:"over_fairy,omitempty"`
+	// FairyMovegenCPURate is Fairy-Stockfish's full legal-move generations
+	// per CPU-second in its own perft from chess's start, and
+	// FairyNodesPerMovegen its bench rate over it: the reference engine's
+	// own ratio, the yardstick for NodesPerMovegen.
+	FairyMovegenCPURate  float64 `json:"fairy_movegen_cpu_rate,omitempty"`
+	FairyNodesPerMovegen float64 `json:"fairy_nodes_per_movegen,omitempty"`
 }
 
 // runBenchEngine measures the alpha-beta engine's speed, one thread,
@@ -53,6 +59,7 @@ func runBenchEngine(args []string, stdout, stderr io.Writer) error {
 	positions := fs.Int("positions", 12, "positions per variant")
 	genTime := fs.Duration("movegen-time", time.Second, "measuring time of the move generation rate")
 	fairy := fs.String("fairy", "fairy-stockfish", "Fairy-Stockfish binary for its bench (\"\" skips it)")
+	fairyDepth := fs.Int("fairy-perft", 6, "depth of Fairy-Stockfish's perft from chess's start that measures its move generation rate (1 to 7)")
 	asJSON := fs.Bool("json", false, "print JSON lines")
 	quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -61,16 +68,21 @@ func runBenchEngine(args []string, stdout, stderr io.Writer) error {
 	if *nodes < 1 || *positions < 1 {
 		return fmt.Errorf("%w: --nodes and --positions must be at least 1", errUsage)
 	}
+	if *fairyDepth < 1 || *fairyDepth > 7 {
+		return fmt.Errorf("%w: --fairy-perft %d: want 1 to 7", errUsage, *fairyDepth)
+	}
 	if *threads < 1 || *threads > engine.MaxThreads {
 		return fmt.Errorf("%w: --threads %d: want 1 to %d", errUsage, *threads, engine.MaxThreads)
 	}
-	fairyNPS := 0.0
+	fairyNPS, fairyGen := 0.0, 0.0
 	if *fairy != "" {
 		path, err := external.LookPath(*fairy)
 		if err != nil {
 			fmt.Fprintf(stderr, "no Fairy-Stockfish: %v (its bench skipped; --fairy names the binary, Debian puts it in /usr/games)\n", err)
 		} else if fairyNPS, err = fairyBench(path); err != nil {
 			fmt.Fprintf(stderr, "fairy-stockfish bench: %v (skipped)\n", err)
+		} else if fairyGen, err = fairyMovegen(path, *fairyDepth); err != nil {
+			fmt.Fprintf(stderr, "fairy-stockfish perft: %v (its ratio skipped)\n", err)
 		}
 	}
 	for _, name := range strings.Split(*variants, ",") {
@@ -85,6 +97,9 @@ func runBenchEngine(args []string, stdout, stderr io.Writer) error {
 		if fairyNPS > 0 {
 			res.FairyCPUNPS, res.OverFairy = fairyNPS, res.CPUNPS/fairyNPS
 		}
+		if fairyGen > 0 {
+			res.FairyMovegenCPURate, res.FairyNodesPerMovegen = fairyGen, fairyNPS/fairyGen
+		}
 		if *asJSON {
 			if err := json.NewEncoder(stdout).Encode(res); err != nil {
 				return err
@@ -95,6 +110,9 @@ func runBenchEngine(args []string, stdout, stderr io.Writer) error {
 			res.Variant, res.Threads, res.Positions, res.Nodes, res.NPS/1e3, res.CPUNPS/1e3, res.MovegenCPURate/1e3, res.NodesPerMovegen)
 		if fairyNPS > 0 {
 			fmt.Fprintf(stdout, "; fairy-stockfish bench %.0fk/cpu-s, engine/fairy %.2f", fairyNPS/1e3, res.OverFairy)
+		}
+		if fairyGen > 0 {
+			fmt.Fprintf(stdout, "; fairy-stockfish movegen %.0fk/cpu-s, its nodes/movegen %.2f", fairyGen/1e3, res.FairyNodesPerMovegen)
 		}
 		fmt.Fprintln(stdout)
 	}
@@ -162,13 +180,68 @@ func benchEngine(v *env.Variant, threads int, nodes int64, n int, genTime time.D
 // fairyBench runs "fairy-stockfish bench" (orthodox chess, one thread,
 // its default depth) and returns its nodes per CPU-second of its process.
 func fairyBench(path string) (float64, error) {
+	nodes, cpu, err := runFairy(path, nil, "bench")
+	if err != nil {
+		return 0, fmt.Errorf("%s bench: %w", path, err)
+	}
+	return float64(nodes) / cpu, nil
+}
+
+// fairyMovegen runs Fairy-Stockfish's "go perft depth" from orthodox
+// chess's start and returns its full legal-move generations per CPU-second
+// of its process, less the CPU of a process that only starts and quits.
+// Its perft counts the last ply in bulk, so it generates the legal moves of
+// every position above that ply: perft(0) + ... + perft(depth-1), which
+// env counts; the leaves it reports must be env's perft(depth) too, which
+// its leaf count checks for depths env counts quickly.
+func fairyMovegen(path string, depth int) (float64, error) {
+	if depth < 1 {
+		return 0, fmt.Errorf("perft depth %d: want at least 1 (a perft of no plies generates nothing)", depth)
+	}
+	start, err := env.LoadVariant("chess")
+	if err != nil {
+		return 0, err
+	}
+	p := start.NewPosition()
+	var gens uint64
+	for k := 0; k < depth; k++ {
+		gens += p.Perft(k)
+	}
+	leaves, cpu, err := runFairy(path, []string{"position startpos", "go perft " + strconv.Itoa(depth)}, "")
+	if err != nil {
+		return 0, fmt.Errorf("%s perft %d: %w", path, depth, err)
+	}
+	if depth <= 5 {
+		if want := p.Perft(depth); uint64(leaves) != want {
+			return 0, fmt.Errorf("%s perft %d counted %d leaves, env %d: not the same game", path, depth, leaves, want)
+		}
+	}
+	_, idle, err := runFairy(path, nil, "")
+	if err != nil {
+		return 0, fmt.Errorf("%s start: %w", path, err)
+	}
+	if cpu -= idle; cpu <= 0 {
+		return 0, fmt.Errorf("%s perft %d took no more CPU than starting it (%.3f s): raise --fairy-perft", path, depth, idle)
+	}
+	return float64(gens) / cpu, nil
+}
+
+// runFairy runs the engine with the argument arg (none if empty) and the
+// lines on its standard input followed by "quit", and returns the count of
+// its "Nodes searched" line (0 when it prints none) and its process's CPU
+// seconds.
+func runFairy(path string, lines []string, arg string) (int64, float64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, path, "bench")
+	cmd := exec.CommandContext(ctx, path)
+	if arg != "" {
+		cmd = exec.CommandContext(ctx, path, arg)
+	}
+	cmd.Stdin = strings.NewReader(strings.Join(append(lines, "quit"), "\n") + "\n")
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return 0, fmt.Errorf("%s bench: %w", path, err)
+		return 0, 0, err
 	}
 	var nodes int64
 	sc := bufio.NewScanner(&out)
@@ -178,8 +251,8 @@ func fairyBench(path string) (float64, error) {
 		}
 	}
 	cpu := (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
-	if nodes <= 0 || cpu <= 0 {
-		return 0, fmt.Errorf("%s bench: no \"Nodes searched\" line in its output", path)
+	if len(lines)+len(arg) > 0 && (nodes <= 0 || cpu <= 0) {
+		return 0, 0, fmt.Errorf("no \"Nodes searched\" line in its output")
 	}
-	return float64(nodes) / cpu, nil
+	return nodes, cpu, nil
 }
