@@ -38,7 +38,8 @@ and the games of the unfinished one are played again, the same as an unbroken
 run's; a training stopped resumes after its last finished epoch (from
 RUN/nets/gen-KKKK.train-checkpoint, removed once the net is written). Run it
 again with a larger --generations to go on; the data settings (--seed,
---games, --chunk-games, --nodes) must stay those of the run. The nets'
+--games, --chunk-games, --nodes) stay those of the run: a resume takes the
+recorded ones for the flags left out and refuses another value. The nets'
 settings (--hidden, --l2, --residual, --king-buckets, --mirror, --lambda,
 --epochs, --batch, --lr, --lr-final, --window, --max-positions) are recorded
 in RUN/state.json at the start and printed with the plan: a resume takes
@@ -100,6 +101,7 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	cfg.Play = play()
 	cfg.Window, cfg.MaxPositions = *window, *maxPos
 	cfg.Gate.Games, cfg.Gate.OpeningPlies, cfg.Gate.SPRT = *gateGames, *gatePlies, test
+	resumeDataSettings(fs, &cfg)
 	cfg.Progress = progressTo(stderr, *quiet)
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -122,6 +124,32 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 			fmt.Sprintf("%d-%d-%d", r.Gate.Wins, r.Gate.Draws, r.Gate.Losses), r.Gate.Elo, r.Best)
 	}
 	return nil
+}
+
+// resumeDataSettings gives a resumed run the data settings recorded in its
+// state (--seed, --games, --chunk-games, --nodes) for those of the flags
+// left out, so that a run started under older defaults resumes without
+// naming them; one given another value is refused by learn.Run, naming
+// both. A new run, or a state that does not load, is left alone.
+func resumeDataSettings(fs *flag.FlagSet, cfg *learn.Config) {
+	st, ok, err := learn.LoadState(cfg.Dir)
+	if err != nil || !ok {
+		return
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["seed"] {
+		cfg.Seed = st.Seed
+	}
+	if !set["games"] {
+		cfg.Games = st.Games
+	}
+	if !set["chunk-games"] {
+		cfg.ChunkGames = st.ChunkGames
+	}
+	if !set["nodes"] {
+		cfg.Play.Nodes = st.Nodes
+	}
 }
 
 // resumeNetSettings makes a resumed run's net settings the ones recorded in

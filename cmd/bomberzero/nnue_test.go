@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -37,6 +38,18 @@ func TestNNUERunsAGenerationAndResumes(t *testing.T) {
 	code, _, errs = runCmd(t, append(args, "--seed", "9")...)
 	if code != 1 || !strings.Contains(errs, learn.StatePath(dir)) {
 		t.Errorf("resume with another seed: exit %d, %s", code, errs)
+	}
+	// Data settings left out are the run's, not the defaults: one more
+	// generation plays the run's 4 games in chunks of 2 at 200 nodes.
+	more := []string{"nnue", "--variant", "../../train/testdata/gardner.toml", "--dir", dir, "--generations", "2", "--max-plies", "80", "--gate-games", "2", "--quiet"}
+	if code, _, errs := runCmd(t, more...); code != 0 {
+		t.Fatalf("resume without the data flags: exit %d: %s", code, errs)
+	}
+	if _, _, err := learn.ReadChunk(learn.ChunkPath(dir, 1, 1)); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(learn.ChunkPath(dir, 1, 2)); !os.IsNotExist(err) {
+		t.Errorf("generation 1 has a third chunk (%v): the resume played the default games, not the run's 4", err)
 	}
 }
 
@@ -310,7 +323,7 @@ func TestNNUEResumeKeepsTheNetSettings(t *testing.T) {
 		{[]string{"--hidden", "16"}, "--hidden 16: the run in " + dir + " trains its nets with --hidden 8"},
 		{[]string{"--king-buckets", "none"}, "--king-buckets none: the run in " + dir + " trains its nets with --king-buckets 2x2"},
 		{[]string{"--epochs", "1", "--lr", "0.002"}, "--lr 0.002: the run in " + dir + " trains its nets with --lr 0.001"},
-		{[]string{"--window", "1"}, "--window 1: the run in " + dir + " trains its nets with --window 3"},
+		{[]string{"--window", "1"}, "--window 1: the run in " + dir + " trains its nets with --window " + strconv.Itoa(learn.DefaultConfig().Window)},
 	}
 	for _, c := range refused {
 		code, _, errs := runCmd(t, append(append([]string{}, plain...), c.flags...)...)

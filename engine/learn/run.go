@@ -53,11 +53,14 @@ type Config struct {
 }
 
 // DefaultConfig returns settings that fit two cores (the variant, table,
-// directory and trainer are left to the caller).
+// directory and trainer are left to the caller): in fbgc, four generations
+// of 3,800 games, each net trained on the last two generations' positions,
+// a run of under 2 hours on the project's idle 2-core machine
+// (docs/RESULTS.md, "One run inside two hours").
 func DefaultConfig() Config {
 	return Config{
-		Generations: 5, Games: 200, ChunkGames: 10, Play: DefaultPlayConfig(), Workers: 2, Seed: 1,
-		Window: 3, MaxPositions: 2_000_000,
+		Generations: 4, Games: 3800, ChunkGames: 10, Play: DefaultPlayConfig(), Workers: 2, Seed: 1,
+		Window: 2, MaxPositions: 2_000_000,
 		Gate: GateConfig{Games: 200, SPRT: stats.SPRT{Elo0: 0, Elo1: 20, Alpha: 0.05, Beta: 0.05}, OpeningPlies: 6},
 	}
 }

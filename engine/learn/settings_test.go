@@ -71,7 +71,7 @@ func TestRunRecordsAndChecksNetSettings(t *testing.T) {
 			c.Trainer = fakeTrainer{NNUE{Fit: f}}
 		}, "--king-buckets 2x2; resume"},
 		{"lr", func(c *Config) { f := fitOf(*c); f.LearningRate = 5e-4; c.Trainer = fakeTrainer{NNUE{Fit: f}} }, "(got --lr 0.0005)"},
-		{"window", func(c *Config) { c.Window = 2 }, "--window 3; resume"},
+		{"window", func(c *Config) { c.Window = 5 }, "(got --window 5)"},
 		{"max positions", func(c *Config) { c.MaxPositions = 100 }, "(got --max-positions 100)"},
 	}
 	for _, c := range cases {
