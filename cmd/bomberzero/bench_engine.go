@@ -189,7 +189,8 @@ func fairyBench(path string) (float64, error) {
 
 // fairyMovegen runs Fairy-Stockfish's "go perft depth" from orthodox
 // chess's start and returns its full legal-move generations per CPU-second
-// of its process, less the CPU of a process that only starts and quits.
+// of its process, less the CPU of a process that only starts, counts a
+// perft of one ply and quits.
 // Its perft counts the last ply in bulk, so it generates the legal moves of
 // every position above that ply: perft(0) + ... + perft(depth-1), which
 // env counts; the leaves it reports must be env's perft(depth) too, which
@@ -207,7 +208,10 @@ func fairyMovegen(path string, depth int) (float64, error) {
 	for k := 0; k < depth; k++ {
 		gens += p.Perft(k)
 	}
-	leaves, cpu, err := runFairy(path, []string{"position startpos", "go perft " + strconv.Itoa(depth)}, "")
+	perft := func(d int) (int64, float64, error) {
+		return runFairy(path, []string{"position startpos", "go perft " + strconv.Itoa(d)})
+	}
+	leaves, cpu, err := perft(depth)
 	if err != nil {
 		return 0, fmt.Errorf("%s perft %d: %w", path, depth, err)
 	}
@@ -216,9 +220,9 @@ func fairyMovegen(path string, depth int) (float64, error) {
 			return 0, fmt.Errorf("%s perft %d counted %d leaves, env %d: not the same game", path, depth, leaves, want)
 		}
 	}
-	_, idle, err := runFairy(path, nil, "")
+	_, idle, err := perft(1)
 	if err != nil {
-		return 0, fmt.Errorf("%s start: %w", path, err)
+		return 0, fmt.Errorf("%s perft 1: %w", path, err)
 	}
 	if cpu -= idle; cpu <= 0 {
 		return 0, fmt.Errorf("%s perft %d took no more CPU than starting it (%.3f s): raise --fairy-perft", path, depth, idle)
@@ -226,18 +230,15 @@ func fairyMovegen(path string, depth int) (float64, error) {
 	return float64(gens) / cpu, nil
 }
 
-// runFairy runs the engine with the argument arg (none if empty) and the
+// runFairy runs the engine with the command-line arguments args and the
 // lines on its standard input followed by "quit", and returns the count of
-// its "Nodes searched" line (0 when it prints none) and its process's CPU
+// its "Nodes searched" line, which it must print, and its process's CPU
 // seconds.
-func runFairy(path string, lines []string, arg string) (int64, float64, error) {
+func runFairy(path string, lines []string, args ...string) (int64, float64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, path)
-	if arg != "" {
-		cmd = exec.CommandContext(ctx, path, arg)
-	}
+	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Stdin = strings.NewReader(strings.Join(append(lines, "quit"), "\n") + "\n")
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -251,7 +252,7 @@ func runFairy(path string, lines []string, arg string) (int64, float64, error) {
 		}
 	}
 	cpu := (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
-	if len(lines)+len(arg) > 0 && (nodes <= 0 || cpu <= 0) {
+	if nodes <= 0 || cpu <= 0 {
 		return 0, 0, fmt.Errorf("no \"Nodes searched\" line in its output")
 	}
 	return nodes, cpu, nil

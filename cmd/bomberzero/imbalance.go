@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -52,7 +51,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	case *book < 0 || *bookPlies < 1:
 		return fmt.Errorf("%w: --book %d --book-plies %d: want a book of 0 or more openings of 1 or more plies", errUsage, *book, *bookPlies)
 	}
-	openings, err := imbalanceBookSize(*player, *book, *games, flagSet(fs, "book"))
+	openings, err := imbalanceBookSize(*player, *book, *games, set(fs, "book"))
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -276,11 +275,4 @@ func imbalanceBookSize(spec string, book, games int, set bool) (int, error) {
 			"and the score would rest on two games; give a book (the default for it is one opening a game of each arrangement, --book %d)", spec, (games+1)/2)
 	}
 	return book, nil
-}
-
-// flagSet reports whether the flag name was given on the command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }

@@ -88,7 +88,13 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	if err := applyFit(); err != nil {
 		return err
 	}
-	if err := resumeNetSettings(fs, *dir, &fc, window, maxPos, stderr); err != nil {
+	// The run's state, when it has one that loads, is read once here for
+	// both resume helpers (one that does not load, learn.Run names).
+	st, ok, err := learn.LoadState(*dir)
+	if err != nil || !ok {
+		st = nil
+	}
+	if err := resumeNetSettings(fs, st, *dir, &fc, window, maxPos, stderr); err != nil {
 		return err
 	}
 	v, err := fitVariant(*variant, &fc)
@@ -101,7 +107,7 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	cfg.Play = play()
 	cfg.Window, cfg.MaxPositions = *window, *maxPos
 	cfg.Gate.Games, cfg.Gate.OpeningPlies, cfg.Gate.SPRT = *gateGames, *gatePlies, test
-	resumeDataSettings(fs, &cfg)
+	resumeDataSettings(fs, st, &cfg)
 	cfg.Progress = progressTo(stderr, *quiet)
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -127,40 +133,37 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 }
 
 // resumeDataSettings gives a resumed run the data settings recorded in its
-// state (--seed, --games, --chunk-games, --nodes) for those of the flags
+// state st (--seed, --games, --chunk-games, --nodes) for those of the flags
 // left out, so that a run started under older defaults resumes without
 // naming them; one given another value is refused by learn.Run, naming
-// both. A new run, or a state that does not load, is left alone.
-func resumeDataSettings(fs *flag.FlagSet, cfg *learn.Config) {
-	st, ok, err := learn.LoadState(cfg.Dir)
-	if err != nil || !ok {
+// both. A new run (st nil) is left alone.
+func resumeDataSettings(fs *flag.FlagSet, st *learn.State, cfg *learn.Config) {
+	if st == nil {
 		return
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if !set["seed"] {
+	if !set(fs, "seed") {
 		cfg.Seed = st.Seed
 	}
-	if !set["games"] {
+	if !set(fs, "games") {
 		cfg.Games = st.Games
 	}
-	if !set["chunk-games"] {
+	if !set(fs, "chunk-games") {
 		cfg.ChunkGames = st.ChunkGames
 	}
-	if !set["nodes"] {
+	if !set(fs, "nodes") {
 		cfg.Play.Nodes = st.Nodes
 	}
 }
 
 // resumeNetSettings makes a resumed run's net settings the ones recorded in
-// dir's state: a flag of them left out takes the recorded value, and one
-// given another value is a usage error naming the flag, both values and how
-// to start a new run. A version-1 state, which has no record, keeps the
-// command's settings (learn.Run records them), with a line on stderr. A new
-// run, or a state that does not load (learn.Run names it), is left alone.
-func resumeNetSettings(fs *flag.FlagSet, dir string, fc *fit.Config, window, maxPos *int, stderr io.Writer) error {
-	st, ok, err := learn.LoadState(dir)
-	if err != nil || !ok {
+// its state st (dir's): a flag of them left out takes the recorded value,
+// and one given another value is a usage error naming the flag, both values
+// and how to start a new run. A version-1 state, which has no record, keeps
+// the command's settings (learn.Run records them), with a line on stderr. A
+// new run, or a state that does not load (st nil; learn.Run names it), is
+// left alone.
+func resumeNetSettings(fs *flag.FlagSet, st *learn.State, dir string, fc *fit.Config, window, maxPos *int, stderr io.Writer) error {
+	if st == nil {
 		return nil
 	}
 	given := learn.NewNetSettings(*fc, *window, *maxPos)
@@ -168,11 +171,9 @@ func resumeNetSettings(fs *flag.FlagSet, dir string, fc *fit.Config, window, max
 		fmt.Fprintf(stderr, "nnue run %s: its state (layout version 1) has no record of the nets' settings; recording this command's: %s\n", dir, given)
 		return nil
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	run := st.Net.Settings()
 	for i, g := range given.Settings() {
-		if set[g.Name] && g.Value != run[i].Value {
+		if set(fs, g.Name) && g.Value != run[i].Value {
 			return fmt.Errorf("--%s %s: the run in %s trains its nets with --%s %s (state %s); resume it without --%s or with that value, or start a new run with another --dir",
 				g.Name, g.Value, dir, g.Name, run[i].Value, learn.StatePath(dir), g.Name)
 		}
