@@ -68,6 +68,18 @@ func run(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 	}
 }
 
+// textNow reads an element's text in one evaluation, so a poll that
+// re-renders the element between chromedp's query and its read cannot
+// fail the test with "No node with given id found"; a missing element
+// reads as "".
+func textNow(t *testing.T, ctx context.Context, selector string) string {
+	t.Helper()
+	var text string
+	js := fmt.Sprintf(`(document.querySelector(%q) || {}).textContent || ''`, selector)
+	run(t, ctx, chromedp.Evaluate(js, &text))
+	return text
+}
+
 func shot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	if *screenshots == "" {
@@ -319,8 +331,7 @@ func TestBrowserAnalysisGamesAndLiveDashboard(t *testing.T) {
 	waitFor(t, ctx, "the chart to update", func() bool { return points() == 9 })
 	// The run's card follows too (it said 2 generations beside 3 points).
 	waitFor(t, ctx, "the run card to count 3 generations and name what Games lists", func() bool {
-		var card string
-		run(t, ctx, chromedp.Text(`#runs button[data-run="r1"] small`, &card, chromedp.ByQuery))
+		card := textNow(t, ctx, `#runs button[data-run="r1"] small`)
 		return strings.HasPrefix(card, "3 generations") && strings.Contains(card, "(2 in Games)")
 	})
 	shot(t, ctx, "training")
@@ -491,9 +502,7 @@ func TestBrowserTrainingOverlaysASecondRunAndShowsTheTeacherPhase(t *testing.T) 
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, "the teacher's count to follow", func() bool {
-		var n string
-		run(t, ctx, chromedp.Text(`#teacher [data-teacher-games]`, &n, chromedp.ByQuery))
-		return n == "31"
+		return textNow(t, ctx, `#teacher [data-teacher-games]`) == "31"
 	})
 	shot(t, ctx, "training-teacher-phase")
 	// Back on r1 the charts return.
