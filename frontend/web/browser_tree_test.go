@@ -62,9 +62,7 @@ func clickMove(t *testing.T, ctx context.Context, move string, variation bool, p
 	}
 	waitFor(t, ctx, "ply "+fmt.Sprint(ply)+" at "+move, func() bool {
 		v := readTree(t, ctx)
-		var cur string
-		run(t, ctx, chromedp.Evaluate(`(document.querySelector('#moves .mv.cur') || {}).textContent || ''`, &cur))
-		return v.Ply == ply && v.Moves[ply-1] == move && cur == move
+		return v.Ply == ply && v.Moves[ply-1] == move && textNow(t, ctx, `#moves .mv.cur`) == move
 	})
 }
 
