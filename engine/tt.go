@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"bomberzero/env"
 )
@@ -85,8 +86,26 @@ func NewTT(mb int) (*TT, error) {
 	if total := totalMemoryMB(); total > 0 && mb > total/2 {
 		return nil, fmt.Errorf("hash %d MB: more than half of this machine's %d MB of memory; want at most %d", mb, total, total/2)
 	}
-	n := mb << 20 / (bucketSize * 16)
-	return &TT{buckets: make([][bucketSize]entry, n)}, nil
+	return &TT{buckets: newBuckets(mb << 20 / bucketBytes)}, nil
+}
+
+// bucketBytes is the size of a bucket: one cache line.
+const bucketBytes = bucketSize * 16
+
+// hugePage is the size of a transparent huge page on amd64 and arm64.
+const hugePage = 2 << 20
+
+// newBuckets returns n zeroed buckets; a table of at least a huge page
+// starts on a huge-page boundary and is advised to be backed by huge pages.
+func newBuckets(n int) [][bucketSize]entry {
+	if n*bucketBytes < hugePage {
+		return make([][bucketSize]entry, n)
+	}
+	raw := make([][bucketSize]entry, n+hugePage/bucketBytes)
+	skip := (hugePage - int(uintptr(unsafe.Pointer(&raw[0]))%hugePage)) % hugePage / bucketBytes
+	b := raw[skip : skip+n : skip+n]
+	adviseHugePages(unsafe.Pointer(&b[0]), n*bucketBytes)
+	return b
 }
 
 // NewSearch starts a new generation: entries stored before it age.
@@ -106,6 +125,11 @@ func (t *TT) bucket(key uint64) *[bucketSize]entry {
 	hi, _ := bits.Mul64(key, uint64(len(t.buckets)))
 	return &t.buckets[hi]
 }
+
+// Prefetch starts bringing key's bucket into the cache, so that a probe
+// made a little later (the child node's, after the move that made key)
+// does not wait on main memory: Stockfish's prefetch after a move.
+func (t *TT) Prefetch(key uint64) { prefetch(t.bucket(key)) }
 
 func pack(m env.Move, score int32, depth int, b Bound, gen uint8) uint64 {
 	return uint64(m)&(1<<moveBits-1) |

@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 	"testing"
+	"unsafe"
 
 	"bomberzero/env"
 )
@@ -127,6 +128,32 @@ func TestClearEmptiesEveryEntryAndTheGeneration(t *testing.T) {
 			if tt.buckets[i][j].key.Load() != 0 || tt.buckets[i][j].data.Load() != 0 {
 				t.Fatalf("bucket %d entry %d not zero after Clear", i, j)
 			}
+		}
+	}
+}
+
+func TestTableOfAHugePageOrMoreStartsOnAHugePageBoundary(t *testing.T) {
+	for _, mb := range []int{1, 2, 3, 16} {
+		tt, err := NewTT(mb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := mb << 20 / bucketBytes; len(tt.buckets) != want || cap(tt.buckets) != want {
+			t.Errorf("%d MB: %d buckets (capacity %d), want %d", mb, len(tt.buckets), cap(tt.buckets), want)
+		}
+		addr := uintptr(unsafe.Pointer(&tt.buckets[0]))
+		if mb<<20 >= hugePage && addr%hugePage != 0 {
+			t.Errorf("%d MB: table at %#x, not on a %d-byte boundary", mb, addr, hugePage)
+		}
+		// The whole table is usable: the largest keys fall in the last bucket.
+		key := ^uint64(0) - 12345
+		if tt.bucket(key) != &tt.buckets[len(tt.buckets)-1] {
+			t.Fatalf("%d MB: key %#x is not in the last bucket", mb, key)
+		}
+		tt.Prefetch(key)
+		tt.Store(key, env.Move(7), 5, 2, BoundExact)
+		if p, ok := tt.Probe(key); !ok || p.Move != env.Move(7) {
+			t.Errorf("%d MB: the last bucket's entry did not round-trip: %+v %v", mb, p, ok)
 		}
 	}
 }

@@ -145,6 +145,7 @@ func (w *worker) evaluate(alpha, beta int32) int32 {
 func (w *worker) doMove(m env.Move) (env.Undo, psqState) {
 	saved := w.ps
 	u := w.pos.DoMove(m)
+	w.e.tt.Prefetch(w.pos.Hash())
 	if w.cls != nil {
 		w.cls.applyMove(&w.ps, w.pos, m, &u)
 	}

@@ -1,0 +1,9 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func prefetch(p *[bucketSize]entry)
+TEXT ·prefetch(SB), NOSPLIT|NOFRAME, $0-8
+	MOVQ       p+0(FP), AX
+	PREFETCHT0 (AX)
+	RET
