@@ -73,15 +73,19 @@ type Info struct {
 
 // Result is a search's answer.
 type Result struct {
-	// Move is the move to play.
+	// Move is the move to play: PV[0] when there is a PV.
 	Move env.Move
 	// Score, Depth, SelDepth and PV are those of the last iteration that
-	// finished (Depth 0 if none did: a search stopped during its first).
+	// finished (Depth 0 if none did: a search stopped during its first),
+	// except that when a stopped iteration had already found a move better
+	// than that iteration's best, Move, Score and PV are that move's, its
+	// score and line at the unfinished depth (Stockfish plays it too).
 	Score           int32
 	Depth, SelDepth int
 	PV              []env.Move
-	// Lines are the best lines of that iteration, best first: one, or
-	// MultiPV of them (fewer when the position has fewer moves).
+	// Lines are the best lines, best first: one, or MultiPV of them (fewer
+	// when the position has fewer moves); the first is always Score and PV,
+	// the others the last finished iteration's.
 	Lines []Line
 	// Nodes counts the positions visited by all threads.
 	Nodes int64

@@ -48,9 +48,8 @@ func (w *worker) iterate() {
 			w.rootBest = env.NoMove
 			s := w.aspiration(depth, scores[k])
 			if w.stopped() {
-				if w.id == 0 && k == 0 && w.rootBest != env.NoMove {
-					// A move that beat the last iteration's at this depth.
-					w.result.Move = w.rootBest
+				if w.id == 0 && k == 0 && w.rootBest != env.NoMove && w.rootBest != w.result.Move {
+					w.adoptUnfinished()
 				}
 				return
 			}
@@ -79,6 +78,33 @@ func (w *worker) iterate() {
 			return
 		}
 	}
+}
+
+// adoptUnfinished makes the move that beat the last finished iteration's
+// best in the unfinished one (a stopped search plays it, as Stockfish does)
+// the result's move, with its score at this depth and its line as far as
+// the search had it, so that the move, the score, the PV and the first
+// line always agree. The first line becomes this one; the finished
+// iteration's other lines follow, the one starting with the same move
+// dropped. The depth stays the last finished iteration's.
+func (w *worker) adoptUnfinished() {
+	m := w.rootBest
+	pv := []env.Move{m}
+	if w.pvLen[0] > 0 && w.pv[0][0] == m {
+		pv = append(pv[:0], w.pv[0][:w.pvLen[0]]...)
+	}
+	old := w.result.Lines
+	lines := make([]Line, 0, max(len(old), 1))
+	lines = append(lines, Line{Score: w.rootScore, PV: pv})
+	for _, l := range old {
+		if len(lines) == cap(lines) {
+			break
+		}
+		if len(l.PV) > 0 && l.PV[0] != m {
+			lines = append(lines, l)
+		}
+	}
+	w.result.Move, w.result.Score, w.result.PV, w.result.Lines = m, w.rootScore, pv, lines
 }
 
 // aspiration searches the root at depth in a window around the last

@@ -355,3 +355,66 @@ func TestARepetitionInsideTheSearchLineIsADraw(t *testing.T) {
 		t.Errorf("third occurrence: %d, %v; want the draw by the rules", s, over)
 	}
 }
+
+// TestStoppedSearchMoveScoreAndLinesAgree stops searches at many node
+// counts, in the middle of their iterations, with one line and with three:
+// the move played always leads the PV and the first line, the score is the
+// first line's, every line is legal from the root and starts with its own
+// move. Some of the stops fall after a move beat the last finished
+// iteration's best, the case where the move is the unfinished iteration's;
+// the test counts them and fails if the sweep never met one.
+func TestStoppedSearchMoveScoreAndLinesAgree(t *testing.T) {
+	adopted := 0
+	var buf [env.MaxMoves]env.Move
+	for _, name := range []string{"fbgc", "chess"} {
+		v, _ := env.LoadVariant(name)
+		for _, multiPV := range []int{1, 3} {
+			e, err := New(v, Options{HashMB: 4, MultiPV: multiPV, Table: testTable(v)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for nodes := int64(500); nodes <= 40000; nodes += 1500 {
+				e.Clear()
+				pos := v.NewPosition()
+				var last Info // the last finished iteration's first line
+				res, err := e.Search(context.Background(), pos, Limits{Nodes: nodes}, func(i Info) {
+					if i.MultiPV == 1 {
+						last = i
+					}
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.PV) == 0 || res.PV[0] != res.Move || len(res.Lines) == 0 ||
+					!slices.Equal(res.Lines[0].PV, res.PV) || res.Lines[0].Score != res.Score {
+					t.Fatalf("%s multipv %d, %d nodes: move %v, score %d, PV %v, first line %+v: want the move leading the PV and the first line, the first line's score",
+						name, multiPV, nodes, res.Move, res.Score, res.PV, res.Lines)
+				}
+				if len(res.Lines) > multiPV {
+					t.Errorf("%s multipv %d, %d nodes: %d lines", name, multiPV, nodes, len(res.Lines))
+				}
+				seen := map[env.Move]bool{}
+				for k, l := range res.Lines {
+					if seen[l.PV[0]] {
+						t.Errorf("%s multipv %d, %d nodes: line %d repeats %v", name, multiPV, nodes, k+1, l.PV[0])
+					}
+					seen[l.PV[0]] = true
+					p := pos.Clone()
+					for _, m := range l.PV {
+						if !slices.Contains(p.LegalMoves(buf[:0]), m) {
+							t.Fatalf("%s multipv %d, %d nodes: line %d %v has the illegal %v", name, multiPV, nodes, k+1, l.PV, m)
+						}
+						p.DoMove(m)
+					}
+				}
+				if len(last.PV) > 0 && last.PV[0] != res.Move {
+					adopted++
+				}
+			}
+		}
+	}
+	if adopted == 0 {
+		t.Error("no stop fell after a move had beaten the finished iteration's best: the sweep does not test that case")
+	}
+	t.Logf("%d of the stops played the unfinished iteration's move", adopted)
+}
