@@ -91,7 +91,7 @@ func (w *worker) adoptUnfinished() {
 	m := w.rootBest
 	pv := []env.Move{m}
 	if w.pvLen[0] > 0 && w.pv[0][0] == m {
-		pv = append(pv[:0], w.pv[0][:w.pvLen[0]]...)
+		pv = slices.Clone(w.pv[0][:w.pvLen[0]])
 	}
 	old := w.result.Lines
 	lines := make([]Line, 0, max(len(old), 1))

@@ -90,7 +90,7 @@ func NewTT(mb int) (*TT, error) {
 }
 
 // bucketBytes is the size of a bucket: one cache line.
-const bucketBytes = bucketSize * 16
+const bucketBytes = bucketSize * int(unsafe.Sizeof(entry{}))
 
 // hugePage is the size of a transparent huge page on amd64 and arm64.
 const hugePage = 2 << 20
