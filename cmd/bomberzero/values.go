@@ -21,13 +21,15 @@ import (
 )
 
 // valuesUsage is the help text of "bomberzero values".
-const valuesUsage = `usage: bomberzero values (--data DIR | --run DIR | --player PLAYER --variant V) [flags]
+const valuesUsage = `usage: bomberzero values (--data DIR | --run DIR | --engine-data DIR | --player PLAYER --variant V) [flags]
 
 Fits piece values on self-play games: the game's result regressed on the
 difference in piece counts per type from the side to move's view (logistic on
 decisive games, tanh with draws; with --model also on the model's value of
 each sampled position), with 95% intervals from a bootstrap over whole games.
-A run directory keeps its training data in RUN/data.
+A run directory keeps its training data in RUN/data; the engine's self-play
+chunks ("bomberzero nnue" RUN/data, or "nnue worker" --out) are read with
+--engine-data, whose positions are quiet by the engine's own search.
 docs/values.md explains the method.`
 
 // runValues implements "bomberzero values": piece values fitted on a run's
@@ -37,6 +39,8 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	def := values.DefaultSampleConfig()
 	dataDir := fs.String("data", "", "directory of training-data chunks")
 	runDir := fs.String("run", "", "run directory; its training data is read from RUN/data")
+	engineDir := fs.String("engine-data", "", "directory of the engine's self-play chunks (bomberzero nnue's RUN/data or a generation in it, nnue worker's --out), read with its subdirectories: the positions the engine recorded (not in check, the move played neither a capture nor a promotion)")
+	enginePlayer := fs.String("engine-player", "", "with --engine-data: the player spec that played those games (as engine:nodes=1500:eval=models/chess.nnue), named in the report and its calibration line")
 	posFile := fs.String("positions", "", "instead of data: a positions file (--write-positions), the sampled positions of an earlier fit; the sampling flags (--skip, --quiet-plies, --with-captures, --spacing, --per-game) were applied when it was written")
 	writePos := fs.String("write-positions", "", "also write the positions the sampling keeps, with their games' results, to FILE: a small file that --positions FILE fits as these games fit (the chess calibration's test data)")
 	player := fs.String("player", "", "instead of data: play this match player (alphabeta:2, a checkpoint...) against itself --games games in --variant and fit its games")
@@ -51,7 +55,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	withCapped := fs.Bool("include-capped", false, "keep the games the length cap stopped, drawn or adjudicated (left out by default: their results are censored)")
 	skip := fs.Int("skip", def.SkipPlies, "leave out positions before this ply (the opening)")
 	quietPlies := fs.Int("quiet-plies", def.QuietPlies, "leave out positions within this many plies after a capture")
-	withCaptures := fs.Bool("with-captures", !def.NoCaptures, "keep positions where the side to move has a capture (left out by default: material is about to change)")
+	withCaptures := fs.Bool("with-captures", !def.NoCaptures, "keep positions where the side to move has a capture (left out by default, material being about to change, except with --engine-data, whose positions the engine's search found quiet; --with-captures=false leaves them out there too)")
 	spacing := fs.Int("spacing", def.Spacing, "keep positions at least this many plies apart (0 keeps neighbours)")
 	perGame := fs.Int("per-game", def.MaxPerGame, "keep at most this many positions per game, drawn at random (0 keeps all)")
 	maxPly := fs.Int("max-ply", 0, "leave out positions at this ply and later (0: none); with --skip, one phase of the game by ply")
@@ -74,8 +78,12 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case len(pos) > 0:
 		return fmt.Errorf("%w: unexpected argument %q; give the data with --data DIR or --run DIR", errUsage, pos[0])
-	case btoi(*dataDir != "")+btoi(*runDir != "")+btoi(*player != "")+btoi(*posFile != "") != 1:
-		return fmt.Errorf("%w: give exactly one of --data DIR, --run DIR, --player PLAYER and --positions FILE", errUsage)
+	case btoi(*dataDir != "")+btoi(*runDir != "")+btoi(*engineDir != "")+btoi(*player != "")+btoi(*posFile != "") != 1:
+		return fmt.Errorf("%w: give exactly one of --data DIR, --run DIR, --engine-data DIR, --player PLAYER and --positions FILE", errUsage)
+	case *enginePlayer != "" && *engineDir == "":
+		return fmt.Errorf("%w: --engine-player names the player of --engine-data; give --engine-data DIR", errUsage)
+	case *engineDir != "" && (*withTeacher || *withCapped):
+		return fmt.Errorf("%w: --include-teacher and --include-capped do not apply to --engine-data: its chunks hold no teacher games and do not mark the capped ones (they count as draws)", errUsage)
 	case *posFile != "" && *writePos != "":
 		return fmt.Errorf("%w: --positions and --write-positions: the file holds sampled positions already", errUsage)
 	case *player != "" && *variant == "":
@@ -130,6 +138,11 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 
 	sample := values.SampleConfig{SkipPlies: *skip, QuietPlies: *quietPlies, NoCaptures: !*withCaptures, Spacing: *spacing, MaxPerGame: *perGame, Seed: *seed,
 		MaxPly: *maxPly, MinOfficers: minOff, MaxOfficers: maxOff, EqualGames: *equalGames}
+	if *engineDir != "" && !set(fs, "with-captures") {
+		// The engine recorded only positions whose move played was quiet:
+		// its own search says no capture is worth making there.
+		sample.NoCaptures = false
+	}
 	var ds *values.Dataset
 	var loadRep values.LoadReport
 	if *posFile != "" {
@@ -153,6 +166,11 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	} else if *player != "" {
 		dir = *player + "'s games"
 		if ds, loadRep.CappedGames, err = playerGames(*variant, *player, *table, *games, *seed, *workers, *book, *bookPlies, *withCapped, *saveGames, stderr, *quiet); err != nil {
+			return err
+		}
+	} else if *engineDir != "" {
+		dir = *engineDir
+		if ds, loadRep, err = values.LoadEngine(dir, *enginePlayer, chunkProgress(progressTo(stderr, *quiet))); err != nil {
 			return err
 		}
 	} else if ds, loadRep, err = values.LoadWith(dir, values.LoadOptions{IncludeTeacher: *withTeacher, IncludeCapped: *withCapped, Progress: chunkProgress(progressTo(stderr, *quiet))}); err != nil {

@@ -100,7 +100,11 @@ func TestValuesCommandRejectsBadInvocations(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"values"}, 2, "exactly one of --data DIR, --run DIR, --player PLAYER and --positions FILE"},
+		{[]string{"values"}, 2, "exactly one of --data DIR, --run DIR, --engine-data DIR, --player PLAYER and --positions FILE"},
+		{[]string{"values", "--data", dir, "--engine-data", dir}, 2, "exactly one"},
+		{[]string{"values", "--data", dir, "--engine-player", "engine:nodes=9"}, 2, "--engine-player names the player of --engine-data"},
+		{[]string{"values", "--engine-data", dir, "--include-capped"}, 2, "do not apply to --engine-data"},
+		{[]string{"values", "--engine-data", dir}, 1, "no usable engine self-play chunk"},
 		{[]string{"values", "--data", dir, "--run", dir}, 2, "exactly one"},
 		{[]string{"values", "--data", dir}, 2, "pick one with --variant"},
 		{[]string{"values", "--data", dir, "--variant", "xiangqi"}, 1, `no game of variant "xiangqi"`},
@@ -384,5 +388,45 @@ func TestValuesPositionsFileFitsAsItsGames(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"values", "--positions", file}, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), file) {
 		t.Errorf("a damaged positions file: exit %d, %q; want an error naming it", code, errOut.String())
+	}
+}
+
+// TestValuesOfTheEnginesSelfPlayChunks fits the chunks "nnue worker" writes
+// (the engine's self-play as the nnue loop plays it): every game is read,
+// the positions the engine found quiet are kept although a capture may be
+// available (the default there), and the report names the player given.
+func TestValuesOfTheEnginesSelfPlayChunks(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	if code := run([]string{"nnue", "worker", "--variant", "chess", "--out", dir, "--games", "30", "--nodes", "200", "--workers", "2", "--quiet"}, &out, &errOut); code != 0 {
+		t.Fatalf("nnue worker: exit %d: %s", code, errOut.String())
+	}
+	fit := func(extra ...string) values.Report {
+		t.Helper()
+		args := append([]string{"values", "--engine-data", dir, "--engine-player", "engine:nodes=200", "--fits", "logistic", "--bootstrap", "5", "--per-game", "0", "--json", "--quiet"}, extra...)
+		out.Reset()
+		errOut.Reset()
+		if code := run(args, &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+		var rep values.Report
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	rep := fit()
+	if rep.Games != 30 && rep.Games != 29 && rep.Games != 28 {
+		t.Errorf("%d games read, want the 30 played (less a game that recorded no position)", rep.Games)
+	}
+	if len(rep.Players) != 1 || rep.Players[0] != "engine:nodes=200" || len(rep.ChessCheck) == 0 {
+		t.Errorf("players %v, chess check %v: want the player named and its calibration line", rep.Players, rep.ChessCheck)
+	}
+	if rep.Sample.NoCaptures {
+		t.Error("the engine's data are sampled without the capture filter by default")
+	}
+	filtered := fit("--with-captures=false")
+	if !filtered.Sample.NoCaptures || filtered.Sampled >= rep.Sampled {
+		t.Errorf("--with-captures=false: sampled %d of the default's %d, filter %v; want fewer, filtered", filtered.Sampled, rep.Sampled, filtered.Sample.NoCaptures)
 	}
 }
