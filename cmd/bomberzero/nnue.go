@@ -38,8 +38,9 @@ and the games of the unfinished one are played again, the same as an unbroken
 run's; a training stopped resumes after its last finished epoch (from
 RUN/nets/gen-KKKK.train-checkpoint, removed once the net is written). Run it
 again with a larger --generations to go on; the data settings (--seed,
---games, --chunk-games, --nodes) stay those of the run: a resume takes the
-recorded ones for the flags left out and refuses another value. The nets'
+--games, --chunk-games, --nodes, the piece table --values) stay those of
+the run: a resume takes the recorded ones for the flags left out and
+refuses another value. The nets'
 settings (--hidden, --l2, --residual, --king-buckets, --mirror, --lambda,
 --epochs, --batch, --lr, --lr-final, --window, --max-positions) are recorded
 in RUN/state.json at the start and printed with the plan: a resume takes
@@ -66,6 +67,7 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	games := fs.Int("games", def.Games, "self-play games a generation")
 	chunk := fs.Int("chunk-games", def.ChunkGames, "games a data chunk (the unit a resume keeps)")
 	play := playFlags(fs, def.Play, "node limit of each move, in self-play and in the gate")
+	over := tableFlag(fs)
 	workers := fs.Int("workers", def.Workers, "games played at once")
 	seed := fs.Uint64("seed", def.Seed, "seed of the run")
 	window := fs.Int("window", def.Window, "generations of positions the next net trains on")
@@ -97,7 +99,14 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	if err := resumeNetSettings(fs, st, *dir, &fc, window, maxPos, stderr); err != nil {
 		return err
 	}
-	v, err := fitVariant(*variant, &fc)
+	_, table, err := variantTable(*variant, *over)
+	if err != nil {
+		return err
+	}
+	if st != nil && st.Table != nil && !set(fs, "values") {
+		table = st.Table // a resume keeps the run's table
+	}
+	v, err := fitVariant(*variant, table, &fc)
 	if err != nil {
 		return err
 	}

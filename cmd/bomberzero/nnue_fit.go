@@ -65,7 +65,11 @@ func runNNUEFit(args []string, stdout, stderr io.Writer) error {
 	if *maxPos < 1 {
 		return fmt.Errorf("%w: --max-positions %d: want at least 1", errUsage, *maxPos)
 	}
-	v, err := fitVariant(*variant, &fc)
+	_, table, err := variantTable(*variant, "")
+	if err != nil {
+		return err
+	}
+	v, err := fitVariant(*variant, table, &fc)
 	if err != nil {
 		return err
 	}

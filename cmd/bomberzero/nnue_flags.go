@@ -81,11 +81,14 @@ func playFlags(fs *flag.FlagSet, def learn.PlayConfig, nodesHelp string) func() 
 	}
 }
 
-// fitVariant loads the variant named by --variant for a net's training
-// (variantTable), puts its piece table in fc for a new net's material path,
+// fitVariant loads the variant named by --variant for a net's training,
+// puts table (variantTable's) in fc for a new net's material path,
 // and checks fc's king buckets and file mirror against its board.
-func fitVariant(name string, fc *fit.Config) (*env.Variant, error) {
-	v, table, err := variantTable(name)
+func fitVariant(name string, table []int32, fc *fit.Config) (*env.Variant, error) {
+	v, err := env.LoadVariant(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --variant: %v", errUsage, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -105,16 +108,32 @@ func fitVariant(name string, fc *fit.Config) (*env.Variant, error) {
 }
 
 // variantTable loads the variant named by --variant and the project's piece
-// table for it (agent.DefaultValues), which the engine's evaluation and a
-// new net's material path start from.
-func variantTable(name string) (*env.Variant, []int32, error) {
+// table for it (agent.DefaultValues) with over's entries in place of its
+// own (--values, agent.ParseValues syntax; "" changes nothing): the table
+// the engine's classical evaluation counts, its search orders and prunes
+// by, and a new net's material path starts from.
+func variantTable(name, over string) (*env.Variant, []int32, error) {
 	v, err := env.LoadVariant(name)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: --variant: %v", errUsage, err)
 	}
-	table, err := agent.DefaultValues().Table(v)
+	vals := agent.DefaultValues()
+	if over != "" {
+		o, err := agent.ParseValues(over)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: --values: %v", errUsage, err)
+		}
+		vals = vals.With(o)
+	}
+	table, err := vals.Table(v)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%w: --values: %v", errUsage, err)
 	}
 	return v, table, nil
+}
+
+// tableFlag declares --values, the piece values that replace entries of
+// the project's table for the engine (variantTable).
+func tableFlag(fs *flag.FlagSet) *string {
+	return fs.String("values", "", "piece values replacing the project's table's for the engine, as N=5,Q=6: the classical evaluation counts them, the search orders and prunes by them, a new net's material path starts from them (a deliberately wrong table, for the echo test)")
 }

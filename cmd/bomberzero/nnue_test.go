@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"bomberzero/agent"
 	"bomberzero/engine/learn"
 	"bomberzero/env"
 )
@@ -86,6 +88,8 @@ func TestNNUERefusesBadInput(t *testing.T) {
 		{[]string{"nnue", "--dir", dir, "--mirror", "--king-buckets", "6x1"}, 2, "--mirror: king buckets 6x1 with the file mirror on a 10x10 board: want at most 5 file zones"},
 		{[]string{"nnue", "--dir", dir, "--mirror", "--variant", "claustrophobia"}, 2, "--mirror: file mirror: variant claustrophobia's board is not symmetric"},
 		{[]string{"nnue", "--dir", foreign, "--quiet"}, 1, learn.StatePath(foreign)},
+		{[]string{"nnue", "--dir", dir, "--values", "N=x"}, 2, "--values: piece value \"N=x\""},
+		{[]string{"nnue", "--dir", dir, "--values", "N"}, 2, "--values: piece value \"N\": want LETTER=PAWNS"},
 	}
 	for _, c := range cases {
 		code, _, errs := runCmd(t, c.args...)
@@ -238,6 +242,7 @@ func TestNNUEWorkerRefusesBadInput(t *testing.T) {
 		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--nodes", "0"}, 2, "nodes 0"},
 		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--bogus"}, 2, "bogus"},
 		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--net", junk}, 1, junk},
+		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--values", "Q=-1"}, 2, "--values"},
 		{[]string{"nnue", "--dir", dir, "--trainer", "torch"}, 2, "--trainer"},
 		{[]string{"nnue", "--dir", dir, "--threads", "-1"}, 2, "--threads"},
 		{[]string{"nnue", "fit", "--out", junk}, 2, "--data"},
@@ -387,5 +392,53 @@ func editState(t *testing.T, dir string, edit func(map[string]any)) {
 	}
 	if err := os.WriteFile(learn.StatePath(dir), data, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestNNUERunKeepsItsTable: a run started with --values records the table
+// it plays by; a resume without the flag keeps it, one with another table is
+// refused naming the state and writes nothing.
+func TestNNUERunKeepsItsTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays and trains a generation")
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	gardner := "../../train/testdata/gardner.toml"
+	plain := []string{"nnue", "--variant", gardner, "--dir", dir, "--games", "4", "--chunk-games", "2",
+		"--nodes", "200", "--max-plies", "80", "--gate-games", "2", "--hidden", "8", "--l2", "4", "--epochs", "1", "--quiet"}
+	if code, _, errs := runCmd(t, append(append([]string{}, plain...), "--generations", "1", "--values", "N=5,Q=6")...); code != 0 {
+		t.Fatalf("first run: exit %d: %s", code, errs)
+	}
+	st, ok, err := learn.LoadState(dir)
+	if err != nil || !ok {
+		t.Fatalf("state: %v %v", ok, err)
+	}
+	v, err := env.LoadVariant(gardner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := agent.DefaultValues().With(agent.Values{'N': 5, 'Q': 6}).Table(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(st.Table, want) {
+		t.Fatalf("recorded table %v, want %v", st.Table, want)
+	}
+	before, err := os.ReadFile(learn.StatePath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCmd(t, append(append([]string{}, plain...), "--generations", "2", "--values", "N=4")...)
+	if code != 1 || !strings.Contains(errs, learn.StatePath(dir)) || !strings.Contains(errs, "the run was started with the piece table") {
+		t.Errorf("another table: exit %d, %s; want 1 naming the state and its table", code, errs)
+	}
+	if after, err := os.ReadFile(learn.StatePath(dir)); err != nil || string(after) != string(before) {
+		t.Errorf("another table changed the state (%v)", err)
+	}
+	if code, _, errs := runCmd(t, append(append([]string{}, plain...), "--generations", "2")...); code != 0 {
+		t.Fatalf("resume without --values: exit %d: %s", code, errs)
+	}
+	if st, _, err = learn.LoadState(dir); err != nil || st.Generation != 2 || !slices.Equal(st.Table, want) {
+		t.Errorf("after the resume: generation %d, table %v, %v; want 2 and %v", st.Generation, st.Table, err, want)
 	}
 }

@@ -37,6 +37,7 @@ func runNNUEWorker(args []string, stdout, stderr io.Writer) error {
 	first := fs.Int("first-chunk", 0, "first chunk this worker plays")
 	chunks := fs.Int("chunks", 1<<20, "chunks this worker plays (default: all from --first-chunk on)")
 	playConfig := playFlags(fs, def.Play, "node limit of each move")
+	over := tableFlag(fs)
 	workers := fs.Int("workers", def.Workers, "games played at once")
 	seed := fs.Uint64("seed", def.Seed, "seed of the run")
 	quiet := quietFlag(fs)
@@ -59,7 +60,7 @@ func runNNUEWorker(args []string, stdout, stderr io.Writer) error {
 	case *workers < 1:
 		return fmt.Errorf("%w: --workers %d: want at least 1", errUsage, *workers)
 	}
-	v, table, err := variantTable(*variant)
+	v, table, err := variantTable(*variant, *over)
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if *workers < 1 {
 		return fmt.Errorf("%w: --workers %d: want at least 1", errUsage, *workers)
 	}
-	v, table, err := variantTable(*variant)
+	v, table, err := variantTable(*variant, "")
 	if err != nil {
 		return err
 	}

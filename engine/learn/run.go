@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -244,13 +245,22 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	net := cfg.NetSettings()
 	if !ok {
 		st = &State{Kind: stateKind, Version: stateVersion, Variant: cfg.Variant.Name, Seed: cfg.Seed, Games: cfg.Games,
-			ChunkGames: cfg.ChunkGames, Nodes: cfg.Play.Nodes, Net: &net, Phase: PhaseSelfPlay, BestGeneration: -1}
+			ChunkGames: cfg.ChunkGames, Nodes: cfg.Play.Nodes, Table: slices.Clone(cfg.Table), Net: &net, Phase: PhaseSelfPlay, BestGeneration: -1}
 		if err := saveState(cfg.Dir, st); err != nil {
 			return err
 		}
 	}
 	if err := st.matches(cfg); err != nil {
 		return err
+	}
+	if st.Table == nil {
+		// A state from before the table was recorded: the run's games so
+		// far were played with an unrecorded table; from here on it is
+		// this call's.
+		st.Table = slices.Clone(cfg.Table)
+		if err := saveState(cfg.Dir, st); err != nil {
+			return err
+		}
 	}
 	if st.Net == nil {
 		// A version-1 state: the run's nets so far were trained with
@@ -289,6 +299,10 @@ func (st *State) matches(cfg Config) error {
 	case st.Seed != cfg.Seed || st.Games != cfg.Games || st.ChunkGames != cfg.ChunkGames || st.Nodes != cfg.Play.Nodes:
 		return fmt.Errorf("state %s: the run was started with seed %d, %d games (%d a chunk) at %d nodes; resume it with the same settings (got seed %d, %d games (%d a chunk) at %d nodes)",
 			path, st.Seed, st.Games, st.ChunkGames, st.Nodes, cfg.Seed, cfg.Games, cfg.ChunkGames, cfg.Play.Nodes)
+	}
+	if st.Table != nil && !slices.Equal(st.Table, cfg.Table) {
+		return fmt.Errorf("state %s: the run was started with the piece table %v (centipawns by type); resume it with the same table (got %v), or start a new run in another directory",
+			path, st.Table, cfg.Table)
 	}
 	if st.Net != nil {
 		if want, got := st.Net.Diff(cfg.NetSettings()); want != "" {

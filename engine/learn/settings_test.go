@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,6 +50,9 @@ func TestRunRecordsAndChecksNetSettings(t *testing.T) {
 	if err != nil || !ok || st.Net == nil {
 		t.Fatalf("state: %+v, %v, %v", st, ok, err)
 	}
+	if !slices.Equal(st.Table, cfg.Table) {
+		t.Errorf("recorded table %v, want the run's %v", st.Table, cfg.Table)
+	}
 	if want := cfg.NetSettings(); *st.Net != want || st.Net.KingBuckets != "2x2" || !st.Net.Mirror || st.Version != stateVersion {
 		t.Errorf("recorded version %d, %+v; want version %d, %+v", st.Version, *st.Net, stateVersion, want)
 	}
@@ -73,6 +77,7 @@ func TestRunRecordsAndChecksNetSettings(t *testing.T) {
 		{"lr", func(c *Config) { f := fitOf(*c); f.LearningRate = 5e-4; c.Trainer = fakeTrainer{NNUE{Fit: f}} }, "(got --lr 0.0005)"},
 		{"window", func(c *Config) { c.Window = 5 }, "(got --window 5)"},
 		{"max positions", func(c *Config) { c.MaxPositions = 100 }, "(got --max-positions 100)"},
+		{"table", func(c *Config) { c.Table = slices.Clone(c.Table); c.Table[2] += 200 }, "the run was started with the piece table"},
 	}
 	for _, c := range cases {
 		resumed := settingsConfig(t, dir)
@@ -185,5 +190,34 @@ func TestNetSettingsApplyRoundTrip(t *testing.T) {
 	}
 	if err := (NetSettings{KingBuckets: "3"}).Apply(&fit.Config{}); err == nil || !strings.Contains(err.Error(), "king buckets") {
 		t.Errorf("bad king buckets: %v", err)
+	}
+}
+
+// TestStateWithoutTableGetsTheRecord: a state written before the table was
+// recorded resumes and records the resuming call's table.
+func TestStateWithoutTableGetsTheRecord(t *testing.T) {
+	dir, cfg := settingsRun(t)
+	data, err := os.ReadFile(StatePath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "table")
+	if data, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(StatePath(dir), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Generations = 2
+	if err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := LoadState(dir)
+	if err != nil || !slices.Equal(st.Table, cfg.Table) || st.Generation != 2 {
+		t.Fatalf("after the resume: table %v generation %d, %v; want %v recorded", st.Table, st.Generation, err, cfg.Table)
 	}
 }

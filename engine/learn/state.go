@@ -40,6 +40,11 @@ type State struct {
 	Games      int    `json:"games"`
 	ChunkGames int    `json:"chunk_games"`
 	Nodes      int64  `json:"nodes"`
+	// Table is the engine's piece table in centipawns by type (Config.Table:
+	// the classical evaluation, the search's order and margins, a new net's
+	// material path). Nil in a state written before it was recorded, until
+	// a resume records the command's.
+	Table []int32 `json:"table,omitempty"`
 	// Net is the settings that shape each new net: a resume with other
 	// values would make the run's nets two experiments, so it is refused
 	// too. It is nil only in a version-1 state, until the resume records
