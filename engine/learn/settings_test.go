@@ -116,6 +116,14 @@ func TestVersion1StateGetsTheRecord(t *testing.T) {
 // writeVersion1 rewrites dir's state.json as a version-1 build wrote it:
 // version 1, no net settings.
 func writeVersion1(t *testing.T, dir string) {
+	editStateFile(t, dir, func(m map[string]any) {
+		delete(m, "net")
+		m["version"] = 1
+	})
+}
+
+// editStateFile rewrites dir's state.json with edit applied to its fields.
+func editStateFile(t *testing.T, dir string, edit func(map[string]any)) {
 	t.Helper()
 	data, err := os.ReadFile(StatePath(dir))
 	if err != nil {
@@ -125,8 +133,7 @@ func writeVersion1(t *testing.T, dir string) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
-	delete(m, "net")
-	m["version"] = 1
+	edit(m)
 	if data, err = json.Marshal(m); err != nil {
 		t.Fatal(err)
 	}
@@ -197,21 +204,7 @@ func TestNetSettingsApplyRoundTrip(t *testing.T) {
 // recorded resumes and records the resuming call's table.
 func TestStateWithoutTableGetsTheRecord(t *testing.T) {
 	dir, cfg := settingsRun(t)
-	data, err := os.ReadFile(StatePath(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
-	delete(m, "table")
-	if data, err = json.Marshal(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(StatePath(dir), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editStateFile(t, dir, func(m map[string]any) { delete(m, "table") })
 	cfg.Generations = 2
 	if err := Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
