@@ -89,9 +89,6 @@ func fitVariant(name string, table []int32, fc *fit.Config) (*env.Variant, error
 	if err != nil {
 		return nil, fmt.Errorf("%w: --variant: %v", errUsage, err)
 	}
-	if err != nil {
-		return nil, err
-	}
 	if _, err := nnue.NewBucketedFeatureSet(v, fc.KingBuckets); err != nil {
 		return nil, fmt.Errorf("%w: --king-buckets: %v", errUsage, err)
 	}
