@@ -6,6 +6,7 @@ import (
 	_ "embed" // the calibration table
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -22,6 +23,50 @@ const (
 	ChessCheckShare = 0.20
 	QRLo, QRHi      = 1.5, 2.1
 )
+
+// TomasevCheck holds fit f of orthodox chess games to the chess check: each
+// of N, B, R and Q within ChessCheckShare of Tomasev's value at its point,
+// in pawns (its coefficient over the pawn's, whatever the report's unit),
+// and Q/R within [QRLo, QRHi]. It returns one line saying whether the fit
+// passes and, when not, each figure that misses and by how much; "" when
+// the fit lacks the coefficient of P, N, B, R or Q or the pawn's is not
+// positive, so there is nothing to hold.
+func TomasevCheck(f *FitResult) string {
+	coef := map[string]float64{}
+	for _, p := range f.Pieces {
+		if p.Coef != nil {
+			coef[p.Piece] = p.Coef.Point
+		}
+	}
+	pawn, ok := coef["P"]
+	if !ok || pawn <= 0 {
+		return ""
+	}
+	ref := Tomasev()
+	var misses, figures []string
+	for _, piece := range []string{"N", "B", "R", "Q"} {
+		c, ok := coef[piece]
+		if !ok {
+			return ""
+		}
+		v := c / pawn
+		off := v/ref[piece] - 1
+		figures = append(figures, fmt.Sprintf("%s %.2f (%+.0f%%)", piece, v, 100*off))
+		if math.Abs(off) > ChessCheckShare {
+			misses = append(misses, fmt.Sprintf("%s %.2f is %.0f%% %s Tomašev's %.2f", piece, v, 100*math.Abs(off), map[bool]string{true: "above", false: "below"}[off > 0], ref[piece]))
+		}
+	}
+	qr := coef["Q"] / coef["R"]
+	figures = append(figures, fmt.Sprintf("Q/R %.2f", qr))
+	if coef["R"] <= 0 || qr < QRLo || qr > QRHi {
+		misses = append(misses, fmt.Sprintf("Q/R %.2f is outside [%.1f, %.1f]", qr, QRLo, QRHi))
+	}
+	verdict := "passes"
+	if len(misses) > 0 {
+		verdict = "fails: " + strings.Join(misses, "; ")
+	}
+	return fmt.Sprintf("chess check (%s): %s; %s", checkText, strings.Join(figures, ", "), verdict)
+}
 
 // CalibrationsFile is the name of the embedded calibration table, as
 // errors about it name it.

@@ -111,6 +111,10 @@ type FitResult struct {
 	// Calibration compares, by material-balance bin, the score the fit
 	// predicts with the score observed (normalised fits only).
 	Calibration []CalibrationBin `json:"calibration,omitempty"`
+	// Tomasev is the chess check on this fit's points (TomasevCheck): one
+	// line saying whether it passes and what misses; set for orthodox
+	// chess games only, "" otherwise.
+	Tomasev string `json:"tomasev_check,omitempty"`
 	// Phases are the phased model's bins and scales (Config.PhaseBins),
 	// the opening's first with scale 1; nil for the one-scale model.
 	Phases []PhaseScale `json:"phases,omitempty"`
@@ -257,6 +261,9 @@ func PieceValues(ds *Dataset, cfg Config) (*Report, error) {
 	rep.orderPieces()
 	for i := range rep.Fits {
 		rep.Fits[i].Advice = rep.Advice(&rep.Fits[i])
+		if slices.Equal(rep.Variants, []string{"chess"}) {
+			rep.Fits[i].Tomasev = TomasevCheck(&rep.Fits[i])
+		}
 	}
 	rep.Warnings = Implausible(rep)
 	return rep, nil

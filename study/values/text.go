@@ -69,6 +69,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		if f.Advice != "" {
 			ew.printf("missing: %s\n", f.Advice)
 		}
+		if f.Tomasev != "" {
+			ew.printf("%s\n", f.Tomasev)
+		}
 	}
 	for _, w := range r.Warnings {
 		ew.printf("\nwarning: %s\n", w)
