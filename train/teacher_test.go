@@ -77,24 +77,31 @@ func stopOften(t *testing.T, cfg setup.Config, gens int) {
 	}
 	checkRunComplete(t, straight, cfg, gens)
 	checkTeacherGeneration(t, straight, cfg)
+	// The budget is a tenth of the straight run's wall clock; a straight run
+	// slowed by the machine's load gives a budget too long to stop the
+	// second run twice, so it is tried again, shorter, in a fresh directory.
 	budget := max(time.Since(began)/10, 20*time.Millisecond)
-	stopped := t.TempDir()
+	var stopped string
+	var used time.Duration
 	stops := 0
-	for calls := 1; ; calls++ {
-		if calls > 500 {
-			t.Fatal("no progress in 500 calls")
+	for try := 0; try < 4 && stops < 2; try, budget = try+1, max(budget/4, 20*time.Millisecond) {
+		stopped, stops, used = t.TempDir(), 0, budget
+		for calls := 1; ; calls++ {
+			if calls > 500 {
+				t.Fatal("no progress in 500 calls")
+			}
+			rep, err := Run(context.Background(), Options{Dir: stopped, Config: cfg, Generations: gens, Budget: budget})
+			if err != nil {
+				t.Fatalf("call %d: %v", calls, err)
+			}
+			if rep.Stopped == "generations" {
+				break
+			}
+			stops++
 		}
-		rep, err := Run(context.Background(), Options{Dir: stopped, Config: cfg, Generations: gens, Budget: budget})
-		if err != nil {
-			t.Fatalf("call %d: %v", calls, err)
-		}
-		if rep.Stopped == "generations" {
-			break
-		}
-		stops++
 	}
 	if stops < 2 {
-		t.Fatalf("stopped only %d times", stops)
+		t.Fatalf("stopped only %d times, the last budget %v", stops, used)
 	}
 	checkRunComplete(t, stopped, cfg, gens)
 	checkTeacherGeneration(t, stopped, cfg)
