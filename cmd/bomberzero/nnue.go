@@ -99,15 +99,14 @@ func runNNUE(args []string, stdout, stderr io.Writer) error {
 	if err := resumeNetSettings(fs, st, *dir, &fc, window, maxPos, stderr); err != nil {
 		return err
 	}
-	_, table, err := variantTable(*variant, *over)
+	v, table, err := variantTable(*variant, *over)
 	if err != nil {
 		return err
 	}
 	if st != nil && st.Table != nil && !set(fs, "values") {
 		table = st.Table // a resume keeps the run's table
 	}
-	v, err := fitVariant(*variant, table, &fc)
-	if err != nil {
+	if err := fitVariant(v, table, &fc); err != nil {
 		return err
 	}
 	cfg := def

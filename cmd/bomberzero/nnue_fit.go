@@ -65,12 +65,11 @@ func runNNUEFit(args []string, stdout, stderr io.Writer) error {
 	if *maxPos < 1 {
 		return fmt.Errorf("%w: --max-positions %d: want at least 1", errUsage, *maxPos)
 	}
-	_, table, err := variantTable(*variant, "")
+	v, table, err := variantTable(*variant, "")
 	if err != nil {
 		return err
 	}
-	v, err := fitVariant(*variant, table, &fc)
-	if err != nil {
+	if err := fitVariant(v, table, &fc); err != nil {
 		return err
 	}
 	var paths []string

@@ -81,27 +81,23 @@ func playFlags(fs *flag.FlagSet, def learn.PlayConfig, nodesHelp string) func() 
 	}
 }
 
-// fitVariant loads the variant named by --variant for a net's training,
-// puts table (variantTable's) in fc for a new net's material path,
-// and checks fc's king buckets and file mirror against its board.
-func fitVariant(name string, table []int32, fc *fit.Config) (*env.Variant, error) {
-	v, err := env.LoadVariant(name)
-	if err != nil {
-		return nil, fmt.Errorf("%w: --variant: %v", errUsage, err)
-	}
+// fitVariant readies fc for a net's training on variant v (variantTable's):
+// it puts table in fc for a new net's material path and checks fc's king
+// buckets and file mirror against v's board.
+func fitVariant(v *env.Variant, table []int32, fc *fit.Config) error {
 	if _, err := nnue.NewBucketedFeatureSet(v, fc.KingBuckets); err != nil {
-		return nil, fmt.Errorf("%w: --king-buckets: %v", errUsage, err)
+		return fmt.Errorf("%w: --king-buckets: %v", errUsage, err)
 	}
 	if fc.Mirror {
 		// The buckets fit the board: what is left to refuse is the
 		// mirror's (a board not symmetric file-wise, too many file zones
 		// for the kings' half).
 		if _, err := nnue.NewFeatureSetWith(v, nnue.Options{Kings: fc.KingBuckets, Mirror: true}); err != nil {
-			return nil, fmt.Errorf("%w: --mirror: %v", errUsage, err)
+			return fmt.Errorf("%w: --mirror: %v", errUsage, err)
 		}
 	}
 	fc.Table = table
-	return v, nil
+	return nil
 }
 
 // variantTable loads the variant named by --variant and the project's piece

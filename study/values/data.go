@@ -110,15 +110,7 @@ func (b *builder) add(r *datasets.GameRecord) error {
 		p := &r.Positions[i]
 		q := Position{Ply: p.Ply, WhiteToMove: p.WhiteToMove, Text: p.Position, Value: float64(p.Value), Played: p.Played}
 		for _, c := range p.Pieces {
-			col, ok := b.index[c.Piece]
-			if !ok {
-				col = len(b.ds.Pieces)
-				b.index[c.Piece] = col
-				b.ds.Pieces = append(b.ds.Pieces, c.Piece)
-			}
-			q.White = grow(q.White, col+1)
-			q.Black = grow(q.Black, col+1)
-			q.White[col], q.Black[col] = c.White, c.Black
+			b.setCount(&q, c.Piece, c.White, c.Black)
 		}
 		if b.rules != nil {
 			q.CaptureAvailable = b.rules.captureAvailable(r.Variant, p.Position)
@@ -127,6 +119,20 @@ func (b *builder) add(r *datasets.GameRecord) error {
 	}
 	b.ds.Games = append(b.ds.Games, g)
 	return nil
+}
+
+// setCount sets q's count of the piece with letter letter for each side,
+// giving the letter a column of the data set on first sight.
+func (b *builder) setCount(q *Position, letter string, white, black int32) {
+	col, ok := b.index[letter]
+	if !ok {
+		col = len(b.ds.Pieces)
+		b.index[letter] = col
+		b.ds.Pieces = append(b.ds.Pieces, letter)
+	}
+	q.White = grow(q.White, col+1)
+	q.Black = grow(q.Black, col+1)
+	q.White[col], q.Black[col] = white, black
 }
 
 // finish pads every count vector to the full table of piece types.
@@ -320,12 +326,19 @@ func newCaptureFinder() *captureFinder {
 	return &captureFinder{variants: map[string]*env.Variant{}, moves: make([]env.Move, 0, env.MaxMoves)}
 }
 
-func (f *captureFinder) captureAvailable(variant, text string) bool {
-	v, ok := f.variants[variant]
+// variant returns the variant named name, loaded once; nil when it cannot
+// be loaded (a variant file no longer at hand).
+func (f *captureFinder) variant(name string) *env.Variant {
+	v, ok := f.variants[name]
 	if !ok {
-		v, _ = env.LoadVariant(variant) // nil: a variant file no longer at hand
-		f.variants[variant] = v
+		v, _ = env.LoadVariant(name)
+		f.variants[name] = v
 	}
+	return v
+}
+
+func (f *captureFinder) captureAvailable(variant, text string) bool {
+	v := f.variant(variant)
 	if v == nil {
 		f.unreadable++
 		return false

@@ -75,13 +75,9 @@ func LoadEngine(dir, player string, progress func(done, total int)) (*Dataset, L
 // addEngineChunk adds the games of one engine chunk (its rows, in game and
 // ply order as the loop writes them) to the data set.
 func (b *builder) addEngineChunk(dir, path, variant, player string, rows []learn.Row) error {
-	v, ok := b.rules.variants[variant]
-	if !ok {
-		var err error
-		if v, err = env.LoadVariant(variant); err != nil {
-			return fmt.Errorf("values: chunk %s: variant %q: %w", path, variant, err)
-		}
-		b.rules.variants[variant] = v
+	v := b.rules.variant(variant)
+	if v == nil {
+		return fmt.Errorf("values: chunk %s: variant %q cannot be loaded (its variant file is not at hand or does not read)", path, variant)
 	}
 	rel, err := filepath.Rel(dir, path)
 	if err != nil {
@@ -123,20 +119,8 @@ func (b *builder) addEngineChunk(dir, path, variant, player string, rows []learn
 			return fmt.Errorf("values: chunk %s: row %d: game %d's plies do not increase", path, i, r.Game)
 		}
 		q := Position{Ply: int(r.Ply), WhiteToMove: wtm, Text: r.FEN, Value: math.Tanh(float64(r.Score) / engineValueScale)}
-		n := len(b.ds.Pieces)
 		for t := 1; t < len(v.Pieces); t++ {
-			letter := string(v.Pieces[t].Letter)
-			col, ok := b.index[letter]
-			if !ok {
-				col = len(b.ds.Pieces)
-				b.index[letter] = col
-				b.ds.Pieces = append(b.ds.Pieces, letter)
-				n++
-			}
-			q.White = grow(q.White, max(n, col+1))
-			q.Black = grow(q.Black, max(n, col+1))
-			q.White[col] = int32(pos.Count(env.White, t) + pos.InHand(env.White, t))
-			q.Black[col] = int32(pos.Count(env.Black, t) + pos.InHand(env.Black, t))
+			b.setCount(&q, string(v.Pieces[t].Letter), int32(pos.Count(env.White, t)+pos.InHand(env.White, t)), int32(pos.Count(env.Black, t)+pos.InHand(env.Black, t)))
 		}
 		q.CaptureAvailable = CaptureAvailable(pos, b.rules.moves[:0])
 		g.Positions = append(g.Positions, q)
