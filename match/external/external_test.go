@@ -31,9 +31,16 @@ func TestMain(m *testing.M) {
 // fakeEngine speaks enough UCI to pass the handshake, then misbehaves at
 // its first "go" after the check's: "crash" exits, "hang" never answers,
 // "illegal" sends a move that is not legal, "long" sends an endless line,
-// "none" sends "bestmove (none)". It answers "go depth 1" (the loader's
-// check) with a legal chess move, so that it is accepted as a player.
+// "none" sends "bestmove (none)"; "play" answers every "go" with the first
+// legal move of the position it was given. It answers "go depth 1" (the
+// loader's check) with a legal chess move, so that it is accepted as a
+// player.
 func fakeEngine(mode string) {
+	chess, err := env.LoadVariant("chess")
+	if err != nil {
+		os.Exit(2)
+	}
+	pos := chess.NewPosition()
 	in := bufio.NewScanner(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
 	say := func(s string) { fmt.Fprintln(out, s); out.Flush() }
@@ -53,6 +60,8 @@ func fakeEngine(mode string) {
 			say("readyok")
 		case "quit":
 			return
+		case "position":
+			pos = fakePosition(chess, f[1:])
 		case "go":
 			if len(f) == 3 && f[1] == "depth" && f[2] == "1" {
 				say("bestmove e2e4")
@@ -69,9 +78,37 @@ func fakeEngine(mode string) {
 				say("info string " + strings.Repeat("x", 1<<17))
 			case "none":
 				say("bestmove (none)")
+			case "play":
+				if pos == nil {
+					say("bestmove (none)")
+					continue
+				}
+				moves := pos.LegalMoves(nil)
+				say("bestmove " + env.UCI{}.FormatMove(pos, moves[0]))
 			}
 		}
 	}
+}
+
+// fakePosition reads the arguments of a "position fen FEN [moves ...]"
+// command, or returns nil.
+func fakePosition(v *env.Variant, args []string) *env.Position {
+	if len(args) < 2 || args[0] != "fen" {
+		return nil
+	}
+	fen, moves, _ := strings.Cut(strings.Join(args[1:], " "), " moves ")
+	pos, err := v.ParsePosition(fen)
+	if err != nil {
+		return nil
+	}
+	for _, text := range strings.Fields(moves) {
+		m, err := env.UCI{}.ParseMove(pos, text)
+		if err != nil {
+			return nil
+		}
+		pos.DoMove(m)
+	}
+	return pos
 }
 
 // fake returns the config of this test binary run as a fake engine in
@@ -318,5 +355,132 @@ func TestStockfishMovesAreTimedByItsProcess(t *testing.T) {
 	}
 	if a.CPUMeanMS > 1.05*a.WallMeanMS+1 {
 		t.Errorf("stockfish with one thread used %.2f ms of CPU a move in %.2f ms of wall time", a.CPUMeanMS, a.WallMeanMS)
+	}
+}
+
+// TestFinishedGamesLeaveTheirEngineToTheNext checks the pool of a Maker:
+// the next game takes the process of a game that ended in order, a
+// forfeited game's process is ended and not kept, and a kept process that
+// waits longer than its pool's keep is ended.
+func TestFinishedGamesLeaveTheirEngineToTheNext(t *testing.T) {
+	v, err := env.LoadVariant("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	play := func(m match.Maker) *Player {
+		t.Helper()
+		pl, err := m.New(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pl.(*Player)
+		pos := v.NewPosition()
+		for range 4 {
+			mv, err := p.ChooseContext(ctx, pos)
+			if err != nil {
+				t.Fatalf("ply %d: %v", pos.Ply(), err)
+			}
+			pos.DoMove(mv)
+		}
+		return p
+	}
+	m, err := NewMaker(ctx, "uci:fake-play", fake(t, "play", "nodes=1"), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := play(m)
+	proc := first.proc
+	first.Close()
+	if !proc.alive() || len(first.pool.idle) != 1 {
+		t.Fatalf("after a game in order: alive %v, %d kept, want the process kept", proc.alive(), len(first.pool.idle))
+	}
+	second := play(m)
+	if second.proc != proc {
+		t.Errorf("the second game started its own process instead of the kept one")
+	}
+	second.Close()
+
+	bad, err := NewMaker(ctx, "uci:fake-illegal", fake(t, "illegal", "nodes=1"), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := bad.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pl.(*Player)
+	if _, err := p.ChooseContext(ctx, v.NewPosition()); err == nil {
+		t.Fatal("the illegal fake's move was accepted")
+	}
+	p.Close()
+	if n := len(p.pool.idle); n != 0 {
+		t.Errorf("a forfeited game's process was kept (%d kept)", n)
+	}
+
+	q := &pool{keep: 20 * time.Millisecond}
+	proc = play(m).proc
+	q.put(proc)
+	deadline := time.Now().Add(5 * time.Second)
+	for proc.alive() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if proc.alive() || q.get() != nil {
+		t.Errorf("a process kept past its pool's keep is still running or still kept")
+	}
+}
+
+// TestStockfishReusedPlaysAsFresh plays the same line twice on one kept
+// Stockfish process and once on a fresh one, at a node limit: "ucinewgame"
+// clears what the engine learnt in the game before, so the three lines
+// agree move for move (the paired studies rely on it).
+func TestStockfishReusedPlaysAsFresh(t *testing.T) {
+	if _, err := LookPath("stockfish"); err != nil {
+		t.Skip("no stockfish on PATH or in /usr/games (scripts/test.sh installs it)")
+	}
+	v, err := env.LoadVariant("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cfg, err := ParseSpec("stockfish:nodes=3000,Threads=1,Hash=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func(m match.Maker) (string, *process) {
+		pl, err := m.New(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pl.(*Player)
+		defer p.Close()
+		pos := v.NewPosition()
+		var moves []string
+		for range 16 {
+			mv, err := p.ChooseContext(ctx, pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			moves = append(moves, env.UCI{}.FormatMove(pos, mv))
+			pos.DoMove(mv)
+		}
+		return strings.Join(moves, " "), p.proc
+	}
+	m, err := NewMaker(ctx, "uci:stockfish", cfg, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, procA := line(m)
+	b, procB := line(m)
+	if procA != procB {
+		t.Errorf("the second line did not reuse the first's process")
+	}
+	fresh, err := NewMaker(ctx, "uci:stockfish", cfg, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := line(fresh)
+	if a != b || a != c {
+		t.Errorf("the same line differs:\nfirst  %s\nreused %s\nfresh  %s", a, b, c)
 	}
 }

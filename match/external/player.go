@@ -20,7 +20,8 @@ const (
 )
 
 // Player is one outside engine playing one game: it starts its process at
-// its first move, sends the game's moves since the position it first saw,
+// its first move (or takes the process of one of its Maker's finished
+// games, told "ucinewgame"), sends the game's moves since the position it first saw,
 // and checks each move the engine sends against bomberzero's rules. Every
 // failure of the engine is a *match.ForfeitError.
 type Player struct {
@@ -28,6 +29,11 @@ type Player struct {
 	cfg  Config
 	v    *env.Variant
 	proc *process
+	// pool keeps the process for the Maker's next game when the game ends
+	// with the engine in order (nil: the process is ended); clean says it
+	// is: its last search ended with a legal move.
+	pool  *pool
+	clean bool
 	// base is the position the engine was given as a FEN, moves the moves
 	// played from it in UCI text, last the position after the newest of
 	// them (nil before the first move).
@@ -49,8 +55,9 @@ func NewMaker(ctx context.Context, spec string, cfg Config, v *env.Variant) (mat
 	if err := Check(ctx, cfg, v); err != nil {
 		return match.Maker{}, err
 	}
+	kept := &pool{}
 	return match.Maker{Spec: spec, New: func(uint64) (match.Player, error) {
-		return &Player{spec: spec, cfg: cfg, v: v}, nil
+		return &Player{spec: spec, cfg: cfg, v: v, pool: kept}, nil
 	}}, nil
 }
 
@@ -127,6 +134,9 @@ func (p *Player) Choose(pos *env.Position) (env.Move, error) {
 // within its limit and grace, or sends a move that is not legal in pos.
 // When ctx ends the engine is told to stop and ctx's error is returned.
 func (p *Player) ChooseContext(ctx context.Context, pos *env.Position) (env.Move, error) {
+	if p.proc == nil && p.pool != nil {
+		p.reuse()
+	}
 	if p.proc == nil {
 		if err := p.launch(ctx); err != nil {
 			if ctx.Err() != nil {
@@ -138,6 +148,7 @@ func (p *Player) ChooseContext(ctx context.Context, pos *env.Position) (env.Move
 		}
 	}
 	p.follow(pos)
+	p.clean = false
 	pid := p.proc.cmd.Process.Pid
 	cpu0, cpuErr := cputime.Process(pid)
 	p.moveCPU, p.cpuErr = 0, errNoMove
@@ -171,7 +182,21 @@ func (p *Player) ChooseContext(ctx context.Context, pos *env.Position) (env.Move
 	p.last = pos.Clone()
 	p.last.DoMove(m)
 	p.moves = append(p.moves, env.UCI{}.FormatMove(pos, m))
+	p.clean = true
 	return m, nil
+}
+
+// reuse takes a kept process of the Maker's finished games, if one is
+// running, and starts a new game on it ("ucinewgame", then "isready"); a
+// process that does not answer is ended and the game starts its own.
+func (p *Player) reuse() {
+	for proc := p.pool.get(); proc != nil; proc = p.pool.get() {
+		if proc.send("ucinewgame") == nil && proc.sync(handshakeTimeout) == nil {
+			p.proc = proc
+			return
+		}
+		proc.close()
+	}
 }
 
 // follow brings base and moves up to pos: the move that leads from the
@@ -242,15 +267,21 @@ func (p *Player) MoveCPU() (time.Duration, error) { return p.moveCPU, p.cpuErr }
 
 // forfeit ends the engine and wraps err as the game's forfeit.
 func (p *Player) forfeit(err error) error {
+	p.clean = false
 	p.Close()
 	return &match.ForfeitError{Reason: fmt.Sprintf("engine %s: %v", p.cfg.Path, err)}
 }
 
-// Close ends the engine's process, if it runs. The match runner calls it
-// when the game is over.
+// Close ends the engine's process, if it runs, or keeps it for the Maker's
+// next game when the engine's last search ended in order. The match runner
+// calls it when the game is over.
 func (p *Player) Close() error {
 	if p.proc != nil {
-		p.proc.close()
+		if p.clean && p.pool != nil {
+			p.pool.put(p.proc)
+		} else {
+			p.proc.close()
+		}
 		p.proc = nil
 	}
 	return nil

@@ -126,6 +126,17 @@ func (p *process) read(out io.Reader) {
 	close(p.done)
 }
 
+// alive reports whether the engine's output is still open: it has not
+// exited.
+func (p *process) alive() bool {
+	select {
+	case <-p.done:
+		return false
+	default:
+		return true
+	}
+}
+
 // send writes one command line to the engine.
 func (p *process) send(line string) error {
 	if _, err := io.WriteString(p.in, line+"\n"); err != nil {

@@ -1,6 +1,7 @@
 // Package external makes an outside UCI engine (Stockfish, Fairy-Stockfish,
 // another build of bomberzero) a player of package match, as cutechess-cli
-// does: one engine process per game, every move it sends checked by
+// does: a new game ("ucinewgame") on the process of a game that ended in
+// order, or a fresh process, every move it sends checked by
 // bomberzero's rules, and an engine that crashes, hangs or plays an illegal
 // move losing that game with the reason recorded (match.ForfeitError),
 // never the match (docs/match.md).
