@@ -26,12 +26,15 @@ type Report struct {
 	// the games were read from: their positions were sampled when it was
 	// written, by rules the file does not record, and Sample's skip, quiet
 	// and spacing rules were not applied again.
-	PositionsFile string      `json:"positions_file,omitempty"`
-	Games         int         `json:"games"`       // games in the data set
-	Positions     int         `json:"positions"`   // positions in the data set
-	Sampled       int         `json:"sampled"`     // positions the sampling kept
-	Fits          []FitResult `json:"fits"`        // one per method, in Config order
-	Pieces        []string    `json:"piece_types"` // the data's piece types, least valuable first (see Fits)
+	PositionsFile string `json:"positions_file,omitempty"`
+	Games         int    `json:"games"`     // games in the data set
+	Positions     int    `json:"positions"` // positions in the data set
+	Sampled       int    `json:"sampled"`   // positions the sampling kept
+	// PhaseMix splits the sampled positions by the phase of the game
+	// (officers on the board): the values are averages over it.
+	PhaseMix []PhaseShare `json:"phase_mix,omitempty"`
+	Fits     []FitResult  `json:"fits"`        // one per method, in Config order
+	Pieces   []string     `json:"piece_types"` // the data's piece types, least valuable first (see Fits)
 	// Differences compares every two normalised fits piece by piece (the
 	// tanh and logistic fits side by side): A's value minus B's.
 	Differences []FitDifference `json:"differences,omitempty"`
@@ -211,6 +214,7 @@ func PieceValues(ds *Dataset, cfg Config) (*Report, error) {
 	}
 	rows := cfg.Sample.sample(ds, cfg.Pairs > 0)
 	rep.Sampled = len(rows)
+	rep.PhaseMix = phaseMix(ds, rows)
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("values: no position left after sampling %d games (skip %d plies, %d quiet plies after captures, positions with a capture left out: %v)",
 			len(ds.Games), cfg.Sample.SkipPlies, cfg.Sample.QuietPlies, cfg.Sample.NoCaptures)

@@ -210,3 +210,66 @@ func maxAbs(v []float64) float64 {
 	}
 	return m
 }
+
+// PhaseShare is the share of a fit's sampled positions in one phase of
+// the game, the phase read from the officers on the board (both sides).
+// A fit's values are averages over its positions' phases, and the pawn
+// weighs more against the pieces in endgames than in the middlegame, so
+// the mix moves every value in pawns (docs/values.md, "What the sample's
+// phases do to the pawn").
+type PhaseShare struct {
+	Phase     string  `json:"phase"`    // "opening", "middlegame" or "endgame"
+	Officers  string  `json:"officers"` // the officer counts of the phase, as "10-14"
+	Positions int     `json:"positions"`
+	Share     float64 `json:"share"` // of all sampled positions
+}
+
+// phaseMix splits rows into thirds of the most officers any position of ds
+// holds (the start's count, for games from the start): the endgame holds
+// at most a third of them, the middlegame at most two thirds, the opening
+// more. It returns nil when ds has no officers or rows is empty.
+func phaseMix(ds *Dataset, rows []sampled) []PhaseShare {
+	cols := officerColumns(ds.Pieces)
+	most := 0
+	for i := range ds.Games {
+		for j := range ds.Games[i].Positions {
+			most = max(most, officerCount(&ds.Games[i].Positions[j], cols))
+		}
+	}
+	if most == 0 || len(rows) == 0 {
+		return nil
+	}
+	end, mid := most/3, 2*most/3
+	mix := []PhaseShare{
+		{Phase: "opening", Officers: fmt.Sprintf("%d-%d", mid+1, most)},
+		{Phase: "middlegame", Officers: fmt.Sprintf("%d-%d", end+1, mid)},
+		{Phase: "endgame", Officers: fmt.Sprintf("0-%d", end)},
+	}
+	for _, r := range rows {
+		switch n := officerCount(r.pos, cols); {
+		case n > mid:
+			mix[0].Positions++
+		case n > end:
+			mix[1].Positions++
+		default:
+			mix[2].Positions++
+		}
+	}
+	for i := range mix {
+		mix[i].Share = float64(mix[i].Positions) / float64(len(rows))
+	}
+	return mix
+}
+
+// phaseMixText is the report's line on mix, "" for none.
+func phaseMixText(mix []PhaseShare) string {
+	if len(mix) == 0 {
+		return ""
+	}
+	parts := make([]string, len(mix))
+	for i, s := range mix {
+		parts[i] = fmt.Sprintf("%s (%s officers) %.0f%%", s.Phase, s.Officers, 100*s.Share)
+	}
+	return "Sampled positions by phase: " + strings.Join(parts, ", ") +
+		"; the values are averages over this mix, and a pawn weighs more against the pieces in endgames"
+}

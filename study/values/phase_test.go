@@ -213,3 +213,56 @@ func TestPhasedFitDegenerateBinsSayWhy(t *testing.T) {
 		}
 	}
 }
+
+func TestPhaseMixSplitsByThirdsOfTheStartsOfficers(t *testing.T) {
+	// Pieces P, N, R, K: N and R are officers. The first game starts with
+	// 12 officers, so the endgame holds 0-4, the middlegame 5-8, the
+	// opening 9-12.
+	pos := func(n, r int32) Position {
+		return Position{White: []int32{8, n, r, 1}, Black: []int32{8, n, r, 1}}
+	}
+	ds := &Dataset{Pieces: []string{"P", "N", "R", "K"}, Games: []Game{
+		{Positions: []Position{pos(4, 2), pos(3, 2), pos(2, 2), pos(1, 1)}},
+		{Positions: []Position{pos(2, 0), pos(1, 1), pos(0, 1), pos(0, 0)}},
+	}}
+	var rows []sampled
+	for g := range ds.Games {
+		for i := range ds.Games[g].Positions {
+			rows = append(rows, sampled{game: g, pos: &ds.Games[g].Positions[i]})
+		}
+	}
+	// Officers per row: 12, 10, 8, 4 | 4, 4, 2, 0.
+	want := []PhaseShare{
+		{Phase: "opening", Officers: "9-12", Positions: 2, Share: 0.25},
+		{Phase: "middlegame", Officers: "5-8", Positions: 1, Share: 0.125},
+		{Phase: "endgame", Officers: "0-4", Positions: 5, Share: 0.625},
+	}
+	if got := phaseMix(ds, rows); !reflect.DeepEqual(got, want) {
+		t.Errorf("phaseMix = %+v, want %+v", got, want)
+	}
+	// A fit reports the mix of the positions it sampled.
+	rep, err := PieceValues(phasedGames(400, 3, 0.4, 1.0), Config{Methods: []Method{Logistic}, Seed: 1, Bootstrap: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, s := range rep.PhaseMix {
+		total += s.Positions
+	}
+	if len(rep.PhaseMix) != 3 || total != rep.Sampled {
+		t.Errorf("the fit's phase mix %+v covers %d positions, want 3 phases and the %d sampled", rep.PhaseMix, total, rep.Sampled)
+	}
+	if got := phaseMix(ds, nil); got != nil {
+		t.Errorf("no rows: %+v, want nil", got)
+	}
+	pawns := &Dataset{Pieces: []string{"P", "K"}, Games: []Game{{Positions: []Position{{White: []int32{8, 1}, Black: []int32{8, 1}}}}}}
+	if got := phaseMix(pawns, []sampled{{pos: &pawns.Games[0].Positions[0]}}); got != nil {
+		t.Errorf("no officers: %+v, want nil", got)
+	}
+	line := phaseMixText(want)
+	for _, s := range []string{"opening (9-12 officers) 25%", "middlegame (5-8 officers) 12%", "endgame (0-4 officers) 62%"} {
+		if !strings.Contains(line, s) {
+			t.Errorf("line %q lacks %q", line, s)
+		}
+	}
+}

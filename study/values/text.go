@@ -36,6 +36,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	ew.printf(")\nUnit %s; 95%% intervals from %d bootstrap resamples of whole games, seed %d; ridge %g\n",
 		r.Unit, r.Bootstrap, r.Seed, r.Ridge)
+	if line := phaseMixText(r.PhaseMix); line != "" {
+		ew.printf("%s\n", line)
+	}
 	if len(r.Players) > 0 {
 		ew.printf("Players: %s\n", strings.Join(r.Players, ", "))
 	}
