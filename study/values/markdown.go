@@ -303,6 +303,9 @@ func (c *Comparison) WriteMarkdown(w io.Writer, withValues bool) error {
 			}
 			ew.printf("\n")
 		}
+		if line := phaseMixText(r.PhaseMix); line != "" {
+			ew.printf("\n%s.\n", line)
+		}
 		for j := range r.Fits {
 			f := &r.Fits[j]
 			for _, n := range f.Notes {
