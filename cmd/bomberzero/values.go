@@ -55,7 +55,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	withCapped := fs.Bool("include-capped", false, "keep the games the length cap stopped, drawn or adjudicated (left out by default: their results are censored)")
 	skip := fs.Int("skip", def.SkipPlies, "leave out positions before this ply (the opening)")
 	quietPlies := fs.Int("quiet-plies", def.QuietPlies, "leave out positions within this many plies after a capture")
-	withCaptures := fs.Bool("with-captures", !def.NoCaptures, "keep positions where the side to move has a capture (left out by default, material being about to change, except with --engine-data, whose positions the engine's search found quiet; --with-captures=false leaves them out there too)")
+	withCaptures := fs.Bool("with-captures", !def.NoCaptures, "keep positions where the side to move has a capture (left out by default, material being about to change, except with --engine-data, whose positions the engine's search found quiet; --with-captures=false leaves them out there too). Leaving them out keeps mostly endgames, where the pawn weighs more against the pieces (the report's phase line); --with-captures --quiet-plies 2 samples the whole game")
 	spacing := fs.Int("spacing", def.Spacing, "keep positions at least this many plies apart (0 keeps neighbours)")
 	perGame := fs.Int("per-game", def.MaxPerGame, "keep at most this many positions per game, drawn at random (0 keeps all)")
 	maxPly := fs.Int("max-ply", 0, "leave out positions at this ply and later (0: none); with --skip, one phase of the game by ply")
