@@ -61,6 +61,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	maxPly := fs.Int("max-ply", 0, "leave out positions at this ply and later (0: none); with --skip, one phase of the game by ply")
 	officersFlag := fs.String("officers", "", "keep only positions with LO-HI officers (N, B, R, Q and the family's other non-pawn, non-royal pieces) on the board, both sides together: a phase by material left (chess starts with 14)")
 	equalGames := fs.Bool("equal-games", false, "weigh every game alike in the fits, whatever its number of sampled positions (default: every position alike)")
+	sums := fs.String("sums", "", "also print signed sums of values with their intervals, comma-separated, as R+R-Q,B+P-R: the v(Y) - v(X) that an imbalance match (bomberzero imbalance --white-without X --black-without Y) reads, to set beside it")
 	phaseBins := fs.Int("phase-bins", 0, fmt.Sprintf("fit one set of values with a scale on the material term per game phase: up to N bins by the officers on the board, at their quantiles (2 to %d; 0 or 1: one scale)", values.MaxPhaseBins))
 	fits := fs.String("fits", "", "comma-separated fits: logistic, tanh, search (the recorded search values), value (needs --model); default logistic,tanh, plus value with --model")
 	model := fs.String("model", "", "model whose value output the value fit uses: "+agent.SpecHelp)
@@ -92,6 +93,9 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --games %d: want at least 1", errUsage, *games)
 	case *book < 0 || *bookPlies < 1:
 		return fmt.Errorf("%w: --book %d --book-plies %d: want a book of 0 or more openings of 1 or more plies", errUsage, *book, *bookPlies)
+	case !validSums(*sums):
+		_, err := parseSums(*sums)
+		return fmt.Errorf("%w: --sums: %v", errUsage, err)
 	case *book > 0 && *player == "":
 		return fmt.Errorf("%w: --book needs --player", errUsage)
 	case *table != "" && *player == "":
@@ -235,6 +239,21 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: %s", err, values.NoFitAdvice(len(ds.Games), err))
 		}
 		return err
+	}
+	if *sums != "" {
+		for i := range rep.Fits {
+			f := &rep.Fits[i]
+			if !f.Normalised {
+				continue
+			}
+			for _, expr := range strings.Split(*sums, ",") {
+				sm, err := f.Sum(strings.TrimSpace(expr))
+				if err != nil {
+					return fmt.Errorf("%w: --sums: %v", errUsage, err)
+				}
+				f.Sums = append(f.Sums, sm)
+			}
+		}
 	}
 	rep.PositionsFile = *posFile
 	if *player != "" {
@@ -383,4 +402,25 @@ func distinctGames(ds *values.Dataset) int {
 		seen[b.String()] = true
 	}
 	return len(seen)
+}
+
+// parseSums reads --sums: comma-separated signed sums of piece letters.
+func parseSums(list string) ([]string, error) {
+	if list == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, expr := range strings.Split(list, ",") {
+		if _, err := values.ParseSum(expr); err != nil {
+			return nil, err
+		}
+		out = append(out, strings.TrimSpace(expr))
+	}
+	return out, nil
+}
+
+// validSums reports whether --sums reads.
+func validSums(list string) bool {
+	_, err := parseSums(list)
+	return err == nil
 }

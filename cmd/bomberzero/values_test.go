@@ -90,6 +90,26 @@ func TestValuesCommandFitsARunsDataAndDrawsTheChart(t *testing.T) {
 	if !strings.Contains(out.String(), "value (N = 1)") || !strings.Contains(out.String(), "tanh fit") || strings.Contains(out.String(), "logistic fit") {
 		t.Errorf("text report:\n%s", out.String())
 	}
+	// --sums: N+N-P-P-P beside an imbalance match, from the same
+	// replicates; its point is the pieces' points summed.
+	out.Reset()
+	if code := run([]string{"values", "--run", runDir, "--json", "--bootstrap", "20", "--fits", "tanh", "--sums", "N+N-P-P-P,N-N"}, &out, &errOut); code != 0 {
+		t.Fatalf("--sums: exit %d: %s", code, errOut.String())
+	}
+	rep = values.Report{}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	f := rep.Fits[0]
+	pts := map[string]float64{}
+	for _, pv := range f.Pieces {
+		if pv.Value != nil {
+			pts[pv.Piece] = pv.Value.Point
+		}
+	}
+	if len(f.Sums) != 2 || f.Sums[0].Expr != "N+N-P-P-P" || f.Sums[0].Value == nil || math.Abs(f.Sums[0].Value.Point-(2*pts["N"]-3)) > 1e-9 || f.Sums[1].Value.Point != 0 {
+		t.Errorf("sums %+v, want N+N-P-P-P = %.3f and N-N = 0", f.Sums, 2*pts["N"]-3)
+	}
 }
 
 func TestValuesCommandRejectsBadInvocations(t *testing.T) {
@@ -122,6 +142,8 @@ func TestValuesCommandRejectsBadInvocations(t *testing.T) {
 		{[]string{"values", "--data", dir, "--phase-bins", "9"}, 2, "--phase-bins 9, want 0 to 8"},
 		{[]string{"values", "--data", dir, "--phase-bins", "-1"}, 2, "--phase-bins -1"},
 		{[]string{"values", "--data", dir, "--values", "N=5"}, 2, "--values needs --player"},
+		{[]string{"values", "--data", dir, "--variant", "chess", "--sums", "R+-Q"}, 2, "--sums: values: sum \"R+-Q\": a sign without a piece"},
+		{[]string{"values", "--data", dir, "--variant", "chess", "--sums", "P-Z", "--bootstrap", "5"}, 2, "--sums: values: sum \"P-Z\": no piece Z"},
 		{[]string{"values", "--player", "engine:nodes=100", "--variant", "chess", "--values", "N=x"}, 2, "--values"},
 	} {
 		var out, errOut bytes.Buffer

@@ -118,6 +118,9 @@ type FitResult struct {
 	// line saying whether it passes and what misses; set for orthodox
 	// chess games only, "" otherwise.
 	Tomasev string `json:"tomasev_check,omitempty"`
+	// Sums are the signed sums of values the caller asked for (Sum), as
+	// "R+R-Q", beside an imbalance match's reading.
+	Sums []Sum `json:"sums,omitempty"`
 	// Phases are the phased model's bins and scales (Config.PhaseBins),
 	// the opening's first with scale 1; nil for the one-scale model.
 	Phases []PhaseScale `json:"phases,omitempty"`

@@ -57,6 +57,19 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "(to move)\t\t\t%s\t%s\n", point(&f.ToMove), interval(&f.ToMove))
 		fmt.Fprintf(tw, "(White)\t\t\t%s\t%s\n", point(&f.White), interval(&f.White))
 		tw.Flush()
+		if len(f.Sums) > 0 {
+			ew.printf("sums of values (in %s; the interval from the same replicates)\n", r.Unit)
+			tw := tabwriter.NewWriter(ew, 2, 4, 2, ' ', 0)
+			fmt.Fprintf(tw, "sum\tvalue\t95%% interval\n")
+			for _, sm := range f.Sums {
+				if sm.Value == nil {
+					fmt.Fprintf(tw, "%s\t-\t%s\n", sm.Expr, sm.Note)
+					continue
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", sm.Expr, point(sm.Value), interval(sm.Value))
+			}
+			tw.Flush()
+		}
 		if len(f.Calibration) > 0 {
 			ew.printf("calibration (side to move's material by this fit, in %s; score predicted and observed)\n", r.Unit)
 			tw := tabwriter.NewWriter(ew, 2, 4, 2, ' ', 0)
