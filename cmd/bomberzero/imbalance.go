@@ -32,6 +32,7 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	book := fs.Int("book", 0, "start the games from N random openings of --book-plies plies, drawn on the position with the pieces gone, opening j starting game j of each colour arrangement and of the pawn-odds match (default: none, but for engine:... and uci:... one opening a game of each arrangement, games/2 rounded up; --book 0 is refused for uci:..., which plays one game from one start)")
 	bookPlies := fs.Int("book-plies", compare.DefaultBookPlies, "with a book: the openings' length in plies")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
+	fitPositions := fs.String("fit-positions", "", "a positions file of the same player's games (bomberzero values --write-positions, with the sampling chosen there): fit it (logistic, 200 replicates) and set its v(Y) - v(X) beside the match's reading in pawns (the pawn-odds reading with --pawn-odds), with the difference and whether the two agree")
 	mf := addMatchFlags(fs, true)
 	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -50,6 +51,13 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: give one of --pawn-coef, --values-data and --pawn-games", errUsage)
 	case *book < 0 || *bookPlies < 1:
 		return fmt.Errorf("%w: --book %d --book-plies %d: want a book of 0 or more openings of 1 or more plies", errUsage, *book, *bookPlies)
+	}
+	var beside *values.BesideFit
+	if *fitPositions != "" {
+		var err error
+		if beside, err = fitBeside(*fitPositions, *wx, *by, *seed); err != nil {
+			return err
+		}
 	}
 	openings, err := imbalanceBookSize(*player, *book, *games, set(fs, "book"))
 	if err != nil {
@@ -127,10 +135,50 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "warning: %s\n", w)
 		}
 	}
+	if beside != nil {
+		beside.Imbalance, beside.Pawn = values.Estimate{Point: math.NaN(), Lo: math.Inf(-1), Hi: math.Inf(1)}, "none"
+		switch {
+		case res.PawnOdds != nil && res.PawnOdds.Reading.Units != nil:
+			beside.Imbalance, beside.Pawn = *res.PawnOdds.Reading.Units, res.Player+"'s own (pawn odds)"
+		case res.Reading.Units != nil:
+			beside.Imbalance, beside.Pawn = *res.Reading.Units, res.PawnSource
+		}
+		if math.IsNaN(beside.Imbalance.Point) {
+			beside.Note = "the match gives no reading in pawns"
+		} else {
+			beside.Beside()
+		}
+		res.BesideFit = beside
+	}
 	if *asJSON {
 		return writeJSON(stdout, res)
 	}
 	return printImbalance(stdout, res)
+}
+
+// fitBeside fits the positions file path (logistic, 200 replicates) and
+// returns its v(y) - v(x), for the match's reading to be set beside it.
+// It runs before the games, so that a bad file or a piece the games lack
+// costs no match.
+func fitBeside(path, x, y string, seed uint64) (*values.BesideFit, error) {
+	expr, err := values.ImbalanceSum(x, y)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --fit-positions: %v", errUsage, err)
+	}
+	ds, err := values.ReadPositions(path)
+	if err != nil {
+		return nil, fmt.Errorf("--fit-positions: %w", err)
+	}
+	rep, err := values.PieceValues(ds, values.Config{Sample: values.NoFilter(), Methods: []values.Method{values.Logistic}, Seed: seed, Bootstrap: 200})
+	if err != nil {
+		return nil, fmt.Errorf("--fit-positions %s: %w", path, err)
+	}
+	f := &rep.Fits[0]
+	sum, err := f.Sum(expr)
+	if err != nil {
+		return nil, fmt.Errorf("--fit-positions %s: %w", path, err)
+	}
+	return &values.BesideFit{Source: path, Method: f.Method, Games: f.Games, Fit: sum}, nil
 }
 
 // pawnFit fits the tanh piece values on ds (default sampling, 200
@@ -212,6 +260,23 @@ func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
 		}
 		if pr.Note != "" {
 			fmt.Fprintf(w, "  note: %s\n", pr.Note)
+		}
+	}
+	if b := r.BesideFit; b != nil {
+		fmt.Fprintf(w, "  beside the %s fit of %s (%d games): v(%s) - v(%s) ", b.Method, b.Source, b.Games, r.Y, r.X)
+		if b.Fit.Value != nil {
+			fmt.Fprintf(w, "%s", signedEstimate(*b.Fit.Value))
+		} else {
+			fmt.Fprintf(w, "-")
+		}
+		if b.Difference != nil {
+			verdict := "disagree"
+			if *b.Agree {
+				verdict = "agree"
+			}
+			fmt.Fprintf(w, "; the match's %s in %s pawns; match - fit %s: %s\n", signedEstimate(b.Imbalance), b.Pawn, signedEstimate(*b.Difference), verdict)
+		} else {
+			fmt.Fprintf(w, "; %s\n", b.Note)
 		}
 	}
 	for _, s := range r.Warnings {

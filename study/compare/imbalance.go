@@ -131,6 +131,9 @@ type ImbalanceResult struct {
 	// Warnings say when the player is too weak for the question or the
 	// reading contradicts any strong player's order of the two pieces.
 	Warnings []string `json:"warnings,omitempty"`
+	// BesideFit sets the reading beside a fit of the player's games
+	// (bomberzero imbalance --fit-positions), nil without one.
+	BesideFit *values.BesideFit `json:"beside_fit,omitempty"`
 
 	// Scores is side A's score (1, ½, 0) in every game, the first
 	// arrangement's games then the second's, each in game order: game j
