@@ -136,18 +136,13 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if beside != nil {
-		beside.Imbalance, beside.Pawn = values.Estimate{Point: math.NaN(), Lo: math.Inf(-1), Hi: math.Inf(1)}, "none"
 		switch {
 		case res.PawnOdds != nil && res.PawnOdds.Reading.Units != nil:
-			beside.Imbalance, beside.Pawn = *res.PawnOdds.Reading.Units, res.Player+"'s own (pawn odds)"
+			beside.Imbalance, beside.Pawn = res.PawnOdds.Reading.Units, res.Player+"'s own (pawn odds)"
 		case res.Reading.Units != nil:
-			beside.Imbalance, beside.Pawn = *res.Reading.Units, res.PawnSource
+			beside.Imbalance, beside.Pawn = res.Reading.Units, res.PawnSource
 		}
-		if math.IsNaN(beside.Imbalance.Point) {
-			beside.Note = "the match gives no reading in pawns"
-		} else {
-			beside.Beside()
-		}
+		beside.Beside()
 		res.BesideFit = beside
 	}
 	if *asJSON {
@@ -274,7 +269,7 @@ func printImbalance(w io.Writer, r *compare.ImbalanceResult) error {
 			if *b.Agree {
 				verdict = "agree"
 			}
-			fmt.Fprintf(w, "; the match's %s in %s pawns; match - fit %s: %s\n", signedEstimate(b.Imbalance), b.Pawn, signedEstimate(*b.Difference), verdict)
+			fmt.Fprintf(w, "; the match's %s in %s pawns; match - fit %s: %s\n", signedEstimate(*b.Imbalance), b.Pawn, signedEstimate(*b.Difference), verdict)
 		} else {
 			fmt.Fprintf(w, "; %s\n", b.Note)
 		}

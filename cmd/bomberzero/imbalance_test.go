@@ -92,7 +92,7 @@ func TestImbalanceBesideAFit(t *testing.T) {
 	if b == nil || b.Fit.Value == nil || *b.Fit.Value != *want || b.Fit.Expr != "P+P+P-N" {
 		t.Fatalf("beside the fit: %+v, want the fit's P+P+P-N %+v", b, want)
 	}
-	if res.Reading.Units == nil || b.Imbalance != *res.Reading.Units {
+	if res.Reading.Units == nil || b.Imbalance == nil || *b.Imbalance != *res.Reading.Units {
 		t.Errorf("the match's reading beside the fit %+v, want its pawns %+v", b.Imbalance, res.Reading.Units)
 	}
 	if b.Difference != nil && math.Abs(b.Difference.Point-(b.Imbalance.Point-want.Point)) > 1e-9 {

@@ -76,6 +76,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	sumExprs, sumsErr := parseSums(*sums)
 	switch {
 	case len(pos) > 0:
 		return fmt.Errorf("%w: unexpected argument %q; give the data with --data DIR or --run DIR", errUsage, pos[0])
@@ -93,9 +94,8 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --games %d: want at least 1", errUsage, *games)
 	case *book < 0 || *bookPlies < 1:
 		return fmt.Errorf("%w: --book %d --book-plies %d: want a book of 0 or more openings of 1 or more plies", errUsage, *book, *bookPlies)
-	case !validSums(*sums):
-		_, err := parseSums(*sums)
-		return fmt.Errorf("%w: --sums: %v", errUsage, err)
+	case sumsErr != nil:
+		return fmt.Errorf("%w: --sums: %v", errUsage, sumsErr)
 	case *book > 0 && *player == "":
 		return fmt.Errorf("%w: --book needs --player", errUsage)
 	case *table != "" && *player == "":
@@ -240,14 +240,14 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	if *sums != "" {
+	if len(sumExprs) > 0 {
 		for i := range rep.Fits {
 			f := &rep.Fits[i]
 			if !f.Normalised {
 				continue
 			}
-			for _, expr := range strings.Split(*sums, ",") {
-				sm, err := f.Sum(strings.TrimSpace(expr))
+			for _, expr := range sumExprs {
+				sm, err := f.Sum(expr)
 				if err != nil {
 					return fmt.Errorf("%w: --sums: %v", errUsage, err)
 				}
@@ -417,10 +417,4 @@ func parseSums(list string) ([]string, error) {
 		out = append(out, strings.TrimSpace(expr))
 	}
 	return out, nil
-}
-
-// validSums reports whether --sums reads.
-func validSums(list string) bool {
-	_, err := parseSums(list)
-	return err == nil
 }

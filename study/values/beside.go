@@ -19,9 +19,10 @@ type BesideFit struct {
 	Games  int    `json:"games"`
 	// Fit is v(Y) − v(X) by the fit, in its unit piece.
 	Fit Sum `json:"fit"`
-	// Imbalance is the match's reading in pawns, and Pawn says whose.
-	Imbalance Estimate `json:"imbalance"`
-	Pawn      string   `json:"pawn"`
+	// Imbalance is the match's reading in pawns, and Pawn says whose; nil
+	// when the match gives none.
+	Imbalance *Estimate `json:"imbalance,omitempty"`
+	Pawn      string    `json:"pawn,omitempty"`
 	// Difference is Imbalance − Fit; Agree whether its interval holds 0.
 	// Both are unset when either side has no bounded interval (Note).
 	Difference *Estimate `json:"difference,omitempty"`
@@ -48,19 +49,16 @@ func (b *BesideFit) Beside() {
 	case f == nil:
 		b.Note = "the fit has no value for the sum: " + b.Fit.Note
 		return
-	case bounded(*f) && bounded(b.Imbalance):
-	default:
+	case b.Imbalance == nil:
+		b.Note = "the match gives no reading in pawns"
+		return
+	case !f.Bounded() || !b.Imbalance.Bounded():
 		b.Note = "no bounded interval on one side, so no agreement can be read"
 		return
 	}
-	i := b.Imbalance
+	i := *b.Imbalance
 	d := i.Point - f.Point
 	diff := Estimate{Point: d, Lo: d - math.Hypot(i.Point-i.Lo, f.Hi-f.Point), Hi: d + math.Hypot(i.Hi-i.Point, f.Point-f.Lo)}
 	agree := diff.Lo <= 0 && 0 <= diff.Hi
 	b.Difference, b.Agree = &diff, &agree
-}
-
-// bounded reports whether e's interval has finite ends.
-func bounded(e Estimate) bool {
-	return !math.IsInf(e.Lo, 0) && !math.IsInf(e.Hi, 0) && !math.IsNaN(e.Lo) && !math.IsNaN(e.Hi)
 }

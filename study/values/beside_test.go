@@ -41,7 +41,8 @@ func TestBesideCombinesHalfWidthsInQuadrature(t *testing.T) {
 		{"unbounded", Estimate{-0.75, math.Inf(-1), -0.60}, Estimate{-0.08, -0.44, 0.25}, Estimate{}, false, true},
 	} {
 		fit := tc.fit
-		b := BesideFit{Imbalance: tc.imb, Fit: Sum{Expr: "x", Value: &fit}}
+		imb := tc.imb
+		b := BesideFit{Imbalance: &imb, Fit: Sum{Expr: "x", Value: &fit}}
 		b.Beside()
 		if tc.unreadable {
 			if b.Difference != nil || b.Agree != nil || b.Note == "" {
@@ -54,9 +55,15 @@ func TestBesideCombinesHalfWidthsInQuadrature(t *testing.T) {
 			t.Errorf("%s: difference %+v agree %v, want %+v %v", tc.name, d, b.Agree, tc.diff, tc.agree)
 		}
 	}
-	b := BesideFit{Imbalance: Estimate{1, 0, 2}, Fit: Sum{Expr: "N-Q", Note: "Q has no value in the logistic fit"}}
+	b := BesideFit{Imbalance: &Estimate{1, 0, 2}, Fit: Sum{Expr: "N-Q", Note: "Q has no value in the logistic fit"}}
 	b.Beside()
 	if b.Difference != nil || !strings.Contains(b.Note, "Q has no value") {
 		t.Errorf("a fit without the value: %+v", b)
+	}
+	fit := Estimate{0, -1, 1}
+	b = BesideFit{Fit: Sum{Expr: "N-Q", Value: &fit}}
+	b.Beside()
+	if b.Difference != nil || !strings.Contains(b.Note, "no reading in pawns") {
+		t.Errorf("a match without a reading in pawns: %+v", b)
 	}
 }

@@ -30,41 +30,30 @@ func ParseSum(expr string) (map[string]int, error) {
 		return nil, fmt.Errorf("values: empty sum: want piece letters joined by + and -, as R+R-Q")
 	}
 	terms := map[string]int{}
-	sign, start := 1, 0
-	add := func(end int) error {
-		name := s[start:end]
+	for i := 0; i < len(s); {
+		sign := 1
+		switch s[i] {
+		case '-':
+			sign = -1
+			i++
+		case '+':
+			i++
+		}
+		end := strings.IndexAny(s[i:], "+-")
+		if end < 0 {
+			end = len(s) - i
+		}
+		name := s[i : i+end]
 		if name == "" {
-			return fmt.Errorf("values: sum %q: a sign without a piece after it at character %d: want piece letters joined by + and -, as R+R-Q", expr, end+1)
+			return nil, fmt.Errorf("values: sum %q: a sign without a piece after it at character %d: want piece letters joined by + and -, as R+R-Q", expr, i+1)
 		}
 		for _, r := range name {
 			if r < 'A' || r > 'Z' {
-				return fmt.Errorf("values: sum %q: %q is not a piece letter (capital letters, as N or R)", expr, name)
+				return nil, fmt.Errorf("values: sum %q: %q is not a piece letter (capital letters, as N or R)", expr, name)
 			}
 		}
 		terms[name] += sign
-		return nil
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] != '+' && s[i] != '-' {
-			continue
-		}
-		if i == 0 {
-			if s[i] == '-' {
-				sign = -1
-			}
-			start = 1
-			continue
-		}
-		if err := add(i); err != nil {
-			return nil, err
-		}
-		sign, start = 1, i+1
-		if s[i] == '-' {
-			sign = -1
-		}
-	}
-	if err := add(len(s)); err != nil {
-		return nil, err
+		i += end
 	}
 	return terms, nil
 }
