@@ -59,7 +59,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 	spacing := fs.Int("spacing", def.Spacing, "keep positions at least this many plies apart (0 keeps neighbours)")
 	perGame := fs.Int("per-game", def.MaxPerGame, "keep at most this many positions per game, drawn at random (0 keeps all)")
 	maxPly := fs.Int("max-ply", 0, "leave out positions at this ply and later (0: none); with --skip, one phase of the game by ply")
-	officersFlag := fs.String("officers", "", "keep only positions with LO-HI officers (N, B, R, Q and the family's other non-pawn, non-royal pieces) on the board, both sides together: a phase by material left (chess starts with 14)")
+	officersFlag := fs.String("officers", "", "keep only positions with LO-HI officers (N, B, R, Q and the family's other non-pawn, non-royal pieces) on the board, both sides together: a phase by material left (chess starts with 14); or a phase by name: middlegame (at least half the start's officers, the values Tomašev and Kaufman quote; 7-28 in chess) or endgame (fewer)")
 	equalGames := fs.Bool("equal-games", false, "weigh every game alike in the fits, whatever its number of sampled positions (default: every position alike)")
 	sums := fs.String("sums", "", "also print signed sums of values with their intervals, comma-separated, as R+R-Q,B+P-R: the v(Y) - v(X) that an imbalance match (bomberzero imbalance --white-without X --black-without Y) reads, to set beside it")
 	phaseBins := fs.Int("phase-bins", 0, fmt.Sprintf("fit one set of values with a scale on the material term per game phase: up to N bins by the officers on the board, at their quantiles (2 to %d; 0 or 1: one scale)", values.MaxPhaseBins))
@@ -114,7 +114,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: --plot %s: want a .png or .svg file name", errUsage, *plotFile)
 		}
 	}
-	minOff, maxOff, err := parseRange(*officersFlag)
+	minOff, maxOff, phase, err := parseOfficers(*officersFlag)
 	if err != nil {
 		return fmt.Errorf("%w: --officers: %v", errUsage, err)
 	}
@@ -196,6 +196,17 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 		}
 	} else if vs := ds.Variants(); len(vs) > 1 {
 		return fmt.Errorf("%w: %s holds games of %d variants (%s): pick one with --variant", errUsage, dir, len(vs), strings.Join(vs, ", "))
+	}
+	if phase != "" {
+		// A named phase is a share of the variant's own start.
+		start, err := values.StartOfficers(ds.Variants()[0])
+		if err == nil {
+			minOff, maxOff, err = values.PhaseBounds(phase, start)
+		}
+		if err != nil {
+			return fmt.Errorf("--officers %s: %w", phase, err)
+		}
+		sample.MinOfficers, sample.MaxOfficers, sample.Phase = minOff, maxOff, phase
 	}
 
 	if *writePos != "" {
@@ -351,8 +362,18 @@ func playerGames(variant, spec, table string, games int, seed uint64, workers, b
 	return ds, n, nil
 }
 
-// parseRange reads "LO-HI" (two counts, LO <= HI) for --officers; "" is no
-// range (0, 0).
+// parseOfficers reads --officers: a phase's name (values.PhaseMiddlegame or
+// values.PhaseEndgame, returned as phase, its bounds set once the variant
+// is known) or "LO-HI" (two counts, LO <= HI); "" is no range (0, 0).
+func parseOfficers(s string) (lo, hi int, phase string, err error) {
+	if s == values.PhaseMiddlegame || s == values.PhaseEndgame {
+		return 0, 0, s, nil
+	}
+	lo, hi, err = parseRange(s)
+	return lo, hi, "", err
+}
+
+// parseRange reads "LO-HI" (two counts, LO <= HI); "" is no range (0, 0).
 func parseRange(s string) (lo, hi int, err error) {
 	if s == "" {
 		return 0, 0, nil
@@ -365,7 +386,7 @@ func parseRange(s string) (lo, hi int, err error) {
 		}
 	}
 	if !ok || err != nil || lo < 0 || hi < lo || hi == 0 {
-		return 0, 0, fmt.Errorf("%q: want LO-HI, two counts with 0 <= LO <= HI and HI > 0, e.g. 0-6", s)
+		return 0, 0, fmt.Errorf("%q: want LO-HI, two counts with 0 <= LO <= HI and HI > 0, e.g. 0-6, or %s or %s", s, values.PhaseMiddlegame, values.PhaseEndgame)
 	}
 	return lo, hi, nil
 }

@@ -251,6 +251,16 @@ func TestValuesSavedGamesFitAsThePlayedOnes(t *testing.T) {
 	if phase.Sampled == 0 || phase.Sampled >= both.Sampled || !phase.Sample.EqualGames || phase.Sample.MaxOfficers != 14 {
 		t.Errorf("phase fit sampled %d of %d (sample %+v); want fewer, the settings reported", phase.Sampled, both.Sampled, phase.Sample)
 	}
+	// A named phase takes its bounds from the variant's start (14 officers
+	// in chess): the middlegame and the endgame split the positions.
+	mid := fit("--data", dir, "--include-capped", "--officers", "middlegame")
+	end := fit("--data", dir, "--include-capped", "--officers", "endgame")
+	if mid.Sample.MinOfficers != 7 || mid.Sample.Phase != "middlegame" || end.Sample.MaxOfficers != 6 || end.Sample.Phase != "endgame" {
+		t.Errorf("--officers middlegame, endgame: samples %+v and %+v; want 7 officers and up, 0-6, named", mid.Sample, end.Sample)
+	}
+	if mid.Sampled == 0 || end.Sampled == 0 || mid.Sampled >= both.Sampled || end.Sampled >= both.Sampled {
+		t.Errorf("middlegame %d, endgame %d positions; want each some of the whole games' %d", mid.Sampled, end.Sampled, both.Sampled)
+	}
 	phased := fit("--data", dir, "--include-capped", "--phase-bins", "2")
 	f := phased.Fits[0]
 	if len(f.Phases) != 2 || f.Phases[0].Scale != 1 || f.Phases[0].Positions+f.Phases[1].Positions != f.Positions {

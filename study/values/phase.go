@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"bomberzero/env"
 )
 
 // MaxPhaseBins bounds Config.PhaseBins.
@@ -25,6 +27,55 @@ func officerColumns(pieces []string) []int {
 		}
 	}
 	return cols
+}
+
+// The named phases of --officers, by the share of the start's officers on
+// the board: piece values as Tomašev et al. and Kaufman quote them are the
+// middlegame's; in the endgame the pawn, nearer promotion, weighs more
+// against every piece (docs/values.md, "The middlegame fit").
+const (
+	PhaseMiddlegame = "middlegame" // at least half the start's officers
+	PhaseEndgame    = "endgame"    // fewer than half
+)
+
+// StartOfficers returns the officers (non-pawn, non-royal pieces of the
+// project's letters) on the board at the start of variant, both sides
+// together: 14 in chess.
+func StartOfficers(variant string) (int, error) {
+	v, err := env.LoadVariant(variant)
+	if err != nil {
+		return 0, fmt.Errorf("values: officers at the start: %w", err)
+	}
+	pos := v.NewPosition()
+	n := 0
+	for t := 1; t < len(v.Pieces); t++ {
+		if strings.IndexByte(officers, v.Pieces[t].Letter) >= 0 {
+			n += pos.Count(env.White, t) + pos.Count(env.Black, t)
+		}
+	}
+	return n, nil
+}
+
+// PhaseBounds returns the officer bounds (SampleConfig.MinOfficers and
+// MaxOfficers) of the named phase of a variant whose start holds start
+// officers: PhaseMiddlegame keeps the positions with at least half of them
+// (rounded up: 7 of chess's 14), PhaseEndgame those with fewer. The upper
+// bound of the middlegame leaves room for promoted officers.
+func PhaseBounds(phase string, start int) (lo, hi int, err error) {
+	if start < 2 {
+		return 0, 0, fmt.Errorf("values: phase %q: the start holds %d officers, too few to split", phase, start)
+	}
+	half := (start + 1) / 2
+	switch phase {
+	case PhaseMiddlegame:
+		return half, 2 * start, nil
+	case PhaseEndgame:
+		if half == 1 {
+			return 0, 0, fmt.Errorf("values: phase %q: the start holds %d officers, too few for an endgame with fewer than half", phase, start)
+		}
+		return 0, half - 1, nil
+	}
+	return 0, 0, fmt.Errorf("values: phase %q, want %q or %q", phase, PhaseMiddlegame, PhaseEndgame)
 }
 
 // phaseBins assigns each of rows a phase bin by the officers on the board,

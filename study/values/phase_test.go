@@ -266,3 +266,42 @@ func TestPhaseMixSplitsByThirdsOfTheStartsOfficers(t *testing.T) {
 		}
 	}
 }
+
+// The named phases split at half the start's officers, counted from each
+// variant's own start position.
+func TestPhaseBoundsSplitAtHalfTheStartsOfficers(t *testing.T) {
+	// Officers a side in RULES.md's start positions (section 6): chess
+	// N B R Q 2+2+2+1; FBGC and Hangars add two bombers; Birds and Ninjas
+	// two Ninja Guards more; Claustrophobia F F N N G G M.
+	for _, tc := range []struct {
+		variant string
+		perSide int
+	}{{"chess", 7}, {"fbgc", 9}, {"fbgc-superpower", 9}, {"hangars", 9}, {"birds-ninjas", 11}, {"birds-ninjas-setup2", 11}, {"claustrophobia", 7}} {
+		if n, err := StartOfficers(tc.variant); err != nil || n != 2*tc.perSide {
+			t.Errorf("StartOfficers(%s) = %d, %v; want %d", tc.variant, n, err, 2*tc.perSide)
+		}
+	}
+	if _, err := StartOfficers("no-such-variant"); err == nil {
+		t.Error("StartOfficers of an unknown variant: no error")
+	}
+	cases := []struct {
+		phase  string
+		start  int
+		lo, hi int
+		fails  bool
+	}{
+		{PhaseMiddlegame, 14, 7, 28, false},
+		{PhaseEndgame, 14, 0, 6, false},
+		{PhaseMiddlegame, 15, 8, 30, false},
+		{PhaseEndgame, 15, 0, 7, false},
+		{PhaseEndgame, 2, 0, 0, true},
+		{PhaseMiddlegame, 1, 0, 0, true},
+		{"opening", 14, 0, 0, true},
+	}
+	for _, tc := range cases {
+		lo, hi, err := PhaseBounds(tc.phase, tc.start)
+		if (err != nil) != tc.fails || lo != tc.lo || hi != tc.hi {
+			t.Errorf("PhaseBounds(%q, %d) = %d, %d, %v; want %d, %d, error %v", tc.phase, tc.start, lo, hi, err, tc.lo, tc.hi, tc.fails)
+		}
+	}
+}

@@ -44,6 +44,10 @@ type SampleConfig struct {
 	// left (chess starts with 14).
 	MinOfficers int `json:"min_officers,omitempty"`
 	MaxOfficers int `json:"max_officers,omitempty"`
+	// Phase names the phase the officer bounds were set from (PhaseBounds:
+	// PhaseMiddlegame or PhaseEndgame), "" for bounds given as numbers; the
+	// report prints it beside the bounds.
+	Phase string `json:"phase,omitempty"`
 	// EqualGames weights each game's sampled positions by m/n, n the
 	// positions the fit keeps of that game and m their mean over the fit's
 	// games, so that every game weighs the same in the fit whatever its

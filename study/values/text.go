@@ -34,6 +34,12 @@ func (r *Report) WriteText(w io.Writer) error {
 			ew.printf(", at most %d a game", r.Sample.MaxPerGame)
 		}
 	}
+	if r.Sample.MaxOfficers > 0 {
+		ew.printf(", %d-%d officers on the board", r.Sample.MinOfficers, r.Sample.MaxOfficers)
+		if r.Sample.Phase != "" {
+			ew.printf(": the %s", r.Sample.Phase)
+		}
+	}
 	ew.printf(")\nUnit %s; 95%% intervals from %d bootstrap resamples of whole games, seed %d; ridge %g\n",
 		r.Unit, r.Bootstrap, r.Seed, r.Ridge)
 	if line := phaseMixText(r.PhaseMix); line != "" {
