@@ -242,7 +242,7 @@ func runValues(args []string, stdout, stderr io.Writer) error {
 			players, _ = ds.Players()
 		}
 		for _, p := range players {
-			if w := values.UncalibratedPlayer(p); w != "" {
+			if w := values.UncalibratedPlayer(p, sample.FitPhase()); w != "" {
 				fmt.Fprintf(stderr, "warning: %s\n", w)
 			}
 		}

@@ -515,13 +515,13 @@ func valuePlayerNotes(srcs []Source) []string {
 		variants[player] = append(variants[player], s.Variant)
 	}
 	for _, player := range players {
-		out = append(out, fmt.Sprintf("Player: %s (the games of %s). %s", player, strings.Join(variants[player], ", "), values.CalibrationLine(player)))
-		if w := values.UncalibratedPlayer(player); w != "" {
+		out = append(out, fmt.Sprintf("Player: %s (the games of %s). %s", player, strings.Join(variants[player], ", "), values.CalibrationLine(player, "")))
+		if w := values.UncalibratedPlayer(player, ""); w != "" {
 			out = append(out, "**Warning**: "+w)
 		}
 	}
 	if len(srcs) == 0 {
-		out = append(out, values.CalibrationLine("the player of these games (not named)"))
+		out = append(out, values.CalibrationLine("the player of these games (not named)", ""))
 	}
 	return out
 }

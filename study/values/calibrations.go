@@ -99,6 +99,10 @@ type CalibrationRun struct {
 	Strength string  // the player's strength, if measured ("" otherwise)
 	Summary  string  // the fitted values, briefly
 	Where    string  // where the run is written up
+	// Phase is the sampling the verdict holds for: PhaseMiddlegame or
+	// PhaseEndgame for a fit of that phase alone (values --officers), ""
+	// for the fit the summary names, over the whole game.
+	Phase string
 }
 
 // CalibrationTable is the calibration records with the table's version.
@@ -107,14 +111,17 @@ type CalibrationTable struct {
 	Runs    []CalibrationRun
 }
 
-// calibrationFields names the fields of a record line, for errors.
-var calibrationFields = [...]string{"player", "games", "verdict", "strength", "summary", "where"}
+// calibrationFields names the fields of a record line, for errors; the
+// last, the phase, may be left out.
+var calibrationFields = [...]string{"player", "games", "verdict", "strength", "summary", "where", "phase"}
 
 // ParseCalibrations reads a calibration table: comment lines (#) and
 // blank lines, one "version N" line before any record, then one record a
-// line, six fields separated by " | " (player, games, verdict, strength or
-// "-", summary, where). name is the file's name for errors, which give
-// the line and the field and what was expected.
+// line, six or seven fields separated by " | " (player, games, verdict,
+// strength or "-", summary, where, and the phase the verdict holds for,
+// PhaseMiddlegame or PhaseEndgame, when not the whole game). name is the
+// file's name for errors, which give the line and the field and what was
+// expected.
 func ParseCalibrations(r io.Reader, name string) (CalibrationTable, error) {
 	var t CalibrationTable
 	sc := bufio.NewScanner(r)
@@ -137,8 +144,8 @@ func ParseCalibrations(r io.Reader, name string) (CalibrationTable, error) {
 			return t, fmt.Errorf("%s:%d: a record before the \"version N\" line", name, line)
 		}
 		fields := strings.Split(text, " | ")
-		if len(fields) != len(calibrationFields) {
-			return t, fmt.Errorf("%s:%d: %d fields, want %d separated by \" | \" (%s)", name, line, len(fields), len(calibrationFields), strings.Join(calibrationFields[:], ", "))
+		if len(fields) != len(calibrationFields) && len(fields) != len(calibrationFields)-1 {
+			return t, fmt.Errorf("%s:%d: %d fields, want %d or %d separated by \" | \" (%s)", name, line, len(fields), len(calibrationFields)-1, len(calibrationFields), strings.Join(calibrationFields[:], ", "))
 		}
 		for i := range fields {
 			fields[i] = strings.TrimSpace(fields[i])
@@ -163,6 +170,12 @@ func ParseCalibrations(r io.Reader, name string) (CalibrationTable, error) {
 		if run.Strength == "-" {
 			run.Strength = ""
 		}
+		if len(fields) == len(calibrationFields) {
+			run.Phase = fields[6]
+			if run.Phase != PhaseMiddlegame && run.Phase != PhaseEndgame {
+				return t, fmt.Errorf("%s:%d: field 7 (phase) %q: want %q or %q, or no seventh field for the whole game", name, line, fields[6], PhaseMiddlegame, PhaseEndgame)
+			}
+		}
 		t.Runs = append(t.Runs, run)
 	}
 	if err := sc.Err(); err != nil {
@@ -180,9 +193,23 @@ func Calibrations() (CalibrationTable, error) {
 	return ParseCalibrations(bytes.NewReader(calibrationsText), CalibrationsFile)
 }
 
-// Lookup returns the player's last record, or nil when no calibration of
-// it was recorded. Specs compare without case and surrounding spaces.
-func (t CalibrationTable) Lookup(player string) *CalibrationRun {
+// Lookup returns the player's last record for a fit of phase (""
+// for the whole game, or PhaseMiddlegame, PhaseEndgame), or nil when no
+// calibration of it was recorded with that fit. Specs compare without case
+// and surrounding spaces.
+func (t CalibrationTable) Lookup(player, phase string) *CalibrationRun {
+	var run *CalibrationRun
+	for i := range t.Runs {
+		if strings.EqualFold(t.Runs[i].Player, strings.TrimSpace(player)) && t.Runs[i].Phase == phase {
+			run = &t.Runs[i]
+		}
+	}
+	return run
+}
+
+// lookupAny is Lookup over every phase: the player's last record of any
+// fit.
+func (t CalibrationTable) lookupAny(player string) *CalibrationRun {
 	var run *CalibrationRun
 	for i := range t.Runs {
 		if strings.EqualFold(t.Runs[i].Player, strings.TrimSpace(player)) {
@@ -192,25 +219,43 @@ func (t CalibrationTable) Lookup(player string) *CalibrationRun {
 	return run
 }
 
+// phaseFit names the fit of a phase in the lines below.
+func phaseFit(phase string) string {
+	switch phase {
+	case "":
+		return "the whole game"
+	case PhaseMiddlegame, PhaseEndgame:
+		return "the " + phase + " fit (--officers " + phase + ")"
+	}
+	return "the fit of " + phase
+}
+
 // checkText is the chess check in words, for the lines below.
 const checkText = "N, B, R, Q within 20% of Tomašev's 3.05, 3.33, 5.63, 9.5 and Q/R in [1.5, 2.1]"
 
 // CalibrationLine says which player a set of piece values comes from, its
-// strength if known, and whether it passes the chess check by the embedded
-// table (Calibrations, CalibrationTable.Line).
-func CalibrationLine(player string) string {
+// strength if known, and whether it passes the chess check with a fit of
+// phase ("" for the whole game) by the embedded table (Calibrations,
+// CalibrationTable.Line).
+func CalibrationLine(player, phase string) string {
 	t, err := Calibrations()
 	if err != nil {
 		return fmt.Sprintf("Calibration: unknown for %s: the calibration table cannot be read (%v)", player, err)
 	}
-	return t.Line(player)
+	return t.Line(player, phase)
 }
 
 // Line says which player a set of piece values comes from, its strength if
-// known, and whether it passes the chess check, naming the table's
-// version; when no calibration has been run for the player it says so.
-func (t CalibrationTable) Line(player string) string {
-	run := t.Lookup(player)
+// known, and whether it passes the chess check with a fit of phase (""
+// for the whole game), naming the table's version; when no calibration
+// has been run for the player it says so, and when one was run with
+// another fit only, it quotes that one and says so.
+func (t CalibrationTable) Line(player, phase string) string {
+	run := t.Lookup(player, phase)
+	other := false
+	if run == nil {
+		run, other = t.lookupAny(player), true
+	}
 	if run == nil {
 		return fmt.Sprintf("Calibration: %s is not calibrated: no chess calibration has been run for it, so its piece values are not known to match strong play "+
 			"(calibration table v%d; the check: %s)", player, t.Version, checkText)
@@ -219,8 +264,16 @@ func (t CalibrationTable) Line(player string) string {
 	if strength == "" {
 		strength = "strength not measured against a rated ladder"
 	}
-	return fmt.Sprintf("Calibration: %s (%s) %s the chess check on %d games: %s (%s; calibration table v%d)",
-		run.Player, strength, run.Verdict.verb(), run.Games, run.Summary, run.Where, t.Version)
+	with := ""
+	if run.Phase != "" {
+		with = " with " + phaseFit(run.Phase)
+	}
+	line := fmt.Sprintf("Calibration: %s (%s) %s the chess check%s on %d games: %s (%s; calibration table v%d)",
+		run.Player, strength, run.Verdict.verb(), with, run.Games, run.Summary, run.Where, t.Version)
+	if other {
+		line += fmt.Sprintf("; no calibration of this player covers this report's fit, %s", phaseFit(phase))
+	}
+	return line
 }
 
 // verb is the verdict as the verb of a sentence on the check.
@@ -237,11 +290,11 @@ func (v Verdict) verb() string {
 // UncalibratedPlayer returns a one-line warning for a player without a
 // passing chess calibration in the embedded table (CalibrationTable.Warning),
 // and "" for a player that passed.
-func UncalibratedPlayer(player string) string {
+func UncalibratedPlayer(player, phase string) string {
 	t, err := Calibrations()
 	switch {
 	case err == nil:
-		return t.Warning(player)
+		return t.Warning(player, phase)
 	case WeakPlayer(player) != "":
 		return WeakPlayer(player)
 	}
@@ -253,18 +306,26 @@ func UncalibratedPlayer(player string) string {
 // what its record says or that it has none), and "" for a player that
 // passed: piece values from such a player's games are the player's, not
 // the game's, until a calibration says otherwise.
-func (t CalibrationTable) Warning(player string) string {
+func (t CalibrationTable) Warning(player, phase string) string {
 	if w := WeakPlayer(player); w != "" {
 		return w
 	}
-	run := t.Lookup(player)
+	run := t.Lookup(player, phase)
 	switch {
+	case run == nil && t.lookupAny(player) != nil:
+		other := t.lookupAny(player)
+		return fmt.Sprintf("%s %s the chess check with %s only (%d games, %s), not with this fit, %s: these values may be the player's, not the game's",
+			player, other.Verdict.verb(), phaseFit(other.Phase), other.Games, other.Where, phaseFit(phase))
 	case run == nil:
 		return fmt.Sprintf("%s has no chess calibration, so these values may be the player's, not the game's "+
 			"(no record in calibration table v%d; docs/values.md)", player, t.Version)
 	case run.Verdict == Passes:
 		return ""
 	}
-	return fmt.Sprintf("%s %s the chess check (%d games, %s): these values may be the player's, not the game's",
-		player, run.Verdict.verb(), run.Games, run.Where)
+	with := ""
+	if run.Phase != "" {
+		with = " with " + phaseFit(run.Phase)
+	}
+	return fmt.Sprintf("%s %s the chess check%s (%d games, %s): these values may be the player's, not the game's",
+		player, run.Verdict.verb(), with, run.Games, run.Where)
 }

@@ -56,10 +56,11 @@ type Report struct {
 // as no calibration can vouch for them.
 func (r *Report) NamePlayers(players []string, unnamed int) {
 	var warn []string
+	phase := r.Sample.FitPhase()
 	for _, p := range players {
 		r.Players = append(r.Players, p)
-		r.ChessCheck = append(r.ChessCheck, CalibrationLine(p))
-		if w := UncalibratedPlayer(p); w != "" {
+		r.ChessCheck = append(r.ChessCheck, CalibrationLine(p, phase))
+		if w := UncalibratedPlayer(p, phase); w != "" {
 			warn = append(warn, w)
 		}
 	}

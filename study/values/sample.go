@@ -90,6 +90,16 @@ func (c SampleConfig) Validate() error {
 	return nil
 }
 
+// FitPhase names the phase c samples, as the calibration table keys its
+// records: its Phase, "" for the whole game, or "officers LO-HI" for
+// bounds given as numbers.
+func (c SampleConfig) FitPhase() string {
+	if c.Phase != "" || c.MaxOfficers == 0 {
+		return c.Phase
+	}
+	return fmt.Sprintf("officers %d-%d", c.MinOfficers, c.MaxOfficers)
+}
+
 // officerColumns returns the columns of the officers (officerColumns) when
 // c has officer bounds, nil otherwise.
 func (c SampleConfig) officerColumns(pieces []string) []int {
