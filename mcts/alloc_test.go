@@ -58,9 +58,10 @@ func TestSteadyStateSearchDoesNotAllocate(t *testing.T) {
 		name   string
 		gumbel bool
 		leaves int
-	}{{"PUCT", false, 1}, {"PUCT, 4 leaves", false, 4}, {"Gumbel", true, 1}} {
+		forced float64
+	}{{"PUCT", false, 1, 0}, {"PUCT, 4 leaves", false, 4, 0}, {"PUCT, forced playouts", false, 1, 2}, {"Gumbel", true, 1, 0}} {
 		cfg := testConfig(64)
-		cfg.Gumbel, cfg.LeavesPerGame = c.gumbel, c.leaves
+		cfg.Gumbel, cfg.LeavesPerGame, cfg.ForcedPlayouts = c.gumbel, c.leaves, c.forced
 		cfg.NoiseFraction, cfg.TempPlies, cfg.CheapShare, cfg.CheapSims = 0.25, 10, 0.5, 16
 		d := newWideDriver(t, cfg, 8)
 		// Warm up over several whole games so every arena and buffer has

@@ -41,6 +41,15 @@ type Config struct {
 	// NoiseFraction is the weight of the noise in the root priors of a full
 	// PUCT search; 0 turns the noise off.
 	NoiseFraction float64 `toml:"noise_fraction"`
+	// ForcedPlayouts is KataGo's k for forced playouts and policy target
+	// pruning (Wu 2019, section 3.1) in a full PUCT search: a root child
+	// with prior P gets at least sqrt(k*P*N) of the root's N child visits,
+	// so that the noise's picks are looked at, and the training target then
+	// takes those forced visits back from every child but the most visited
+	// one as far as its PUCT score stays below that child's, and drops a
+	// child left with one visit, so that the target does not learn the
+	// forcing. 0 (the default) turns both off; KataGo uses 2.
+	ForcedPlayouts float64 `toml:"forced_playouts"`
 
 	// TempPlies is the number of plies from the start of a game played at
 	// temperature Temp; later moves use FinalTemp (0 plays the most
@@ -189,6 +198,7 @@ func (c Config) Validate() error {
 		keys.FloatIn("root_fpu_reduction", c.RootFPUReduction, 0, 10),
 		keys.FloatIn("dirichlet_total", c.DirichletTotal, 0, 1000),
 		keys.FloatIn("noise_fraction", c.NoiseFraction, 0, 1),
+		keys.FloatIn("forced_playouts", c.ForcedPlayouts, 0, 100),
 		keys.IntIn("temp_plies", c.TempPlies, 0, 100000),
 		keys.FloatIn("temp", c.Temp, 0, 100),
 		keys.FloatIn("final_temp", c.FinalTemp, 0, 100),

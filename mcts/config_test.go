@@ -23,6 +23,7 @@ func TestValidateRejectsOutOfRangeParameters(t *testing.T) {
 		{"zero cpuct base", func(c *Config) { c.CPUCTBase = 0 }},
 		{"negative fpu", func(c *Config) { c.FPUReduction = -0.1 }},
 		{"noise above 1", func(c *Config) { c.NoiseFraction = 2 }},
+		{"negative forced playouts", func(c *Config) { c.ForcedPlayouts = -1 }},
 		{"noise without concentration", func(c *Config) { c.DirichletTotal = 0 }},
 		{"negative temperature", func(c *Config) { c.Temp = -1 }},
 		{"gumbel without moves", func(c *Config) { c.Gumbel, c.GumbelM = true, 0 }},

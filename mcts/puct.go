@@ -70,3 +70,99 @@ func (t *tree) pickPUCT(cfg *Config, p int32, fpuReduction float64, rng *rand.Ra
 	}
 	return par.first + best
 }
+
+// forcedVisits is the least number of visits forced playouts give a root
+// child of prior p among total child visits: sqrt(k*p*total).
+func forcedVisits(k float64, p float32, total float64) float64 {
+	return math.Sqrt(k * float64(p) * total)
+}
+
+// forcedChild returns the root child most short of its forced visits
+// (forcedVisits, virtual visits counted), ties broken uniformly at random
+// with rng, or -1 when every child has them. A move proven lost is never
+// forced.
+func (t *tree) forcedChild(k float64, rng *rand.Rand) int32 {
+	root := t.root()
+	children := t.children(root)
+	total := 0.0
+	for i := range children {
+		total += float64(children[i].n) + float64(children[i].vl)
+	}
+	best, bestShort, ties := int32(-1), 0.0, 0
+	for i := range children {
+		ch := &children[i]
+		if ch.provenLoss() || ch.prior <= 0 {
+			continue
+		}
+		short := forcedVisits(k, ch.prior, total) - float64(ch.n) - float64(ch.vl)
+		switch {
+		case short <= 0:
+		case short > bestShort:
+			best, bestShort, ties = int32(i), short, 1
+		case short == bestShort:
+			if ties++; rng.IntN(ties) == 0 {
+				best = int32(i)
+			}
+		}
+	}
+	if best < 0 {
+		return -1
+	}
+	return root.first + best
+}
+
+// prunedPolicy writes the root's visit distribution into r.Policy with
+// the forced playouts taken back (KataGo's policy target pruning): c*, the
+// most visited child, keeps its visits; every other child gives back up to
+// its forced visits, as many as leave its PUCT score below c*'s, and a
+// child left with one visit or fewer gives them all. It falls back to the
+// plain distribution (visitPolicy) when nothing was visited.
+func prunedPolicy(t *tree, cfg *Config, r *Result) {
+	root := t.root()
+	children := t.children(root)
+	star, total := -1, 0.0
+	for i := range children {
+		total += float64(children[i].n)
+		if children[i].n > 0 && (star < 0 || children[i].n > children[star].n) {
+			star = i
+		}
+	}
+	if star < 0 {
+		visitPolicy(t, r)
+		return
+	}
+	parentN := float64(root.n)
+	explore := cfg.cpuct(parentN) * math.Sqrt(parentN)
+	q := func(ch *node) float64 {
+		if ch.solved {
+			return -float64(ch.sv)
+		}
+		return ch.q()
+	}
+	cs := &children[star]
+	puctStar := q(cs) + explore*float64(cs.prior)/(1+float64(cs.n))
+	sum := 0.0
+	start := len(r.Policy)
+	for i := range children {
+		ch := &children[i]
+		n := float64(ch.n)
+		if i != star && n > 0 {
+			kept := n // visits kept: none taken back unless the PUCT score allows
+			if gap := puctStar - q(ch); gap > 0 {
+				// The fewest visits n' whose score stays below c*'s:
+				// q + explore*P/(1+n') < puctStar, so 1+n' > explore*P/gap.
+				least := math.Floor(explore * float64(ch.prior) / gap)
+				kept = min(n, max(n-forcedVisits(cfg.ForcedPlayouts, ch.prior, total), least))
+			}
+			if kept <= 1 {
+				kept = 0
+			}
+			n = kept
+		}
+		sum += n
+		r.Policy = append(r.Policy, float32(n))
+	}
+	for i := start; i < len(r.Policy); i++ {
+		r.Policy[i] = float32(float64(r.Policy[i]) / sum)
+	}
+}

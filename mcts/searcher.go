@@ -53,6 +53,7 @@ type slot struct {
 	ready    bool // its current search is finished and Result is valid
 	full     bool
 	noise    bool // this search adds root noise
+	forced   bool // this search forces playouts at the root and prunes its target (Config.ForcedPlayouts)
 	noised   bool // the noise is in the root priors
 	gumbelOn bool // the Gumbel root state is initialized for this search
 	target   int
@@ -334,6 +335,7 @@ func (s *Searcher) start(sl *slot) {
 		sl.target = s.cfg.CheapSims
 	}
 	sl.noise = sl.full && !s.cfg.Gumbel && s.cfg.NoiseFraction > 0
+	sl.forced = sl.full && !s.cfg.Gumbel && s.cfg.ForcedPlayouts > 0
 	if sl.tree.root().state == stateExpanded {
 		s.rootExpanded(sl)
 	}
@@ -477,7 +479,12 @@ func (s *Searcher) descend(sl *slot, g Game) int32 {
 				return -1
 			}
 		case idx == 0:
-			c = t.pickPUCT(&s.cfg, idx, s.cfg.RootFPUReduction, s.rand(sl))
+			if c = -1; sl.forced {
+				c = t.forcedChild(s.cfg.ForcedPlayouts, s.rand(sl))
+			}
+			if c < 0 {
+				c = t.pickPUCT(&s.cfg, idx, s.cfg.RootFPUReduction, s.rand(sl))
+			}
 		default:
 			c = t.pickPUCT(&s.cfg, idx, s.cfg.FPUReduction, s.rand(sl))
 		}
@@ -641,7 +648,11 @@ func (s *Searcher) finish(i int) {
 		r.Move = r.Moves[sl.gumbel.choice(t, &s.cfg)]
 		return
 	}
-	visitPolicy(t, r)
+	if sl.forced {
+		prunedPolicy(t, &s.cfg, r)
+	} else {
+		visitPolicy(t, r)
+	}
 	maskLosses(t, r)
 	temp := s.cfg.FinalTemp
 	if sl.ply < s.cfg.TempPlies {
