@@ -251,7 +251,7 @@ func TestComparisonReportIsAFolderReadableWithoutRunningAnything(t *testing.T) {
 	text := string(md)
 	for _, want := range []string{"# Variant comparison: fbgc vs fbgc-superpower", "| White's score |", "| draw rate |",
 		"## How games end", "| scepter |", "## Opening diversity (first 4 plies)", "## Differences", "within noise",
-		"## Piece values", "fbgc, tanh fit", "| Q |", "Sampled positions by phase: opening"} {
+		"## Piece values", "fbgc, tanh fit", "| Q |", "Sampled positions by phase, in thirds of the start's officers: opening"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -321,6 +321,6 @@ func phaseMixText(mix []PhaseShare) string {
 	for i, s := range mix {
 		parts[i] = fmt.Sprintf("%s (%s officers) %.0f%%", s.Phase, s.Officers, 100*s.Share)
 	}
-	return "Sampled positions by phase: " + strings.Join(parts, ", ") +
+	return "Sampled positions by phase, in thirds of the start's officers: " + strings.Join(parts, ", ") +
 		"; the values are averages over this mix, and a pawn weighs more against the pieces in endgames"
 }
