@@ -314,8 +314,8 @@ func (t CalibrationTable) Warning(player, phase string) string {
 	switch {
 	case run == nil && t.lookupAny(player) != nil:
 		other := t.lookupAny(player)
-		return fmt.Sprintf("%s %s the chess check with %s only (%d games, %s), not with this fit, %s: these values may be the player's, not the game's",
-			player, other.Verdict.verb(), phaseFit(other.Phase), other.Games, other.Where, phaseFit(phase))
+		return fmt.Sprintf("%s's chess calibration (it %s the check; %d games, %s) is of %s, not of this fit, %s: these values may be the player's, not the game's",
+			player, other.Verdict.verb(), other.Games, other.Where, phaseFit(other.Phase), phaseFit(phase))
 	case run == nil:
 		return fmt.Sprintf("%s has no chess calibration, so these values may be the player's, not the game's "+
 			"(no record in calibration table v%d; docs/values.md)", player, t.Version)

@@ -144,7 +144,7 @@ func TestCalibrationRecordsHoldForTheirFit(t *testing.T) {
 	}{
 		{PhaseMiddlegame, "", "passes the chess check with the middlegame fit (--officers middlegame) on 20000 games: R 4.69"},
 		{"", "engine:nodes=9 fails the chess check (20000 games, x)", "fails the chess check on 20000 games: R 4.39"},
-		{"officers 7-14", "passes the chess check with the middlegame fit (--officers middlegame) only (20000 games, y), not with this fit, the fit of officers 7-14",
+		{"officers 7-14", "engine:nodes=9's chess calibration (it passes the check; 20000 games, y) is of the middlegame fit (--officers middlegame), not of this fit, the fit of officers 7-14",
 			"no calibration of this player covers this report's fit, the fit of officers 7-14"},
 	}
 	for _, c := range cases {
