@@ -92,16 +92,7 @@ func TestTreeGrowsWithinItsMemoryCap(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	s, err := NewSearcher(cfg, ev, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Reset(0, g); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SearchAll(); err != nil {
-		t.Fatal(err)
-	}
+	s := searched(t, cfg, ev, g)
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	if r := s.Result(0); r == nil || !r.TreeFull {

@@ -14,16 +14,7 @@ func forcedSearch(t *testing.T, values, policy []float32, k float64, sims int) (
 	cfg := testConfig(sims)
 	cfg.ForcedPlayouts = k
 	cfg.Solver = false // the forcing is about visits; the solver would settle a one-move game
-	s, err := NewSearcher(cfg, &tableEval{shape: pickShape(len(values)), max: 8, policy: policy}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Reset(0, g); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SearchAll(); err != nil {
-		t.Fatal(err)
-	}
+	s := searched(t, cfg, &tableEval{shape: pickShape(len(values)), max: 8, policy: policy}, g)
 	r := *s.Result(0)
 	r.Policy = append([]float32(nil), r.Policy...)
 	r.Moves = append([]int(nil), r.Moves...)

@@ -32,16 +32,7 @@ func FuzzSearchInvariants(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := NewSearcher(cfg, ev, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Reset(0, g); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.SearchAll(); err != nil {
-			t.Fatal(err)
-		}
+		s := searched(t, cfg, ev, g)
 		checkTree(t, &s.slots[0].tree)
 		r := s.Result(0)
 		if over, v := g.Status(); over {

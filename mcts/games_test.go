@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"fmt"
+	"testing"
 
 	"bomberzero/eval"
 )
@@ -254,6 +255,23 @@ func searchOnce(cfg Config, ev eval.Evaluator, g Game) (Result, error) {
 	r.Moves = append([]int(nil), r.Moves...)
 	r.Policy = append([]float32(nil), r.Policy...)
 	return r, nil
+}
+
+// searched returns a one-slot Searcher over ev that has searched g once
+// with cfg.
+func searched(t *testing.T, cfg Config, ev eval.Evaluator, g Game) *Searcher {
+	t.Helper()
+	s, err := NewSearcher(cfg, ev, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reset(0, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SearchAll(); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // policyOf returns r's target probability of move.

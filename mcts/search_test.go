@@ -188,16 +188,7 @@ func TestTreeStopsAtItsNodeBudgetAndTheSearchReturnsItsBestMove(t *testing.T) {
 	if want := (1 << 20) / (BlockNodes * NodeBytes) * BlockNodes; budget != want || budget < 1000 {
 		t.Fatalf("NodeBudget of 1 MiB = %d, want %d", budget, want)
 	}
-	s, err := NewSearcher(cfg, newUniform(t, g), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Reset(0, g); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SearchAll(); err != nil {
-		t.Fatal(err)
-	}
+	s := searched(t, cfg, newUniform(t, g), g)
 	r := s.Result(0)
 	if tr := &s.slots[0].tree; tr.used > budget || tr.nodes.span() > budget || len(tr.nodes.blocks)*BlockNodes > budget {
 		t.Errorf("tree of %d nodes spanning %d in %d blocks, budget %d nodes", tr.used, tr.nodes.span(), len(tr.nodes.blocks), budget)

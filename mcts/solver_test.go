@@ -312,16 +312,7 @@ func TestPVOfProvenMateInTwoEndsWithTheMate(t *testing.T) {
 	// shows key proven won.
 	const n, key, mate = 6, 4, 1
 	g := &mateGame{n: n, mate: mate, depth: 10, mates: func(first, ply int) bool { return ply == 2 && first == key }}
-	s, err := NewSearcher(testConfig(400), &tableEval{shape: pickShape(n), max: 4, policy: misleading(n, mate)}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Reset(0, g); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SearchAll(); err != nil {
-		t.Fatal(err)
-	}
+	s := searched(t, testConfig(400), &tableEval{shape: pickShape(n), max: 4, policy: misleading(n, mate)}, g)
 	pv := s.PV(0, 10, nil)
 	if len(pv) != 3 || pv[0] != key || pv[2] != mate {
 		t.Fatalf("PV %v, want [%d <reply> %d]", pv, key, mate)
