@@ -109,7 +109,9 @@ func TestNNUEWorkerWritesTheRunsChunks(t *testing.T) {
 		t.Fatalf("nnue: exit %d: %s", code, errs)
 	}
 	out := filepath.Join(base, "workers")
-	for _, share := range [][]string{{"--first-chunk", "0", "--chunks", "2"}, {"--first-chunk", "2"}} {
+	// The second worker plays one game per core (--workers 0): the games
+	// do not depend on how many are played at once.
+	for _, share := range [][]string{{"--first-chunk", "0", "--chunks", "2"}, {"--first-chunk", "2", "--workers", "0"}} {
 		args := append(append([]string{"nnue", "worker", "--out", out}, common...), share...)
 		code, stdout, errs := runCmd(t, args...)
 		if code != 0 || !strings.Contains(stdout, "chunks") {
@@ -239,6 +241,7 @@ func TestNNUEWorkerRefusesBadInput(t *testing.T) {
 		{[]string{"nnue", "worker", "--out", dir}, 2, "--games"},
 		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--first-chunk", "9"}, 2, "--first-chunk 9"},
 		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--chunks", "0"}, 2, "--chunks"},
+		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--workers", "-1"}, 2, "--workers -1"},
 		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--nodes", "0"}, 2, "nodes 0"},
 		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--bogus"}, 2, "bogus"},
 		{[]string{"nnue", "worker", "--out", dir, "--games", "4", "--net", junk}, 1, junk},

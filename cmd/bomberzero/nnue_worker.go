@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 
 	"bomberzero/engine/learn"
 	"bomberzero/internal/progress"
@@ -38,7 +39,7 @@ func runNNUEWorker(args []string, stdout, stderr io.Writer) error {
 	chunks := fs.Int("chunks", 1<<20, "chunks this worker plays (default: all from --first-chunk on)")
 	playConfig := playFlags(fs, def.Play, "node limit of each move")
 	over := tableFlag(fs)
-	workers := fs.Int("workers", def.Workers, "games played at once")
+	workers := fs.Int("workers", def.Workers, "games played at once (0: one per core; the games do not depend on it)")
 	seed := fs.Uint64("seed", def.Seed, "seed of the run")
 	quiet := quietFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -57,8 +58,11 @@ func runNNUEWorker(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --chunks %d: want at least 1", errUsage, *chunks)
 	case *gen < 0:
 		return fmt.Errorf("%w: --generation %d: want 0 or more", errUsage, *gen)
-	case *workers < 1:
-		return fmt.Errorf("%w: --workers %d: want at least 1", errUsage, *workers)
+	case *workers < 0:
+		return fmt.Errorf("%w: --workers %d: want 0 (one per core) or more", errUsage, *workers)
+	}
+	if *workers == 0 {
+		*workers = runtime.GOMAXPROCS(0)
 	}
 	v, table, err := variantTable(*variant, *over)
 	if err != nil {
