@@ -50,11 +50,8 @@ func (t *tree) pickPUCT(cfg *Config, p int32, fpuReduction float64, rng *rand.Ra
 		}
 		visits := float64(ch.n) + float64(ch.vl)
 		q := fpu
-		switch {
-		case ch.solved:
-			q = -float64(ch.sv)
-		case visits > 0:
-			q = ch.q()
+		if ch.solved || visits > 0 {
+			q = ch.provenQ()
 		}
 		score := q + explore*float64(ch.prior)/(1+visits)
 		switch {
@@ -133,14 +130,8 @@ func prunedPolicy(t *tree, cfg *Config, r *Result) {
 	}
 	parentN := float64(root.n)
 	explore := cfg.cpuct(parentN) * math.Sqrt(parentN)
-	q := func(ch *node) float64 {
-		if ch.solved {
-			return -float64(ch.sv)
-		}
-		return ch.q()
-	}
 	cs := &children[star]
-	puctStar := q(cs) + explore*float64(cs.prior)/(1+float64(cs.n))
+	puctStar := cs.provenQ() + explore*float64(cs.prior)/(1+float64(cs.n))
 	sum := 0.0
 	start := len(r.Policy)
 	for i := range children {
@@ -148,7 +139,7 @@ func prunedPolicy(t *tree, cfg *Config, r *Result) {
 		n := float64(ch.n)
 		if i != star && n > 0 {
 			kept := n // visits kept: none taken back unless the PUCT score allows
-			if gap := puctStar - q(ch); gap > 0 {
+			if gap := puctStar - ch.provenQ(); gap > 0 {
 				// The fewest visits n' whose score stays below c*'s:
 				// q + explore*P/(1+n') < puctStar, so 1+n' > explore*P/gap.
 				least := math.Floor(explore * float64(ch.prior) / gap)

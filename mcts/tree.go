@@ -35,6 +35,16 @@ func (n *node) q() float64 {
 	return (n.w - float64(n.vl)) / (float64(n.n) + float64(n.vl))
 }
 
+// provenQ is q with a proven value in its place: the exact value of a
+// solved node for the player who moved into it, q otherwise (which needs a
+// visit, real or virtual).
+func (n *node) provenQ() float64 {
+	if n.solved {
+		return -float64(n.sv)
+	}
+	return n.q()
+}
+
 // tree is one game's search tree: a node arena with the root at index 0,
 // and a spare arena that rerooting compacts into. Both keep their blocks,
 // so a tree stops allocating once it has reached its largest size.
