@@ -198,25 +198,33 @@ func Calibrations() (CalibrationTable, error) {
 // calibration of it was recorded with that fit. Specs compare without case
 // and surrounding spaces.
 func (t CalibrationTable) Lookup(player, phase string) *CalibrationRun {
+	return t.last(player, func(r *CalibrationRun) bool { return r.Phase == phase })
+}
+
+// lookupAny is Lookup over every phase: the player's last record of any
+// fit.
+func (t CalibrationTable) lookupAny(player string) *CalibrationRun {
+	return t.last(player, func(*CalibrationRun) bool { return true })
+}
+
+// last returns the player's last record that keep accepts, nil for none.
+func (t CalibrationTable) last(player string, keep func(*CalibrationRun) bool) *CalibrationRun {
 	var run *CalibrationRun
 	for i := range t.Runs {
-		if strings.EqualFold(t.Runs[i].Player, strings.TrimSpace(player)) && t.Runs[i].Phase == phase {
+		if strings.EqualFold(t.Runs[i].Player, strings.TrimSpace(player)) && keep(&t.Runs[i]) {
 			run = &t.Runs[i]
 		}
 	}
 	return run
 }
 
-// lookupAny is Lookup over every phase: the player's last record of any
-// fit.
-func (t CalibrationTable) lookupAny(player string) *CalibrationRun {
-	var run *CalibrationRun
-	for i := range t.Runs {
-		if strings.EqualFold(t.Runs[i].Player, strings.TrimSpace(player)) {
-			run = &t.Runs[i]
-		}
+// withFit is the words after "the chess check" naming the fit r vouches
+// for: "" for the whole game.
+func (r *CalibrationRun) withFit() string {
+	if r.Phase == "" {
+		return ""
 	}
-	return run
+	return " with " + phaseFit(r.Phase)
 }
 
 // phaseFit names the fit of a phase in the lines below.
@@ -264,12 +272,8 @@ func (t CalibrationTable) Line(player, phase string) string {
 	if strength == "" {
 		strength = "strength not measured against a rated ladder"
 	}
-	with := ""
-	if run.Phase != "" {
-		with = " with " + phaseFit(run.Phase)
-	}
 	line := fmt.Sprintf("Calibration: %s (%s) %s the chess check%s on %d games: %s (%s; calibration table v%d)",
-		run.Player, strength, run.Verdict.verb(), with, run.Games, run.Summary, run.Where, t.Version)
+		run.Player, strength, run.Verdict.verb(), run.withFit(), run.Games, run.Summary, run.Where, t.Version)
 	if other {
 		line += fmt.Sprintf("; no calibration of this player covers this report's fit, %s", phaseFit(phase))
 	}
@@ -310,10 +314,9 @@ func (t CalibrationTable) Warning(player, phase string) string {
 	if w := WeakPlayer(player); w != "" {
 		return w
 	}
-	run := t.Lookup(player, phase)
+	run, other := t.Lookup(player, phase), t.lookupAny(player)
 	switch {
-	case run == nil && t.lookupAny(player) != nil:
-		other := t.lookupAny(player)
+	case run == nil && other != nil:
 		return fmt.Sprintf("%s's chess calibration (it %s the check; %d games, %s) is of %s, not of this fit, %s: these values may be the player's, not the game's",
 			player, other.Verdict.verb(), other.Games, other.Where, phaseFit(other.Phase), phaseFit(phase))
 	case run == nil:
@@ -322,10 +325,6 @@ func (t CalibrationTable) Warning(player, phase string) string {
 	case run.Verdict == Passes:
 		return ""
 	}
-	with := ""
-	if run.Phase != "" {
-		with = " with " + phaseFit(run.Phase)
-	}
 	return fmt.Sprintf("%s %s the chess check%s (%d games, %s): these values may be the player's, not the game's",
-		player, run.Verdict.verb(), with, run.Games, run.Where)
+		player, run.Verdict.verb(), run.withFit(), run.Games, run.Where)
 }
