@@ -43,9 +43,8 @@ func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 
 	}
 	pvNode := beta-alpha > 1
 	key := pos.Hash()
-	tte, hit := w.e.tt.Probe(key)
 	ttMove := env.NoMove
-	if hit {
+	if tte, hit := w.probe(key); hit {
 		s := fromTT(tte.Score, ply)
 		ttMove = tte.Move
 		if !pvNode && !fifty && (tte.Bound == BoundExact || tte.Bound == BoundLower && s >= beta || tte.Bound == BoundUpper && s <= alpha) {
@@ -173,8 +172,18 @@ func (w *worker) quiesceChecked(alpha, beta int32, ply int, inCheck bool) int32 
 	case pvNode && best > alpha0:
 		bound = BoundExact
 	}
-	w.e.tt.Store(key, bestMove, toTT(best, ply), 0, bound)
+	if !w.leaf {
+		w.e.tt.Store(key, bestMove, toTT(best, ply), 0, bound)
+	}
 	return best
+}
+
+// probe looks key up in the table; a Leaf's thread finds nothing there.
+func (w *worker) probe(key uint64) (Probe, bool) {
+	if w.leaf {
+		return Probe{}, false
+	}
+	return w.e.tt.Probe(key)
 }
 
 // anyLegal says whether one of moves, pseudo-legal moves of pos, is legal.

@@ -238,7 +238,7 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut, inCheck bool) in
 		return 0
 	}
 	key := pos.Hash()
-	tte, hit := w.e.tt.Probe(key)
+	tte, hit := w.probe(key)
 	ttMove := env.NoMove
 	ttScore := int32(0)
 	if hit {
@@ -392,7 +392,7 @@ func (w *worker) search(alpha, beta int32, depth, ply int, cut, inCheck bool) in
 	case pvNode && best > alpha0:
 		bound = BoundExact
 	}
-	if !root || len(w.excluded) == 0 { // a root without some moves is not the position
+	if (!root || len(w.excluded) == 0) && !w.leaf { // a root without some moves is not the position
 		w.e.tt.Store(key, bestMove, toTT(best, ply), depth, bound)
 	}
 	return best

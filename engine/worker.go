@@ -42,6 +42,9 @@ type worker struct {
 	rootScore      int32
 	multiPV        int        // lines the main thread searches
 	excluded       []env.Move // root moves of the lines found at this depth
+	// leaf marks a Leaf's thread: its quiescence search neither reads nor
+	// writes the table, so a score depends on the position alone.
+	leaf bool
 
 	moves   [MaxPly + 1][]env.Move
 	keys    [MaxPly + 1][]int64
