@@ -19,8 +19,9 @@ type Rules struct {
 	// MaxPlies ends a game as a draw once this many plies have been
 	// played (0: no cap).
 	MaxPlies int
-	values   []float64 // pawns per piece type, for Material
-	table    []int32   // the same values in centipawns, for Quiescence
+	values   []float64    // pawns per piece type, for Material
+	table    []int32      // the same values in centipawns, for Quiescence
+	leaf     *leafEngines // the engine Quiescence asks instead, when set
 }
 
 // NewRules returns the rules of v with games capped at maxPlies plies (0: no

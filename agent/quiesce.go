@@ -38,8 +38,12 @@ type quiescence struct {
 // QuiescenceNodes positions. A game the rules end on the way (mate by a
 // capture, a draw by rule) scores as a sure win, a loss or 0. The material
 // is the one piece-value table of Material (DefaultValues). The position is
-// left as it was.
+// left as it was. Rules.SetLeafEngine puts the alpha-beta engine's
+// quiescence search and evaluation in its place.
 func (g *Game) Quiescence() float64 {
+	if g.r.leaf != nil {
+		return g.engineQuiescence()
+	}
 	if g.q == nil {
 		g.q = new(quiescence)
 		for i := range g.q.moves {

@@ -16,10 +16,15 @@ import (
 // of players searching the spec's playouts per move (sims when the spec
 // gives none) with the match preset agent.MatchSearch over base, the
 // self-play search of the training config ([selfplay]; sims is its
-// eval.sims).
-func SearchLoader(base mcts.Config, sims int) ModelLoader {
+// eval.sims). leafEngine, when not "", is the evaluation of the engine
+// whose quiescence search the leaf material mix reads (eval.leaf_engine,
+// agent.Rules.SetLeafEngine).
+func SearchLoader(base mcts.Config, sims int, leafEngine string) ModelLoader {
 	return func(v *env.Variant, spec agent.Spec) (Maker, error) {
 		rules := agent.NewRules(v, 0)
+		if err := rules.SetLeafEngine(leafEngine); err != nil {
+			return Maker{}, fmt.Errorf("eval.leaf_engine = %q: %w", leafEngine, err)
+		}
 		model, err := spec.Load(rules)
 		if err != nil {
 			return Maker{}, err

@@ -27,7 +27,7 @@ func TestCheckpointPlayerPlaysLegalGamesAndShowsItsVisits(t *testing.T) {
 	if err := tr.Save(path, "fbgc"); err != nil {
 		t.Fatal(err)
 	}
-	mk, err := Parse(path+":16", v, Options{Models: SearchLoader(mcts.DefaultConfig(), 100)})
+	mk, err := Parse(path+":16", v, Options{Models: SearchLoader(mcts.DefaultConfig(), 100, "")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestCheckpointPlayerPlaysLegalGamesAndShowsItsVisits(t *testing.T) {
 	if len(c) != 5 || total < 1 || total > 16 || !strings.Contains(c[0].Note, "visits") {
 		t.Fatalf("analysis %+v", c)
 	}
-	if _, err := Parse(filepath.Join(t.TempDir(), "missing.safetensors"), v, Options{Models: SearchLoader(mcts.DefaultConfig(), 100)}); err == nil || !strings.Contains(err.Error(), "no such checkpoint") {
+	if _, err := Parse(filepath.Join(t.TempDir(), "missing.safetensors"), v, Options{Models: SearchLoader(mcts.DefaultConfig(), 100, "")}); err == nil || !strings.Contains(err.Error(), "no such checkpoint") {
 		t.Fatalf("missing checkpoint: %v", err)
 	}
 }
@@ -95,7 +95,7 @@ func TestSearchPlayerFindsMateInOneAndWinsTheBomberCapture(t *testing.T) {
 
 func TestNetworkFreeSearchPlayersSearchTheLoadersPlayoutsUnlessTheSpecGivesThem(t *testing.T) {
 	v := mustVariant(t, "fbgc")
-	opt := Options{Models: SearchLoader(mcts.DefaultConfig(), 7)}
+	opt := Options{Models: SearchLoader(mcts.DefaultConfig(), 7, "")}
 	for _, c := range []struct {
 		spec, name string
 		sims       int

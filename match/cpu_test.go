@@ -150,7 +150,7 @@ func (p plain) Choose(pos *env.Position) (env.Move, error) { return p.b.Choose(p
 func TestThreadMeteredPlayersComputeOnTheirOwnThread(t *testing.T) {
 	linuxOnly(t)
 	v := mustVariant(t, "fbgc")
-	opt := Options{Models: SearchLoader(mcts.DefaultConfig(), 100)}
+	opt := Options{Models: SearchLoader(mcts.DefaultConfig(), 100, "")}
 	for _, spec := range []string{"alphabeta:3", "engine:nodes=20000", "material:200"} {
 		t.Run(spec, func(t *testing.T) {
 			mk, err := Parse(spec, v, opt)

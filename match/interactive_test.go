@@ -60,7 +60,7 @@ func TestInteractiveReadsHelpAndUndoAsCommandsNotMoves(t *testing.T) {
 
 func TestSearchAnalysisGivesEachCandidateItsOwnValue(t *testing.T) {
 	v := mustVariant(t, "fbgc")
-	mk, err := Parse("material:200", v, Options{Models: SearchLoader(mcts.DefaultConfig(), 200)})
+	mk, err := Parse("material:200", v, Options{Models: SearchLoader(mcts.DefaultConfig(), 200, "")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,6 +136,14 @@ type EvalConfig struct {
 	// backs up (docs/search.md); self-play has its own,
 	// selfplay.leaf_material_mix. See PlayerSearch.
 	LeafMaterialMix float64 `toml:"leaf_material_mix"`
+	// LeafEngine, when set, puts a short search of the alpha-beta engine in
+	// the place of that capture-only material search for the model players
+	// of the run's evaluations and the match-playing commands (not serve,
+	// uci and xboard): an engine spec, "engine[:depth=D][:eval=FILE]", its
+	// centipawns read as hundredths of a pawn against
+	// selfplay.leaf_material_scale; "" keeps the material search
+	// (agent.Rules.SetLeafEngine).
+	LeafEngine string `toml:"leaf_engine"`
 	// Previous plays the previous generation's model too.
 	Previous bool `toml:"previous"`
 	// Baselines are match player specs ("random", "greedy", "alphabeta:1").

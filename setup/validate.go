@@ -123,6 +123,12 @@ func (c Config) Check(v *env.Variant, limit int64) error {
 				Value: strconv.Quote(spec), Want: "a match player (" + playerHelp + "): " + err.Error()})
 		}
 	}
+	if c.Eval.LeafEngine != "" {
+		if err := agent.NewRules(v, 0).SetLeafEngine(c.Eval.LeafEngine); err != nil {
+			return fmt.Errorf("train: config: %w", &keys.KeyError{Key: "eval.leaf_engine", Value: strconv.Quote(c.Eval.LeafEngine),
+				Want: `"" (the capture-only material search) or engine[:depth=D][:eval=FILE|classical][:weights=FILE]: ` + err.Error()})
+		}
+	}
 	return c.CheckMemory(agent.NewRules(v, c.SelfPlay.MaxPlies).Shape(), limit)
 }
 

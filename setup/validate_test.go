@@ -73,6 +73,8 @@ func TestConfigRefusesTheValuesOfIssue16(t *testing.T) {
 		{"eval.every=0", "eval.every = 0: want 1 to 1000000"},
 		{"selfplay.gumbel_c_scale=-inf", "selfplay.gumbel_c_scale = -Inf"},
 		{"generations=-1", "generations = -1"},
+		{"eval.leaf_engine=alphabeta:2", `eval.leaf_engine = "alphabeta:2": want "" (the capture-only material search) or engine`},
+		{"eval.leaf_engine=engine:nodes=100", "nodes, movetime and threads do not apply"},
 	} {
 		cfg, err := DefaultConfig("fbgc")
 		if err != nil {

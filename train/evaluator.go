@@ -68,6 +68,9 @@ func Evaluate(ctx context.Context, opt EvaluateOptions) (*EvaluateReport, error)
 	r := &runner{dir: opt.Dir, cfg: cfg, variant: v, opt: Options{Out: opt.Out, Progress: opt.Progress}}
 	r.spRules = agent.NewRules(v, cfg.SelfPlay.MaxPlies)
 	r.evRules = agent.NewRules(v, cfg.Eval.MaxPlies)
+	if err := r.evRules.SetLeafEngine(cfg.Eval.LeafEngine); err != nil {
+		return rep, fmt.Errorf("train: evaluate: eval.leaf_engine: %w", err)
+	}
 	r.netCfg = netConfig(r.spRules, cfg.Net)
 	for ctx.Err() == nil {
 		gens, err := r.unrated(ctx, opt.Store)

@@ -56,7 +56,7 @@ func TestTrainedModelBeatsRandomAndItsUntrainedSelf(t *testing.T) {
 	}
 	const games, sims = 40, 16
 	score := func(gen int) stats.Estimate {
-		m, err := match.SearchLoader(cfg.SelfPlay.Search, sims)(v, agent.Spec{Path: GenCheckpoint(dir, gen)})
+		m, err := match.SearchLoader(cfg.SelfPlay.Search, sims, "")(v, agent.Spec{Path: GenCheckpoint(dir, gen)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestTrainedModelBeatsRandomAndItsUntrainedSelf(t *testing.T) {
 	}
 	// Against random both networks win most games, so their scores there
 	// differ by a few games; head to head the gap is the test's signal.
-	load := match.SearchLoader(cfg.SelfPlay.Search, sims)
+	load := match.SearchLoader(cfg.SelfPlay.Search, sims, "")
 	trainedNet, err := load(v, agent.Spec{Path: GenCheckpoint(dir, gens)})
 	if err != nil {
 		t.Fatal(err)

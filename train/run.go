@@ -315,6 +315,9 @@ func (r *runner) open(resume bool) error {
 	}
 	r.spRules = agent.NewRules(v, r.cfg.SelfPlay.MaxPlies)
 	r.evRules = agent.NewRules(v, r.cfg.Eval.MaxPlies)
+	if err := r.evRules.SetLeafEngine(r.cfg.Eval.LeafEngine); err != nil {
+		return fmt.Errorf("train: eval.leaf_engine: %w", err)
+	}
 	r.netCfg = netConfig(r.spRules, r.cfg.Net)
 	threads := r.cfg.Train.Threads
 	if threads == 0 {

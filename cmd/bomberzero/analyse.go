@@ -55,6 +55,9 @@ func runAnalyse(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)
 	}
 	rules := agent.NewRules(pos.Variant(), 0)
+	if err := rules.SetLeafEngine(tc.Eval.LeafEngine); err != nil {
+		return fmt.Errorf("%w: eval.leaf_engine: %v", errUsage, err)
+	}
 	m, err := frontend.LoadModel(name, rules)
 	if err != nil {
 		return fmt.Errorf("%w: --model: %v", errUsage, err)

@@ -149,7 +149,7 @@ func (m *matchFlags) setup(variant, fen, moves, values string) (setup.Config, *e
 // players (eval.sims playouts over the [selfplay] search) and of outside
 // engines ("uci:PATH[:OPTIONS]").
 func playerOptions(cfg setup.Config, values string) (match.Options, error) {
-	opt := match.Options{Models: match.SearchLoader(cfg.PlayerSearch(), cfg.Eval.Sims), Engines: external.Loader(context.Background())}
+	opt := match.Options{Models: match.SearchLoader(cfg.PlayerSearch(), cfg.Eval.Sims, cfg.Eval.LeafEngine), Engines: external.Loader(context.Background())}
 	if values != "" {
 		v, err := agent.ParseValues(values)
 		if err != nil {

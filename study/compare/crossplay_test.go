@@ -37,7 +37,7 @@ func TestCrossPlayMeetsOnBothRuleSets(t *testing.T) {
 	dir := t.TempDir()
 	srcs := []Source{{Variant: "fbgc", Kind: "run", Model: saveNet(t, dir, "fbgc", 1)},
 		{Variant: "fbgc-superpower", Kind: "run", Model: saveNet(t, dir, "fbgc-superpower", 2)}}
-	if _, err := match.SearchLoader(mcts.DefaultConfig(), 2)(load(t, "fbgc"), agent.Spec{Path: srcs[1].Model}); err == nil {
+	if _, err := match.SearchLoader(mcts.DefaultConfig(), 2, "")(load(t, "fbgc"), agent.Spec{Path: srcs[1].Model}); err == nil {
 		t.Fatal("the plain loader took a superpower model for fbgc; cross-play's own loader is then untested")
 	}
 	cross, note, err := crossPlay(context.Background(), srcs, Config{Games: 2, Sims: 4, MaxPlies: 12, Search: mcts.DefaultConfig(), Seed: 1, Workers: 1})
