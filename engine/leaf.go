@@ -52,9 +52,6 @@ func NewLeaf(v *env.Variant, table []int32, ev Evaluator, depth int) (*Leaf, err
 	return &Leaf{e: e, w: w, depth: depth}, nil
 }
 
-// Depth returns the plies of full search before the quiescence search.
-func (l *Leaf) Depth() int { return l.depth }
-
 // Fork returns a Leaf with the same variant, table, evaluation weights and
 // depth for another goroutine.
 func (l *Leaf) Fork() *Leaf {
@@ -65,9 +62,6 @@ func (l *Leaf) Fork() *Leaf {
 	return f
 }
 
-// Name says which evaluation the Leaf stands on, as a player spec writes it.
-func (l *Leaf) Name() string { return l.e.eval.Name() }
-
 // Score returns pos's score in centipawns for the side to move (a forced
 // game end as a mate score: IsMate), leaving pos as it was. pos must be of
 // the Leaf's variant and not over. It allocates nothing once the Leaf has
@@ -76,24 +70,12 @@ func (l *Leaf) Name() string { return l.e.eval.Name() }
 func (l *Leaf) Score(pos *env.Position) int32 {
 	w := l.w
 	l.sh = shared{ctx: context.Background(), nodeLimit: LeafNodes * int64(l.depth+1)}
-	if w.pos == nil {
-		w.pos = pos.Clone()
-	} else {
-		w.pos.CopyFrom(pos)
-	}
-	if w.cls != nil {
-		w.ps = w.cls.stateOf(w.pos)
-	}
-	w.s = &l.sh
-	w.nodes, w.flushed, w.seldepth = 0, 0, 0
-	w.killers = [MaxPly + 1][2]env.Move{}
-	w.stack[0] = frame{static: -Infinite}
+	w.reset(pos, &l.sh, MaxDepth, 0, nil)
 	var s int32
 	if l.depth == 0 {
 		s = w.quiesce(-Infinite, Infinite, 0)
 	} else {
 		w.clearHistory() // the statistics of the last call would order this one's moves
-		w.rootBest, w.excluded = env.NoMove, w.excluded[:0]
 		s = w.search(-Infinite, Infinite, l.depth, 0, false, w.pos.InCheck())
 	}
 	if w.stopped() {

@@ -83,9 +83,14 @@ func (w *worker) clearHistory() {
 	w.killers = [MaxPly + 1][2]env.Move{}
 }
 
-// reset prepares the thread for a search of pos.
+// reset prepares the thread for a search of pos, copying it into the
+// thread's own position (its storage reused once made).
 func (w *worker) reset(pos *env.Position, s *shared, maxDepth int, soft time.Duration, report func(Info)) {
-	w.pos = pos.Clone()
+	if w.pos == nil {
+		w.pos = pos.Clone()
+	} else {
+		w.pos.CopyFrom(pos)
+	}
 	if w.cls != nil {
 		w.ps = w.cls.stateOf(w.pos)
 	}
