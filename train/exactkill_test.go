@@ -29,7 +29,10 @@ func phaseRank(gen int, phase string) int {
 // binary runs a tiny config with every phase (the teacher's generation 0,
 // then networks in self-play on two workers of two slots, training with a
 // checkpoint every 5 steps, evaluation matches) and is killed with SIGKILL
-// once in each phase of each generation, at a random moment after the
+// once in each phase of each of its first three generations (of four, so
+// that the last of these kills does not race the run's end; the
+// failure this prevents: a fast machine finished the run during them
+// and only eight kills landed), at a random moment after the
 // phase begins (in training, just after a random one of its checkpoint
 // saves, which come every few milliseconds, so kills land in and around
 // them), then a few times more at random moments of the run, each time
@@ -63,7 +66,9 @@ func TestKillNineAnywhereResumesExactly(t *testing.T) {
 	bin := buildBinary(t)
 	cfg := teacherConfig(t)
 	cfg.Train.MaxSteps, cfg.Train.CheckpointSteps = 40, 5
-	const gens = 3
+	// The run has one generation more than the kills aimed at phases
+	// cover, so that the last aimed kill does not race the run's end.
+	const gens, killGens = 4, 3
 	data, err := cfg.Encode()
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +100,7 @@ func TestKillNineAnywhereResumesExactly(t *testing.T) {
 		t.Fatalf("uninterrupted run failed:\n%s", p.out.String())
 	}
 	runTime := time.Since(began)
+	t.Logf("the uninterrupted run took %v", runTime.Round(time.Millisecond))
 	checkRunComplete(t, whole, cfg, gens)
 
 	dir := filepath.Join(t.TempDir(), "killed")
@@ -139,13 +145,16 @@ func TestKillNineAnywhereResumesExactly(t *testing.T) {
 		}
 	}
 	// Once in each phase of each generation: in self-play and evaluation
-	// at a random moment of their first 300 ms; in training within 20 ms
+	// at a random moment of their first stretch (a twelfth of the
+	// uninterrupted run, about one phase's length, at most 300 ms, so
+	// that a fast machine does not pass whole phases before the kill);
+	// in training within 20 ms
 	// of a random one of its checkpoints (saved every 5 steps, a few
 	// milliseconds apart), so in or around a save.
-	for g := 0; g < gens && !finished; g++ {
+	for g := 0; g < killGens && !finished; g++ {
 		for _, phase := range []string{phaseSelfPlay, phaseTrain, phaseEval} {
 			want := phaseRank(g, phase)
-			wait := 300 * time.Millisecond
+			wait := min(max(runTime/(3*(gens+1)), 20*time.Millisecond), 300*time.Millisecond)
 			saves := 0
 			if phase == phaseTrain {
 				wait, saves = 20*time.Millisecond, rng.IntN(cfg.Train.MaxSteps/cfg.Train.CheckpointSteps)
@@ -159,12 +168,13 @@ func TestKillNineAnywhereResumesExactly(t *testing.T) {
 			}
 		}
 	}
-	// Then at random moments of the run.
-	for range 4 {
-		if finished {
-			break
-		}
-		kill(func(*state) bool { return true }, max(runTime/2, 100*time.Millisecond))
+	// Then at random moments of the run: at least four more, and on a
+	// fast machine, where whole phases pass between two looks at the
+	// state, more, each sooner, until a kill has landed for every phase
+	// of every generation (a bounded number of tries: a kill that finds
+	// the run before its first save still counts, as it tests the start).
+	for i := 0; !finished && i < 24 && (i < 4 || len(landed) < killGens*3); i++ {
+		kill(func(*state) bool { return true }, max(runTime/time.Duration(2+i), 20*time.Millisecond))
 	}
 	if !finished {
 		if p := start(dir); <-p.done != nil {
@@ -172,7 +182,7 @@ func TestKillNineAnywhereResumesExactly(t *testing.T) {
 		}
 	}
 	t.Logf("%d kills, landing in: %s", len(landed), strings.Join(landed, "; "))
-	if len(landed) < gens*3 {
+	if len(landed) < killGens*3 {
 		t.Errorf("only %d kills landed before the run finished: the test killed too late to test much", len(landed))
 	}
 	checkRunComplete(t, dir, cfg, gens)
