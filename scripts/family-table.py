@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""The family table of piece values (issue 35, item 3), one line per role.
+
+The declared protocol of docs/RESULTS.md ("The family table, every variant
+in one table"): for each variant of configs/variants, the engine at 1,500
+nodes a move (with the variant's learned net where models/ ships one, the
+classical evaluation otherwise) plays itself with the nnue loop's opening
+settings, seeded per variant; the values come from two logistic fits of
+those games (whole game; --officers middlegame), 200 bootstrap replicates.
+
+  scripts/family-table.py play VARIANT [--games N] [WORKER FLAGS...]
+      plays the variant's games into DIR/VARIANT-games. Chunks are seeded
+      by their number, so machines given other chunks
+      (--first-chunk C --chunks K) write together one data set: copy the
+      chunks into one directory and fit. Run again to resume; --games more
+      than the default extends a row with new games, the old ones kept.
+  scripts/family-table.py fit VARIANT
+      fits DIR/VARIANT-games: DIR/fit-VARIANT-{whole,middlegame}.json.
+  scripts/family-table.py table
+      prints the Markdown table of every variant fitted so far, each
+      half-width in bold where it meets the issue's (0.15; the queen 0.4).
+
+DIR is --dir (default runs/family-table); the binary is $BOMBERZERO, else
+bomberzero on PATH, else one built with `go build` into DIR.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+# Variant: (seed, net file or None, default games). The seeds are the
+# declared runs' (docs/RESULTS.md); a new variant takes the next.
+ROWS = {
+    "fbgc": (5400, "models/fbgc.nnue", 20000),
+    "fbgc-superpower": (5401, "models/fbgc-superpower.nnue", 20000),
+    "hangars": (5402, None, 10000),
+    "claustrophobia": (5403, None, 10000),
+    "birds-ninjas": (5404, None, 10000),
+    "fbgc-superknights": (5405, None, 10000),
+    "fbgc-ninjapawns": (5406, None, 10000),
+    "birds-ninjas-setup2": (5407, None, 10000),
+    "birds-only": (5408, None, 10000),
+    "birds-leaping": (5409, None, 10000),
+}
+NODES = 1500
+ORDER = "JNGMDBFRQ"  # columns: the weakest pieces first, as they usually come
+LIMIT = {"Q": 0.4}  # the issue's half-widths; every other piece 0.15
+
+
+def die(msg):
+    print("family-table: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def repo_root():
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def binary(out_dir):
+    if os.environ.get("BOMBERZERO"):
+        return os.environ["BOMBERZERO"]
+    found = shutil.which("bomberzero")
+    if found:
+        return found
+    path = os.path.join(out_dir, "bomberzero")
+    if not os.path.exists(path):
+        print("family-table: building %s" % path, file=sys.stderr)
+        subprocess.run(["go", "build", "-o", os.path.abspath(path), "./cmd/bomberzero"], cwd=repo_root(), check=True)
+    return path
+
+
+def player(variant):
+    _, net, _ = ROWS[variant]
+    spec = "engine:nodes=%d" % NODES
+    return spec + (":eval=" + net if net else "")
+
+
+def row(variant):
+    if variant not in ROWS:
+        die("unknown variant %r: want one of %s" % (variant, ", ".join(ROWS)))
+    return ROWS[variant]
+
+
+def play(out_dir, variant, args):
+    seed, net, games = row(variant)
+    if "--games" in args:
+        i = args.index("--games")
+        if i + 1 >= len(args):
+            die("--games needs a number")
+        games = args[i + 1]
+        args = args[:i] + args[i + 2:]
+    cmd = [binary(out_dir), "nnue", "worker", "--variant", variant, "--seed", str(seed), "--generation", "1",
+           "--games", str(games), "--nodes", str(NODES), "--out", os.path.join(out_dir, variant + "-games")]
+    if net:
+        cmd += ["--net", os.path.join(repo_root(), net)]
+    return subprocess.run(cmd + args).returncode
+
+
+def fit(out_dir, variant):
+    row(variant)
+    data = os.path.join(out_dir, variant + "-games")
+    if not os.path.isdir(data):
+        die("%s: no games; run: scripts/family-table.py play %s" % (data, variant))
+    for phase, extra in (("whole", []), ("middlegame", ["--officers", "middlegame"])):
+        out = os.path.join(out_dir, "fit-%s-%s.json" % (variant, phase))
+        cmd = [binary(out_dir), "values", "--engine-data", data, "--engine-player", player(variant), "--variant", variant,
+               "--fits", "logistic", "--bootstrap", "200", "--seed", "1", "--json", "--quiet"] + extra
+        with open(out + ".tmp", "w") as f:
+            rc = subprocess.run(cmd, stdout=f).returncode
+        if rc != 0:
+            os.remove(out + ".tmp")
+            return rc
+        os.replace(out + ".tmp", out)
+        print("family-table: wrote %s" % out, file=sys.stderr)
+    return 0
+
+
+def table(out_dir):
+    rows, seen = [], set()
+    for variant in ROWS:
+        path = os.path.join(out_dir, "fit-%s-whole.json" % variant)
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            d = json.load(f)
+        fits = d.get("fits") or []
+        if not fits:
+            print("family-table: %s: no fit (%s)" % (path, "; ".join(d.get("warnings") or [])), file=sys.stderr)
+            continue
+        f = fits[0]
+        cells, pawn = {}, None
+        for p in f["pieces"]:
+            if p["piece"] == "P" and p.get("coef"):
+                pawn = p["coef"]["point"]
+            x = p.get("value")
+            if not x or p["piece"] in ("P", "K"):
+                continue
+            cells[p["piece"]] = (x["point"], (x["hi"] - x["lo"]) / 2)
+            seen.add(p["piece"])
+        rows.append((variant, d["games"], f.get("decisive_games", 0), pawn, cells))
+    if not rows:
+        die("no fits in %s; run play and fit first" % out_dir)
+    cols = [c for c in ORDER if c in seen] + sorted(seen - set(ORDER))
+    print("| variant | player | games (decisive) | pawn (logits) | " + " | ".join(cols) + " |")
+    print("|---|---|---|---|" + "---|" * len(cols))
+    for variant, games, decisive, pawn, cells in rows:
+        out = []
+        for c in cols:
+            if c not in cells:
+                out.append("-")
+                continue
+            point, half = cells[c]
+            mark = "**" if half <= LIMIT.get(c, 0.15) else ""
+            out.append("%.2f ±%s%.2f%s" % (point, mark, half, mark))
+        pawn_s = "%.3f" % pawn if pawn is not None else "-"
+        print("| %s | `%s` | %s (%s) | %s | %s |" % (variant, player(variant), format(games, ","), format(decisive, ","), pawn_s, " | ".join(out)))
+    return 0
+
+
+def main(argv):
+    out_dir = "runs/family-table"
+    if "--dir" in argv:
+        i = argv.index("--dir")
+        if i + 1 >= len(argv):
+            die("--dir needs a directory")
+        out_dir = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if argv else 2
+    os.makedirs(out_dir, exist_ok=True)
+    role, rest = argv[0], argv[1:]
+    if role == "play" and rest:
+        return play(out_dir, rest[0], rest[1:])
+    if role == "fit" and len(rest) == 1:
+        return fit(out_dir, rest[0])
+    if role == "table" and not rest:
+        return table(out_dir)
+    die("usage: family-table.py [--dir DIR] play VARIANT [--games N] [WORKER FLAGS] | fit VARIANT | table")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
