@@ -26,6 +26,7 @@ bomberzero on PATH, else one built with `go build` into DIR.
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -82,14 +83,19 @@ def row(variant):
     return ROWS[variant]
 
 
+def take_flag(args, name, default, what):
+    """Returns the value of flag name in args (default without it) and args without it."""
+    if name not in args:
+        return default, args
+    i = args.index(name)
+    if i + 1 >= len(args):
+        die("%s needs %s" % (name, what))
+    return args[i + 1], args[:i] + args[i + 2:]
+
+
 def play(out_dir, variant, args):
     seed, net, games = row(variant)
-    if "--games" in args:
-        i = args.index("--games")
-        if i + 1 >= len(args):
-            die("--games needs a number")
-        games = args[i + 1]
-        args = args[:i] + args[i + 2:]
+    games, args = take_flag(args, "--games", games, "a number")
     cmd = [binary(out_dir), "nnue", "worker", "--variant", variant, "--seed", str(seed), "--generation", "1",
            "--games", str(games), "--nodes", str(NODES), "--out", os.path.join(out_dir, variant + "-games")]
     if net:
@@ -159,13 +165,7 @@ def table(out_dir):
 
 
 def main(argv):
-    out_dir = "runs/family-table"
-    if "--dir" in argv:
-        i = argv.index("--dir")
-        if i + 1 >= len(argv):
-            die("--dir needs a directory")
-        out_dir = argv[i + 1]
-        argv = argv[:i] + argv[i + 2:]
+    out_dir, argv = take_flag(argv, "--dir", "runs/family-table", "a directory")
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0 if argv else 2
@@ -181,4 +181,5 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `table | head` ends quietly
     sys.exit(main(sys.argv[1:]))
