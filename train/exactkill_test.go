@@ -145,16 +145,17 @@ func TestKillNineAnywhereResumesExactly(t *testing.T) {
 		}
 	}
 	// Once in each phase of each generation: in self-play and evaluation
-	// at a random moment of their first stretch (a twelfth of the
-	// uninterrupted run, about one phase's length, at most 300 ms, so
-	// that a fast machine does not pass whole phases before the kill);
-	// in training within 20 ms
-	// of a random one of its checkpoints (saved every 5 steps, a few
-	// milliseconds apart), so in or around a save.
+	// at a random moment of their first stretch (the uninterrupted run
+	// shared among its phases, three a generation and the teacher's, so
+	// about one phase's length, 20 to 300 ms, so that a fast machine
+	// does not pass whole phases before the kill); in training within
+	// 20 ms of a random one of its checkpoints (saved every 5 steps, a
+	// few milliseconds apart), so in or around a save.
+	phaseWait := min(max(runTime/(3*(gens+1)), 20*time.Millisecond), 300*time.Millisecond)
 	for g := 0; g < killGens && !finished; g++ {
 		for _, phase := range []string{phaseSelfPlay, phaseTrain, phaseEval} {
 			want := phaseRank(g, phase)
-			wait := min(max(runTime/(3*(gens+1)), 20*time.Millisecond), 300*time.Millisecond)
+			wait := phaseWait
 			saves := 0
 			if phase == phaseTrain {
 				wait, saves = 20*time.Millisecond, rng.IntN(cfg.Train.MaxSteps/cfg.Train.CheckpointSteps)
