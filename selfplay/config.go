@@ -47,6 +47,20 @@ type Settings struct {
 	// this many pawns wins by env.Adjudication, otherwise the game is a
 	// draw by the length cap. 0 turns adjudication off.
 	AdjudicateMargin float64 `toml:"adjudicate_margin"`
+	// LabelNodes, when above 0, has the alpha-beta engine (classical
+	// evaluation, one thread) score the position of every full search at
+	// this many nodes, and records that score as the position's value,
+	// tanh(LabelScale × pawns) or ±1 for a mate, in place of the search's,
+	// as the engine teacher's games hold its score. 0 records the search's
+	// value.
+	LabelNodes int `toml:"label_nodes"`
+	// LabelScale is the value of a pawn in a label, as teacher.value_scale.
+	LabelScale float64 `toml:"label_scale"`
+	// LabelMix is the trainer's value_mix in the generations of a run that
+	// labels (LabelNodes above 0): value target = (1 − LabelMix) × the
+	// game's result + LabelMix × the value column, so the engine's labels
+	// (and the engine teacher's scores still in the window) are learnt.
+	LabelMix float64 `toml:"label_mix"`
 	// Search is the search configuration (its Seed is combined with the
 	// run's Seed).
 	Search
@@ -94,10 +108,16 @@ func (s *Settings) Validate() error {
 		keys.IntIn("resign_moves", s.ResignMoves, 0, MaxMaxPlies),
 		keys.FloatIn("resign_off_share", s.ResignOffShare, 0, 1),
 		keys.FloatIn("adjudicate_margin", s.AdjudicateMargin, 0, MaxAdjudicateMargin),
+		keys.IntIn("label_nodes", s.LabelNodes, 0, MaxLabelNodes),
+		keys.FloatIn("label_scale", s.LabelScale, 0, MaxLabelScale),
+		keys.FloatIn("label_mix", s.LabelMix, 0, 1),
 	} {
 		if err != nil {
 			return err
 		}
+	}
+	if s.LabelNodes > 0 && s.LabelScale == 0 {
+		return &keys.KeyError{Key: "label_scale", Value: "0", Want: "a value per pawn above 0 while label_nodes labels positions"}
 	}
 	return s.Search.Validate()
 }
@@ -107,8 +127,8 @@ func (s *Settings) Validate() error {
 // legal move of each of up to twice Sims expanded positions, counting a
 // reused subtree, with up to 128 moves each) and the evaluation cache
 // (about 20 bytes plus 4 per move of CacheMoves per entry, the entries
-// rounded up to a power of two). It is a float64: the product of the upper
-// bounds overflows an int64.
+// rounded up to a power of two), and the labelling engine's table. It is
+// a float64: the product of the upper bounds overflows an int64.
 func (s *Settings) MemoryBytes() float64 {
 	const treeMoves, nodeBytes = 128, 48
 	tree := 2 * float64(s.Search.Sims+s.Search.LeavesPerGame) * treeMoves * nodeBytes
@@ -116,7 +136,11 @@ func (s *Settings) MemoryBytes() float64 {
 	if s.Search.CacheEntries > 0 {
 		cache = float64(s.Search.CacheEntries) * 2 * (20 + 4*float64(s.Search.CacheMoves))
 	}
-	return float64(s.WorkerCount()) * (float64(s.Slots)*tree + cache)
+	label := 0.0
+	if s.LabelNodes > 0 {
+		label = LabelHashMB << 20
+	}
+	return float64(s.WorkerCount()) * (float64(s.Slots)*tree + cache + label)
 }
 
 // WorkerCount is Workers, or one per core when Workers is 0.

@@ -24,7 +24,8 @@ type mctsPlayer struct {
 	start  *agent.Game
 	slots  []slotState
 	active int
-	run    *Worker // the driver's worker it plays for, set by Play
+	run    *Worker   // the driver's worker it plays for, set by Play
+	label  *labeller // the engine that labels full searches' values, or nil
 
 	// Totals for benchmarks: playouts of finished searches, searches,
 	// games finished and their plies.
@@ -46,13 +47,17 @@ func newMCTSPlayer(id int, cfg *Config, r *agent.Rules, model string, ev eval.Ev
 	if err != nil {
 		return nil, fmt.Errorf("worker %d: %w", id, err)
 	}
+	label, err := newLabeller(&cfg.Settings, r.Variant)
+	if err != nil {
+		return nil, fmt.Errorf("worker %d: %w", id, err)
+	}
 	start := r.Variant.NewPosition()
 	if cfg.Start != "" {
 		if start, err = r.Variant.ParsePosition(cfg.Start); err != nil {
 			return nil, fmt.Errorf("start position %q: %w", cfg.Start, err)
 		}
 	}
-	return &mctsPlayer{cfg: cfg, rules: r, model: model, s: s,
+	return &mctsPlayer{cfg: cfg, rules: r, model: model, s: s, label: label,
 		start: r.NewGame(start), slots: make([]slotState, cfg.Slots)}, nil
 }
 
@@ -168,6 +173,13 @@ func (w *mctsPlayer) handle(i int) error {
 			}
 		}
 	}
+	recorded := value
+	if w.label != nil && r.Full {
+		var err error
+		if recorded, err = w.label.value(p); err != nil {
+			return err
+		}
+	}
 	played, err := g.Move(r.Move)
 	if err != nil {
 		return err
@@ -177,7 +189,7 @@ func (w *mctsPlayer) handle(i int) error {
 		Position:    p.String(),
 		WhiteToMove: side == env.White,
 		Repetitions: p.Repetitions(),
-		Value:       value,
+		Value:       recorded,
 		FullSearch:  r.Full,
 		Played:      p.FormatGC(played),
 		Pieces:      PieceCounts(p),

@@ -27,6 +27,20 @@ func trainSteps(cfg setup.TrainConfig, arrived, samples int64, doneThisGen int) 
 	return int(min(allowed/int64(cfg.Batch), int64(cfg.MaxSteps-doneThisGen)))
 }
 
+// valueMix is the value_mix a generation trains with: the engine
+// teacher's blend in the teacher's generations, selfplay.label_mix in the
+// other generations of a run whose self-play the engine labels, else
+// train.value_mix.
+func valueMix(cfg setup.Config, teaching bool) float64 {
+	switch {
+	case teaching:
+		return cfg.Teacher.TrainValueMix(cfg.Train.ValueMix)
+	case cfg.SelfPlay.LabelNodes > 0:
+		return cfg.SelfPlay.LabelMix
+	}
+	return cfg.Train.ValueMix
+}
+
 // trainPhase trains the network on the window of recent data, saving the
 // trainer and the state every CheckpointSteps steps.
 func (r *runner) trainPhase(ctx context.Context) error {
@@ -37,9 +51,7 @@ func (r *runner) trainPhase(ctx context.Context) error {
 	if s := r.cfg.Teacher.StepsIn(r.st.Generation); s > 0 {
 		tc.MaxSteps = s // the teacher's round
 	}
-	if r.teaching() {
-		tc.ValueMix = r.cfg.Teacher.TrainValueMix(tc.ValueMix) // the engine teacher's blend
-	}
+	tc.ValueMix = valueMix(r.cfg, r.teaching())
 	arrived := r.window.Arrived()
 	r.st.Gen.Arrived = arrived
 	steps := 0

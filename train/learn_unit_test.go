@@ -131,3 +131,33 @@ func TestRateFactorDecaysLinearlyOverTheLastShareOfTheBudget(t *testing.T) {
 		}
 	}
 }
+
+func TestValueMixIsTheTeachersTheLabelsOrTheTrainers(t *testing.T) {
+	def, err := setup.DefaultConfig("fbgc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def.Train.ValueMix, def.Teacher.ValueMix, def.SelfPlay.LabelMix = 0.1, 0.5, 0.7
+	for _, c := range []struct {
+		name     string
+		teaching bool
+		labels   int
+		engine   bool
+		want     float64
+	}{
+		{"engine teacher's generation", true, 0, true, 0.5},
+		{"engine teacher's generation in a labelled run", true, 500, true, 0.5},
+		{"alpha-beta teacher's generation", true, 0, false, 0.1},
+		{"self-play, no labels", false, 0, true, 0.1},
+		{"self-play, labelled", false, 500, true, 0.7},
+	} {
+		cfg := def
+		cfg.SelfPlay.LabelNodes = c.labels
+		if !c.engine {
+			cfg.Teacher.Player = "alphabeta"
+		}
+		if got := valueMix(cfg, c.teaching); got != c.want {
+			t.Errorf("%s: value_mix %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"bomberzero/engine"
 	"bomberzero/engine/nnue"
 	"bomberzero/env"
+	"bomberzero/selfplay"
 )
 
 // engineConfig is a quick engine teacher run: chess, 300 nodes, four
@@ -73,7 +74,7 @@ func TestEngineTeacherWritesItsScoresAndLines(t *testing.T) {
 						if p.Position != pos.String() || p.Played != text {
 							t.Fatalf("game %s ply %d: recorded %s playing %s, the replay reaches %s playing %s", g.ID, ply, p.Position, p.Played, pos, text)
 						}
-						res, err := engineSearch(context.Background(), eng, pos, cfg.Nodes)
+						res, err := selfplay.EngineSearch(context.Background(), eng, pos, cfg.Nodes)
 						if err != nil {
 							t.Fatal(err)
 						}

@@ -196,22 +196,9 @@ func (p *player) teach(ctx context.Context, pos *env.Position, moves []string, s
 	return g, nil
 }
 
-// searchValue is the value of a teacher score (centipawns, side to move)
-// at scale per pawn: tanh(scale × pawns), or ±1 for a mate (a score
-// beyond mateBound: match.MateBound or engine.MateBound).
-func searchValue(score int32, scale float64, mateBound int32) float32 {
-	switch {
-	case score >= mateBound:
-		return 1
-	case score <= -mateBound:
-		return -1
-	}
-	return float32(math.Tanh(scale * float64(score) / 100))
-}
-
 // target chooses the alpha-beta teacher's move in pos, writes the policy
 // target into rec and returns the move and the value of the teacher's
-// score of pos (searchValue at ValueScale, side to move; 0 without one).
+// score of pos (selfplay.ScoreValue at ValueScale, side to move; 0 without one).
 func (p *player) target(ab *match.AlphaBeta, pos *env.Position, rec *datasets.PositionRecord) (env.Move, float32, error) {
 	if p.cfg.Policy == PolicyPlayed {
 		m, score, err := ab.Best(pos)
@@ -237,7 +224,7 @@ func (p *player) target(ab *match.AlphaBeta, pos *env.Position, rec *datasets.Po
 }
 
 // engineTarget is target for the engine teacher: one search of pos at
-// Nodes nodes (engineSearch) for MultiPV lines (those of its last
+// Nodes nodes (selfplay.EngineSearch) for MultiPV lines (those of its last
 // finished iteration).
 // The policy target is the engine's move, or a softmax over the lines'
 // scores; the move played is drawn by rng among the lines within Margin
@@ -247,7 +234,7 @@ func (p *player) target(ab *match.AlphaBeta, pos *env.Position, rec *datasets.Po
 // line's unless a deeper iteration the node limit cut short found a
 // better one. A search ctx stops returns ctx's error.
 func (p *player) engineTarget(ctx context.Context, eng *engine.Engine, rng *rand.Rand, pos *env.Position, rec *datasets.PositionRecord) (env.Move, float32, error) {
-	res, err := engineSearch(ctx, eng, pos, p.cfg.Nodes)
+	res, err := selfplay.EngineSearch(ctx, eng, pos, p.cfg.Nodes)
 	if err != nil {
 		return env.NoMove, 0, fmt.Errorf("teacher: %w", err)
 	}
@@ -279,32 +266,12 @@ func (p *player) engineTarget(ctx context.Context, eng *engine.Engine, rng *rand
 	return m, p.value(best, engine.MateBound), nil
 }
 
-// maxDoublings bounds the re-searches of engineSearch.
-const maxDoublings = 6
-
-// engineSearch searches pos at nodes nodes, and again at twice as many
-// while no iteration finished (Depth 0: no lines, no score; a tactical
-// position's first iteration of several lines can take a few thousand
-// nodes), up to 2^maxDoublings times nodes. ctx's end is an error.
-func engineSearch(ctx context.Context, eng *engine.Engine, pos *env.Position, nodes int64) (engine.Result, error) {
-	for i := 0; ; i++ {
-		res, err := eng.Search(ctx, pos, engine.Limits{Nodes: nodes}, nil)
-		if err == nil {
-			err = ctx.Err() // a stopped search is not the teacher's
-		}
-		if err != nil || res.Depth > 0 || i == maxDoublings || nodes > engine.MaxNodes/2 {
-			return res, err
-		}
-		nodes *= 2
-	}
-}
-
-// value is searchValue at ValueScale, or 0 without one.
+// value is selfplay.ScoreValue at ValueScale, or 0 without one.
 func (p *player) value(score, mateBound int32) float32 {
 	if p.cfg.ValueScale == 0 {
 		return 0
 	}
-	return searchValue(score, p.cfg.ValueScale, mateBound)
+	return selfplay.ScoreValue(score, p.cfg.ValueScale, mateBound)
 }
 
 // oneHot makes m the whole policy target of rec.

@@ -13,6 +13,7 @@ import (
 	"bomberzero/engine"
 	"bomberzero/env"
 	"bomberzero/match"
+	"bomberzero/selfplay"
 )
 
 // rusageThread is Linux's RUSAGE_THREAD: getrusage of the calling thread.
@@ -92,7 +93,7 @@ func TestTeacherLabelQuality(t *testing.T) {
 		return func(pos *env.Position) (env.Move, time.Duration) {
 			e := newEngine(multiPV) // its table's allocation is not timed
 			t0 := cpuNow()
-			res, err := engineSearch(context.Background(), e, pos, nodes)
+			res, err := selfplay.EngineSearch(context.Background(), e, pos, nodes)
 			if err != nil {
 				t.Fatal(err)
 			}
