@@ -83,7 +83,7 @@ func TestTopLevelHelpListsEveryCommand(t *testing.T) {
 
 func TestEveryLongCommandOffersQuietWithOneMeaning(t *testing.T) {
 	for _, line := range [][]string{{"selfplay"}, {"train"}, {"match"}, {"values"}, {"imbalance"}, {"compare"},
-		{"echo-test"}, {"ladder"}, {"nnue"}, {"data", "stats"}, {"data", "verify"}, {"data", "chunks"}, {"data", "adjudication"}, {"bench", "nn"}, {"bench", "selfplay"}, {"bench", "match"}} {
+		{"echo-test"}, {"ladder"}, {"trend"}, {"nnue"}, {"data", "stats"}, {"data", "verify"}, {"data", "chunks"}, {"data", "adjudication"}, {"bench", "nn"}, {"bench", "selfplay"}, {"bench", "match"}} {
 		_, out, _ := runCmd(t, append(slices.Clone(line), "--help")...)
 		if !strings.Contains(out, "-quiet\n    \t"+quietHelp) {
 			t.Errorf("%s --help does not offer --quiet as %q:\n%s", strings.Join(line, " "), quietHelp, out)

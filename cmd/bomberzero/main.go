@@ -38,6 +38,7 @@ func commands() []command {
 		{"values", "fit piece values on self-play games, with bootstrap intervals", runValues},
 		{"imbalance", "play a player against itself with one piece removed from each side", runImbalance},
 		{"ladder", "rate a model against fixed anchors, one Markdown table", runLadder},
+		{"trend", "rate a run's checkpoints against one anchor: is it still learning, in Elo an hour", runTrend},
 		{"echo-test", "refit piece values on a player's games with one piece's table value changed", runEchoTest},
 		{"compare", "compare variants side by side and write a report folder", runCompare},
 		{"bench", "measure speed against this machine's ceilings", runBench},
