@@ -9,7 +9,7 @@ import (
 // TrendPoint is one model's match against a fixed anchor: where the model
 // stands on the trend's axis (hours of training, say) and its W/D/L.
 type TrendPoint struct {
-	X                    float64
+	X                   float64
 	Wins, Draws, Losses int
 }
 
@@ -93,18 +93,12 @@ func FitTrend(points []TrendPoint) (Trend, error) {
 	capLogit := trendEloCap / eloPerLogit
 	for iter := 0; ; iter++ {
 		var g0, g1, h00, h01, h11 float64
-		for _, p := range points {
-			cnt := float64(p.Wins + p.Draws + p.Losses)
-			if cnt == 0 {
-				continue
-			}
-			x := p.X - mx
-			q := 1 / (1 + math.Exp(-(a + b*x)))
+		eachPoint(points, mx, a, b, func(p TrendPoint, cnt, x, q float64) {
 			y := (float64(p.Wins) + float64(p.Draws)/2) / cnt
 			r, v := cnt*(y-q), cnt*q*(1-q)
 			g0, g1 = g0+r, g1+r*x
 			h00, h01, h11 = h00+v, h01+v*x, h11+v*x*x
-		}
+		})
 		det := h00*h11 - h01*h01
 		if det <= 0 || math.IsNaN(det) {
 			return Trend{}, fmt.Errorf("stats: %w: the scores are separated along the axis (all lost below some point, all won above it); more games a point or a closer anchor", ErrNoTrend)
@@ -121,18 +115,12 @@ func FitTrend(points []TrendPoint) (Trend, error) {
 	// Sandwich variance of b: A⁻¹ B A⁻¹, A the expected information and B
 	// the sum of each game's squared score residual times x xᵀ.
 	var a00, a01, a11, b00, b01, b11 float64
-	for _, p := range points {
-		cnt := float64(p.Wins + p.Draws + p.Losses)
-		if cnt == 0 {
-			continue
-		}
-		x := p.X - mx
-		q := 1 / (1 + math.Exp(-(a + b*x)))
+	eachPoint(points, mx, a, b, func(p TrendPoint, cnt, x, q float64) {
 		v := cnt * q * (1 - q)
 		a00, a01, a11 = a00+v, a01+v*x, a11+v*x*x
 		ss := float64(p.Wins)*(1-q)*(1-q) + float64(p.Draws)*(0.5-q)*(0.5-q) + float64(p.Losses)*q*q
 		b00, b01, b11 = b00+ss, b01+ss*x, b11+ss*x*x
-	}
+	})
 	det := a00*a11 - a01*a01
 	// Row 1 of A⁻¹ is (−a01, a00)/det; Var(b) = r B rᵀ.
 	r0, r1 := -a01/det, a00/det
@@ -146,4 +134,17 @@ func FitTrend(points []TrendPoint) (Trend, error) {
 		Games:     int(n),
 	}
 	return t, nil
+}
+
+// eachPoint calls f for each point with games: its games, its X less mx
+// and the expected score σ(a + b × (X − mx)) there.
+func eachPoint(points []TrendPoint, mx, a, b float64, f func(p TrendPoint, cnt, x, q float64)) {
+	for _, p := range points {
+		cnt := float64(p.Wins + p.Draws + p.Losses)
+		if cnt == 0 {
+			continue
+		}
+		x := p.X - mx
+		f(p, cnt, x, 1/(1+math.Exp(-(a+b*x))))
+	}
 }
