@@ -60,6 +60,7 @@ var eloPerLogit = 400 / math.Ln10
 func FitTrend(points []TrendPoint) (Trend, error) {
 	var n, sx, w, d float64
 	xs := map[float64]bool{}
+	minX, maxX := math.Inf(1), math.Inf(-1)
 	for _, p := range points {
 		if p.Wins < 0 || p.Draws < 0 || p.Losses < 0 || math.IsNaN(p.X) || math.IsInf(p.X, 0) {
 			return Trend{}, fmt.Errorf("stats: trend point %+v: want counts >= 0 and a finite X", p)
@@ -70,6 +71,7 @@ func FitTrend(points []TrendPoint) (Trend, error) {
 		}
 		n, sx, w, d = n+g, sx+g*p.X, w+float64(p.Wins), d+float64(p.Draws)
 		xs[p.X] = true
+		minX, maxX = min(minX, p.X), max(maxX, p.X)
 	}
 	switch {
 	case len(xs) < 2:
@@ -84,12 +86,7 @@ func FitTrend(points []TrendPoint) (Trend, error) {
 	mx := sx / n
 	mean := (w + d/2) / n
 	a, b := math.Log(mean/(1-mean)), 0.0
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, p := range points {
-		if p.Wins+p.Draws+p.Losses > 0 {
-			lo, hi = min(lo, p.X-mx), max(hi, p.X-mx)
-		}
-	}
+	lo, hi := minX-mx, maxX-mx
 	capLogit := trendEloCap / eloPerLogit
 	for iter := 0; ; iter++ {
 		var g0, g1, h00, h01, h11 float64

@@ -7,15 +7,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
-	"strconv"
+	"strings"
 
 	"bomberzero/internal/progress"
 	"bomberzero/match"
 	"bomberzero/metrics"
 	"bomberzero/setup"
 	"bomberzero/stats"
+	"bomberzero/train"
 )
 
 // trendPoint is one checkpoint's match in "bomberzero trend".
@@ -144,48 +143,28 @@ type runCheckpoint struct {
 	hours      float64
 }
 
-// genCheckpoint matches a generation checkpoint's file name.
-var genCheckpoint = regexp.MustCompile(`^(gen-(\d{4,}))\.safetensors$`)
-
 // runCheckpoints lists dir's generation checkpoints in order, each with
 // the working time of the metrics record that names it (gen-0000, the
-// starting weights, at 0); a checkpoint no record names is left out.
+// starting weights, at 0): generation g's record names the checkpoint
+// g + 1 (train.GenCheckpoint). A record whose checkpoint is not on disk is
+// left out, and so is a checkpoint no record names.
 func runCheckpoints(dir string) ([]runCheckpoint, error) {
 	recs, _, err := metrics.ReadRun(dir)
 	if err != nil {
 		return nil, fmt.Errorf("trend: %w", err)
 	}
-	elapsed := map[string]float64{"gen-0000": 0}
+	var out []runCheckpoint
+	add := func(gen int, seconds float64) {
+		path := train.GenCheckpoint(dir, gen)
+		if _, err := os.Stat(path); err == nil {
+			out = append(out, runCheckpoint{strings.TrimSuffix(filepath.Base(path), ".safetensors"), path, seconds / 3600})
+		}
+	}
+	add(0, 0)
 	for _, r := range recs {
 		if r.Model != "" {
-			elapsed[r.Model] = r.Elapsed
+			add(r.Generation+1, r.Elapsed)
 		}
-	}
-	entries, err := os.ReadDir(filepath.Join(dir, "checkpoints"))
-	if err != nil {
-		return nil, fmt.Errorf("trend: %w", err)
-	}
-	type numbered struct {
-		n  int
-		ck runCheckpoint
-	}
-	var list []numbered
-	for _, e := range entries {
-		m := genCheckpoint.FindStringSubmatch(e.Name())
-		if m == nil {
-			continue
-		}
-		s, ok := elapsed[m[1]]
-		if !ok {
-			continue
-		}
-		n, _ := strconv.Atoi(m[2])
-		list = append(list, numbered{n, runCheckpoint{m[1], filepath.Join(dir, "checkpoints", e.Name()), s / 3600}})
-	}
-	sort.Slice(list, func(i, j int) bool { return list[i].n < list[j].n })
-	out := make([]runCheckpoint, len(list))
-	for i, l := range list {
-		out[i] = l.ck
 	}
 	return out, nil
 }
