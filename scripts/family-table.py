@@ -19,11 +19,18 @@ those games (whole game; --officers middlegame), 200 bootstrap replicates.
   scripts/family-table.py table
       prints the Markdown table of every variant fitted so far, each
       half-width in bold where it meets the issue's (0.15; the queen 0.4).
+  scripts/family-table.py plan [--margin M]
+      prints, for every variant fitted so far, how many games would bring
+      each piece's half-width to the issue's, projected from its fit as one
+      over the square root of the games (the rows extended so far followed
+      that rule), times M (default 1.1, for the noise of a bootstrap
+      half-width), and the play line that gets them.
 
 DIR is --dir (default runs/family-table); the binary is $BOMBERZERO, else
 bomberzero on PATH, else one built with `go build` into DIR.
 """
 import json
+import math
 import os
 import shutil
 import signal
@@ -122,8 +129,11 @@ def fit(out_dir, variant):
     return 0
 
 
-def table(out_dir):
-    rows, seen = [], set()
+def fitted_rows(out_dir):
+    """The whole-game fit of every variant fitted in out_dir, in ROWS order:
+    (variant, games with positions, decisive games, pawn coefficient or None,
+    {piece: (value, half-width)})."""
+    rows = []
     for variant in ROWS:
         path = os.path.join(out_dir, "fit-%s-whole.json" % variant)
         if not os.path.exists(path):
@@ -143,10 +153,57 @@ def table(out_dir):
             if not x or p["piece"] in ("P", "K"):
                 continue
             cells[p["piece"]] = (x["point"], (x["hi"] - x["lo"]) / 2)
-            seen.add(p["piece"])
         rows.append((variant, d["games"], f.get("decisive_games", 0), pawn, cells))
     if not rows:
         die("no fits in %s; run play and fit first" % out_dir)
+    return rows
+
+
+def played_games(out_dir, variant):
+    """Games whose chunks are in the variant's data: chunk files times the
+    worker's default 10 games a chunk (as play runs it)."""
+    data = os.path.join(out_dir, variant + "-games")
+    if not os.path.isdir(data):
+        return None
+    return 10 * sum(1 for n in os.listdir(data) if n.startswith("chunk-") and n.endswith(".parquet"))
+
+
+def plan(out_dir, args):
+    margin, args = take_flag(args, "--margin", "1.1", "a number")
+    try:
+        margin = float(margin)
+    except ValueError:
+        margin = float("nan")
+    if args or not margin >= 1:
+        die("usage: family-table.py [--dir DIR] plan [--margin M], M a number, at least 1")
+    print("Games to bring every half-width to the issue's (0.15; the queen 0.4), projected from each row's")
+    print("whole-game fit as one over the square root of the games, times the margin %.2f:" % margin)
+    print()
+    print("| variant | games with positions | widest against its limit | games needed (with positions) | play |")
+    print("|---|---|---|---|---|")
+    for variant, games, _, _, cells in fitted_rows(out_dir):
+        if not cells:
+            print("| %s | %s | no piece fitted | - | - |" % (variant, format(games, ",")))
+            continue
+        # The piece that needs the most games: n * (half / limit)^2.
+        need, piece, half = max((games * (h / LIMIT.get(p, 0.15)) ** 2, p, h) for p, (_, h) in cells.items())
+        widest = "%s %.2f / %.2f" % (piece, half, LIMIT.get(piece, 0.15))
+        if need <= games:
+            print("| %s | %s | %s | met | - |" % (variant, format(games, ","), widest))
+            continue
+        need = int(math.ceil(need * margin))
+        # --games counts games played; keep the share of them that carry
+        # positions (a game can end before the sampled plies).
+        played = played_games(out_dir, variant) or games
+        ask = int(math.ceil(need * max(played, games) / games / 1000.0)) * 1000
+        print("| %s | %s | %s | %s | `scripts/family-table.py play %s --games %d` |" % (
+            variant, format(games, ","), widest, format(need, ","), variant, ask))
+    return 0
+
+
+def table(out_dir):
+    rows = fitted_rows(out_dir)
+    seen = set(p for row in rows for p in row[4])
     cols = [c for c in ORDER if c in seen] + sorted(seen - set(ORDER))
     print("| variant | player | games (decisive) | pawn (logits) | " + " | ".join(cols) + " |")
     print("|---|---|---|---|" + "---|" * len(cols))
@@ -177,7 +234,9 @@ def main(argv):
         return fit(out_dir, rest[0])
     if role == "table" and not rest:
         return table(out_dir)
-    die("usage: family-table.py [--dir DIR] play VARIANT [--games N] [WORKER FLAGS] | fit VARIANT | table")
+    if role == "plan":
+        return plan(out_dir, rest)
+    die("usage: family-table.py [--dir DIR] play VARIANT [--games N] [WORKER FLAGS] | fit VARIANT | table | plan [--margin M]")
 
 
 if __name__ == "__main__":

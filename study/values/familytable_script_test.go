@@ -1,0 +1,92 @@
+package values
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// familyTableScript runs scripts/family-table.py with args over dir and
+// returns its standard output; the test skips without python3.
+func familyTableScript(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed: scripts/family-table.py is not run")
+	}
+	cmd := exec.Command(python, append([]string{filepath.Join("..", "..", "scripts", "family-table.py"), "--dir", dir}, args...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("family-table.py %v: %v\n%s", args, err, stderr.String())
+	}
+	return string(out)
+}
+
+// TestFamilyTableScriptReadsTheFitsItProjects writes a real fit's JSON (as
+// `values --json` writes it) where the script looks for a row's whole-game
+// fit, and checks that `table` prints its values and half-widths and that
+// `plan` projects the games the widest piece needs, as one over the square
+// root of the games, to the number Go computes from the same report.
+func TestFamilyTableScriptReadsTheFitsItProjects(t *testing.T) {
+	m := ChessModel(true)
+	rep, err := PieceValues(m.Games(600, 3), Config{Sample: SampleConfig{SkipPlies: 4, QuietPlies: 2, MaxPerGame: 4}, Methods: []Method{Logistic}, Seed: 1, Bootstrap: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "fit-hangars-whole.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	table := familyTableScript(t, dir, "table")
+	need, widest := 0.0, ""
+	for _, pv := range rep.Fits[0].Pieces {
+		if pv.Value == nil || pv.Piece == "P" || pv.Piece == "K" {
+			continue
+		}
+		half := (pv.Value.Hi - pv.Value.Lo) / 2
+		if cell := fmt.Sprintf("%.2f ±%.2f", pv.Value.Point, half); !strings.Contains(table, cell) {
+			t.Errorf("table lacks %s's cell %q:\n%s", pv.Piece, cell, table)
+		}
+		limit := 0.15
+		if pv.Piece == "Q" {
+			limit = 0.4
+		}
+		if n := float64(rep.Games) * math.Pow(half/limit, 2); n > need {
+			need, widest = n, pv.Piece
+		}
+	}
+	if need <= float64(rep.Games) {
+		t.Fatalf("600 synthetic games met every half-width (need %.0f): the test needs a row that does not", need)
+	}
+
+	plan := familyTableScript(t, dir, "plan", "--margin", "1")
+	want := int(math.Ceil(need))
+	row := fmt.Sprintf("| hangars | %s | %s ", withCommas(rep.Games), widest)
+	if !strings.Contains(plan, row) || !strings.Contains(plan, "| "+withCommas(want)+" |") {
+		t.Errorf("plan: want the row %q and %s games needed:\n%s", row, withCommas(want), plan)
+	}
+	if ask := fmt.Sprintf("play hangars --games %d`", int(math.Ceil(float64(want)/1000))*1000); !strings.Contains(plan, ask) {
+		t.Errorf("plan lacks %q:\n%s", ask, plan)
+	}
+}
+
+// withCommas writes n as Python's format(n, ",") does.
+func withCommas(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
