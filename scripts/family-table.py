@@ -54,6 +54,12 @@ ROWS = {
 NODES = 1500
 ORDER = "JNGMDBFRQ"  # columns: the weakest pieces first, as they usually come
 LIMIT = {"Q": 0.4}  # the issue's half-widths; every other piece 0.15
+CHUNK_GAMES = 10  # games a chunk: the nnue worker's default, which play keeps
+
+
+def limit(piece):
+    """The issue's largest half-width for piece, in pawns."""
+    return LIMIT.get(piece, 0.15)
 
 
 def die(msg):
@@ -160,12 +166,12 @@ def fitted_rows(out_dir):
 
 
 def played_games(out_dir, variant):
-    """Games whose chunks are in the variant's data: chunk files times the
-    worker's default 10 games a chunk (as play runs it)."""
+    """Games whose chunks are in the variant's data: chunk files times
+    CHUNK_GAMES (as play runs the worker)."""
     data = os.path.join(out_dir, variant + "-games")
     if not os.path.isdir(data):
         return None
-    return 10 * sum(1 for n in os.listdir(data) if n.startswith("chunk-") and n.endswith(".parquet"))
+    return CHUNK_GAMES * sum(1 for n in os.listdir(data) if n.startswith("chunk-") and n.endswith(".parquet"))
 
 
 def plan(out_dir, args):
@@ -186,8 +192,8 @@ def plan(out_dir, args):
             print("| %s | %s | no piece fitted | - | - |" % (variant, format(games, ",")))
             continue
         # The piece that needs the most games: n * (half / limit)^2.
-        need, piece, half = max((games * (h / LIMIT.get(p, 0.15)) ** 2, p, h) for p, (_, h) in cells.items())
-        widest = "%s %.2f / %.2f" % (piece, half, LIMIT.get(piece, 0.15))
+        need, piece, half = max((games * (h / limit(p)) ** 2, p, h) for p, (_, h) in cells.items())
+        widest = "%s %.2f / %.2f" % (piece, half, limit(piece))
         if need <= games:
             print("| %s | %s | %s | met | - |" % (variant, format(games, ","), widest))
             continue
@@ -214,7 +220,7 @@ def table(out_dir):
                 out.append("-")
                 continue
             point, half = cells[c]
-            mark = "**" if half <= LIMIT.get(c, 0.15) else ""
+            mark = "**" if half <= limit(c) else ""
             out.append("%.2f ±%s%.2f%s" % (point, mark, half, mark))
         pawn_s = "%.3f" % pawn if pawn is not None else "-"
         print("| %s | `%s` | %s (%s) | %s | %s |" % (variant, player(variant), format(games, ","), format(decisive, ","), pawn_s, " | ".join(out)))
