@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -410,5 +411,37 @@ func TestNNUETrainResidual(t *testing.T) {
 		if c.based && nonzero == 0 {
 			t.Errorf("%s: every base score is 0; want the classical scores", c.name)
 		}
+	}
+}
+
+func TestSortChunkPathsByNumber(t *testing.T) {
+	cases := []struct {
+		name     string
+		in, want []int
+	}{
+		{"below 10,000", []int{12, 3, 999, 1000, 0}, []int{0, 3, 12, 999, 1000}},
+		{"across 10,000", []int{10000, 1000, 9999, 1001, 10001, 100000}, []int{1000, 1001, 9999, 10000, 10001, 100000}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var paths, want []string
+			for _, n := range c.in {
+				paths = append(paths, chunkIn("gen-0001", n))
+			}
+			for _, n := range c.want {
+				want = append(want, chunkIn("gen-0001", n))
+			}
+			SortChunkPaths(paths)
+			if !slices.Equal(paths, want) {
+				t.Fatalf("got %v, want %v", paths, want)
+			}
+		})
+	}
+	// Folders stay together, in the order of their names.
+	paths := []string{chunkIn("b", 10000), chunkIn("a", 10000), chunkIn("b", 2), chunkIn("a", 2)}
+	SortChunkPaths(paths)
+	want := []string{chunkIn("a", 2), chunkIn("a", 10000), chunkIn("b", 2), chunkIn("b", 10000)}
+	if !slices.Equal(paths, want) {
+		t.Fatalf("across folders: got %v, want %v", paths, want)
 	}
 }

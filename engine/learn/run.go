@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"time"
 
 	"bomberzero/engine"
@@ -489,7 +488,8 @@ func (r *runner) train(ctx context.Context, gen int) (TrainStats, error) {
 		if err != nil {
 			return TrainStats{}, err
 		}
-		sort.Sort(sort.Reverse(sort.StringSlice(paths)))
+		SortChunkPaths(paths)
+		slices.Reverse(paths)
 		for _, p := range paths {
 			if len(rows) >= cfg.MaxPositions {
 				break

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
 	"bomberzero/engine"
@@ -119,6 +121,23 @@ func Worker(ctx context.Context, cfg WorkerConfig) error {
 // chunkIn returns the path of chunk c in directory dir.
 func chunkIn(dir string, c int) string {
 	return filepath.Join(dir, fmt.Sprintf("chunk-%04d.parquet", c))
+}
+
+// SortChunkPaths sorts paths of chunks (chunk-NNNN.parquet) by folder and,
+// in a folder, in the order of their numbers: chunk-9999 before
+// chunk-10000, which a sort by name would put after chunk-1000. Below
+// 10,000 chunks a folder it is the order by name.
+func SortChunkPaths(paths []string) {
+	slices.SortFunc(paths, func(a, b string) int {
+		if c := strings.Compare(filepath.Dir(a), filepath.Dir(b)); c != 0 {
+			return c
+		}
+		a, b = filepath.Base(a), filepath.Base(b)
+		if len(a) != len(b) {
+			return len(a) - len(b) // more digits, a larger number
+		}
+		return strings.Compare(a, b)
+	})
 }
 
 // playChunk plays games lo to hi-1 on the workers and returns their rows

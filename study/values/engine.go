@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"bomberzero/engine/learn"
@@ -47,7 +46,7 @@ func LoadEngine(dir, player string, progress func(done, total int)) (*Dataset, L
 	if err != nil {
 		return nil, rep, fmt.Errorf("values: listing %s: %w", dir, err)
 	}
-	slices.Sort(paths)
+	learn.SortChunkPaths(paths) // the games in the order they were played
 	ds := &Dataset{}
 	b := newBuilder(ds)
 	b.rules = newCaptureFinder()
