@@ -24,7 +24,8 @@ those games (whole game; --officers middlegame), 200 bootstrap replicates.
       each piece's half-width to the issue's, projected from its fit as one
       over the square root of the games (the rows extended so far followed
       that rule), times M (default 1.1, for the noise of a bootstrap
-      half-width), and the play line that gets them.
+      half-width), and the play line that gets them; then every other row
+      with what to run first (fit, where its games are played; else play).
 
 DIR is --dir (default runs/family-table); the binary is $BOMBERZERO, else
 bomberzero on PATH, else one built with `go build` into DIR.
@@ -187,7 +188,8 @@ def plan(out_dir, args):
     print()
     print("| variant | games with positions | widest against its limit | games needed (with positions) | play |")
     print("|---|---|---|---|---|")
-    for variant, games, _, _, cells in fitted_rows(out_dir):
+    rows = fitted_rows(out_dir)
+    for variant, games, _, _, cells in rows:
         if not cells:
             print("| %s | %s | no piece fitted | - | - |" % (variant, format(games, ",")))
             continue
@@ -204,6 +206,17 @@ def plan(out_dir, args):
         ask = int(math.ceil(need * max(played, games) / games / 1000.0)) * 1000
         print("| %s | %s | %s | %s | `scripts/family-table.py play %s --games %d` |" % (
             variant, format(games, ","), widest, format(need, ","), variant, ask))
+    # The rows with no fit here: what to run first.
+    fitted = set(r[0] for r in rows)
+    for variant in ROWS:
+        if variant in fitted:
+            continue
+        played = played_games(out_dir, variant)
+        if played:
+            print("| %s | - | not fitted: %s games played | - | `scripts/family-table.py fit %s` |" % (
+                variant, format(played, ","), variant))
+        else:
+            print("| %s | - | no games here | - | `scripts/family-table.py play %s` |" % (variant, variant))
     return 0
 
 

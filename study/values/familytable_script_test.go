@@ -48,6 +48,16 @@ func TestFamilyTableScriptReadsTheFitsItProjects(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "fit-hangars-whole.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Claustrophobia has two chunks of games and no fit; the other rows nothing.
+	played := filepath.Join(dir, "claustrophobia-games")
+	if err := os.Mkdir(played, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"chunk-0000.parquet", "chunk-0001.parquet"} {
+		if err := os.WriteFile(filepath.Join(played, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	table := familyTableScript(t, dir, "table")
 	need, widest := 0.0, ""
@@ -79,6 +89,14 @@ func TestFamilyTableScriptReadsTheFitsItProjects(t *testing.T) {
 	}
 	if ask := fmt.Sprintf("play hangars --games %d`", int(math.Ceil(float64(want)/1000))*1000); !strings.Contains(plan, ask) {
 		t.Errorf("plan lacks %q:\n%s", ask, plan)
+	}
+	for _, line := range []string{
+		"| claustrophobia | - | not fitted: 20 games played | - | `scripts/family-table.py fit claustrophobia` |",
+		"| fbgc | - | no games here | - | `scripts/family-table.py play fbgc` |",
+	} {
+		if !strings.Contains(plan, line) {
+			t.Errorf("plan lacks the unfitted row %q:\n%s", line, plan)
+		}
 	}
 }
 
