@@ -24,8 +24,10 @@ those games (whole game; --officers middlegame), 200 bootstrap replicates.
       each piece's half-width to the issue's, projected from its fit as one
       over the square root of the games (the rows extended so far followed
       that rule), times M (default 1.1, for the noise of a bootstrap
-      half-width), and the play line that gets them; then every other row
-      with what to run first (fit, where its games are played; else play).
+      half-width), and the play line that gets them (or, where more games
+      are played than the fit read, the fit to run again); then every other
+      row with what to run first (fit, where its games are played; else
+      play). A row whose worker is running on this machine says so instead.
 
 DIR is --dir (default runs/family-table); the binary is $BOMBERZERO, else
 bomberzero on PATH, else one built with `go build` into DIR.
@@ -136,10 +138,10 @@ def fit(out_dir, variant):
     return 0
 
 
-def fitted_rows(out_dir):
+def fitted_rows(out_dir, required=True):
     """The whole-game fit of every variant fitted in out_dir, in ROWS order:
     (variant, games with positions, decisive games, pawn coefficient or None,
-    {piece: (value, half-width)})."""
+    {piece: (value, half-width)}). With required, no fit at all is an error."""
     rows = []
     for variant in ROWS:
         path = os.path.join(out_dir, "fit-%s-whole.json" % variant)
@@ -161,8 +163,8 @@ def fitted_rows(out_dir):
                 continue
             cells[p["piece"]] = (x["point"], (x["hi"] - x["lo"]) / 2)
         rows.append((variant, d["games"], f.get("decisive_games", 0), pawn, cells))
-    if not rows:
-        die("no fits in %s; run play and fit first" % out_dir)
+    if not rows and required:
+        die("no fits in %s; run play and fit first (plan lists what to run)" % out_dir)
     return rows
 
 
@@ -173,6 +175,30 @@ def played_games(out_dir, variant):
     if not os.path.isdir(data):
         return None
     return CHUNK_GAMES * sum(1 for n in os.listdir(data) if n.startswith("chunk-") and n.endswith(".parquet"))
+
+
+def playing(out_dir, variant):
+    """Whether a worker on this machine is writing the variant's games: a
+    process whose command line has `nnue worker` and --out its data
+    directory (read from /proc; False where there is none)."""
+    data = os.path.realpath(os.path.join(out_dir, variant + "-games"))
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return False
+    for pid in pids:
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                argv = f.read(1 << 16).decode("utf-8", "replace").split("\0")
+            cwd = os.readlink("/proc/%s/cwd" % pid)
+        except OSError:
+            continue
+        if "nnue" not in argv or "worker" not in argv or "--out" not in argv:
+            continue
+        i = argv.index("--out")
+        if i + 1 < len(argv) and os.path.realpath(os.path.join(cwd, argv[i + 1])) == data:
+            return True
+    return False
 
 
 def plan(out_dir, args):
@@ -188,8 +214,18 @@ def plan(out_dir, args):
     print()
     print("| variant | games with positions | widest against its limit | games needed (with positions) | play |")
     print("|---|---|---|---|---|")
-    rows = fitted_rows(out_dir)
+    rows = fitted_rows(out_dir, required=False)
     for variant, games, _, _, cells in rows:
+        played = played_games(out_dir, variant) or games
+        if playing(out_dir, variant):
+            print("| %s | %s | playing: %s games so far | - | fit when its play ends |" % (
+                variant, format(games, ","), format(played, ",")))
+            continue
+        if played > games * 1.01 + CHUNK_GAMES:
+            # Chunks written since the fit: its projection is out of date.
+            print("| %s | %s | %s games played since the fit | - | `scripts/family-table.py fit %s` |" % (
+                variant, format(games, ","), format(played, ","), variant))
+            continue
         if not cells:
             print("| %s | %s | no piece fitted | - | - |" % (variant, format(games, ",")))
             continue
@@ -202,7 +238,6 @@ def plan(out_dir, args):
         need = int(math.ceil(need * margin))
         # --games counts games played; keep the share of them that carry
         # positions (a game can end before the sampled plies).
-        played = played_games(out_dir, variant) or games
         ask = int(math.ceil(need * max(played, games) / games / 1000.0)) * 1000
         print("| %s | %s | %s | %s | `scripts/family-table.py play %s --games %d` |" % (
             variant, format(games, ","), widest, format(need, ","), variant, ask))
@@ -212,7 +247,10 @@ def plan(out_dir, args):
         if variant in fitted:
             continue
         played = played_games(out_dir, variant)
-        if played:
+        if played and playing(out_dir, variant):
+            print("| %s | - | playing: %s games so far | - | fit when its play ends |" % (
+                variant, format(played, ",")))
+        elif played:
             print("| %s | - | not fitted: %s games played | - | `scripts/family-table.py fit %s` |" % (
                 variant, format(played, ","), variant))
         else:

@@ -98,6 +98,59 @@ func TestFamilyTableScriptReadsTheFitsItProjects(t *testing.T) {
 			t.Errorf("plan lacks the unfitted row %q:\n%s", line, plan)
 		}
 	}
+
+	// More chunks than the fit read: the projection is stale, so plan
+	// asks for the fit again instead.
+	extended := filepath.Join(dir, "hangars-games")
+	if err := os.Mkdir(extended, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	chunks := rep.Games/10 + 10
+	for i := range chunks {
+		if err := os.WriteFile(filepath.Join(extended, fmt.Sprintf("chunk-%04d.parquet", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan = familyTableScript(t, dir, "plan")
+	if line := fmt.Sprintf("| hangars | %s | %s games played since the fit | - | `scripts/family-table.py fit hangars` |",
+		withCommas(rep.Games), withCommas(10*chunks)); !strings.Contains(plan, line) {
+		t.Errorf("plan lacks the stale row %q:\n%s", line, plan)
+	}
+
+	// A worker writing a row's games on this machine: plan says it is
+	// playing rather than asking for a fit of half its games.
+	if _, err := os.Stat("/proc/self/cmdline"); err == nil {
+		worker := exec.Command("sh", "-c", "sleep 60; :", "bomberzero", "nnue", "worker", "--out", played)
+		if err := worker.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = worker.Process.Kill(); _ = worker.Wait() }()
+		plan = familyTableScript(t, dir, "plan")
+		if line := "| claustrophobia | - | playing: 20 games so far | - | fit when its play ends |"; !strings.Contains(plan, line) {
+			t.Errorf("plan lacks the playing row %q:\n%s", line, plan)
+		}
+	}
+}
+
+// TestFamilyTablePlanWithNoFits checks that plan on a directory with no
+// fit lists every row with its first step instead of stopping, while
+// table, which has nothing to print, says what to run.
+func TestFamilyTablePlanWithNoFits(t *testing.T) {
+	dir := t.TempDir()
+	plan := familyTableScript(t, dir, "plan")
+	for _, variant := range []string{"fbgc", "fbgc-superpower", "birds-leaping"} {
+		if line := fmt.Sprintf("| %s | - | no games here | - | `scripts/family-table.py play %s` |", variant, variant); !strings.Contains(plan, line) {
+			t.Errorf("plan lacks %q:\n%s", line, plan)
+		}
+	}
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	out, err := exec.Command(python, filepath.Join("..", "..", "scripts", "family-table.py"), "--dir", dir, "table").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "no fits in") || !strings.Contains(string(out), "plan lists what to run") {
+		t.Errorf("table with no fits: want an error naming the directory and plan, got %v:\n%s", err, out)
+	}
 }
 
 // withCommas writes n as Python's format(n, ",") does.
