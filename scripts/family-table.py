@@ -16,9 +16,11 @@ those games (whole game; --officers middlegame), 200 bootstrap replicates.
       than the default extends a row with new games, the old ones kept.
   scripts/family-table.py fit VARIANT
       fits DIR/VARIANT-games: DIR/fit-VARIANT-{whole,middlegame}.json.
-  scripts/family-table.py table
+  scripts/family-table.py table [--phase whole|middlegame]
       prints the Markdown table of every variant fitted so far, each
-      half-width in bold where it meets the issue's (0.15; the queen 0.4).
+      half-width in bold where it meets the issue's (0.15; the queen 0.4):
+      the whole-game fit (the default), or the middlegame one (positions
+      with at least half the start's officers).
   scripts/family-table.py plan [--margin M]
       prints, for every variant fitted so far, how many games would bring
       each piece's half-width to the issue's, projected from its fit as one
@@ -124,7 +126,7 @@ def fit(out_dir, variant):
     data = os.path.join(out_dir, variant + "-games")
     if not os.path.isdir(data):
         die("%s: no games; run: scripts/family-table.py play %s" % (data, variant))
-    for phase, extra in (("whole", []), ("middlegame", ["--officers", "middlegame"])):
+    for phase, extra in zip(PHASES, ([], ["--officers", "middlegame"])):
         out = os.path.join(out_dir, "fit-%s-%s.json" % (variant, phase))
         cmd = [binary(out_dir), "values", "--engine-data", data, "--engine-player", player(variant), "--variant", variant,
                "--fits", "logistic", "--bootstrap", "200", "--seed", "1", "--json", "--quiet"] + extra
@@ -138,13 +140,17 @@ def fit(out_dir, variant):
     return 0
 
 
-def fitted_rows(out_dir, required=True):
-    """The whole-game fit of every variant fitted in out_dir, in ROWS order:
-    (variant, games with positions, decisive games, pawn coefficient or None,
-    {piece: (value, half-width)}). With required, no fit at all is an error."""
+PHASES = ("whole", "middlegame")
+
+
+def fitted_rows(out_dir, required=True, phase="whole"):
+    """The fit of phase (whole or middlegame) of every variant fitted in
+    out_dir, in ROWS order: (variant, games with positions, decisive games,
+    pawn coefficient or None, {piece: (value, half-width)}). With required,
+    no fit at all is an error."""
     rows = []
     for variant in ROWS:
-        path = os.path.join(out_dir, "fit-%s-whole.json" % variant)
+        path = os.path.join(out_dir, "fit-%s-%s.json" % (variant, phase))
         if not os.path.exists(path):
             continue
         with open(path) as f:
@@ -164,7 +170,8 @@ def fitted_rows(out_dir, required=True):
             cells[p["piece"]] = (x["point"], (x["hi"] - x["lo"]) / 2)
         rows.append((variant, d["games"], f.get("decisive_games", 0), pawn, cells))
     if not rows and required:
-        die("no fits in %s; run play and fit first (plan lists what to run)" % out_dir)
+        label = "whole-game" if phase == "whole" else phase
+        die("no %s fits in %s; run play and fit first (plan lists what to run)" % (label, out_dir))
     return rows
 
 
@@ -258,8 +265,11 @@ def plan(out_dir, args):
     return 0
 
 
-def table(out_dir):
-    rows = fitted_rows(out_dir)
+def table(out_dir, args):
+    phase, args = take_flag(args, "--phase", "whole", "whole or middlegame")
+    if args or phase not in PHASES:
+        die("usage: family-table.py [--dir DIR] table [--phase whole|middlegame]")
+    rows = fitted_rows(out_dir, phase=phase)
     seen = set(p for row in rows for p in row[4])
     cols = [c for c in ORDER if c in seen] + sorted(seen - set(ORDER))
     print("| variant | player | games (decisive) | pawn (logits) | " + " | ".join(cols) + " |")
@@ -289,11 +299,11 @@ def main(argv):
         return play(out_dir, rest[0], rest[1:])
     if role == "fit" and len(rest) == 1:
         return fit(out_dir, rest[0])
-    if role == "table" and not rest:
-        return table(out_dir)
+    if role == "table":
+        return table(out_dir, rest)
     if role == "plan":
         return plan(out_dir, rest)
-    die("usage: family-table.py [--dir DIR] play VARIANT [--games N] [WORKER FLAGS] | fit VARIANT | table | plan [--margin M]")
+    die("usage: family-table.py [--dir DIR] play VARIANT [--games N] [WORKER FLAGS] | fit VARIANT | table [--phase P] | plan [--margin M]")
 
 
 if __name__ == "__main__":

@@ -59,7 +59,32 @@ func TestFamilyTableScriptReadsTheFitsItProjects(t *testing.T) {
 		}
 	}
 
+	// The middlegame fit's file: another fit of the same games (fewer
+	// replicates), so that its cells differ from the whole-game ones.
+	mid, err := PieceValues(m.Games(600, 3), Config{Sample: SampleConfig{SkipPlies: 4, QuietPlies: 2, MaxPerGame: 4}, Methods: []Method{Logistic}, Seed: 2, Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err = json.Marshal(mid); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fit-hangars-middlegame.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	midTable := familyTableScript(t, dir, "table", "--phase", "middlegame")
+	for _, pv := range mid.Fits[0].Pieces {
+		if pv.Value == nil || pv.Piece == "P" || pv.Piece == "K" {
+			continue
+		}
+		if cell := fmt.Sprintf("%.2f ±%.2f", pv.Value.Point, (pv.Value.Hi-pv.Value.Lo)/2); !strings.Contains(midTable, cell) {
+			t.Errorf("table --phase middlegame lacks %s's cell %q:\n%s", pv.Piece, cell, midTable)
+		}
+	}
+
 	table := familyTableScript(t, dir, "table")
+	if table == midTable {
+		t.Errorf("table and table --phase middlegame print the same:\n%s", table)
+	}
 	need, widest := 0.0, ""
 	for _, pv := range rep.Fits[0].Pieces {
 		if pv.Value == nil || pv.Piece == "P" || pv.Piece == "K" {
@@ -148,7 +173,7 @@ func TestFamilyTablePlanWithNoFits(t *testing.T) {
 		t.Skip("python3 not installed")
 	}
 	out, err := exec.Command(python, filepath.Join("..", "..", "scripts", "family-table.py"), "--dir", dir, "table").CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "no fits in") || !strings.Contains(string(out), "plan lists what to run") {
+	if err == nil || !strings.Contains(string(out), "no whole-game fits in "+dir) || !strings.Contains(string(out), "plan lists what to run") {
 		t.Errorf("table with no fits: want an error naming the directory and plan, got %v:\n%s", err, out)
 	}
 }
