@@ -44,7 +44,7 @@ func (r *runner) teacherPhase(ctx context.Context, chunks []datasets.ChunkInfo, 
 	cur := r.showPlan(r.rates.teacher.seconds(remaining))
 	what := fmt.Sprintf("gen %d teacher %s", r.st.Generation, cfg.Name())
 	bar := progress.New(r.opt.Progress, games, r.label(cur, r.rates.teacher.seconds(remaining))+": "+what, "games")
-	bar.Set(done)
+	bar.Resume(done)
 	t0 := time.Now()
 	played := 0
 	sum, err := teacher.Run(ctx, cfg, func(p teacher.Progress) {

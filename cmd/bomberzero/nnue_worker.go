@@ -82,7 +82,7 @@ func runNNUEWorker(args []string, stdout, stderr io.Writer) error {
 	last := min(*first+*chunks, (*games+*chunk-1) / *chunk)
 	total := min(last*(*chunk), *games) - *first*(*chunk)
 	bar := progress.New(progressTo(stderr, *quiet), total, fmt.Sprintf("nnue worker gen %d chunks %d-%d", *gen, *first, last-1), "games")
-	cfg.Progress = func(done, _ int) { bar.Set(done) }
+	cfg.Progress = bar.ResumeFunc()
 	ctx, stop := stopContext()
 	defer stop()
 	if err := learn.Worker(ctx, cfg); err != nil {

@@ -353,6 +353,29 @@ func TestWorkersSplitTheChunks(t *testing.T) {
 	}
 }
 
+// TestWorkerReportsTheResumedGamesFirst: a worker run over chunks some of
+// which are on disk tells Progress first, before any game, the games they
+// hold (what a progress bar must not count in its rate), then each game.
+func TestWorkerReportsTheResumedGamesFirst(t *testing.T) {
+	v, table := gardner(t)
+	play := DefaultPlayConfig()
+	play.Nodes, play.MaxPlies = 200, 80
+	dir := t.TempDir()
+	var calls [][2]int
+	w := WorkerConfig{Variant: v, Table: table, Dir: dir, Generation: 3, Games: 5, ChunkGames: 2, FirstChunk: 0, Chunks: 2, Play: play, Workers: 1, Seed: 7}
+	if err := Worker(context.Background(), w); err != nil {
+		t.Fatal(err)
+	}
+	w.Chunks = 3
+	w.Progress = func(done, total int) { calls = append(calls, [2]int{done, total}) }
+	if err := Worker(context.Background(), w); err != nil {
+		t.Fatal(err)
+	}
+	if want := [][2]int{{4, 5}, {5, 5}}; !slices.Equal(calls, want) {
+		t.Errorf("progress calls %v, want %v (the 4 games on disk, then the one played)", calls, want)
+	}
+}
+
 // A residual training gives each sample the classical score over the
 // net's base table, for a new net (Fit.Residual) and for one continued
 // from a residual net (whatever Fit.Residual says); a plain net's samples

@@ -460,7 +460,7 @@ func (r *runner) selfPlay(ctx context.Context, gen int) error {
 	bar := progress.New(r.out, cfg.Games, fmt.Sprintf("gen %d self-play (%s)", gen, bestName(r.st.Best)), "games")
 	w := WorkerConfig{Variant: cfg.Variant, Table: cfg.Table, Net: net, Trainer: cfg.Trainer, Dir: GenDir(cfg.Dir, gen), Generation: gen,
 		Games: cfg.Games, ChunkGames: cfg.ChunkGames, FirstChunk: 0, Chunks: r.numChunks(), Play: cfg.Play, Workers: cfg.Workers, Seed: cfg.Seed,
-		Progress: func(done, _ int) { bar.Set(done) }, AfterGame: cfg.AfterGame,
+		Progress: bar.ResumeFunc(), AfterGame: cfg.AfterGame,
 		AfterChunk: func(c int) error {
 			if err := r.save(); err != nil {
 				return err

@@ -36,9 +36,12 @@ type WorkerConfig struct {
 	Play               PlayConfig
 	Workers            int
 	Seed               uint64
-	Progress           func(done, total int) // games done among the job's, if not nil
-	AfterGame          func(gen, game int)
-	AfterChunk         func(chunk int) error
+	// Progress, if not nil, is told the games done among the job's: first,
+	// before any game, those of the chunks already in Dir (a resumed job's;
+	// progress.Bar.ResumeFunc takes it so), then after each game.
+	Progress   func(done, total int)
+	AfterGame  func(gen, game int)
+	AfterChunk func(chunk int) error
 }
 
 // Worker plays the job's chunks that are not in Dir yet, in order, each

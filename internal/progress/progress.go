@@ -29,9 +29,12 @@ const LogInterval = time.Minute
 // nothing, and all its methods may be called on it, so callers need no
 // check of their own.
 type Bar struct {
-	pb  *progressbar.ProgressBar // on a terminal
-	log *logLines                // on a log
-	w   io.Writer
+	pb   *progressbar.ProgressBar // on a terminal
+	log  *logLines                // on a log
+	w    io.Writer
+	what string // the description, for Resume's line
+	unit string
+	base int // items done before this run (Resume): the terminal bar counts from it
 }
 
 // New returns a bar on w counting up to total items of unit ("games",
@@ -60,6 +63,7 @@ func isLog(w io.Writer) bool {
 type logLines struct {
 	mu          sync.Mutex
 	total, done int
+	base        int // items done before this run (Resume): not in the rate
 	what, unit  string
 	every       time.Duration
 	start, last time.Time
@@ -72,7 +76,7 @@ func newLogBar(w io.Writer, total int, what, unit string, every time.Duration) *
 		unit = "it"
 	}
 	now := time.Now()
-	return &Bar{w: w, log: &logLines{total: total, what: what, unit: unit, every: every, start: now, last: now}}
+	return &Bar{w: w, what: what, unit: unit, log: &logLines{total: total, what: what, unit: unit, every: every, start: now, last: now}}
 }
 
 // set records n items done and writes a line if the interval has passed.
@@ -88,7 +92,7 @@ func (l *logLines) set(w io.Writer, n int) {
 }
 
 // line describes the progress at now: count, share, rate, elapsed and
-// time left.
+// time left, the rate of the items done since the bar began.
 func (l *logLines) line(now time.Time) string {
 	elapsed := now.Sub(l.start)
 	s := fmt.Sprintf("%s: %d/%d %s", l.what, l.done, l.total, l.unit)
@@ -96,8 +100,8 @@ func (l *logLines) line(now time.Time) string {
 		s += fmt.Sprintf(" (%.0f%%)", 100*float64(l.done)/float64(l.total))
 	}
 	s += fmt.Sprintf(", %s elapsed", elapsed.Round(time.Second))
-	if l.done > 0 && elapsed > 0 {
-		rate := float64(l.done) / elapsed.Seconds()
+	if l.done > l.base && elapsed > 0 {
+		rate := float64(l.done-l.base) / elapsed.Seconds()
 		s += fmt.Sprintf(", %.3g %s/s", rate, l.unit)
 		if left := l.total - l.done; left > 0 {
 			s += fmt.Sprintf(", about %s left", (time.Duration(float64(left)/rate) * time.Second).Round(time.Second))
@@ -122,7 +126,7 @@ func newBar(w io.Writer, total int, what, unit string) *Bar {
 	if unit == "" {
 		unit = "it"
 	}
-	return &Bar{w: w, pb: progressbar.NewOptions(total,
+	return &Bar{w: w, what: what, unit: unit, pb: progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(what),
 		progressbar.OptionShowCount(),
@@ -147,7 +151,46 @@ func (b *Bar) Set(n int) {
 	case b.log != nil:
 		b.log.set(b.w, n)
 	default:
-		_ = b.pb.Set(n)
+		_ = b.pb.Set(max(n-b.base, 0))
+	}
+}
+
+// Resume records that n items were done before this run began (a job
+// resumed from what a killed run left), so that the rate and the time left
+// count only the items this run does, and writes a line saying so when n
+// is not 0. Call it before the first Set. On a log the count goes on from
+// n; a terminal bar counts this run's items, out of those left.
+func (b *Bar) Resume(n int) {
+	if b == nil || n <= 0 {
+		return
+	}
+	if b.log != nil {
+		b.log.mu.Lock()
+		b.log.base, b.log.done = n, n
+		total := b.log.total
+		b.log.mu.Unlock()
+		fmt.Fprintf(b.w, "%s: resuming with %d of %d %s done\n", b.what, n, total, b.unit)
+		return
+	}
+	total := b.pb.GetMax()
+	fmt.Fprintf(b.w, "%s: resuming with %d of %d %s done; the bar counts the rest\n", b.what, n, total, b.unit)
+	b.base = n
+	b.pb.ChangeMax(max(total-n, 1))
+}
+
+// ResumeFunc returns a progress callback, in the form the packages take
+// (done, total), for a job that reports first, before any work, the items
+// already done (a resumed run's): its first call is Resume, the later ones
+// Set.
+func (b *Bar) ResumeFunc() func(done, total int) {
+	first := true
+	return func(done, _ int) {
+		if first {
+			first = false
+			b.Resume(done)
+			return
+		}
+		b.Set(done)
 	}
 }
 

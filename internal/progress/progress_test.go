@@ -2,6 +2,7 @@ package progress
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,5 +137,53 @@ func TestFuncWaitsForTheMinimumAndClearsWhenDone(t *testing.T) {
 	// Clearing ends with a carriage return over blanks: nothing is left.
 	if last := out[strings.LastIndex(strings.TrimRight(out, "\r"), "\r")+1:]; strings.TrimSpace(last) != "" {
 		t.Errorf("after the last item the line still shows %q; want it erased", last)
+	}
+}
+
+// TestResumedLogCountsOnlyThisRunsRate checks that a log bar told of the
+// items done before its run (a resumed job) goes on counting from them
+// while its rate, and so its time left, comes from this run's items alone.
+func TestResumedLogCountsOnlyThisRunsRate(t *testing.T) {
+	var buf bytes.Buffer
+	b := newLogBar(&buf, 10000, "nnue worker", "games", time.Millisecond)
+	b.ResumeFunc()(9000, 10000)
+	if out := buf.String(); !strings.Contains(out, "nnue worker: resuming with 9000 of 10000 games done") {
+		t.Fatalf("no resume line: %q", out)
+	}
+	const pause = 50 * time.Millisecond
+	time.Sleep(pause)
+	b.Set(9010)
+	line := buf.String()[strings.Index(buf.String(), "\n")+1:]
+	if !strings.Contains(line, "9010/10000 games") {
+		t.Fatalf("progress line %q: want the count going on from 9000", line)
+	}
+	var rate float64
+	i := strings.Index(line, "elapsed, ")
+	if i < 0 {
+		t.Fatalf("progress line %q has no rate", line)
+	}
+	if _, err := fmt.Sscanf(line[i+len("elapsed, "):], "%g games/s", &rate); err != nil {
+		t.Fatalf("progress line %q: reading the rate: %v", line, err)
+	}
+	// 10 games in at least the pause: at most 200 a second. Counting the
+	// 9,000 resumed games would give 180,000.
+	if rate > 10/pause.Seconds()*1.01 {
+		t.Errorf("rate %g games/s from %q: the resumed games were counted", rate, line)
+	}
+}
+
+// TestResumedTerminalBarCountsTheRest checks that a terminal bar told of
+// the items done before its run counts this run's items out of those left.
+func TestResumedTerminalBarCountsTheRest(t *testing.T) {
+	var buf bytes.Buffer
+	b := newBar(&buf, 10000, "self-play", "games")
+	b.Resume(9000)
+	time.Sleep(Throttle + 10*time.Millisecond)
+	b.Set(9004)
+	out := buf.String()
+	for _, want := range []string{"resuming with 9000 of 10000 games done", "4/1000"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bar output %q lacks %q", out, want)
+		}
 	}
 }
