@@ -32,9 +32,8 @@ type Bar struct {
 	pb   *progressbar.ProgressBar // on a terminal
 	log  *logLines                // on a log
 	w    io.Writer
-	what string // the description, for Resume's line
-	unit string
-	base int // items done before this run (Resume): the terminal bar counts from it
+	unit string // the terminal bar's unit, for Resume's line
+	base int    // items done before this run (Resume): the terminal bar counts from it
 }
 
 // New returns a bar on w counting up to total items of unit ("games",
@@ -76,7 +75,7 @@ func newLogBar(w io.Writer, total int, what, unit string, every time.Duration) *
 		unit = "it"
 	}
 	now := time.Now()
-	return &Bar{w: w, what: what, unit: unit, log: &logLines{total: total, what: what, unit: unit, every: every, start: now, last: now}}
+	return &Bar{w: w, log: &logLines{total: total, what: what, unit: unit, every: every, start: now, last: now}}
 }
 
 // set records n items done and writes a line if the interval has passed.
@@ -126,7 +125,7 @@ func newBar(w io.Writer, total int, what, unit string) *Bar {
 	if unit == "" {
 		unit = "it"
 	}
-	return &Bar{w: w, what: what, unit: unit, pb: progressbar.NewOptions(total,
+	return &Bar{w: w, unit: unit, pb: progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(what),
 		progressbar.OptionShowCount(),
@@ -165,15 +164,16 @@ func (b *Bar) Resume(n int) {
 		return
 	}
 	if b.log != nil {
-		b.log.mu.Lock()
-		b.log.base, b.log.done = n, n
-		total := b.log.total
-		b.log.mu.Unlock()
-		fmt.Fprintf(b.w, "%s: resuming with %d of %d %s done\n", b.what, n, total, b.unit)
+		l := b.log
+		l.mu.Lock()
+		l.base, l.done = n, n
+		fmt.Fprintf(b.w, "%s: resuming with %d of %d %s done\n", l.what, n, l.total, l.unit)
+		l.mu.Unlock()
 		return
 	}
-	total := b.pb.GetMax()
-	fmt.Fprintf(b.w, "%s: resuming with %d of %d %s done; the bar counts the rest\n", b.what, n, total, b.unit)
+	st := b.pb.State()
+	total := int(st.Max)
+	fmt.Fprintf(b.w, "%s: resuming with %d of %d %s done; the bar counts the rest\n", st.Description, n, total, b.unit)
 	b.base = n
 	b.pb.ChangeMax(max(total-n, 1))
 }
