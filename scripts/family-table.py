@@ -184,15 +184,15 @@ def played_games(out_dir, variant):
     return CHUNK_GAMES * sum(1 for n in os.listdir(data) if n.startswith("chunk-") and n.endswith(".parquet"))
 
 
-def playing(out_dir, variant):
-    """Whether a worker on this machine is writing the variant's games: a
-    process whose command line has `nnue worker` and --out its data
-    directory (read from /proc; False where there is none)."""
-    data = os.path.realpath(os.path.join(out_dir, variant + "-games"))
+def writing_dirs():
+    """The directories that workers on this machine are writing games to:
+    the --out of every process whose command line has `nnue worker`, as a
+    real path (read once from /proc; empty where there is none)."""
+    dirs = set()
     try:
         pids = [p for p in os.listdir("/proc") if p.isdigit()]
     except OSError:
-        return False
+        return dirs
     for pid in pids:
         try:
             with open("/proc/%s/cmdline" % pid, "rb") as f:
@@ -203,9 +203,9 @@ def playing(out_dir, variant):
         if "nnue" not in argv or "worker" not in argv or "--out" not in argv:
             continue
         i = argv.index("--out")
-        if i + 1 < len(argv) and os.path.realpath(os.path.join(cwd, argv[i + 1])) == data:
-            return True
-    return False
+        if i + 1 < len(argv):
+            dirs.add(os.path.realpath(os.path.join(cwd, argv[i + 1])))
+    return dirs
 
 
 def plan(out_dir, args):
@@ -222,9 +222,14 @@ def plan(out_dir, args):
     print("| variant | games with positions | widest against its limit | games needed (with positions) | play |")
     print("|---|---|---|---|---|")
     rows = fitted_rows(out_dir, required=False)
+    writing = writing_dirs()
+
+    def playing(variant):
+        return os.path.realpath(os.path.join(out_dir, variant + "-games")) in writing
+
     for variant, games, _, _, cells in rows:
         played = played_games(out_dir, variant) or games
-        if playing(out_dir, variant):
+        if playing(variant):
             print("| %s | %s | playing: %s games so far | - | fit when its play ends |" % (
                 variant, format(games, ","), format(played, ",")))
             continue
@@ -254,7 +259,7 @@ def plan(out_dir, args):
         if variant in fitted:
             continue
         played = played_games(out_dir, variant)
-        if played and playing(out_dir, variant):
+        if played and playing(variant):
             print("| %s | - | playing: %s games so far | - | fit when its play ends |" % (
                 variant, format(played, ",")))
         elif played:
