@@ -46,6 +46,7 @@ func runTrend(args []string, stdout, stderr io.Writer) error {
 	games := fs.Int("games", 40, "games of each checkpoint against the anchor")
 	points := fs.Int("points", 6, "checkpoints rated, the newest included")
 	from := fs.Float64("from", 0.5, "where the rated span starts, as a share of the run's working time (0: its start)")
+	fromModel := fs.String("from-model", "", "where the rated span starts, as a checkpoint of the run (gen-0010, or its file), instead of --from")
 	seed := fs.Uint64("seed", 1, "random seed of the players")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	asJSON := fs.Bool("json", false, "write the points and the line as JSON")
@@ -56,13 +57,15 @@ func runTrend(args []string, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case *dir == "":
-		return fmt.Errorf("%w: trend --run DIR [--anchor PLAYER] [--games N] [--points K] [--from SHARE]", errUsage)
+		return fmt.Errorf("%w: trend --run DIR [--anchor PLAYER] [--games N] [--points K] [--from SHARE | --from-model CHECKPOINT]", errUsage)
 	case *games < 1:
 		return fmt.Errorf("%w: --games %d: want 1 or more", errUsage, *games)
 	case *points < 2:
 		return fmt.Errorf("%w: --points %d: want 2 or more (a line needs two)", errUsage, *points)
 	case !(*from >= 0 && *from < 1):
 		return fmt.Errorf("%w: --from %g: want a share from 0 to below 1", errUsage, *from)
+	case *fromModel != "" && set(fs, "from"):
+		return fmt.Errorf("%w: --from and --from-model both say where the span starts: give one", errUsage)
 	}
 	cfgPath := filepath.Join(*dir, "config.toml")
 	runCfg, err := setup.ReadConfig(cfgPath, setup.Config{})
@@ -73,9 +76,17 @@ func runTrend(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	chosen, err := spreadCheckpoints(cks, *from, *points)
+	lo, span, err := spanStart(cks, *from, *fromModel)
 	if err != nil {
 		return fmt.Errorf("trend: %s: %w", *dir, err)
+	}
+	chosen, err := spreadCheckpoints(cks, lo, *points)
+	if err != nil {
+		lower := "lower --from"
+		if *fromModel != "" {
+			lower = "name an earlier --from-model"
+		}
+		return fmt.Errorf("trend: %s: %w; %s", *dir, err, lower)
 	}
 	tc, start, opt, err := mf.setup(runCfg.Variant, "", "", "")
 	if err != nil {
@@ -117,8 +128,8 @@ func runTrend(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, rep)
 	}
-	fmt.Fprintf(stdout, "%s (%s) against %s: %d checkpoints from %.0f%% of its working time, %d games each, colours alternating, %d-ply cap, seed %d\n\n",
-		*dir, v.Name, *anchor, len(rep.Points), 100**from, *games, tc.Eval.MaxPlies, *seed)
+	fmt.Fprintf(stdout, "%s (%s) against %s: %d checkpoints from %s, %d games each, colours alternating, %d-ply cap, seed %d\n\n",
+		*dir, v.Name, *anchor, len(rep.Points), span, *games, tc.Eval.MaxPlies, *seed)
 	fmt.Fprintf(stdout, "| checkpoint | hours | W-D-L | score [95%%] | Elo [95%%] | CPU ms a move (checkpoint, anchor) |\n|---|---|---|---|---|---|\n")
 	for _, p := range rep.Points {
 		r, e := p.Result, p.Result.Est
@@ -169,16 +180,44 @@ func runCheckpoints(dir string) ([]runCheckpoint, error) {
 	return out, nil
 }
 
-// spreadCheckpoints picks up to k of cks (in order of time) spread evenly
-// over the span from the share from of the newest's time to the newest:
-// for each of k evenly spaced times, the nearest checkpoint not yet
-// picked. It needs two checkpoints in the span.
-func spreadCheckpoints(cks []runCheckpoint, from float64, k int) ([]runCheckpoint, error) {
+// errNoCheckpoints is spanStart's and spreadCheckpoints' error for a run
+// with no checkpoint to rate.
+var errNoCheckpoints = errors.New("no generation checkpoint with a metrics record (checkpoints/gen-NNNN.safetensors named in metrics.jsonl)")
+
+// spanStart returns where the rated span starts, in hours of the run's
+// working time, and the words the report says it with: the time of the
+// checkpoint named by fromModel (its name, as gen-0010, or its file), or,
+// without one, the share from of the newest checkpoint's time.
+func spanStart(cks []runCheckpoint, from float64, fromModel string) (float64, string, error) {
 	if len(cks) == 0 {
-		return nil, errors.New("no generation checkpoint with a metrics record (checkpoints/gen-NNNN.safetensors named in metrics.jsonl)")
+		return 0, "", errNoCheckpoints
+	}
+	if fromModel == "" {
+		return from * cks[len(cks)-1].hours, fmt.Sprintf("%.0f%% of its working time", 100*from), nil
+	}
+	name := strings.TrimSuffix(filepath.Base(fromModel), ".safetensors")
+	var names []string
+	for _, c := range cks {
+		if c.name == name {
+			return c.hours, fmt.Sprintf("%s (%.2f hours of its working time)", c.name, c.hours), nil
+		}
+		names = append(names, c.name)
+	}
+	if len(names) > 6 {
+		names = append(names[:3], "...", names[len(names)-2], names[len(names)-1])
+	}
+	return 0, "", fmt.Errorf("--from-model %s: no generation checkpoint of that name with a metrics record; the run has %s", fromModel, strings.Join(names, ", "))
+}
+
+// spreadCheckpoints picks up to k of cks (in order of time) spread evenly
+// over the span from lo hours of working time to the newest: for each of k
+// evenly spaced times, the nearest checkpoint not yet picked. It needs two
+// checkpoints in the span.
+func spreadCheckpoints(cks []runCheckpoint, lo float64, k int) ([]runCheckpoint, error) {
+	if len(cks) == 0 {
+		return nil, errNoCheckpoints
 	}
 	last := cks[len(cks)-1].hours
-	lo := from * last
 	var span []runCheckpoint
 	for _, c := range cks {
 		if c.hours >= lo {
@@ -186,7 +225,7 @@ func spreadCheckpoints(cks []runCheckpoint, from float64, k int) ([]runCheckpoin
 		}
 	}
 	if len(span) < 2 {
-		return nil, fmt.Errorf("%d checkpoint(s) from %.2f hours on, want two or more; lower --from", len(span), lo)
+		return nil, fmt.Errorf("%d checkpoint(s) from %.2f hours on, want two or more", len(span), lo)
 	}
 	picked := map[int]bool{}
 	var out []runCheckpoint

@@ -33,7 +33,7 @@ func TestSpreadCheckpointsPicksEvenlyOverTheSpanAndTheNewest(t *testing.T) {
 		{0, 3, "gen-a,gen-f,gen-k"},
 		{0.8, 9, "gen-i,gen-j,gen-k"}, // fewer in the span than asked: all of them
 	} {
-		got, err := spreadCheckpoints(cks, c.from, c.k)
+		got, err := spreadCheckpoints(cks, c.from*cks[len(cks)-1].hours, c.k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,10 +41,40 @@ func TestSpreadCheckpointsPicksEvenlyOverTheSpanAndTheNewest(t *testing.T) {
 			t.Errorf("from %g, %d points: %s, want %s", c.from, c.k, names(got), c.want)
 		}
 	}
-	if _, err := spreadCheckpoints(cks, 0.95, 3); err == nil || !strings.Contains(err.Error(), "lower --from") {
-		t.Errorf("one checkpoint in the span: %v, want an error saying to lower --from", err)
+	if _, err := spreadCheckpoints(cks, 0.95, 3); err == nil || !strings.Contains(err.Error(), "1 checkpoint(s) from 0.95 hours on") {
+		t.Errorf("one checkpoint in the span: %v, want an error counting it", err)
 	}
 	if _, err := spreadCheckpoints(nil, 0.5, 3); err == nil || !strings.Contains(err.Error(), "no generation checkpoint") {
+		t.Errorf("no checkpoints: %v", err)
+	}
+}
+
+func TestSpanStartsAtAShareOfTheTimeOrAtANamedCheckpoint(t *testing.T) {
+	var cks []runCheckpoint
+	for i := 0; i <= 10; i++ {
+		cks = append(cks, runCheckpoint{name: fmt.Sprintf("gen-%04d", i), hours: float64(i) / 4})
+	}
+	for _, c := range []struct {
+		from      float64
+		fromModel string
+		lo        float64
+		words     string
+	}{
+		{0.5, "", 1.25, "50% of its working time"},
+		{0, "", 0, "0% of its working time"},
+		{0.5, "gen-0003", 0.75, "gen-0003 (0.75 hours"},
+		{0.5, "runs/x/checkpoints/gen-0008.safetensors", 2, "gen-0008 (2.00 hours"},
+	} {
+		lo, words, err := spanStart(cks, c.from, c.fromModel)
+		if err != nil || lo != c.lo || !strings.HasPrefix(words, c.words) {
+			t.Errorf("from %g, model %q: %g, %q, %v; want %g, %q", c.from, c.fromModel, lo, words, err, c.lo, c.words)
+		}
+	}
+	_, _, err := spanStart(cks, 0.5, "gen-0042")
+	if err == nil || !strings.Contains(err.Error(), "--from-model gen-0042") || !strings.Contains(err.Error(), "gen-0000, gen-0001, gen-0002, ..., gen-0009, gen-0010") {
+		t.Errorf("an unknown checkpoint: %v, want one naming it and the run's", err)
+	}
+	if _, _, err := spanStart(nil, 0.5, ""); err == nil || !strings.Contains(err.Error(), "no generation checkpoint") {
 		t.Errorf("no checkpoints: %v", err)
 	}
 }
@@ -113,6 +143,20 @@ func TestTrendRatesARunsCheckpointsAndFitsALine(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "| gen-0003 |") || !(strings.Contains(out, "Slope:") || strings.Contains(out, "No line:")) {
 		t.Fatalf("table: exit %d\n%s\n%s", code, out, errOut)
 	}
+	// From a named checkpoint: gen-0002 and the newest, whatever the
+	// generations' times.
+	code, out, errOut = runCmd(t, "trend", "--run", dir, "--anchor", "random", "--games", "2", "--points", "2", "--from-model", "gen-0002", "--sims", "2", "--max-plies", "10", "--quiet", "--json")
+	if code != 0 {
+		t.Fatalf("--from-model: exit %d: %s", code, errOut)
+	}
+	rep = trendReport{}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Points) != 2 || rep.Points[0].Model != "gen-0002" || rep.Points[1].Model != "gen-0003" {
+		t.Fatalf("--from-model gen-0002: %v %+v, want gen-0002 and gen-0003", err, rep.Points)
+	}
+	code, _, errOut = runCmd(t, "trend", "--run", dir, "--from-model", "gen-0003", "--quiet")
+	if code != 1 || !strings.Contains(errOut, "1 checkpoint(s) from") || !strings.Contains(errOut, "name an earlier --from-model") {
+		t.Fatalf("--from-model the newest: exit %d, %q; want 1 and a hint", code, errOut)
+	}
 }
 
 func TestTrendRefusesWhatItCannotRate(t *testing.T) {
@@ -126,6 +170,7 @@ func TestTrendRefusesWhatItCannotRate(t *testing.T) {
 		{[]string{"trend", "--run", empty, "--points", "1"}, 2, "--points 1"},
 		{[]string{"trend", "--run", empty, "--from", "1"}, 2, "--from 1"},
 		{[]string{"trend", "--run", empty}, 1, "no run directory"},
+		{[]string{"trend", "--run", empty, "--from", "0.2", "--from-model", "gen-0001"}, 2, "give one"},
 	} {
 		code, _, errOut := runCmd(t, c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
