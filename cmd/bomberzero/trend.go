@@ -46,7 +46,7 @@ func runTrend(args []string, stdout, stderr io.Writer) error {
 	games := fs.Int("games", 40, "games of each checkpoint against the anchor")
 	points := fs.Int("points", 6, "checkpoints rated, the newest included")
 	from := fs.Float64("from", 0.5, "where the rated span starts, as a share of the run's working time (0: its start)")
-	fromModel := fs.String("from-model", "", "where the rated span starts, as a checkpoint of the run (gen-0010, or its file), instead of --from")
+	fromModel := fs.String("from-model", "", "where the rated span starts, as a checkpoint of the run (gen-0010, or its file in the run's checkpoints), instead of --from")
 	seed := fs.Uint64("seed", 1, "random seed of the players")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	asJSON := fs.Bool("json", false, "write the points and the line as JSON")
@@ -186,7 +186,8 @@ var errNoCheckpoints = errors.New("no generation checkpoint with a metrics recor
 
 // spanStart returns where the rated span starts, in hours of the run's
 // working time, and the words the report says it with: the time of the
-// checkpoint named by fromModel (its name, as gen-0010, or its file), or,
+// checkpoint named by fromModel (its name, as gen-0010, or its file in the
+// run's checkpoints folder), or,
 // without one, the share from of the newest checkpoint's time.
 func spanStart(cks []runCheckpoint, from float64, fromModel string) (float64, string, error) {
 	if len(cks) == 0 {
@@ -195,10 +196,9 @@ func spanStart(cks []runCheckpoint, from float64, fromModel string) (float64, st
 	if fromModel == "" {
 		return from * cks[len(cks)-1].hours, fmt.Sprintf("%.0f%% of its working time", 100*from), nil
 	}
-	name := strings.TrimSuffix(filepath.Base(fromModel), ".safetensors")
 	var names []string
 	for _, c := range cks {
-		if c.name == name {
+		if c.name == fromModel || c.name+".safetensors" == fromModel || sameFile(c.path, fromModel) {
 			return c.hours, fmt.Sprintf("%s (%.2f hours of its working time)", c.name, c.hours), nil
 		}
 		names = append(names, c.name)
@@ -207,6 +207,16 @@ func spanStart(cks []runCheckpoint, from float64, fromModel string) (float64, st
 		names = append(names[:3], "...", names[len(names)-2], names[len(names)-1])
 	}
 	return 0, "", fmt.Errorf("--from-model %s: no generation checkpoint of that name with a metrics record; the run has %s", fromModel, strings.Join(names, ", "))
+}
+
+// sameFile says whether paths a and b name the same existing file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // spreadCheckpoints picks up to k of cks (in order of time) spread evenly

@@ -63,12 +63,26 @@ func TestSpanStartsAtAShareOfTheTimeOrAtANamedCheckpoint(t *testing.T) {
 		{0.5, "", 1.25, "50% of its working time"},
 		{0, "", 0, "0% of its working time"},
 		{0.5, "gen-0003", 0.75, "gen-0003 (0.75 hours"},
-		{0.5, "runs/x/checkpoints/gen-0008.safetensors", 2, "gen-0008 (2.00 hours"},
+		{0.5, "gen-0008.safetensors", 2, "gen-0008 (2.00 hours"},
 	} {
 		lo, words, err := spanStart(cks, c.from, c.fromModel)
 		if err != nil || lo != c.lo || !strings.HasPrefix(words, c.words) {
 			t.Errorf("from %g, model %q: %g, %q, %v; want %g, %q", c.from, c.fromModel, lo, words, err, c.lo, c.words)
 		}
+	}
+	// A file names the checkpoint it is: this run's, not another's of the same name.
+	dir := t.TempDir()
+	mine, other := filepath.Join(dir, "run", "gen-0005.safetensors"), filepath.Join(dir, "other", "gen-0005.safetensors")
+	for _, p := range []string{mine, other} {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, nil, 0o644)
+	}
+	cks[5].path = mine
+	if lo, _, err := spanStart(cks, 0.5, mine); err != nil || lo != 1.25 {
+		t.Errorf("the run's own file: %g, %v", lo, err)
+	}
+	if _, _, err := spanStart(cks, 0.5, other); err == nil {
+		t.Errorf("another run's gen-0005: no error")
 	}
 	_, _, err := spanStart(cks, 0.5, "gen-0042")
 	if err == nil || !strings.Contains(err.Error(), "--from-model gen-0042") || !strings.Contains(err.Error(), "gen-0000, gen-0001, gen-0002, ..., gen-0009, gen-0010") {
