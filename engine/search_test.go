@@ -177,7 +177,7 @@ func TestDepthLimitEndsAtThatDepth(t *testing.T) {
 
 // TestStopIsObeyedWithin50ms cancels an infinite search, with one and two
 // threads, and times its answer. The bound is 50 ms on an idle machine;
-// the test allows 200 ms so that a loaded machine (five builds on two
+// the test allows 500 ms so that a loaded machine (five builds on two
 // cores) does not fail it.
 func TestStopIsObeyedWithin50ms(t *testing.T) {
 	v, _ := env.LoadVariant("fbgc-superpower")
@@ -199,8 +199,8 @@ func TestStopIsObeyedWithin50ms(t *testing.T) {
 			t.Fatalf("%d threads, stopped search: move %v, error %v", threads, res.Move, err)
 		}
 		t.Logf("%d threads: answered %v after the stop", threads, lag)
-		if lag > 200*time.Millisecond {
-			t.Errorf("%d threads: answered %v after the stop, want within 50 ms (200 ms allowed under load)", threads, lag)
+		if lag > 500*time.Millisecond {
+			t.Errorf("%d threads: answered %v after the stop, want within 50 ms (500 ms allowed under load)", threads, lag)
 		}
 	}
 }
@@ -211,7 +211,9 @@ func TestMoveTimeIsKept(t *testing.T) {
 	if _, err := e.Search(context.Background(), v.NewPosition(), Limits{MoveTime: 100 * time.Millisecond}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if el := time.Since(start); el < 100*time.Millisecond || el > 300*time.Millisecond {
+	// At most 100 ms and the last poll's lag; 600 ms allowed for a loaded
+	// machine (a search that ignored the limit would run for minutes).
+	if el := time.Since(start); el < 100*time.Millisecond || el > 600*time.Millisecond {
 		t.Errorf("movetime 100ms took %v", el)
 	}
 }
@@ -271,8 +273,8 @@ func TestClockLimitSpendsAShareOfTheTimeLeft(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 2 s over 40 moves: a 50 ms target, a hard stop at 200 ms.
-	if el := time.Since(start); el > 400*time.Millisecond || res.Depth < 1 {
-		t.Errorf("2 s on the clock: took %v to depth %d, want at most 200 ms (400 allowed under load) and an iteration done", el, res.Depth)
+	if el := time.Since(start); el > 800*time.Millisecond || res.Depth < 1 {
+		t.Errorf("2 s on the clock: took %v to depth %d, want at most 200 ms (800 allowed under load; all 2 s would be a miss) and an iteration done", el, res.Depth)
 	}
 }
 

@@ -166,7 +166,7 @@ func benchEngine(v *env.Variant, threads int, nodes int64, n int, genTime time.D
 	buf := make([]env.Move, 0, env.MaxMoves)
 	gens := 0
 	start, c0 := time.Now(), cputime.Seconds()
-	for time.Since(start) < genTime {
+	for gens == 0 && len(sample) > 0 || time.Since(start) < genTime { // one round at least, whatever the clock
 		for _, p := range sample {
 			buf = p.LegalMoves(buf[:0])
 			gens++

@@ -107,11 +107,13 @@ func TestEngineStopsAnInfiniteSearchAtOnce(t *testing.T) {
 	sent := time.Now()
 	s.Send("stop")
 	best := strings.Fields(s.Until("bestmove"))[1]
-	// The engine stops within a few milliseconds; the bound is generous
-	// for a loaded machine.
+	// The engine stops within a few milliseconds (engine's
+	// TestStopIsObeyedWithin50ms measures the search's own lag); the bound
+	// here is for the session's path on a loaded machine under the race
+	// detector, and an ignored stop never answers at all.
 	d := time.Since(sent)
-	if d > 500*time.Millisecond {
-		t.Errorf("bestmove %v after stop, want within 500ms", d)
+	if d > 2*time.Second {
+		t.Errorf("bestmove %v after stop, want within 2s", d)
 	}
 	t.Logf("bestmove %v after stop", d)
 	v, _ := env.LoadVariant("chess")

@@ -183,11 +183,14 @@ func TestBrowserRefusesAnIllegalDropAndDrawsADoubleCapture(t *testing.T) {
 	f := newFixture(t, Config{})
 	run(t, ctx, chromedp.Navigate(f.url+"/?variant=birds-ninjas#play"), chromedp.WaitVisible(`body[data-ready="1"]`),
 		chromedp.SetValue(`#opponent`, "human"), chromedp.Evaluate(`document.getElementById('opponent').dispatchEvent(new Event('change'))`, nil))
-	for _, sq := range []string{"e2", "e4", "e9", "e7"} {
-		clickSquare(t, ctx, sq)
-		time.Sleep(150 * time.Millisecond)
-	}
-	waitFor(t, ctx, "two moves", func() bool { return len(readState(t, ctx).Moves) == 2 })
+	// Each move's reply before the next click: a click while the first
+	// move's request is in flight would still find e2 selected.
+	clickSquare(t, ctx, "e2")
+	clickSquare(t, ctx, "e4")
+	waitFor(t, ctx, "the first move", func() bool { s := readState(t, ctx); return !s.Busy && len(s.Moves) == 1 })
+	clickSquare(t, ctx, "e9")
+	clickSquare(t, ctx, "e7")
+	waitFor(t, ctx, "two moves", func() bool { s := readState(t, ctx); return !s.Busy && len(s.Moves) == 2 })
 	run(t, ctx, chromedp.Click(`.token[data-hand="white"]`, chromedp.ByQuery))
 	var targets int
 	run(t, ctx, chromedp.Evaluate(`document.querySelectorAll('[data-target]').length`, &targets))

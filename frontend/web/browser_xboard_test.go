@@ -15,7 +15,9 @@ import (
 )
 
 // TestBrowserTimedGameToAFlagFallExportsPGNThatXBoardLoads plays a timed
-// fbgc game against the engine in the page, the player's clock 4 seconds:
+// fbgc game against the engine in the page, the player's clock 12 seconds
+// (its three moves, each a few DevTools round trips on the player's clock,
+// stay well inside it on a loaded machine):
 // the player makes three moves, then lets the clock run out. The flag fall
 // ends the game (0-1, forfeit), and the page's PGN (mainPGN, serve's
 // dialect) is loaded by Debian's XBoard 4.9, which must read every move of
@@ -26,7 +28,7 @@ func TestBrowserTimedGameToAFlagFallExportsPGNThatXBoardLoads(t *testing.T) {
 	ctx := browser(t)
 	f := newFixture(t, Config{PGN: xboard.PGNDialect})
 	run(t, ctx, chromedp.Navigate(f.url+"/#play"), chromedp.WaitVisible(`body[data-ready="1"]`))
-	setPlay(t, ctx, "engine", "white", "0.0667", "0")
+	setPlay(t, ctx, "engine", "white", "0.2", "0")
 	for move := 0; move < 3; move++ {
 		var s pageState
 		waitFor(t, ctx, "White to move", func() bool {

@@ -605,9 +605,11 @@ func TestAnalyseWithTheEngineGivesItsBestLinesWithinTheTimeLimit(t *testing.T) {
 		t.Errorf("movetime 300 ms took %d ms", rep.ElapsedMS)
 	}
 	// Without a time the node limit applies, within the server's limit
-	// (MaxTime 2 s, a stop obeyed within 250 ms): under the race detector
-	// the nodes take longer than the limit, which must then stop them.
-	if code, msg := call(t, "POST", f.url+"/api/analyse", `{"variant":"chess","model":"engine"}`, &rep); code != 200 || len(rep.Top) != 8 || rep.ElapsedMS > 2250 {
+	// (MaxTime 2 s): nodes no machine searches in that time must be
+	// stopped by it. The bound leaves a loaded machine (the race detector
+	// beside other packages' tests) a second past the limit; a server that
+	// let the node limit run would take minutes.
+	if code, msg := call(t, "POST", f.url+"/api/analyse", `{"variant":"chess","model":"engine:nodes=200000000"}`, &rep); code != 200 || len(rep.Top) != 8 || rep.ElapsedMS > 3000 {
 		t.Errorf("untimed engine analysis: %d %s %d lines in %d ms", code, msg, len(rep.Top), rep.ElapsedMS)
 	}
 }

@@ -62,7 +62,7 @@ func TestNoBarWhenTheWriterIsNotATerminal(t *testing.T) {
 // time left, and a closing line once any was written.
 func TestLogGetsAPlainLineAtMostOnceAnInterval(t *testing.T) {
 	var buf bytes.Buffer
-	const every = 50 * time.Millisecond
+	const every = 500 * time.Millisecond // long beside a preemption between two Sets on a loaded machine
 	b := newLogBar(&buf, 10, "self-play", "games", every)
 	b.Set(1)
 	b.Set(2) // within the interval: no line

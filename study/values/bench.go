@@ -51,7 +51,7 @@ func BenchRefit(games int, d time.Duration) (BenchResult, error) {
 	}
 	res := BenchResult{Games: games, Rows: len(p.d.y)}
 	n, start := 0, time.Now()
-	for time.Since(start) < d {
+	for n == 0 || time.Since(start) < d { // one at least: a stalled clock gives no rate of nothing
 		p.d.pass(point, gw, work)
 		n++
 	}
@@ -61,7 +61,7 @@ func BenchRefit(games int, d time.Duration) (BenchResult, error) {
 	rng := rand.New(src)
 	work.passes = 0
 	n, start = 0, time.Now()
-	for time.Since(start) < d {
+	for n == 0 || time.Since(start) < d {
 		resample(gw, src, rng, 1, n)
 		copy(beta, point)
 		if err := p.d.fit(beta, gw, work); err != nil {
