@@ -184,6 +184,21 @@ def played_games(out_dir, variant):
     return CHUNK_GAMES * sum(1 for n in os.listdir(data) if n.startswith("chunk-") and n.endswith(".parquet"))
 
 
+def newest_chunk(out_dir, variant):
+    """The modification time of the variant's newest chunk (0 with none)."""
+    data = os.path.join(out_dir, variant + "-games")
+    newest = 0.0
+    for n in os.listdir(data) if os.path.isdir(data) else []:
+        if n.startswith("chunk-") and n.endswith(".parquet"):
+            newest = max(newest, os.stat(os.path.join(data, n)).st_mtime)
+    return newest
+
+
+def fit_time(out_dir, variant):
+    """The modification time of the variant's whole-game fit."""
+    return os.stat(os.path.join(out_dir, "fit-%s-whole.json" % variant)).st_mtime
+
+
 def writing_dirs():
     """The directories that workers on this machine are writing games to:
     the --out of every process whose command line has `nnue worker`, as a
@@ -233,8 +248,10 @@ def plan(out_dir, args):
             print("| %s | %s | playing: %s games so far | - | fit when its play ends |" % (
                 variant, format(games, ","), format(played, ",")))
             continue
-        if played > games * 1.01 + CHUNK_GAMES:
+        if played > games * 1.01 + CHUNK_GAMES and newest_chunk(out_dir, variant) > fit_time(out_dir, variant):
             # Chunks written since the fit: its projection is out of date.
+            # (More chunks than games with positions alone is no sign: a
+            # game can end before its first sampled ply.)
             print("| %s | %s | %s games played since the fit | - | `scripts/family-table.py fit %s` |" % (
                 variant, format(games, ","), format(played, ","), variant))
             continue

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // familyTableScript runs scripts/family-table.py with args over dir and
@@ -140,6 +141,16 @@ func TestFamilyTableScriptReadsTheFitsItProjects(t *testing.T) {
 	if line := fmt.Sprintf("| hangars | %s | %s games played since the fit | - | `scripts/family-table.py fit hangars` |",
 		withCommas(rep.Games), withCommas(10*chunks)); !strings.Contains(plan, line) {
 		t.Errorf("plan lacks the stale row %q:\n%s", line, plan)
+	}
+	// The same chunks older than the fit (games that ended before their
+	// first sampled ply leave more chunks than games with positions): the
+	// fit read them all, and its projection stands.
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, "fit-hangars-whole.json"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if plan = familyTableScript(t, dir, "plan"); strings.Contains(plan, "played since the fit") || !strings.Contains(plan, row) {
+		t.Errorf("plan calls a fit newer than every chunk stale:\n%s", plan)
 	}
 
 	// A worker writing a row's games on this machine: plan says it is
