@@ -181,17 +181,20 @@ def played_games(out_dir, variant):
     data = os.path.join(out_dir, variant + "-games")
     if not os.path.isdir(data):
         return None
-    return CHUNK_GAMES * sum(1 for n in os.listdir(data) if n.startswith("chunk-") and n.endswith(".parquet"))
+    return CHUNK_GAMES * len(chunk_files(data))
+
+
+def chunk_files(data):
+    """The paths of the chunks (chunk-N.parquet) in the directory data."""
+    return [os.path.join(data, n) for n in os.listdir(data) if n.startswith("chunk-") and n.endswith(".parquet")]
 
 
 def newest_chunk(out_dir, variant):
     """The modification time of the variant's newest chunk (0 with none)."""
     data = os.path.join(out_dir, variant + "-games")
-    newest = 0.0
-    for n in os.listdir(data) if os.path.isdir(data) else []:
-        if n.startswith("chunk-") and n.endswith(".parquet"):
-            newest = max(newest, os.stat(os.path.join(data, n)).st_mtime)
-    return newest
+    if not os.path.isdir(data):
+        return 0.0
+    return max((os.stat(p).st_mtime for p in chunk_files(data)), default=0.0)
 
 
 def fit_time(out_dir, variant):

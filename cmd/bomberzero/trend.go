@@ -196,9 +196,10 @@ func spanStart(cks []runCheckpoint, from float64, fromModel string) (float64, st
 	if fromModel == "" {
 		return from * cks[len(cks)-1].hours, fmt.Sprintf("%.0f%% of its working time", 100*from), nil
 	}
+	file, ferr := os.Stat(fromModel) // a path names the file it is, whatever its folder's name
 	var names []string
 	for _, c := range cks {
-		if c.name == fromModel || c.name+".safetensors" == fromModel || sameFile(c.path, fromModel) {
+		if c.name == fromModel || c.name+".safetensors" == fromModel || ferr == nil && isFile(c.path, file) {
 			return c.hours, fmt.Sprintf("%s (%.2f hours of its working time)", c.name, c.hours), nil
 		}
 		names = append(names, c.name)
@@ -209,14 +210,10 @@ func spanStart(cks []runCheckpoint, from float64, fromModel string) (float64, st
 	return 0, "", fmt.Errorf("--from-model %s: no generation checkpoint of that name with a metrics record; the run has %s", fromModel, strings.Join(names, ", "))
 }
 
-// sameFile says whether paths a and b name the same existing file.
-func sameFile(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
+// isFile says whether path names the existing file f.
+func isFile(path string, f os.FileInfo) bool {
+	fp, err := os.Stat(path)
+	return err == nil && os.SameFile(fp, f)
 }
 
 // spreadCheckpoints picks up to k of cks (in order of time) spread evenly
