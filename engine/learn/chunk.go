@@ -155,9 +155,9 @@ func WriteChunk(path string, m ChunkMeta, rows []Row) error {
 // ReadChunk reads the chunk at path and checks it: its format, version,
 // row count and checksum. Every error names the file.
 func ReadChunk(path string) (meta ChunkMeta, rows []Row, err error) {
-	data, err := readfile.Regular(path, maxChunkBytes)
+	meta, pf, err := openChunk(path)
 	if err != nil {
-		return ChunkMeta{}, nil, fmt.Errorf("chunk %s: %w", path, err)
+		return ChunkMeta{}, nil, err
 	}
 	corrupt := func(format string, args ...any) error {
 		return fmt.Errorf("chunk %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
@@ -167,10 +167,61 @@ func ReadChunk(path string) (meta ChunkMeta, rows []Row, err error) {
 			meta, rows, err = ChunkMeta{}, nil, corrupt("decoding: %v", p)
 		}
 	}()
+	rows = make([]Row, meta.Positions)
+	r := parquet.NewGenericReader[Row](pf)
+	defer r.Close()
+	n := 0
+	for n < len(rows) {
+		m, err := r.Read(rows[n:min(n+256, len(rows))])
+		n += m
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return ChunkMeta{}, nil, corrupt("decoding rows: %v", err)
+		}
+	}
+	if n != meta.Positions {
+		return ChunkMeta{}, nil, corrupt("%d rows decoded, metadata says %d", n, meta.Positions)
+	}
+	if sum := checksumRows(rows); sum != meta.Checksum {
+		return ChunkMeta{}, nil, corrupt("checksum %s of the rows, metadata says %s", sum, meta.Checksum)
+	}
+	return meta, rows, nil
+}
+
+// ReadChunkMeta reads what the footer of the chunk at path says, checking
+// the footer, its metadata and the page headers (what a decoder of the
+// rows would trust) but neither decoding the rows nor their checksum:
+// what a worker resuming over thousands of chunks needs to know which are
+// done, at a small part of ReadChunk's cost. A chunk damaged inside its
+// pages passes here and fails ReadChunk, which every reader of the rows
+// calls. Every error names the file.
+func ReadChunkMeta(path string) (ChunkMeta, error) {
+	meta, _, err := openChunk(path)
+	return meta, err
+}
+
+// openChunk reads the file at path (bounded), opens its Parquet footer and
+// checks the format, version and metadata, the row count and the page
+// headers; every error names the file.
+func openChunk(path string) (meta ChunkMeta, pf *parquet.File, err error) {
+	data, err := readfile.Regular(path, maxChunkBytes)
+	if err != nil {
+		return ChunkMeta{}, nil, fmt.Errorf("chunk %s: %w", path, err)
+	}
+	corrupt := func(format string, args ...any) error {
+		return fmt.Errorf("chunk %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			meta, pf, err = ChunkMeta{}, nil, corrupt("decoding: %v", p)
+		}
+	}()
 	if len(data) < 12 || string(data[len(data)-4:]) != "PAR1" {
 		return ChunkMeta{}, nil, corrupt("%d bytes without the Parquet end marker (truncated or not a Parquet file)", len(data))
 	}
-	pf, err := datasets.OpenParquet(data) // the footer's lengths checked before the decoder trusts them
+	pf, err = datasets.OpenParquet(data) // the footer's lengths checked before the decoder trusts them
 	if err != nil {
 		return ChunkMeta{}, nil, corrupt("%v", err)
 	}
@@ -195,25 +246,5 @@ func ReadChunk(path string) (meta ChunkMeta, rows []Row, err error) {
 	if err := datasets.CheckPages(pf, data); err != nil {
 		return ChunkMeta{}, nil, corrupt("%v", err)
 	}
-	rows = make([]Row, meta.Positions)
-	r := parquet.NewGenericReader[Row](pf)
-	defer r.Close()
-	n := 0
-	for n < len(rows) {
-		m, err := r.Read(rows[n:min(n+256, len(rows))])
-		n += m
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return ChunkMeta{}, nil, corrupt("decoding rows: %v", err)
-		}
-	}
-	if n != meta.Positions {
-		return ChunkMeta{}, nil, corrupt("%d rows decoded, metadata says %d", n, meta.Positions)
-	}
-	if sum := checksumRows(rows); sum != meta.Checksum {
-		return ChunkMeta{}, nil, corrupt("checksum %s of the rows, metadata says %s", sum, meta.Checksum)
-	}
-	return meta, rows, nil
+	return meta, pf, nil
 }

@@ -238,6 +238,61 @@ func TestDamagedChunkNamed(t *testing.T) {
 	}
 }
 
+// TestReadChunkMetaAgreesWithReadChunk: the footer-only read a resuming
+// worker makes never says something other than the full read: on every
+// one-byte damage of a chunk it errs naming the file, or returns the meta
+// ReadChunk returns, or ReadChunk errs (damage inside the pages, which
+// only decoding the rows finds).
+func TestReadChunkMetaAgreesWithReadChunk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "chunk-0000.parquet")
+	rows := []Row{{FEN: "x", Score: 12, Result: 1, Ply: 8}, {FEN: "y", Score: -3, Result: 0, Ply: 9, Game: 1}}
+	if err := WriteChunk(path, ChunkMeta{Variant: "v", Generation: 3, Games: 2, WhiteWins: 1, Plies: 40}, rows); err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := ReadChunk(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadChunkMeta(path); err != nil || got != want {
+		t.Fatalf("ReadChunkMeta = %+v, %v; ReadChunk's meta %+v", got, err, want)
+	}
+	data, _ := os.ReadFile(path)
+	metaCaught, onlyRows := 0, 0
+	for i := range data {
+		c := append([]byte(nil), data...)
+		c[i] ^= 0x55
+		if err := os.WriteFile(path, c, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := ReadChunkMeta(path)
+		if err != nil {
+			if !strings.Contains(err.Error(), path) {
+				t.Fatalf("byte %d flipped: %v, want an error naming %s", i, err, path)
+			}
+			metaCaught++
+			continue
+		}
+		full, _, ferr := ReadChunk(path)
+		switch {
+		case ferr != nil:
+			onlyRows++
+		case full != m:
+			t.Fatalf("byte %d flipped: ReadChunkMeta %+v, ReadChunk %+v", i, m, full)
+		}
+	}
+	if metaCaught == 0 || metaCaught+onlyRows < len(data)/2 {
+		t.Errorf("of %d flipped bytes, %d caught by the footer read and %d only by the rows'", len(data), metaCaught, onlyRows)
+	}
+	for _, bad := range [][]byte{data[:len(data)/2], data[:len(data)-9], []byte("not parquet at all")} {
+		if err := os.WriteFile(path, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadChunkMeta(path); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%d bytes of a damaged chunk: %v, want an error naming %s", len(bad), err, path)
+		}
+	}
+}
+
 func TestForeignStateAndNet(t *testing.T) {
 	cfg := tinyConfig(t, t.TempDir())
 	if err := os.WriteFile(StatePath(cfg.Dir), []byte(`{"generation": 3, "phase": "selfplay", "checkpoint": "x"}`), 0o644); err != nil {

@@ -46,8 +46,10 @@ type WorkerConfig struct {
 
 // Worker plays the job's chunks that are not in Dir yet, in order, each
 // written atomically once its games are done. A chunk already there is
-// verified (a damaged one is an error naming it) and kept; so a killed
-// worker run again loses only the games of the chunk it was playing.
+// kept once its footer checks out (ReadChunkMeta: a truncated or foreign
+// file is an error naming it; its rows are verified by whatever reads
+// them), so a killed worker run again loses only the games of the chunk it
+// was playing, and starts in seconds over thousands of chunks.
 func Worker(ctx context.Context, cfg WorkerConfig) error {
 	if err := cfg.Play.Validate(); err != nil {
 		return err
@@ -87,7 +89,7 @@ func Worker(ctx context.Context, cfg WorkerConfig) error {
 			todo = append(todo, c)
 			continue
 		}
-		m, _, err := ReadChunk(path)
+		m, err := ReadChunkMeta(path)
 		if err != nil {
 			return fmt.Errorf("%w (delete it to play its games again)", err)
 		}
