@@ -73,25 +73,48 @@ type TeacherConfig struct {
 	// plays FirstGames teacher games and trains FirstSteps steps on them
 	// (its checkpoint gen-0001 is the first model), generation 1 plays the
 	// other Games-FirstGames and trains the rest of TrainSteps on the whole
-	// window; self-play starts at generation 2. 0, or Games or more: one
-	// round (generation 0 alone), as in a run made before the key.
+	// window (RoundCount shares them among more rounds); self-play starts
+	// after the last round. 0, or Games or more: one round (generation 0
+	// alone), as in a run made before the key.
 	FirstGames int `toml:"first_games"`
 	// FirstSteps is the first round's training steps (1 to TrainSteps;
-	// used only with two rounds).
+	// used only with two rounds or more).
 	FirstSteps int `toml:"first_steps"`
+	// RoundCount, 2 or more, plays the teacher's games in that many
+	// generations, each ending in a checkpoint, so that a long teacher
+	// phase (Fairy-Stockfish's many positions) shows its learning as it
+	// goes: the first round is FirstGames games and FirstSteps steps when
+	// FirstGames splits the games, else an even share of both; the other
+	// rounds share the rest evenly, each training on the whole window. 0:
+	// two rounds when FirstGames splits the games, else one (a run made
+	// before the key); 1: one round.
+	RoundCount int `toml:"rounds"`
 }
 
+// MaxTeacherRounds bounds teacher.rounds.
+const MaxTeacherRounds = 10_000
+
 // Rounds is the number of generations the teacher plays: 0 when it is
-// off, 2 when FirstGames splits its games, else 1.
+// off, RoundCount when set, else 2 when FirstGames splits its games and 1
+// when it does not.
 func (c TeacherConfig) Rounds() int {
 	switch {
 	case !c.Enabled:
 		return 0
-	case c.FirstGames > 0 && c.FirstGames < c.Games:
+	case c.RoundCount > 0:
+		return c.RoundCount
+	case c.split():
 		return 2
 	}
 	return 1
 }
+
+// split reports whether FirstGames splits the teacher's games.
+func (c TeacherConfig) split() bool { return c.FirstGames > 0 && c.FirstGames < c.Games }
+
+// firstApart reports whether the first round is FirstGames and
+// FirstSteps, the other rounds sharing the rest.
+func (c TeacherConfig) firstApart() bool { return c.split() && c.Rounds() >= 2 }
 
 // Teaches reports whether the teacher plays generation gen.
 func (c TeacherConfig) Teaches(gen int) bool { return gen >= 0 && gen < c.Rounds() }
@@ -99,15 +122,10 @@ func (c TeacherConfig) Teaches(gen int) bool { return gen >= 0 && gen < c.Rounds
 // GamesIn is the number of teacher games of generation gen (0 when the
 // teacher does not play it).
 func (c TeacherConfig) GamesIn(gen int) int {
-	switch {
-	case !c.Teaches(gen):
+	if !c.Teaches(gen) {
 		return 0
-	case c.Rounds() == 1:
-		return c.Games
-	case gen == 0:
-		return c.FirstGames
 	}
-	return c.Games - c.FirstGames
+	return c.roundShare(gen, c.Games, c.FirstGames)
 }
 
 // StepsIn is the train.max_steps of teacher generation gen: the round's
@@ -116,16 +134,54 @@ func (c TeacherConfig) StepsIn(gen int) int {
 	switch {
 	case !c.Teaches(gen):
 		return 0
-	case c.Rounds() == 1:
-		return c.TrainSteps
-	case gen == 0:
+	case gen == 0 && c.firstApart():
 		return c.FirstSteps
 	case c.TrainSteps == 0:
 		return 0
 	}
-	// The second round may have no steps left (FirstSteps = TrainSteps):
-	// at least one keeps it from meaning "train.max_steps".
-	return max(1, c.TrainSteps-c.FirstSteps)
+	// A later round may have no steps left (FirstSteps = TrainSteps): at
+	// least one keeps it from meaning "train.max_steps".
+	return max(1, c.roundShare(gen, c.TrainSteps, c.FirstSteps))
+}
+
+// roundShare is round gen's part of total, first being the first round's
+// when FirstGames splits the games: the first round takes first (or an
+// even share), the others share the rest evenly, the earlier ones one more
+// where it does not divide.
+func (c TeacherConfig) roundShare(gen, total, first int) int {
+	rounds := c.Rounds()
+	if !c.firstApart() {
+		return total/rounds + boolInt(gen < total%rounds)
+	}
+	if gen == 0 {
+		return first
+	}
+	rest, later := max(total-first, 0), rounds-1
+	return rest/later + boolInt(gen-1 < rest%later)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// validateRounds checks that teacher.rounds fits the games it shares:
+// one round cannot keep a first round apart, and every round needs a game.
+func (c TeacherConfig) validateRounds() error {
+	switch games := c.Games; {
+	case c.RoundCount == 1 && c.split():
+		return &keys.KeyError{Key: "teacher.rounds", Value: "1", Want: fmt.Sprintf(
+			"2 or more, or 0, with teacher.first_games = %d splitting teacher.games = %d into rounds (or first_games 0 for one round)", c.FirstGames, games)}
+	case c.split() && games-c.FirstGames < c.RoundCount-1:
+		return &keys.KeyError{Key: "teacher.rounds", Value: strconv.Itoa(c.RoundCount), Want: fmt.Sprintf(
+			"at most %d: each round after the first needs one of the %d games teacher.first_games = %d leaves", games-c.FirstGames+1, games-c.FirstGames, c.FirstGames)}
+	case !c.split() && games < c.RoundCount:
+		return &keys.KeyError{Key: "teacher.rounds", Value: strconv.Itoa(c.RoundCount), Want: fmt.Sprintf(
+			"at most teacher.games = %d: each round needs a game", games)}
+	}
+	return nil
 }
 
 // teacherMinPlies is the fewest plies a teacher game must leave the
@@ -172,12 +228,16 @@ func (c TeacherConfig) validate() error {
 		keys.IntIn("teacher.first_games", c.FirstGames, 0, MaxTeacherGames),
 		keys.IntIn("teacher.first_steps", c.FirstSteps, 0, MaxSteps),
 	}
-	if c.Rounds() == 2 {
+	errs = append(errs, keys.IntIn("teacher.rounds", c.RoundCount, 0, MaxTeacherRounds))
+	if c.Enabled && c.firstApart() {
 		most := MaxSteps
 		if c.TrainSteps > 0 {
-			most = c.TrainSteps // the two rounds share teacher.train_steps
+			most = c.TrainSteps // the rounds share teacher.train_steps
 		}
 		errs = append(errs, keys.IntIn("teacher.first_steps", c.FirstSteps, 1, most))
+	}
+	if c.Enabled && c.RoundCount > 0 {
+		errs = append(errs, c.validateRounds())
 	}
 	if c.Player != "" && c.Player != teacher.PlayerAlphaBeta && c.Player != teacher.PlayerEngine {
 		errs = append(errs, fmt.Errorf("teacher.player = %q: want %q or %q", c.Player, teacher.PlayerAlphaBeta, teacher.PlayerEngine))

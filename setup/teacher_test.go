@@ -60,6 +60,14 @@ func TestTeacherConfigRefusesBadSettingsNamingTheKey(t *testing.T) {
 		// Two rounds: the first must train, and within teacher.train_steps.
 		{"teacher.first_steps", func(c *TeacherConfig) { c.FirstGames, c.FirstSteps, c.TrainSteps = 3, 0, 100 }},
 		{"teacher.first_steps", func(c *TeacherConfig) { c.FirstGames, c.FirstSteps, c.TrainSteps = 3, 101, 100 }},
+		// Rounds: in range, and each round with a game.
+		{"teacher.rounds", func(c *TeacherConfig) { c.RoundCount = -1 }},
+		{"teacher.rounds", func(c *TeacherConfig) { c.RoundCount = MaxTeacherRounds + 1 }},
+		{"teacher.rounds", func(c *TeacherConfig) { c.Games, c.FirstGames, c.RoundCount = 10, 3, 1 }},
+		{"teacher.rounds", func(c *TeacherConfig) {
+			c.Games, c.FirstGames, c.FirstSteps, c.TrainSteps, c.RoundCount = 10, 3, 1, 100, 9
+		}},
+		{"teacher.rounds", func(c *TeacherConfig) { c.Games, c.FirstGames, c.RoundCount = 10, 0, 11 }},
 	} {
 		c := teacherConfig(t)
 		tc.edit(&c.Teacher)
@@ -109,6 +117,17 @@ func TestTeacherRoundsSplitGamesAndSteps(t *testing.T) {
 		{"the first round takes every step", func(c *TeacherConfig) { c.FirstSteps = 12000 }, []round{{1000, 12000}, {7000, 1}, {0, 0}}},
 		{"train_steps 0: the second round keeps train.max_steps", func(c *TeacherConfig) { c.TrainSteps = 0 }, []round{{1000, 2000}, {7000, 0}, {0, 0}}},
 		{"off", func(c *TeacherConfig) { c.Enabled = false }, []round{{0, 0}, {0, 0}, {0, 0}}},
+		{"rounds 0 is the default: two", func(c *TeacherConfig) { c.RoundCount = 0 }, []round{{1000, 2000}, {7000, 10000}, {0, 0}}},
+		{"rounds 2 as the default", func(c *TeacherConfig) { c.RoundCount = 2 }, []round{{1000, 2000}, {7000, 10000}, {0, 0}}},
+		{"three rounds: the first apart, two share the rest", func(c *TeacherConfig) { c.RoundCount = 3 },
+			[]round{{1000, 2000}, {3500, 5000}, {3500, 5000}, {0, 0}}},
+		{"four rounds, shares that do not divide", func(c *TeacherConfig) { c.Games, c.TrainSteps, c.RoundCount = 8002, 12001, 4 },
+			[]round{{1000, 2000}, {2334, 3334}, {2334, 3334}, {2334, 3333}, {0, 0}}},
+		{"three even rounds without a first round apart", func(c *TeacherConfig) { c.FirstGames, c.FirstSteps, c.RoundCount = 0, 0, 3 },
+			[]round{{2667, 4000}, {2667, 4000}, {2666, 4000}, {0, 0}}},
+		{"one round asked", func(c *TeacherConfig) { c.FirstGames, c.FirstSteps, c.RoundCount = 0, 0, 1 }, []round{{8000, 12000}, {0, 0}}},
+		{"rounds with train_steps 0: the first round's steps, then train.max_steps", func(c *TeacherConfig) { c.TrainSteps, c.RoundCount = 0, 3 },
+			[]round{{1000, 2000}, {3500, 0}, {3500, 0}, {0, 0}}},
 	} {
 		c := on
 		tc.edit(&c)
@@ -130,6 +149,15 @@ func TestTeacherRoundsSplitGamesAndSteps(t *testing.T) {
 		}
 		if c.Rounds() != rounds {
 			t.Errorf("%s: Rounds() = %d, want %d", tc.name, c.Rounds(), rounds)
+		}
+		if c.Enabled {
+			games := 0
+			for gen := range c.Rounds() {
+				games += c.GamesIn(gen)
+			}
+			if games != c.Games {
+				t.Errorf("%s: the rounds play %d games, want teacher.games = %d", tc.name, games, c.Games)
+			}
 		}
 	}
 }

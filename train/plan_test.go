@@ -117,6 +117,16 @@ func TestPlanPhasesAndFirstModel(t *testing.T) {
 			t.Errorf("gen %d %s: first model in %v (%v), want %v", tc.gen, tc.phase, s, ok, tc.first)
 		}
 	}
+	// teacher.rounds: the later rounds share the rest, the loop after them.
+	rounds := cfg
+	rounds.Teacher.RoundCount = 3
+	kinds = kinds[:0]
+	for _, s := range planOf(rounds, 0, rs) {
+		kinds = append(kinds, fmt.Sprintf("%s/%d/%d", s.kind, s.gen, s.work))
+	}
+	if got, want := strings.Join(kinds, " "), "teacher/0/200 train/0/600 teacher/1/400 train/1/1200 teacher/2/400 train/2/1200 loop/3/32"; got != want {
+		t.Errorf("three rounds: plan %s, want %s", got, want)
+	}
 	// Evaluated generations add their matches to their training's time.
 	cfg.Eval.Every = 1
 	plan = planOf(cfg, 0, rs)

@@ -12,7 +12,7 @@ import (
 )
 
 // teacherPhase plays the remaining games of the teacher's generation (0,
-// or 1 too with two rounds): like self-play, every written game is in a
+// and the later ones with teacher rounds): like self-play, every written game is in a
 // chunk at once, and a resume plays the games still missing. As in
 // self-play the generation's games are numbered, each seeded by its number
 // (and its ID made from it), and a resume leaves out the numbers in the

@@ -65,6 +65,15 @@ func TestTeacherRunStoppedOftenMatchesUninterruptedRun(t *testing.T) {
 		cfg.Teacher.FirstSteps, cfg.Teacher.TrainSteps = cfg.Train.MaxSteps, 2*cfg.Train.MaxSteps
 		stopOften(t, cfg, 3)
 	})
+	t.Run("three rounds", func(t *testing.T) {
+		// teacher.rounds: generations 1 and 2 share the rest, each with
+		// self-play's games and steps, as checkRunComplete counts them.
+		cfg := teacherConfig(t)
+		cfg.SelfPlay.FirstGames = 20
+		cfg.Teacher.FirstGames, cfg.Teacher.Games, cfg.Teacher.RoundCount = 20, 20+2*cfg.SelfPlay.Games, 3
+		cfg.Teacher.FirstSteps, cfg.Teacher.TrainSteps = cfg.Train.MaxSteps, 3*cfg.Train.MaxSteps
+		stopOften(t, cfg, 4)
+	})
 }
 
 // stopOften runs cfg for gens generations straight through, then again

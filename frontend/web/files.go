@@ -152,8 +152,8 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 
 // TeacherProgress is a run's progress while its search teacher plays (the
 // generation after metrics.jsonl's last is one the run's config.toml gives
-// the teacher: generation 0, and 1 when teacher.first_games splits its
-// games in two rounds): the games written so far, counted by their records in
+// the teacher: generation 0, and the later ones of teacher.rounds, or 1
+// when teacher.first_games splits its games in two rounds): the games written so far, counted by their records in
 // data/records (the trainer writes each game's record as the game ends,
 // before the chunk holding it), and the data chunks written, of the games
 // the config asks for.
@@ -177,7 +177,7 @@ func teacherProgress(root *os.Root, name string, recs []metrics.Record) *Teacher
 	}
 	var cfg struct{ Teacher setup.TeacherConfig }
 	// The trainer's own rule says which generations the teacher plays
-	// (two with teacher.first_games).
+	// (two with teacher.first_games, teacher.rounds when set).
 	if _, err := toml.Decode(string(b), &cfg); err != nil || !cfg.Teacher.Teaches(next) || cfg.Teacher.Games <= 0 {
 		return nil
 	}
