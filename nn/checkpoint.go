@@ -304,7 +304,7 @@ func parseHeader(js []byte, dataLen int64) (CheckpointHeader, []headerTensor, ma
 		return h, nil, nil, fmt.Errorf("%w: metadata config: %v", ErrCorrupt, err)
 	}
 	for _, d := range []int{h.Config.Channels, h.Config.Height, h.Config.Width, h.Config.PolicyPlanes, h.Config.Blocks,
-		h.Config.Filters, h.Config.PolicyFilters, h.Config.ValueFilters, h.Config.ValueHidden} {
+		h.Config.Filters, h.Config.PolicyFilters, h.Config.ValueFilters, h.Config.ValueHidden, h.Config.GlobalPool} {
 		if d > 1<<16 {
 			return h, nil, nil, fmt.Errorf("%w: metadata config %+v has a dimension over %d", ErrCorrupt, h.Config, 1<<16)
 		}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -77,6 +78,50 @@ func TestCheckpointRoundTripRestoresEveryTensorAndCounter(t *testing.T) {
 		if matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*tmp*")); len(matches) != 0 {
 			t.Errorf("temporary files left behind: %v", matches)
 		}
+	}
+}
+
+// TestCheckpointOfAGlobalPoolNetRoundTrips: a network with global pooling
+// saves its pooling weights and loads them back, and a config without it
+// is refused naming the field.
+func TestCheckpointOfAGlobalPoolNetRoundTrips(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.GlobalPool = 2
+	net, err := New(cfg, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTrainer(net, DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.TrainStep(fixedTask(cfg, 4, 8)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "net.safetensors")
+	if err := tr.Save(path, "flying-bombers"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadNet(path, cfg, "flying-bombers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pooled := 0
+	for i, p := range net.params {
+		if strings.Contains(p.Name, ".pool.") {
+			pooled++
+		}
+		if q := got.params[i]; q.Name != p.Name || !slices.Equal(q.Data, p.Data) {
+			t.Fatalf("%s loaded as %s with other values", p.Name, q.Name)
+		}
+	}
+	if pooled != 2*cfg.Blocks {
+		t.Errorf("%d pooling tensors, want %d", pooled, 2*cfg.Blocks)
+	}
+	plain := cfg
+	plain.GlobalPool = 0
+	if _, err := LoadNet(path, plain, "flying-bombers"); !errors.Is(err, ErrShapeMismatch) || !strings.Contains(err.Error(), "GlobalPool") {
+		t.Errorf("loaded into a config without pooling: %v, want a shape mismatch naming GlobalPool", err)
 	}
 }
 

@@ -29,6 +29,13 @@ type Config struct {
 	PolicyFilters int // channels of the policy head's 1x1 convolution before the logits
 	ValueFilters  int // channels of the value head's 1x1 convolution (and the moves-left head's)
 	ValueHidden   int // width of the value head's hidden dense layer (and the moves-left head's)
+	// GlobalPool, above 0, gives every residual block KataGo's global
+	// pooling: the mean and the maximum over the board of the first
+	// GlobalPool channels of the block's first convolution feed a dense
+	// layer whose output is added to every channel of it, everywhere on
+	// the board, before the second convolution (pool.go). 0: none (every
+	// network made before the field).
+	GlobalPool int
 }
 
 // DefaultConfig returns the training-size network (6 blocks x 64 filters) for
@@ -68,6 +75,9 @@ func (c Config) Validate() error {
 	if c.Blocks < 0 {
 		return fmt.Errorf("nn: config Blocks = %d, want >= 0", c.Blocks)
 	}
+	if c.GlobalPool < 0 || c.GlobalPool > c.Filters {
+		return fmt.Errorf("nn: config GlobalPool = %d, want 0 to Filters (%d)", c.GlobalPool, c.Filters)
+	}
 	return nil
 }
 
@@ -79,6 +89,9 @@ func (c Config) paramCount() float64 {
 	pf, vf, vh := float64(c.PolicyFilters), float64(c.ValueFilters), float64(c.ValueHidden)
 	n := float64(c.Channels)*f*9 + 4*f
 	n += float64(c.Blocks) * 2 * (f*f*9 + 4*f)
+	if g := float64(c.GlobalPool); g > 0 {
+		n += float64(c.Blocks) * (f*2*g + f)
+	}
 	n += f*pf + 4*pf + pf*float64(c.PolicyPlanes) + float64(c.PolicyPlanes)
 	n += f*vf + 4*vf + vf*hw*vh + vh + vh*3 + 3
 	n += f*vf + 4*vf + vf*hw*vh + vh + vh + 1 // moves left
@@ -100,6 +113,7 @@ func (c Config) FlopsPerPosition() float64 {
 	conv := func(cin, cout, k int) float64 { return 2 * float64(cin*cout*k*k) * hw }
 	f := conv(c.Channels, c.Filters, 3)
 	f += float64(2*c.Blocks) * conv(c.Filters, c.Filters, 3)
+	f += float64(c.Blocks) * 2 * float64(2*c.GlobalPool*c.Filters) // the pooled features' dense layers
 	f += conv(c.Filters, c.PolicyFilters, 1) + conv(c.PolicyFilters, c.PolicyPlanes, 1)
 	f += conv(c.Filters, c.ValueFilters, 1)
 	f += 2*float64(c.ValueFilters)*hw*float64(c.ValueHidden) + 2*float64(c.ValueHidden*3)

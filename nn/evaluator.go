@@ -51,6 +51,11 @@ func (n *Net) Fold() *Folded {
 	for _, b := range n.t.blocks {
 		t.blocks = append(t.blocks, [2]*convLayer{fold(b[0]), fold(b[1])})
 	}
+	for _, p := range n.t.pools {
+		t.pools = append(t.pools, &poolLayer{g: p.g, c: p.c,
+			weight: &Param{Name: p.weight.Name, Shape: p.weight.Shape, Data: append([]float32(nil), p.weight.Data...)},
+			bias:   &Param{Name: p.bias.Name, Shape: p.bias.Shape, Data: append([]float32(nil), p.bias.Data...)}})
+	}
 	t.polConv, t.polOut, t.valConv = fold(n.t.polConv), fold(n.t.polOut), fold(n.t.valConv)
 	t.fc1, t.fc2 = copyDense(n.t.fc1), copyDense(n.t.fc2)
 	t.mlConv, t.mlFc1, t.mlFc2 = fold(n.t.mlConv), copyDense(n.t.mlFc1), copyDense(n.t.mlFc2)

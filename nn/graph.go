@@ -151,12 +151,21 @@ func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error)
 	// Forward.
 	y, stem := b.conv("stem", t.stem, x, ng.planes, nil, nil)
 	yBuf := stem.y
-	type blockKernels struct{ c1, c2 *convKernel }
+	type blockKernels struct {
+		c1, c2 *convKernel
+		pool   *poolKernel // nil without global pooling
+	}
 	var blocks []blockKernels
 	for i, bl := range t.blocks {
 		hNode, k1 := b.conv(fmt.Sprintf("block%d.conv1", i), bl[0], y, yBuf, nil, nil)
-		y2, k2 := b.conv(fmt.Sprintf("block%d.conv2", i), bl[1], hNode, k1.y, y, yBuf)
-		blocks = append(blocks, blockKernels{k1, k2})
+		hBuf := k1.y
+		var pk *poolKernel
+		if t.pools != nil {
+			hNode, pk = b.pool(fmt.Sprintf("block%d.pool", i), t.pools[i], hNode, k1.y)
+			hBuf = pk.y
+		}
+		y2, k2 := b.conv(fmt.Sprintf("block%d.conv2", i), bl[1], hNode, hBuf, y, yBuf)
+		blocks = append(blocks, blockKernels{k1, k2, pk})
 		y, yBuf = y2, k2.y
 	}
 	p1, pk1 := b.conv("policy.conv", t.polConv, y, yBuf, nil, nil)
@@ -195,7 +204,11 @@ func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error)
 			k1, k2 := blocks[i].c1, blocks[i].c2
 			dh := b.convGrad(fmt.Sprintf("block%d.conv2.grad", i), k2, dy, dyBuf, nil, nil)
 			dskip := b.view(fmt.Sprintf("block%d.skip.grad", i), k2.g, []int{k2.l.cout, n, h, w}, dh)
-			dy = b.convGrad(fmt.Sprintf("block%d.conv1.grad", i), k1, dh, k2.dx, dskip, k2.g)
+			dhBuf := k2.dx
+			if pk := blocks[i].pool; pk != nil {
+				dh, dhBuf = b.poolGrad(fmt.Sprintf("block%d.pool.grad", i), pk, dh, k2.dx), pk.dx
+			}
+			dy = b.convGrad(fmt.Sprintf("block%d.conv1.grad", i), k1, dh, dhBuf, dskip, k2.g)
 			dyBuf = k1.dx
 		}
 		stem.needDX = false

@@ -93,33 +93,34 @@ func TestGorgoniaTapeMachineRunsTheGraphsToTheSameResult(t *testing.T) {
 }
 
 func TestEvaluatorAllocatesNothingInSteadyState(t *testing.T) {
-	cfg := tinyConfig()
-	net, err := New(cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := NewEvaluator(net.Fold(), 16)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ev.Warm(); err != nil {
-		t.Fatal(err)
-	}
-	b := eval.NewBatch(cfg.Shape(), 16)
-	b.MovesLeft = make([]float32, 16) // the moves-left output too
-	for i := range b.Legal {
-		b.Legal[i] = 1
-	}
-	for _, size := range []int{1, 5, 16} {
-		b.Size = size
-		if allocs := testing.AllocsPerRun(20, func() {
-			if err := ev.Evaluate(b); err != nil {
-				t.Fatal(err)
-			}
-		}); allocs != 0 {
-			t.Errorf("batch %d: %v allocations per Evaluate, want 0", size, allocs)
+	forTinyConfigs(t, func(t *testing.T, cfg Config) {
+		net, err := New(cfg, 1)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		ev, err := NewEvaluator(net.Fold(), 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ev.Warm(); err != nil {
+			t.Fatal(err)
+		}
+		b := eval.NewBatch(cfg.Shape(), 16)
+		b.MovesLeft = make([]float32, 16) // the moves-left output too
+		for i := range b.Legal {
+			b.Legal[i] = 1
+		}
+		for _, size := range []int{1, 5, 16} {
+			b.Size = size
+			if allocs := testing.AllocsPerRun(20, func() {
+				if err := ev.Evaluate(b); err != nil {
+					t.Fatal(err)
+				}
+			}); allocs != 0 {
+				t.Errorf("batch %d: %v allocations per Evaluate, want 0", size, allocs)
+			}
+		}
+	})
 }
 
 // heapAfterGC returns the live heap in bytes.

@@ -87,7 +87,8 @@ type inferWeights struct {
 	geom            padGeom
 	stem            *winoConv
 	blocks          [][2]*winoConv
-	polConv, polOut *pointConv // polOut writes its logits transposed (inferGraph.policy)
+	pools           []*poolLayer // each block's global pooling; nil without
+	polConv, polOut *pointConv   // polOut writes its logits transposed (inferGraph.policy)
 	// The value and moves-left heads run as one head of twice the width,
 	// so that they cost three products, not six: headConv is both 1x1
 	// convolutions (value channels first), fc1 both hidden layers, fc2 the
@@ -132,6 +133,7 @@ func newInferWeights(cfg Config, t *tower) *inferWeights {
 	for _, b := range t.blocks {
 		iw.blocks = append(iw.blocks, [2]*winoConv{newWinoConv(b[0]), newWinoConv(b[1])})
 	}
+	iw.pools = t.pools
 	// The two heads' 1x1 convolutions as one, value channels first.
 	vf, vh := cfg.ValueFilters, cfg.ValueHidden
 	vc, mc := newPointConv(t.valConv, f), newPointConv(t.mlConv, f)
@@ -227,11 +229,27 @@ func newInferGraph(cfg Config, iw *inferWeights, n int) (*inferGraph, error) {
 		return b.apply(newKernelOp(name, out, []int{n, geo.ph, geo.pw, c.cout}, k.forward, inputs...), inputs...)
 	}
 	y := wino("stem", iw.stem, x, ig.planes, nil, nil, acts[0])
+	// With global pooling a fourth buffer holds each block's pooled
+	// activations (the blocks run one after another).
+	var pooled []float32
+	if iw.pools != nil {
+		pooled = make([]float32, sq*f)
+	}
 	cur := 0
 	for i, bl := range iw.blocks {
 		mid, next := (cur+1)%3, (cur+2)%3
 		h := wino(fmt.Sprintf("block%d.conv1", i), bl[0], y, acts[cur], nil, nil, acts[mid])
-		y = wino(fmt.Sprintf("block%d.conv2", i), bl[1], h, acts[mid], y, acts[cur], acts[next])
+		hBuf := acts[mid]
+		if iw.pools != nil {
+			p := newInferPool(iw.pools[i], geo)
+			in, pIn := acts[mid], []*G.Node{h, b.input(fmt.Sprintf("block%d.pool.weight", i), p.l.weight.Data, p.l.weight.Shape...),
+				b.input(fmt.Sprintf("block%d.pool.bias", i), p.l.bias.Data, p.l.bias.Shape...)}
+			h = b.apply(newKernelOp(fmt.Sprintf("block%d.pool", i), pooled, []int{n, geo.ph, geo.pw, f}, func() {
+				p.apply(geo, n, f, in, pooled)
+			}, pIn...), pIn...)
+			hBuf = pooled
+		}
+		y = wino(fmt.Sprintf("block%d.conv2", i), bl[1], h, hBuf, y, acts[cur], acts[next])
 		cur = next
 	}
 	tower := acts[cur]

@@ -9,6 +9,7 @@ import (
 type tower struct {
 	stem     *convLayer
 	blocks   [][2]*convLayer // conv1 (with ReLU), conv2 (residual add, then ReLU)
+	pools    []*poolLayer    // each block's global pooling between its convolutions; nil without (Config.GlobalPool 0)
 	polConv  *convLayer      // 1x1, BatchNorm, ReLU
 	polOut   *convLayer      // 1x1 to the policy planes, bias, no ReLU: the logits
 	valConv  *convLayer      // 1x1, BatchNorm, ReLU
@@ -80,6 +81,14 @@ func New(cfg Config, seed uint64) (*Net, error) {
 		c1 := conv(fmt.Sprintf("block%d.conv1", b), f, f, 3, true, true)
 		c2 := conv(fmt.Sprintf("block%d.conv2", b), f, f, 3, true, true)
 		n.t.blocks = append(n.t.blocks, [2]*convLayer{c1, c2})
+		if g := cfg.GlobalPool; g > 0 {
+			p := &poolLayer{g: g, c: f}
+			p.weight = newParam(fmt.Sprintf("block%d.pool.weight", b), true, true, f, 2*g)
+			p.weight.heNormal(r, 2*g)
+			p.bias = newParam(fmt.Sprintf("block%d.pool.bias", b), true, false, f)
+			n.params = append(n.params, p.weight, p.bias)
+			n.t.pools = append(n.t.pools, p)
+		}
 	}
 	n.t.polConv = conv("policy.conv", f, cfg.PolicyFilters, 1, true, true)
 	n.t.polOut = conv("policy.logits", cfg.PolicyFilters, cfg.PolicyPlanes, 1, false, false)

@@ -14,6 +14,19 @@ func tinyConfig() Config {
 		Blocks: 2, Filters: 6, PolicyFilters: 4, ValueFilters: 2, ValueHidden: 8}
 }
 
+// forTinyConfigs runs test on tinyConfig's network and on the same with
+// global pooling in its blocks.
+func forTinyConfigs(t *testing.T, test func(t *testing.T, cfg Config)) {
+	pooled := tinyConfig()
+	pooled.GlobalPool = 3
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{{"plain", tinyConfig()}, {"global pool", pooled}} {
+		t.Run(tc.name, func(t *testing.T) { test(t, tc.cfg) })
+	}
+}
+
 // randomBatch returns a batch of size random positions with random legal
 // masks (at least one legal move each) and random targets.
 func randomBatch(cfg Config, size int, r *rand.Rand) *TrainBatch {
@@ -63,66 +76,67 @@ func randomizeStats(n *Net, r *rand.Rand) {
 }
 
 func TestWholeNetworkGradientsMatchFloat64NumericalDifferentiation(t *testing.T) {
-	cfg := tinyConfig()
-	net, err := New(cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(2, 2))
-	randomizeStats(net, r)
-	// A moves-left weight that is not 1, to check it scales the head's
-	// gradient, and large enough for the head's gradients to be checked.
-	const mlWeight = 0.7
-	tc := DefaultTrainConfig()
-	tc.MovesLeftWeight = mlWeight
-	tr, err := NewTrainer(net, tc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := randomBatch(cfg, 4, r)
-	ref := newRefNet(net) // before the training graph moves the running statistics
-	// Target position 0 within the Huber threshold of its output and the
-	// others far from theirs, so both branches of the loss are checked.
-	_, _, out := ref.forward(b, true)
-	b.MovesLeft[0] = float32(out[0]*MovesLeftScale + 4)
-	for pos := 1; pos < b.Size; pos++ {
-		b.MovesLeft[pos] = float32(out[pos]*MovesLeftScale + 30 + float64(pos))
-	}
-	l, err := tr.gradients(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rp, rv, rm := ref.loss(b, true)
-	if math.Abs(l.Policy-rp) > 1e-4*rp || math.Abs(l.Value-rv) > 1e-4*rv || math.Abs(l.MovesLeft-rm) > 1e-4*rm {
-		t.Fatalf("training-mode losses %v, %v, %v; float64 reference %v, %v, %v", l.Policy, l.Value, l.MovesLeft, rp, rv, rm)
-	}
-	if want := l.Policy + l.Value + mlWeight*l.MovesLeft + l.L2; math.Abs(l.Total-want) > 1e-12 {
-		t.Fatalf("total loss %v, want policy + value + %v moves left + L2 = %v", l.Total, mlWeight, want)
-	}
-	const eps = 1e-6
-	for _, p := range net.params {
-		if !p.Learnable() {
-			continue
+	forTinyConfigs(t, func(t *testing.T, cfg Config) {
+		net, err := New(cfg, 1)
+		if err != nil {
+			t.Fatal(err)
 		}
-		vals := ref.p[p.Name]
-		for s := 0; s < 8 && s < len(vals); s++ {
-			i := s
-			if len(vals) > 8 {
-				i = r.IntN(len(vals))
+		r := rand.New(rand.NewPCG(2, 2))
+		randomizeStats(net, r)
+		// A moves-left weight that is not 1, to check it scales the head's
+		// gradient, and large enough for the head's gradients to be checked.
+		const mlWeight = 0.7
+		tc := DefaultTrainConfig()
+		tc.MovesLeftWeight = mlWeight
+		tr, err := NewTrainer(net, tc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := randomBatch(cfg, 4, r)
+		ref := newRefNet(net) // before the training graph moves the running statistics
+		// Target position 0 within the Huber threshold of its output and the
+		// others far from theirs, so both branches of the loss are checked.
+		_, _, out := ref.forward(b, true)
+		b.MovesLeft[0] = float32(out[0]*MovesLeftScale + 4)
+		for pos := 1; pos < b.Size; pos++ {
+			b.MovesLeft[pos] = float32(out[pos]*MovesLeftScale + 30 + float64(pos))
+		}
+		l, err := tr.gradients(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rp, rv, rm := ref.loss(b, true)
+		if math.Abs(l.Policy-rp) > 1e-4*rp || math.Abs(l.Value-rv) > 1e-4*rv || math.Abs(l.MovesLeft-rm) > 1e-4*rm {
+			t.Fatalf("training-mode losses %v, %v, %v; float64 reference %v, %v, %v", l.Policy, l.Value, l.MovesLeft, rp, rv, rm)
+		}
+		if want := l.Policy + l.Value + mlWeight*l.MovesLeft + l.L2; math.Abs(l.Total-want) > 1e-12 {
+			t.Fatalf("total loss %v, want policy + value + %v moves left + L2 = %v", l.Total, mlWeight, want)
+		}
+		const eps = 1e-6
+		for _, p := range net.params {
+			if !p.Learnable() {
+				continue
 			}
-			old := vals[i]
-			vals[i] = old + eps
-			pp, pv, pm := ref.loss(b, true)
-			vals[i] = old - eps
-			mp, mv, mm := ref.loss(b, true)
-			vals[i] = old
-			num := (pp + pv + mlWeight*pm - mp - mv - mlWeight*mm) / (2 * eps)
-			ana := float64(p.Grad[i])
-			if math.Abs(num-ana) > 1e-3*math.Max(math.Abs(num), math.Abs(ana))+2e-5 {
-				t.Errorf("%s[%d]: analytic gradient %.7g, float64 numerical %.7g", p.Name, i, ana, num)
+			vals := ref.p[p.Name]
+			for s := 0; s < 8 && s < len(vals); s++ {
+				i := s
+				if len(vals) > 8 {
+					i = r.IntN(len(vals))
+				}
+				old := vals[i]
+				vals[i] = old + eps
+				pp, pv, pm := ref.loss(b, true)
+				vals[i] = old - eps
+				mp, mv, mm := ref.loss(b, true)
+				vals[i] = old
+				num := (pp + pv + mlWeight*pm - mp - mv - mlWeight*mm) / (2 * eps)
+				ana := float64(p.Grad[i])
+				if math.Abs(num-ana) > 1e-3*math.Max(math.Abs(num), math.Abs(ana))+2e-5 {
+					t.Errorf("%s[%d]: analytic gradient %.7g, float64 numerical %.7g", p.Name, i, ana, num)
+				}
 			}
 		}
-	}
+	})
 }
 
 // evalOutputs runs the training graph in eval mode on b and returns its
@@ -154,101 +168,105 @@ func maxRelDiff(a, b []float32, floor float64) float64 {
 }
 
 func TestFusedInferenceEqualsTrainingGraphInEvalMode(t *testing.T) {
-	cfg := tinyConfig()
-	for seed := uint64(0); seed < 3; seed++ {
-		net, err := New(cfg, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := rand.New(rand.NewPCG(seed, 11))
-		randomizeStats(net, r)
-		tr, err := NewTrainer(net, DefaultTrainConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev, err := NewEvaluator(net.Fold(), 8)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, size := range []int{1, 3, 8} {
-			b := randomBatch(cfg, size, r)
-			wantP, wantV, wantM := evalOutputs(t, tr, b)
-			eb := eval.NewBatch(cfg.Shape(), size)
-			eb.MovesLeft = make([]float32, size)
-			copy(eb.Planes, b.Planes)
-			copy(eb.Legal, b.Legal)
-			if err := ev.Evaluate(eb); err != nil {
+	forTinyConfigs(t, func(t *testing.T, cfg Config) {
+		for seed := uint64(0); seed < 3; seed++ {
+			net, err := New(cfg, seed)
+			if err != nil {
 				t.Fatal(err)
 			}
-			if d := maxRelDiff(eb.Policy, wantP, 1e-3); d > 1e-4 {
-				t.Errorf("seed %d size %d: policy max relative difference %.3g, want <= 1e-4", seed, size, d)
+			r := rand.New(rand.NewPCG(seed, 11))
+			randomizeStats(net, r)
+			tr, err := NewTrainer(net, DefaultTrainConfig())
+			if err != nil {
+				t.Fatal(err)
 			}
-			if d := maxRelDiff(eb.WDL, wantV, 1e-3); d > 1e-4 {
-				t.Errorf("seed %d size %d: WDL max relative difference %.3g, want <= 1e-4", seed, size, d)
+			ev, err := NewEvaluator(net.Fold(), 8)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if d := maxRelDiff(eb.MovesLeft, wantM, 1); d > 1e-4 {
-				t.Errorf("seed %d size %d: moves left max relative difference %.3g, want <= 1e-4", seed, size, d)
+			for _, size := range []int{1, 3, 8} {
+				b := randomBatch(cfg, size, r)
+				wantP, wantV, wantM := evalOutputs(t, tr, b)
+				eb := eval.NewBatch(cfg.Shape(), size)
+				eb.MovesLeft = make([]float32, size)
+				copy(eb.Planes, b.Planes)
+				copy(eb.Legal, b.Legal)
+				if err := ev.Evaluate(eb); err != nil {
+					t.Fatal(err)
+				}
+				if d := maxRelDiff(eb.Policy, wantP, 1e-3); d > 1e-4 {
+					t.Errorf("seed %d size %d: policy max relative difference %.3g, want <= 1e-4", seed, size, d)
+				}
+				if d := maxRelDiff(eb.WDL, wantV, 1e-3); d > 1e-4 {
+					t.Errorf("seed %d size %d: WDL max relative difference %.3g, want <= 1e-4", seed, size, d)
+				}
+				if d := maxRelDiff(eb.MovesLeft, wantM, 1); d > 1e-4 {
+					t.Errorf("seed %d size %d: moves left max relative difference %.3g, want <= 1e-4", seed, size, d)
+				}
 			}
 		}
-	}
+	})
 }
 
 func TestFusedInferenceEqualsFloat64ReferenceInEvalMode(t *testing.T) {
-	cfg := tinyConfig()
-	net, err := New(cfg, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(9, 9))
-	randomizeStats(net, r)
-	ev, err := NewEvaluator(net.Fold(), 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := randomBatch(cfg, 5, r)
-	eb := eval.NewBatch(cfg.Shape(), 5)
-	eb.MovesLeft = make([]float32, 5)
-	copy(eb.Planes, b.Planes)
-	copy(eb.Legal, b.Legal)
-	if err := ev.Evaluate(eb); err != nil {
-		t.Fatal(err)
-	}
-	logits, wdl, ml := newRefNet(net).forward(b, false)
-	for pos := range ml {
-		want := math.Max(ml[pos], 0) * MovesLeftScale
-		if got := float64(eb.MovesLeft[pos]); math.Abs(got-want) > 1e-4*math.Max(want, 1) {
-			t.Errorf("position %d: moves left %v, float64 reference %v", pos, got, want)
+	forTinyConfigs(t, func(t *testing.T, cfg Config) {
+		net, err := New(cfg, 9)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	size := cfg.Shape().PolicySize
-	for pos := 0; pos < b.Size; pos++ {
-		lse := math.Inf(-1)
-		for i := 0; i < size; i++ {
-			if b.Legal[pos*size+i] != 0 {
-				lse = logAddExp(lse, logits[pos][i])
+		r := rand.New(rand.NewPCG(9, 9))
+		randomizeStats(net, r)
+		ev, err := NewEvaluator(net.Fold(), 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := randomBatch(cfg, 5, r)
+		eb := eval.NewBatch(cfg.Shape(), 5)
+		eb.MovesLeft = make([]float32, 5)
+		copy(eb.Planes, b.Planes)
+		copy(eb.Legal, b.Legal)
+		if err := ev.Evaluate(eb); err != nil {
+			t.Fatal(err)
+		}
+		logits, wdl, ml := newRefNet(net).forward(b, false)
+		for pos := range ml {
+			want := math.Max(ml[pos], 0) * MovesLeftScale
+			if got := float64(eb.MovesLeft[pos]); math.Abs(got-want) > 1e-4*math.Max(want, 1) {
+				t.Errorf("position %d: moves left %v, float64 reference %v", pos, got, want)
 			}
 		}
-		for i := 0; i < size; i++ {
-			want := 0.0
-			if b.Legal[pos*size+i] != 0 {
-				want = math.Exp(logits[pos][i] - lse)
+		size := cfg.Shape().PolicySize
+		for pos := 0; pos < b.Size; pos++ {
+			lse := math.Inf(-1)
+			for i := 0; i < size; i++ {
+				if b.Legal[pos*size+i] != 0 {
+					lse = logAddExp(lse, logits[pos][i])
+				}
 			}
-			if got := float64(eb.Policy[pos*size+i]); math.Abs(got-want) > 1e-4*math.Max(want, 1e-3) {
-				t.Errorf("position %d move %d: policy %v, float64 reference %v", pos, i, got, want)
+			for i := 0; i < size; i++ {
+				want := 0.0
+				if b.Legal[pos*size+i] != 0 {
+					want = math.Exp(logits[pos][i] - lse)
+				}
+				if got := float64(eb.Policy[pos*size+i]); math.Abs(got-want) > 1e-4*math.Max(want, 1e-3) {
+					t.Errorf("position %d move %d: policy %v, float64 reference %v", pos, i, got, want)
+				}
+			}
+			l := logAddExp(logAddExp(wdl[pos][0], wdl[pos][1]), wdl[pos][2])
+			for j := 0; j < 3; j++ {
+				want := math.Exp(wdl[pos][j] - l)
+				if got := float64(eb.WDL[pos*3+j]); math.Abs(got-want) > 1e-4*math.Max(want, 1e-3) {
+					t.Errorf("position %d WDL %d: %v, float64 reference %v", pos, j, got, want)
+				}
 			}
 		}
-		l := logAddExp(logAddExp(wdl[pos][0], wdl[pos][1]), wdl[pos][2])
-		for j := 0; j < 3; j++ {
-			want := math.Exp(wdl[pos][j] - l)
-			if got := float64(eb.WDL[pos*3+j]); math.Abs(got-want) > 1e-4*math.Max(want, 1e-3) {
-				t.Errorf("position %d WDL %d: %v, float64 reference %v", pos, j, got, want)
-			}
-		}
-	}
+	})
 }
 
 func TestParamCountMatchesAllocatedParams(t *testing.T) {
-	for _, cfg := range []Config{tinyConfig(), DefaultConfig(30, 10, 10, 80), TestConfig(5, 8, 8, 12)} {
+	pooled := DefaultConfig(30, 10, 10, 80)
+	pooled.GlobalPool = 16
+	for _, cfg := range []Config{tinyConfig(), DefaultConfig(30, 10, 10, 80), TestConfig(5, 8, 8, 12), pooled} {
 		net, err := New(cfg, 0)
 		if err != nil {
 			t.Fatal(err)

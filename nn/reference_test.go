@@ -150,6 +150,9 @@ func (r *refNet) forward(b *TrainBatch, train bool) (logits, wdl [][]float64, ml
 	y := layer("stem", x, c.Channels, c.Filters, 3, true, nil)
 	for i := 0; i < c.Blocks; i++ {
 		h := layer(blockName(i, 1), y, c.Filters, c.Filters, 3, true, nil)
+		if c.GlobalPool > 0 {
+			r.pool("block"+string(rune('0'+i))+".pool", h)
+		}
 		y = layer(blockName(i, 2), h, c.Filters, c.Filters, 3, true, y)
 	}
 	p := layer("policy.conv", y, c.Filters, c.PolicyFilters, 1, true, nil)
@@ -163,6 +166,34 @@ func (r *refNet) forward(b *TrainBatch, train bool) (logits, wdl [][]float64, ml
 		ml = append(ml, o[0])
 	}
 	return logits, wdl, ml
+}
+
+// pool adds to every channel of h (positions x Filters*hw), at every
+// square, the dense layer name of the means and the maxima over the board
+// of h's first GlobalPool channels.
+func (r *refNet) pool(name string, h [][]float64) {
+	hw, g, f := r.cfg.Height*r.cfg.Width, r.cfg.GlobalPool, r.cfg.Filters
+	w, b := r.p[name+".weight"], r.p[name+".bias"]
+	for _, v := range h {
+		feats := make([]float64, 2*g)
+		for ch := 0; ch < g; ch++ {
+			m := math.Inf(-1)
+			for _, x := range v[ch*hw : (ch+1)*hw] {
+				feats[ch] += x / float64(hw)
+				m = math.Max(m, x)
+			}
+			feats[g+ch] = m
+		}
+		for o := 0; o < f; o++ {
+			s := b[o]
+			for j, x := range feats {
+				s += w[o*2*g+j] * x
+			}
+			for i := o * hw; i < (o+1)*hw; i++ {
+				v[i] += s
+			}
+		}
+	}
 }
 
 func blockName(i, conv int) string {

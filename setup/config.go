@@ -57,6 +57,10 @@ type NetConfig struct {
 	PolicyFilters int `toml:"policy_filters"`
 	ValueFilters  int `toml:"value_filters"`
 	ValueHidden   int `toml:"value_hidden"`
+	// GlobalPool, above 0, gives every residual block KataGo's global
+	// pooling over that many of its channels (nn.Config.GlobalPool); 0:
+	// none (every run made before the key).
+	GlobalPool int `toml:"global_pool"`
 	// Init, when set, is a checkpoint of the run's variant and of this
 	// table's shape whose weights start the run instead of random ones (a
 	// shipped model, another run's generation); the optimizer starts

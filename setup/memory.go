@@ -105,6 +105,12 @@ func (c Config) MemoryBytes(s eval.Shape) Memory {
 	// they outweigh the tower.
 	params := blocks*18*f*f + 9*fl(s.Channels)*f + f*fl(n.PolicyFilters+2*n.ValueFilters) +
 		fl(n.PolicyFilters)*fl(s.PolicySize) + 2*cells*fl(n.ValueFilters)*fl(n.ValueHidden) + 6*fl(n.ValueHidden)
+	if n.GlobalPool > 0 {
+		// Each block's pooling: its dense layer, and its output and
+		// gradient beside the convolutions'.
+		params += blocks * (2*fl(n.GlobalPool) + 1) * f
+		units += 2 * f * blocks
+	}
 	sp := c.SelfPlay.Settings
 	inferBatch := fl(sp.Slots) * fl(sp.Search.LeavesPerGame)
 	evalWorkers := fl(c.Eval.Workers)

@@ -50,6 +50,7 @@ func (c Config) Validate() error {
 		keys.IntIn("net.policy_filters", c.Net.PolicyFilters, 1, MaxFilters),
 		keys.IntIn("net.value_filters", c.Net.ValueFilters, 1, MaxFilters),
 		keys.IntIn("net.value_hidden", c.Net.ValueHidden, 1, MaxValueHidden),
+		keys.IntIn("net.global_pool", c.Net.GlobalPool, 0, min(max(c.Net.Filters, 0), MaxFilters)),
 		keys.IntIn("selfplay.first_games", c.SelfPlay.FirstGames, 0, selfplay.MaxGames),
 		keys.IntIn("train.batch", tc.Batch, 1, MaxBatch),
 		keys.IntIn("train.window", tc.Window, 1, MaxWindow),

@@ -424,7 +424,8 @@ func (r *runner) repairTorn(t *metrics.Torn) error {
 func netConfig(rules *agent.Rules, n setup.NetConfig) nn.Config {
 	s := rules.Shape()
 	return nn.Config{Channels: s.Channels, Height: s.Height, Width: s.Width, PolicyPlanes: s.PolicySize / (s.Height * s.Width),
-		Blocks: n.Blocks, Filters: n.Filters, PolicyFilters: n.PolicyFilters, ValueFilters: n.ValueFilters, ValueHidden: n.ValueHidden}
+		Blocks: n.Blocks, Filters: n.Filters, PolicyFilters: n.PolicyFilters, ValueFilters: n.ValueFilters, ValueHidden: n.ValueHidden,
+		GlobalPool: n.GlobalPool}
 }
 
 // creatingDir is where a new run's first files are written before they
