@@ -268,7 +268,13 @@ func writePlan(w io.Writer, cfg setup.Config, plan []stage, cur int, left float6
 		head += fmt.Sprintf("; the first model (%s) in %s", GenCheckpoint("", 1), approx(s))
 	}
 	fmt.Fprintln(w, head)
-	for i, s := range plan {
+	for i := 0; i < len(plan); i++ {
+		if j := foldEnd(plan, cur, i); j > i+1 {
+			writeFolded(w, cfg, plan, cur, i, j)
+			i = j - 1
+			continue
+		}
+		s := plan[i]
 		mark := "   "
 		switch {
 		case i == cur:
@@ -291,6 +297,56 @@ func writePlan(w io.Writer, cfg setup.Config, plan []stage, cur int, left float6
 		}
 		fmt.Fprintf(w, "%sphase %d of %d  %s  [%s]\n", mark, i+1, len(plan), s.describe(cfg), est)
 	}
+}
+
+// planShown is how many phases a plan prints one a line before it folds
+// the far ones (many teacher rounds) into summary lines.
+const planShown = 9
+
+// foldEnd returns the end (exclusive) of the run of phases from i that the
+// plan folds into one line, or i+1 when phase i is printed alone: a long
+// plan prints its first phase, the current one with one on each side, and
+// its last ones a line each; the others fold, the done ones together and
+// the coming ones together.
+func foldEnd(plan []stage, cur, i int) int {
+	alone := func(k int) bool {
+		return len(plan) <= planShown || k == 0 || k >= len(plan)-2 || k >= cur-1 && k <= cur+1
+	}
+	j := i
+	for j < len(plan) && !alone(j) && (j < cur) == (i < cur) {
+		j++
+	}
+	return max(j, i+1)
+}
+
+// writeFolded writes phases i to j-1 of plan as one line: "done" for done
+// ones, else what they do and their time together (only teacher rounds
+// and their training are ever folded ahead: the first phase and the last
+// two, the self-play loop among them, are printed alone).
+func writeFolded(w io.Writer, cfg setup.Config, plan []stage, cur, i, j int) {
+	if j <= cur {
+		fmt.Fprintf(w, "ok phases %d-%d of %d  [done]\n", i+1, j, len(plan))
+		return
+	}
+	var seconds float64
+	games, steps := 0, 0
+	measured := true
+	for _, s := range plan[i:j] {
+		seconds += s.seconds
+		measured = measured && s.measured
+		switch s.kind {
+		case stageTeacher, stageFirstPlay:
+			games += s.work
+		case stageTrain:
+			steps += s.work
+		}
+	}
+	est := approx(seconds)
+	if !measured {
+		est += " (guess)"
+	}
+	fmt.Fprintf(w, "   phases %d-%d of %d  gen %d to %d: teacher %s plays %s more games, training up to %s steps  [%s]\n",
+		i+1, j, len(plan), plan[i].gen, plan[j-1].gen, teacherName(cfg), thousands(games), thousands(steps), est)
 }
 
 // phaseLabel is the prefix of a phase's progress bar: "phase 2/5", and

@@ -29,6 +29,8 @@ func TestPlanGolden(t *testing.T) {
 	}
 	noTeacher := def
 	noTeacher.Teacher.Enabled = false
+	rounds := def
+	rounds.Teacher.Games, rounds.Teacher.TrainSteps, rounds.Teacher.RoundCount = 20000, 40000, 10
 	var b bytes.Buffer
 	for _, tc := range []struct {
 		name       string
@@ -46,6 +48,9 @@ func TestPlanGolden(t *testing.T) {
 		{"defaults, --generations 1", def, 1, 0, phaseSelfPlay, 40, 2},
 		{"defaults, --generations 12", def, 12, 0, phaseTrain, 150, 5},
 		{"teacher off", noTeacher, 0, 0, phaseSelfPlay, 100, 3},
+		{"ten teacher rounds, at the start", rounds, 0, 0, phaseSelfPlay, 40, 21},
+		{"ten teacher rounds, the fifth's training", rounds, 0, 4, phaseTrain, 200, 21},
+		{"ten teacher rounds, a self-play generation", rounds, 0, 12, phaseSelfPlay, 240, 21},
 	} {
 		plan := planOf(tc.cfg, tc.gens, planRates)
 		if len(plan) != tc.wantPhases {
