@@ -10,6 +10,7 @@ import (
 // skips decoding move texts, piece counts and the game-level strings, the
 // larger part of a chunk.
 type trainRow struct {
+	GameID      string    `parquet:"game_id,dict"`
 	Variant     string    `parquet:"variant,dict"`
 	GameLength  int32     `parquet:"game_length"`
 	Ply         int32     `parquet:"ply"`

@@ -15,6 +15,9 @@ type WindowConfig struct {
 	// IncludeCheap also keeps positions from playout-cap randomization's
 	// cheap searches; by default only full searches are kept.
 	IncludeCheap bool
+	// ShortHorizon, above 0, gives every sample a short-term value target
+	// (Sample.ShortValue) over about that many plies; 0 leaves it 0.
+	ShortHorizon float64
 	// Variant, when set, is the one variant the window's positions may be
 	// of: a chunk with a row of another variant is unusable, reported as a
 	// ChunkError wrapping ErrForeign (and ErrCorrupt, so a run quarantines
@@ -38,6 +41,12 @@ type Sample struct {
 	GameLength int32
 	Value      float32 // the search's value, side to move's view
 	Result     float32 // the game's final result, side to move's view: -1, 0 or +1
+	// ShortValue is KataGo's short-term value target (with
+	// WindowConfig.ShortHorizon; else 0): the search values of the game's
+	// next plies, side to move's view, exponentially weighted over the
+	// horizon, the game's result standing for the plies past its end
+	// (ShortValues).
+	ShortValue float32
 	// The policy target: the visited moves' policy indices and their visit
 	// fractions (moves the search never visited are left out; they carry no
 	// probability mass).
@@ -73,6 +82,7 @@ type block struct {
 	index    []int32
 	visits   []float32
 	value    []float32
+	short    []float32 // the short-term value targets (nil without a horizon)
 	result   []int8
 	ply      []int32
 	reps     []int8
@@ -120,7 +130,7 @@ func (w *Window) Bytes() int64 {
 
 func (b *block) bytes() int64 {
 	n := len(b.text) + 4*cap(b.textEnd) + 4*cap(b.polEnd) + 4*cap(b.index) + 4*cap(b.visits) +
-		4*cap(b.value) + cap(b.result) + 4*cap(b.ply) + cap(b.reps) + 4*cap(b.length) + 2*cap(b.variant)
+		4*cap(b.value) + 4*cap(b.short) + cap(b.result) + 4*cap(b.ply) + cap(b.reps) + 4*cap(b.length) + 2*cap(b.variant)
 	for _, v := range b.variants {
 		n += 16 + len(v)
 	}
@@ -247,6 +257,10 @@ func (w *Window) markBad(name string, err *ChunkError, rep *RefreshReport) {
 // newBlock compacts a chunk's eligible rows.
 func (w *Window) newBlock(info ChunkInfo, rows []trainRow) (*block, error) {
 	b := &block{info: info}
+	var short []float32
+	if w.cfg.ShortHorizon > 0 {
+		short = ShortValues(rows, w.cfg.ShortHorizon)
+	}
 	var text strings.Builder
 	variantIdx := map[string]uint16{}
 	for i := range rows {
@@ -279,6 +293,9 @@ func (w *Window) newBlock(info ChunkInfo, rows []trainRow) (*block, error) {
 		b.textEnd = append(b.textEnd, uint32(text.Len()))
 		b.polEnd = append(b.polEnd, uint32(len(b.index)))
 		b.value = append(b.value, r.Value)
+		if short != nil {
+			b.short = append(b.short, short[i])
+		}
 		b.result = append(b.result, r.ResultSTM)
 		b.ply = append(b.ply, r.Ply)
 		b.reps = append(b.reps, r.Repetitions)
@@ -291,7 +308,7 @@ func (w *Window) newBlock(info ChunkInfo, rows []trainRow) (*block, error) {
 	b.textEnd, b.polEnd = slices.Clip(b.textEnd), slices.Clip(b.polEnd)
 	b.index, b.visits = slices.Clone(b.index), slices.Clone(b.visits)
 	b.value, b.result, b.ply, b.variant = slices.Clip(b.value), slices.Clip(b.result), slices.Clip(b.ply), slices.Clip(b.variant)
-	b.reps = slices.Clip(b.reps)
+	b.reps, b.short = slices.Clip(b.reps), slices.Clip(b.short)
 	b.length = slices.Clip(b.length)
 	return b, nil
 }
@@ -321,6 +338,10 @@ func (b *block) sample(j int) Sample {
 		t0, p0 = b.textEnd[j-1], b.polEnd[j-1]
 	}
 	t1, p1 := b.textEnd[j], b.polEnd[j]
+	var short float32
+	if b.short != nil {
+		short = b.short[j]
+	}
 	return Sample{
 		Position:    b.text[t0:t1],
 		Variant:     b.variants[b.variant[j]],
@@ -329,6 +350,7 @@ func (b *block) sample(j int) Sample {
 		GameLength:  b.length[j],
 		Value:       b.value[j],
 		Result:      float32(b.result[j]),
+		ShortValue:  short,
 		PolicyIndex: b.index[p0:p1:p1],
 		Visits:      b.visits[p0:p1:p1],
 	}

@@ -343,6 +343,49 @@ func TestWindowSamplesCarryTheirPlyAndGameLength(t *testing.T) {
 	}
 }
 
+// TestWindowSamplesCarryTheirShortTermValue: with a horizon, every sample's
+// ShortValue is ShortValues' over its chunk's rows (cheap searches kept out
+// of the window still count in their games' targets); without, 0.
+func TestWindowSamplesCarryTheirShortTermValue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	dir := t.TempDir()
+	games := synthGames(rng, "g", 5)
+	labelPositions(games)
+	path := writeChunkAt(t, dir, t0, games)
+	_, rows, err := readTrainRows(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float32{}
+	for i, v := range ShortValues(rows, 6) {
+		want[rows[i].Position] = v
+	}
+	nonzero := 0
+	for _, horizon := range []float64{6, 0} {
+		w, err := NewWindow(dir, WindowConfig{Size: 1 << 20, ShortHorizon: horizon})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		for i := range w.Len() {
+			s := w.At(i)
+			switch {
+			case horizon == 0 && s.ShortValue != 0:
+				t.Fatalf("no horizon: sample %q has short-term value %v", s.Position, s.ShortValue)
+			case horizon > 0 && s.ShortValue != want[s.Position]:
+				t.Fatalf("sample %q: short-term value %v, want %v", s.Position, s.ShortValue, want[s.Position])
+			case horizon > 0 && s.ShortValue != 0:
+				nonzero++
+			}
+		}
+	}
+	if nonzero == 0 {
+		t.Error("every short-term value is 0: the test proves too little")
+	}
+}
+
 // A chunk with a game of another variant than WindowConfig.Variant is
 // unusable, named, and wraps ErrForeign and ErrCorrupt (issue 34).
 func TestWindowRefusesAChunkOfAnotherVariant(t *testing.T) {

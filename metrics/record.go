@@ -83,7 +83,10 @@ type Train struct {
 	// MovesLeftLoss is the moves-left head's loss (unweighted; absent in
 	// runs before the head existed).
 	MovesLeftLoss float64 `json:"moves_left_loss,omitempty"`
-	Loss          float64 `json:"loss"`
+	// ShortValueLoss is the short-term value head's loss (unweighted;
+	// absent without the head).
+	ShortValueLoss float64 `json:"short_value_loss,omitempty"`
+	Loss           float64 `json:"loss"`
 	// PolicyAccuracy is the share of positions where the network's most
 	// likely move is the search's most visited one.
 	PolicyAccuracy float64 `json:"policy_accuracy"`

@@ -36,6 +36,11 @@ type Config struct {
 	// the board, before the second convolution (pool.go). 0: none (every
 	// network made before the field).
 	GlobalPool int
+	// ShortValue adds KataGo's short-term value head, an auxiliary target
+	// read from the value head's hidden layer (value.short: one output,
+	// tanh) and trained toward TrainBatch.ShortValue; inference does not
+	// run it. false: none (every network made before the field).
+	ShortValue bool
 }
 
 // DefaultConfig returns the training-size network (6 blocks x 64 filters) for
@@ -95,6 +100,9 @@ func (c Config) paramCount() float64 {
 	n += f*pf + 4*pf + pf*float64(c.PolicyPlanes) + float64(c.PolicyPlanes)
 	n += f*vf + 4*vf + vf*hw*vh + vh + vh*3 + 3
 	n += f*vf + 4*vf + vf*hw*vh + vh + vh + 1 // moves left
+	if c.ShortValue {
+		n += vh + 1
+	}
 	return n
 }
 

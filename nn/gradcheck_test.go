@@ -263,7 +263,7 @@ func TestLossGradientsMatchNumericalDifferentiation(t *testing.T) {
 	const n, hw, planes = 3, 4, 2
 	size := planes * hw
 	b := &TrainBatch{Batch: eval.Batch{Size: n, Legal: make([]float32, n*size), Policy: make([]float32, n*size), WDL: make([]float32, n*3),
-		MovesLeft: []float32{10, 30, 200}}}
+		MovesLeft: []float32{10, 30, 200}}, ShortValue: []float32{0.5, -1, 0}}
 	for pos := 0; pos < n; pos++ {
 		var sum float32
 		for i := 0; i < size; i++ {
@@ -280,24 +280,38 @@ func TestLossGradientsMatchNumericalDifferentiation(t *testing.T) {
 	}
 	k := newLossKernel(n, hw, planes)
 	k.batch = b
-	k.mlWeight = 0.3
+	k.mlWeight, k.svWeight = 0.3, 0.8
 	logits := randSlice(r, planes*n*hw, 2)
 	wdl := randSlice(r, 3*n, 2)
 	// Moves-left outputs (units of 20 plies) on both sides of the Huber
 	// threshold: 0.1 plies from target 10 (quadratic), 1.5 units under 30
 	// (linear), 5 units over 200 (linear).
 	ml := []float32{0.6, 0, 15}
-	loss := func() float64 { k.forward(logits, wdl, ml); return k.policy + k.value + k.mlWeight*k.movesLeft }
+	sv := []float32{0.3, -2, 0.1} // raw outputs: tanh 0.29 against 0.5, -0.96 against -1, 0.1 against 0
+	loss := func() float64 {
+		k.forward(logits, wdl, ml, sv)
+		return k.policy + k.value + k.mlWeight*k.movesLeft + k.svWeight*k.shortValue
+	}
 	loss()
 	dp := append([]float32(nil), k.dPolicy...)
 	dv := append([]float32(nil), k.dWDL...)
 	dm := append([]float32(nil), k.dML...)
+	ds := append([]float32(nil), k.dSV...)
+	var want float64
+	for pos, o := range sv {
+		e := math.Tanh(float64(o)) - float64(b.ShortValue[pos])
+		want += e * e / n
+	}
+	if math.Abs(k.shortValue-want) > 1e-9 {
+		t.Errorf("short-term value loss %v, want %v", k.shortValue, want)
+	}
 	if want := (0.5*0.01 + 0.5*(1.5-0.25) + 0.5*(5-0.25)) / n; math.Abs(k.movesLeft-want) > 1e-6 {
 		t.Errorf("moves-left loss %v, want %v", k.movesLeft, want)
 	}
 	checkGrad(t, "policy logits", r, logits, dp, len(logits), 1e-2, 1e-2, loss, noKinks)
 	checkGrad(t, "wdl logits", r, wdl, dv, len(wdl), 1e-2, 1e-2, loss, noKinks)
 	checkGrad(t, "moves-left outputs", r, ml, dm, len(ml), 1e-2, 1e-2, loss, noKinks)
+	checkGrad(t, "short-term value outputs", r, sv, ds, len(sv), 1e-2, 1e-2, loss, noKinks)
 	for i, g := range dp {
 		pos := (i / hw) % n
 		idx := (i/(n*hw))*hw + i%hw

@@ -177,14 +177,22 @@ func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error)
 	m2, mfk1 := b.dense("moves_left.fc1", t.mlFc1, h*w, m1, mk.y)
 	ml, mfk2 := b.dense("moves_left.fc2", t.mlFc2, 1, m2, mfk1.y)
 	ng.logits, ng.wdl, ng.ml, ng.fc1, ng.fc2 = pk2.y, fk2.y, mfk2.y, fk1, fk2
+	lossIn := []*G.Node{logits, wdl, ml}
+	var svk *denseKernel // the short-term value head, read from the value head's hidden layer
+	var svOut []float32
+	if t.svFc != nil {
+		var sv *G.Node
+		sv, svk = b.dense("value.short", t.svFc, 1, v2, fk1.y)
+		lossIn, svOut = append(lossIn, sv), svk.y
+	}
 
 	lk := newLossKernel(n, h*w, cfg.PolicyPlanes)
-	ng.loss, ng.lossVal = lk, make([]float32, 3)
-	lossOp := newKernelOp("loss", ng.lossVal, []int{3}, func() {
-		lk.forward(pk2.y, fk2.y, mfk2.y)
-		ng.lossVal[0], ng.lossVal[1], ng.lossVal[2] = float32(lk.policy), float32(lk.value), float32(lk.movesLeft)
-	}, logits, wdl, ml)
-	ng.lossNode = b.apply(lossOp, logits, wdl, ml)
+	ng.loss, ng.lossVal = lk, make([]float32, 4)
+	lossOp := newKernelOp("loss", ng.lossVal, []int{4}, func() {
+		lk.forward(pk2.y, fk2.y, mfk2.y, svOut)
+		ng.lossVal[0], ng.lossVal[1], ng.lossVal[2], ng.lossVal[3] = float32(lk.policy), float32(lk.value), float32(lk.movesLeft), float32(lk.shortValue)
+	}, lossIn...)
+	ng.lossNode = b.apply(lossOp, lossIn...)
 	if b.train {
 		// Backward, in reverse.
 		loss := ng.lossNode
@@ -195,7 +203,21 @@ func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error)
 		dm1 := b.denseGrad("moves_left.fc1.grad", mfk1, dm2, mfk2.dx)
 		dyM := b.convGrad("moves_left.conv.grad", mk, dm1, mfk1.dx, nil, nil)
 		dv2 := b.denseGrad("value.fc2.grad", fk2, dWDL, lk.dWDL)
-		dv1 := b.denseGrad("value.fc1.grad", fk1, dv2, fk2.dx)
+		dv2Buf := fk2.dx
+		if svk != nil {
+			// The hidden layer's gradient: fc2's plus the short-term head's.
+			dSV := b.view("loss.grad.short_value", lk.dSV, []int{1, n}, loss)
+			ds := b.denseGrad("value.short.grad", svk, dSV, lk.dSV)
+			sum := make([]float32, len(fk2.dx))
+			sumIn := []*G.Node{dv2, ds}
+			dv2 = b.apply(newKernelOp("value.hidden.grad", sum, []int{cfg.ValueHidden, n}, func() {
+				for i, v := range fk2.dx {
+					sum[i] = v + svk.dx[i]
+				}
+			}, sumIn...), sumIn...)
+			dv2Buf = sum
+		}
+		dv1 := b.denseGrad("value.fc1.grad", fk1, dv2, dv2Buf)
 		dyV := b.convGrad("value.conv.grad", vk, dv1, fk1.dx, dyM, mk.dx)
 		dp1 := b.convGrad("policy.logits.grad", pk2, dLogits, lk.dPolicy, nil, nil)
 		dy := b.convGrad("policy.conv.grad", pk1, dp1, pk2.dx, dyV, vk.dx)

@@ -7,8 +7,11 @@ type Losses struct {
 	Policy    float64 // cross-entropy of the policy target against the policy over legal moves
 	Value     float64 // cross-entropy of the WDL target against the WDL prediction
 	MovesLeft float64 // Huber loss of the moves-left head, in units of MovesLeftScale plies (unweighted)
-	L2        float64 // the L2 coefficient times the sum of squared weights (not biases or BatchNorm)
-	Total     float64 // Policy + Value + MovesLeftWeight*MovesLeft + L2
+	// ShortValue is the short-term value head's squared error (unweighted;
+	// 0 without the head).
+	ShortValue float64
+	L2         float64 // the L2 coefficient times the sum of squared weights (not biases or BatchNorm)
+	Total      float64 // Policy + Value + MovesLeftWeight*MovesLeft + ShortValueWeight*ShortValue + L2
 }
 
 // The moves-left head (lc0's) predicts the plies until the game ends in
@@ -37,26 +40,36 @@ type lossKernel struct {
 	n, hw, planes int
 	batch         *TrainBatch // targets of the current step
 	mlWeight      float64     // the moves-left loss's weight in the total
+	svWeight      float64     // the short-term value loss's weight
 	policy, value float64     // the last forward pass's losses
 	movesLeft     float64
+	shortValue    float64
 	dPolicy       []float32 // planes x n*hw, CNHW like the logits
 	dWDL          []float32 // 3 x n
 	dML           []float32 // 1 x n
+	dSV           []float32 // 1 x n: at the short-term value head's raw output
 }
 
 func newLossKernel(n, hw, planes int) *lossKernel {
 	return &lossKernel{n: n, hw: hw, planes: planes,
-		dPolicy: make([]float32, planes*n*hw), dWDL: make([]float32, 3*n), dML: make([]float32, n)}
+		dPolicy: make([]float32, planes*n*hw), dWDL: make([]float32, 3*n), dML: make([]float32, n), dSV: make([]float32, n)}
 }
 
-// forward reads the policy logits (planes x n*hw), WDL logits (3 x n) and
-// moves-left outputs (1 x n).
-func (k *lossKernel) forward(logits, wdl, ml []float32) {
+// forward reads the policy logits (planes x n*hw), WDL logits (3 x n),
+// moves-left outputs (1 x n) and, when not nil, the short-term value head's
+// raw outputs (1 x n): its loss is the squared error of their tanh.
+func (k *lossKernel) forward(logits, wdl, ml, sv []float32) {
 	b := k.batch
 	size := k.planes * k.hw
 	inv := 1 / float64(k.n)
-	var pl, vl, mll float64
+	var pl, vl, mll, svl float64
 	for pos := 0; pos < k.n; pos++ {
+		if sv != nil {
+			o := math.Tanh(float64(sv[pos]))
+			e := o - float64(b.ShortValue[pos])
+			svl += e * e
+			k.dSV[pos] = float32(k.svWeight * 2 * e * (1 - o*o) * inv)
+		}
 		e, g := huber(float64(ml[pos]) - float64(b.MovesLeft[pos])/MovesLeftScale)
 		mll += e
 		k.dML[pos] = float32(k.mlWeight * g * inv)
@@ -109,7 +122,7 @@ func (k *lossKernel) forward(logits, wdl, ml []float32) {
 			k.dWDL[j*k.n+pos] = float32((ts*math.Exp(lp) - float64(t[j])) * inv)
 		}
 	}
-	k.policy, k.value, k.movesLeft = pl*inv, vl*inv, mll*inv
+	k.policy, k.value, k.movesLeft, k.shortValue = pl*inv, vl*inv, mll*inv, svl*inv
 }
 
 // logitLayout says where a graph keeps the policy logit of position pos,

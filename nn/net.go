@@ -19,6 +19,9 @@ type tower struct {
 	// MovesLeftScale).
 	mlConv       *convLayer
 	mlFc1, mlFc2 *denseLayer
+	// svFc is the short-term value head (Config.ShortValue; else nil): one
+	// output from the value head's hidden layer, read through tanh.
+	svFc *denseLayer
 }
 
 // convs returns every convolution in forward order.
@@ -99,6 +102,9 @@ func New(cfg Config, seed uint64) (*Net, error) {
 	n.t.mlConv = conv("moves_left.conv", f, cfg.ValueFilters, 1, true, true)
 	n.t.mlFc1 = dense("moves_left.fc1", cfg.ValueFilters*hw, cfg.ValueHidden, true)
 	n.t.mlFc2 = dense("moves_left.fc2", cfg.ValueHidden, 1, false)
+	if cfg.ShortValue {
+		n.t.svFc = dense("value.short", cfg.ValueHidden, 1, false)
+	}
 	return n, nil
 }
 

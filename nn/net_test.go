@@ -15,14 +15,16 @@ func tinyConfig() Config {
 }
 
 // forTinyConfigs runs test on tinyConfig's network and on the same with
-// global pooling in its blocks.
+// global pooling in its blocks, and with the short-term value head.
 func forTinyConfigs(t *testing.T, test func(t *testing.T, cfg Config)) {
 	pooled := tinyConfig()
 	pooled.GlobalPool = 3
+	short := tinyConfig()
+	short.ShortValue = true
 	for _, tc := range []struct {
 		name string
 		cfg  Config
-	}{{"plain", tinyConfig()}, {"global pool", pooled}} {
+	}{{"plain", tinyConfig()}, {"global pool", pooled}, {"short-term value head", short}} {
 		t.Run(tc.name, func(t *testing.T) { test(t, tc.cfg) })
 	}
 }
@@ -52,6 +54,7 @@ func randomBatch(cfg Config, size int, r *rand.Rand) *TrainBatch {
 		}
 		b.WDL[pos*3+r.IntN(3)] = 1
 		b.MovesLeft[pos] = float32(r.IntN(200))
+		b.ShortValue[pos] = float32(2*r.Float64() - 1)
 	}
 	return b
 }
@@ -85,9 +88,11 @@ func TestWholeNetworkGradientsMatchFloat64NumericalDifferentiation(t *testing.T)
 		randomizeStats(net, r)
 		// A moves-left weight that is not 1, to check it scales the head's
 		// gradient, and large enough for the head's gradients to be checked.
-		const mlWeight = 0.7
+		// The same for the short-term value head's weight (used when the
+		// config has the head).
+		const mlWeight, svWeight = 0.7, 0.6
 		tc := DefaultTrainConfig()
-		tc.MovesLeftWeight = mlWeight
+		tc.MovesLeftWeight, tc.ShortValueWeight = mlWeight, svWeight
 		tr, err := NewTrainer(net, tc)
 		if err != nil {
 			t.Fatal(err)
@@ -96,7 +101,7 @@ func TestWholeNetworkGradientsMatchFloat64NumericalDifferentiation(t *testing.T)
 		ref := newRefNet(net) // before the training graph moves the running statistics
 		// Target position 0 within the Huber threshold of its output and the
 		// others far from theirs, so both branches of the loss are checked.
-		_, _, out := ref.forward(b, true)
+		_, _, out, _ := ref.forward(b, true)
 		b.MovesLeft[0] = float32(out[0]*MovesLeftScale + 4)
 		for pos := 1; pos < b.Size; pos++ {
 			b.MovesLeft[pos] = float32(out[pos]*MovesLeftScale + 30 + float64(pos))
@@ -105,12 +110,15 @@ func TestWholeNetworkGradientsMatchFloat64NumericalDifferentiation(t *testing.T)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rp, rv, rm := ref.loss(b, true)
-		if math.Abs(l.Policy-rp) > 1e-4*rp || math.Abs(l.Value-rv) > 1e-4*rv || math.Abs(l.MovesLeft-rm) > 1e-4*rm {
-			t.Fatalf("training-mode losses %v, %v, %v; float64 reference %v, %v, %v", l.Policy, l.Value, l.MovesLeft, rp, rv, rm)
+		rp, rv, rm, rs := ref.loss(b, true)
+		if math.Abs(l.Policy-rp) > 1e-4*rp || math.Abs(l.Value-rv) > 1e-4*rv || math.Abs(l.MovesLeft-rm) > 1e-4*rm || math.Abs(l.ShortValue-rs) > 1e-4*rs {
+			t.Fatalf("training-mode losses %v, %v, %v, %v; float64 reference %v, %v, %v, %v", l.Policy, l.Value, l.MovesLeft, l.ShortValue, rp, rv, rm, rs)
 		}
-		if want := l.Policy + l.Value + mlWeight*l.MovesLeft + l.L2; math.Abs(l.Total-want) > 1e-12 {
-			t.Fatalf("total loss %v, want policy + value + %v moves left + L2 = %v", l.Total, mlWeight, want)
+		if cfg.ShortValue != (rs > 0) {
+			t.Fatalf("short-term value loss %v with the head %v", rs, cfg.ShortValue)
+		}
+		if want := l.Policy + l.Value + mlWeight*l.MovesLeft + svWeight*l.ShortValue + l.L2; math.Abs(l.Total-want) > 1e-12 {
+			t.Fatalf("total loss %v, want policy + value + %v moves left + %v short value + L2 = %v", l.Total, mlWeight, svWeight, want)
 		}
 		const eps = 1e-6
 		for _, p := range net.params {
@@ -125,11 +133,11 @@ func TestWholeNetworkGradientsMatchFloat64NumericalDifferentiation(t *testing.T)
 				}
 				old := vals[i]
 				vals[i] = old + eps
-				pp, pv, pm := ref.loss(b, true)
+				pp, pv, pm, ps := ref.loss(b, true)
 				vals[i] = old - eps
-				mp, mv, mm := ref.loss(b, true)
+				mp, mv, mm, ms := ref.loss(b, true)
 				vals[i] = old
-				num := (pp + pv + mlWeight*pm - mp - mv - mlWeight*mm) / (2 * eps)
+				num := (pp + pv + mlWeight*pm + svWeight*ps - mp - mv - mlWeight*mm - svWeight*ms) / (2 * eps)
 				ana := float64(p.Grad[i])
 				if math.Abs(num-ana) > 1e-3*math.Max(math.Abs(num), math.Abs(ana))+2e-5 {
 					t.Errorf("%s[%d]: analytic gradient %.7g, float64 numerical %.7g", p.Name, i, ana, num)
@@ -228,7 +236,7 @@ func TestFusedInferenceEqualsFloat64ReferenceInEvalMode(t *testing.T) {
 		if err := ev.Evaluate(eb); err != nil {
 			t.Fatal(err)
 		}
-		logits, wdl, ml := newRefNet(net).forward(b, false)
+		logits, wdl, ml, _ := newRefNet(net).forward(b, false)
 		for pos := range ml {
 			want := math.Max(ml[pos], 0) * MovesLeftScale
 			if got := float64(eb.MovesLeft[pos]); math.Abs(got-want) > 1e-4*math.Max(want, 1) {

@@ -71,6 +71,9 @@ type TrainConfig struct {
 	// MovesLeftWeight scales the moves-left head's loss in the total loss
 	// (0: the head is not trained).
 	MovesLeftWeight float64
+	// ShortValueWeight scales the short-term value head's loss (a network
+	// with Config.ShortValue; 0: the head is not trained).
+	ShortValueWeight float64
 }
 
 // DefaultMovesLeftWeight is the default weight of the moves-left loss: small

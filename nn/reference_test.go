@@ -121,8 +121,9 @@ func (r *refNet) dense(name string, x [][]float64, out int, rl bool) [][]float64
 }
 
 // forward returns each position's policy logits (eval index order), WDL
-// logits and moves-left head output (in units of MovesLeftScale plies).
-func (r *refNet) forward(b *TrainBatch, train bool) (logits, wdl [][]float64, ml []float64) {
+// logits and moves-left head output (in units of MovesLeftScale plies),
+// and the short-term value head's tanh output (nil without the head).
+func (r *refNet) forward(b *TrainBatch, train bool) (logits, wdl [][]float64, ml, sv []float64) {
 	c := r.cfg
 	in := c.Channels * c.Height * c.Width
 	x := make([][]float64, b.Size)
@@ -160,12 +161,17 @@ func (r *refNet) forward(b *TrainBatch, train bool) (logits, wdl [][]float64, ml
 	v := layer("value.conv", y, c.Filters, c.ValueFilters, 1, true, nil)
 	v = r.dense("value.fc1", v, c.ValueHidden, true)
 	wdl = r.dense("value.fc2", v, 3, false)
+	if c.ShortValue {
+		for _, o := range r.dense("value.short", v, 1, false) {
+			sv = append(sv, math.Tanh(o[0]))
+		}
+	}
 	m := layer("moves_left.conv", y, c.Filters, c.ValueFilters, 1, true, nil)
 	m = r.dense("moves_left.fc1", m, c.ValueHidden, true)
 	for _, o := range r.dense("moves_left.fc2", m, 1, false) {
 		ml = append(ml, o[0])
 	}
-	return logits, wdl, ml
+	return logits, wdl, ml, sv
 }
 
 // pool adds to every channel of h (positions x Filters*hw), at every
@@ -200,11 +206,14 @@ func blockName(i, conv int) string {
 	return "block" + string(rune('0'+i)) + ".conv" + string(rune('0'+conv))
 }
 
-// loss returns the batch-mean policy and WDL cross-entropies and the
+// loss returns the batch-mean policy and WDL cross-entropies, the
 // moves-left Huber loss (quadratic within 10 plies of the target, linear
-// beyond, in units of 20 plies).
-func (r *refNet) loss(b *TrainBatch, train bool) (policy, value, movesLeft float64) {
-	logits, wdl, ml := r.forward(b, train)
+// beyond, in units of 20 plies) and the short-term value's squared error.
+func (r *refNet) loss(b *TrainBatch, train bool) (policy, value, movesLeft, shortValue float64) {
+	logits, wdl, ml, sv := r.forward(b, train)
+	for pos, o := range sv {
+		shortValue += (o - float64(b.ShortValue[pos])) * (o - float64(b.ShortValue[pos])) / float64(b.Size)
+	}
 	size := r.cfg.Shape().PolicySize
 	for pos := 0; pos < b.Size; pos++ {
 		lse := math.Inf(-1)
@@ -230,7 +239,7 @@ func (r *refNet) loss(b *TrainBatch, train bool) (policy, value, movesLeft float
 		}
 	}
 	n := float64(b.Size)
-	return policy / n, value / n, movesLeft / n
+	return policy / n, value / n, movesLeft / n, shortValue
 }
 
 func logAddExp(a, b float64) float64 {

@@ -16,6 +16,9 @@ import (
 // game (game length - ply). The caller owns the slices.
 type TrainBatch struct {
 	eval.Batch
+	// ShortValue (Size values, for a network with Config.ShortValue) is the
+	// short-term value head's target in [-1, 1], side to move's view.
+	ShortValue []float32
 }
 
 // NewTrainBatch allocates a TrainBatch of size examples for networks of cfg.
@@ -23,7 +26,7 @@ func NewTrainBatch(cfg Config, size int) *TrainBatch {
 	s := cfg.Shape()
 	return &TrainBatch{Batch: eval.Batch{Size: size, Planes: make([]float32, size*s.InputSize()),
 		Legal: make([]float32, size*s.PolicySize), Policy: make([]float32, size*s.PolicySize),
-		WDL: make([]float32, size*3), MovesLeft: make([]float32, size)}}
+		WDL: make([]float32, size*3), MovesLeft: make([]float32, size)}, ShortValue: make([]float32, size)}
 }
 
 // Check reports whether b's slices hold Size examples of cfg's shape.
@@ -42,6 +45,8 @@ func (b *TrainBatch) Check(cfg Config) error {
 		return fmt.Errorf("nn: train batch WDL holds %d values, want >= %d", len(b.WDL), b.Size*3)
 	case len(b.MovesLeft) < b.Size:
 		return fmt.Errorf("nn: train batch MovesLeft holds %d values, want >= %d", len(b.MovesLeft), b.Size)
+	case cfg.ShortValue && len(b.ShortValue) < b.Size:
+		return fmt.Errorf("nn: train batch ShortValue holds %d values, want >= %d", len(b.ShortValue), b.Size)
 	}
 	return nil
 }
@@ -132,8 +137,9 @@ func (t *Trainer) EvalLoss(b *TrainBatch) (Losses, error) {
 // the current weights.
 func (t *Trainer) run(g *netGraph) Losses {
 	g.run()
-	l := Losses{Policy: g.loss.policy, Value: g.loss.value, MovesLeft: g.loss.movesLeft, L2: t.opt.l2(t.net.params)}
-	l.Total = l.Policy + l.Value + t.cfg.MovesLeftWeight*l.MovesLeft + l.L2
+	l := Losses{Policy: g.loss.policy, Value: g.loss.value, MovesLeft: g.loss.movesLeft, ShortValue: g.loss.shortValue,
+		L2: t.opt.l2(t.net.params)}
+	l.Total = l.Policy + l.Value + t.cfg.MovesLeftWeight*l.MovesLeft + t.cfg.ShortValueWeight*l.ShortValue + l.L2
 	return l
 }
 
@@ -160,6 +166,6 @@ func (t *Trainer) graph(cache map[int]*netGraph, mode graphMode, b *TrainBatch) 
 	}
 	g.setPlanes(b.Planes, b.Size, t.net.cfg.Channels)
 	g.loss.batch = b
-	g.loss.mlWeight = t.cfg.MovesLeftWeight
+	g.loss.mlWeight, g.loss.svWeight = t.cfg.MovesLeftWeight, t.cfg.ShortValueWeight
 	return g, nil
 }

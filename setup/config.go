@@ -61,6 +61,10 @@ type NetConfig struct {
 	// pooling over that many of its channels (nn.Config.GlobalPool); 0:
 	// none (every run made before the key).
 	GlobalPool int `toml:"global_pool"`
+	// ShortValue adds the short-term value head (nn.Config.ShortValue),
+	// trained with train.short_value_weight toward the search values of
+	// the next train.short_value_plies plies; false: none.
+	ShortValue bool `toml:"short_value"`
 	// Init, when set, is a checkpoint of the run's variant and of this
 	// table's shape whose weights start the run instead of random ones (a
 	// shipped model, another run's generation); the optimizer starts
@@ -112,6 +116,12 @@ type TrainConfig struct {
 	// MovesLeftWeight is the moves-left head's loss weight (0: the head is
 	// not trained); nn.DefaultMovesLeftWeight when the file does not set it.
 	MovesLeftWeight float64 `toml:"moves_left_weight"`
+	// ShortValueWeight is the short-term value head's loss weight (with
+	// net.short_value; 0: the head is not trained).
+	ShortValueWeight float64 `toml:"short_value_weight"`
+	// ShortValuePlies is the short-term value target's horizon in plies
+	// (datasets.ShortValues), with net.short_value.
+	ShortValuePlies float64 `toml:"short_value_plies"`
 	// Threads is the BLAS threads one product may use.
 	Threads int `toml:"threads"`
 	// LRDecayShare is the last share of a call's budget (--budget) over

@@ -63,6 +63,8 @@ func (c Config) Validate() error {
 		keys.FloatIn("train.l2", tc.L2, 0, 1),
 		keys.FloatIn("train.value_mix", tc.ValueMix, 0, 1),
 		keys.FloatIn("train.moves_left_weight", tc.MovesLeftWeight, 0, MaxMovesLeftWeight),
+		keys.FloatIn("train.short_value_weight", tc.ShortValueWeight, 0, MaxMovesLeftWeight),
+		shortPlies(c),
 		keys.IntIn("train.threads", tc.Threads, 0, MaxThreads),
 		keys.FloatIn("train.lr_decay_share", tc.LRDecayShare, 0, 1),
 		keys.FloatAbove("train.lr_decay_final", tc.LRDecayFinal, 0, 1),
@@ -142,3 +144,16 @@ func firstModelOK(spec string) bool {
 	s, err := agent.ParseSpec(spec)
 	return err == nil && s.Evaluator != "" && s.Sims == 0
 }
+
+// shortPlies checks train.short_value_plies: a horizon of at least one ply
+// when the network has the short-term value head (a run made before the
+// key has neither).
+func shortPlies(c Config) error {
+	if !c.Net.ShortValue {
+		return keys.FloatIn("train.short_value_plies", c.Train.ShortValuePlies, 0, MaxShortValuePlies)
+	}
+	return keys.FloatIn("train.short_value_plies", c.Train.ShortValuePlies, 1, MaxShortValuePlies)
+}
+
+// MaxShortValuePlies bounds train.short_value_plies.
+const MaxShortValuePlies = 10_000

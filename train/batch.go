@@ -49,6 +49,9 @@ func fillBatch(r *agent.Rules, samples []datasets.Sample, valueMix float32, b *n
 			return fmt.Errorf("train: sample position %q: ply %d of a game of length %d", smp.Position, smp.Ply, smp.GameLength)
 		}
 		b.MovesLeft[j] = float32(smp.GameLength - smp.Ply)
+		if j < len(b.ShortValue) { // a batch for a network without the head may leave it out
+			b.ShortValue[j] = smp.ShortValue
+		}
 	}
 	return nil
 }

@@ -200,6 +200,7 @@ func (r *runner) trainMetrics() *metrics.Train {
 	if g.Steps > 0 {
 		n := float64(g.Steps)
 		t.PolicyLoss, t.ValueLoss, t.MovesLeftLoss, t.Loss = g.PolicyLoss/n, g.ValueLoss/n, g.MovesLeft/n, g.Loss/n
+		t.ShortValueLoss = g.ShortValue / n
 	}
 	return t
 }

@@ -98,6 +98,7 @@ func (r *runner) trainPhase(ctx context.Context) error {
 		g.PolicyLoss += l.Policy
 		g.ValueLoss += l.Value
 		g.MovesLeft += l.MovesLeft
+		g.ShortValue += l.ShortValue
 		g.Loss += l.Total
 		bar.Set(i + 1)
 		if stepsDone++; stepsDone%10 == 0 {
@@ -182,7 +183,7 @@ func (r *runner) refreshWindow() error {
 
 // finiteLosses reports whether every loss of a step is a finite number.
 func finiteLosses(l nn.Losses) bool {
-	for _, x := range []float64{l.Total, l.Policy, l.Value, l.MovesLeft, l.L2} {
+	for _, x := range []float64{l.Total, l.Policy, l.Value, l.MovesLeft, l.ShortValue, l.L2} {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return false
 		}

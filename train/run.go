@@ -348,7 +348,8 @@ func (r *runner) open(resume bool) error {
 			return err
 		}
 	}
-	if r.window, err = datasets.NewWindow(filepath.Join(r.dir, dataDir), datasets.WindowConfig{Size: r.cfg.Train.Window, Variant: v.Name}); err != nil {
+	if r.window, err = datasets.NewWindow(filepath.Join(r.dir, dataDir), datasets.WindowConfig{Size: r.cfg.Train.Window, Variant: v.Name,
+		ShortHorizon: r.shortHorizon()}); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	return nil
@@ -425,7 +426,7 @@ func netConfig(rules *agent.Rules, n setup.NetConfig) nn.Config {
 	s := rules.Shape()
 	return nn.Config{Channels: s.Channels, Height: s.Height, Width: s.Width, PolicyPlanes: s.PolicySize / (s.Height * s.Width),
 		Blocks: n.Blocks, Filters: n.Filters, PolicyFilters: n.PolicyFilters, ValueFilters: n.ValueFilters, ValueHidden: n.ValueHidden,
-		GlobalPool: n.GlobalPool}
+		GlobalPool: n.GlobalPool, ShortValue: n.ShortValue}
 }
 
 // creatingDir is where a new run's first files are written before they
@@ -554,7 +555,7 @@ func (r *runner) trainConfig() nn.TrainConfig {
 	tc := nn.DefaultTrainConfig()
 	tc.Optimizer, tc.Momentum, tc.L2 = r.cfg.Train.Optimizer, r.cfg.Train.Momentum, r.cfg.Train.L2
 	tc.Schedule = nn.Schedule{Base: r.cfg.Train.LearningRate}
-	tc.MovesLeftWeight = r.cfg.Train.MovesLeftWeight
+	tc.MovesLeftWeight, tc.ShortValueWeight = r.cfg.Train.MovesLeftWeight, r.cfg.Train.ShortValueWeight
 	return tc
 }
 
@@ -740,4 +741,13 @@ func mix(seed, tag uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
+}
+
+// shortHorizon is the window's short-term value horizon: the config's with
+// the short-term value head, else 0 (no targets computed).
+func (r *runner) shortHorizon() float64 {
+	if !r.cfg.Net.ShortValue {
+		return 0
+	}
+	return r.cfg.Train.ShortValuePlies
 }

@@ -66,6 +66,7 @@ type genTrain struct {
 	PolicyLoss float64 `json:"policy_loss_sum"`
 	ValueLoss  float64 `json:"value_loss_sum"`
 	MovesLeft  float64 `json:"moves_left_loss_sum,omitempty"`
+	ShortValue float64 `json:"short_value_loss_sum,omitempty"`
 	Loss       float64 `json:"loss_sum"`
 	Arrived    int64   `json:"arrived"` // eligible positions that ever arrived, at the last refresh
 }
