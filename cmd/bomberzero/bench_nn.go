@@ -23,6 +23,7 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 	size := fs.Int("board", 10, "board height and width")
 	planes := fs.Int("policy-planes", 80, "policy planes")
 	policyFilters := fs.Int("policy-filters", 32, "channels of the policy head's 1x1 convolution")
+	globalPool := fs.Int("global-pool", 0, "channels each block pools over the board (net.global_pool; 0: none)")
 	trainBatch := fs.Int("train-batch", 256, "training batch size")
 	square := fs.Int("square-gemm", 1024, "edge of the square SGEMM ceiling")
 	quiet := quietFlag(fs)
@@ -30,7 +31,7 @@ func runBenchNN(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg := nn.DefaultConfig(*channels, *size, *size, *planes)
-	cfg.Blocks, cfg.Filters, cfg.PolicyFilters = *blocks, *filters, *policyFilters
+	cfg.Blocks, cfg.Filters, cfg.PolicyFilters, cfg.GlobalPool = *blocks, *filters, *policyFilters, *globalPool
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
