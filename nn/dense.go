@@ -60,8 +60,10 @@ func (d *denseKernel) forward(x []float32) {
 	}
 }
 
-// backward takes dy = d(loss)/dy and writes the parameter gradients and dx.
-func (d *denseKernel) backward(dy []float32) {
+// backward takes dy = d(loss)/dy and writes the parameter gradients and dx
+// plus accum (when not nil), as convKernel.backward adds a second reader's
+// gradient of the same input.
+func (d *denseKernel) backward(dy, accum []float32) {
 	l := d.l
 	for i, v := range dy[:l.out*d.n] {
 		if l.relu && d.y[i] <= 0 {
@@ -86,5 +88,8 @@ func (d *denseKernel) backward(dy []float32) {
 				dst[p] = d.dxf[(ci*d.hw+p)*d.n+pos]
 			}
 		}
+	}
+	if accum != nil {
+		addInto(d.dx, accum)
 	}
 }

@@ -247,10 +247,18 @@ func TestDenseOpGradientsMatchNumericalDifferentiation(t *testing.T) {
 				}
 				return nil
 			})
-			k.backward(rw)
+			k.backward(rw, nil)
 			dx := append([]float32(nil), k.dx...)
 			wg := append([]float32(nil), l.weight.Grad...)
 			bg := append([]float32(nil), l.bias.Grad...)
+			// A second reader's gradient given as accum is added to dx.
+			accum := randSlice(r, len(dx), 1)
+			k.backward(rw, accum)
+			for i := range dx {
+				if want := dx[i] + accum[i]; k.dx[i] != want {
+					t.Fatalf("dx[%d] with accum %v, want %v + %v", i, k.dx[i], dx[i], accum[i])
+				}
+			}
 			checkGrad(t, "x", r, x, dx, 30, 1e-2, 1e-2, loss, mask.changed)
 			checkGrad(t, "weight", r, l.weight.Data, wg, 30, 1e-2, 1e-2, loss, mask.changed)
 			checkGrad(t, "bias", r, l.bias.Data, bg, out, 1e-2, 1e-2, loss, mask.changed)

@@ -132,11 +132,16 @@ func (b *graphBuilder) dense(name string, l *denseLayer, hw int, in *G.Node, inB
 	return b.apply(op, inputs...), k
 }
 
-// denseGrad adds k's backward pass.
-func (b *graphBuilder) denseGrad(name string, k *denseKernel, dy *G.Node, dyBuf []float32) *G.Node {
+// denseGrad adds k's backward pass reading dy (and adding accum when not
+// nil); its output is the gradient of k's input.
+func (b *graphBuilder) denseGrad(name string, k *denseKernel, dy *G.Node, dyBuf []float32, accum *G.Node, accBuf []float32) *G.Node {
+	inputs := []*G.Node{dy}
+	if accum != nil {
+		inputs = append(inputs, accum)
+	}
 	c := k.l.in / k.hw
-	op := newKernelOp(name, k.dx, []int{c, k.n * k.hw}, func() { k.backward(dyBuf) }, dy)
-	return b.apply(op, dy)
+	op := newKernelOp(name, k.dx, []int{c, k.n * k.hw}, func() { k.backward(dyBuf, accBuf) }, inputs...)
+	return b.apply(op, inputs...)
 }
 
 // newNetGraph builds the graph of t for batches of n positions of cfg's shape.
@@ -199,25 +204,19 @@ func newNetGraph(cfg Config, t *tower, mode graphMode, n int) (*netGraph, error)
 		dLogits := b.view("loss.grad.policy", lk.dPolicy, []int{cfg.PolicyPlanes, n, h, w}, loss)
 		dWDL := b.view("loss.grad.wdl", lk.dWDL, []int{3, n}, loss)
 		dML := b.view("loss.grad.moves_left", lk.dML, []int{1, n}, loss)
-		dm2 := b.denseGrad("moves_left.fc2.grad", mfk2, dML, lk.dML)
-		dm1 := b.denseGrad("moves_left.fc1.grad", mfk1, dm2, mfk2.dx)
+		dm2 := b.denseGrad("moves_left.fc2.grad", mfk2, dML, lk.dML, nil, nil)
+		dm1 := b.denseGrad("moves_left.fc1.grad", mfk1, dm2, mfk2.dx, nil, nil)
 		dyM := b.convGrad("moves_left.conv.grad", mk, dm1, mfk1.dx, nil, nil)
-		dv2 := b.denseGrad("value.fc2.grad", fk2, dWDL, lk.dWDL)
-		dv2Buf := fk2.dx
+		// The hidden layer's gradient is fc2's plus, with the short-term
+		// value head, that head's (added by fc2's backward pass).
+		var ds *G.Node
+		var dsBuf []float32
 		if svk != nil {
-			// The hidden layer's gradient: fc2's plus the short-term head's.
 			dSV := b.view("loss.grad.short_value", lk.dSV, []int{1, n}, loss)
-			ds := b.denseGrad("value.short.grad", svk, dSV, lk.dSV)
-			sum := make([]float32, len(fk2.dx))
-			sumIn := []*G.Node{dv2, ds}
-			dv2 = b.apply(newKernelOp("value.hidden.grad", sum, []int{cfg.ValueHidden, n}, func() {
-				for i, v := range fk2.dx {
-					sum[i] = v + svk.dx[i]
-				}
-			}, sumIn...), sumIn...)
-			dv2Buf = sum
+			ds, dsBuf = b.denseGrad("value.short.grad", svk, dSV, lk.dSV, nil, nil), svk.dx
 		}
-		dv1 := b.denseGrad("value.fc1.grad", fk1, dv2, dv2Buf)
+		dv2 := b.denseGrad("value.fc2.grad", fk2, dWDL, lk.dWDL, ds, dsBuf)
+		dv1 := b.denseGrad("value.fc1.grad", fk1, dv2, fk2.dx, nil, nil)
 		dyV := b.convGrad("value.conv.grad", vk, dv1, fk1.dx, dyM, mk.dx)
 		dp1 := b.convGrad("policy.logits.grad", pk2, dLogits, lk.dPolicy, nil, nil)
 		dy := b.convGrad("policy.conv.grad", pk1, dp1, pk2.dx, dyV, vk.dx)
