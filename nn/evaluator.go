@@ -22,9 +22,14 @@ type Folded struct {
 // statistics. Later training does not change the snapshot.
 func (n *Net) Fold() *Folded {
 	f := &Folded{cfg: n.cfg}
+	// clone copies a parameter's values (not its gradient): the snapshot
+	// must not change as training goes on.
+	clone := func(p *Param) *Param {
+		return &Param{Name: p.Name, Shape: p.Shape, Data: append([]float32(nil), p.Data...)}
+	}
 	fold := func(l *convLayer) *convLayer {
 		out := &convLayer{cin: l.cin, cout: l.cout, k: l.k, relu: l.relu}
-		out.weight = &Param{Name: l.weight.Name, Shape: l.weight.Shape, Data: append([]float32(nil), l.weight.Data...)}
+		out.weight = clone(l.weight)
 		out.bias = &Param{Name: l.weight.Name + ".folded_bias", Shape: []int{l.cout}, Data: make([]float32, l.cout)}
 		if l.bias != nil {
 			copy(out.bias.Data, l.bias.Data)
@@ -42,9 +47,7 @@ func (n *Net) Fold() *Folded {
 		return out
 	}
 	copyDense := func(l *denseLayer) *denseLayer {
-		return &denseLayer{in: l.in, out: l.out, relu: l.relu,
-			weight: &Param{Name: l.weight.Name, Shape: l.weight.Shape, Data: append([]float32(nil), l.weight.Data...)},
-			bias:   &Param{Name: l.bias.Name, Shape: l.bias.Shape, Data: append([]float32(nil), l.bias.Data...)}}
+		return &denseLayer{in: l.in, out: l.out, relu: l.relu, weight: clone(l.weight), bias: clone(l.bias)}
 	}
 	var t tower
 	t.stem = fold(n.t.stem)
@@ -52,9 +55,7 @@ func (n *Net) Fold() *Folded {
 		t.blocks = append(t.blocks, [2]*convLayer{fold(b[0]), fold(b[1])})
 	}
 	for _, p := range n.t.pools {
-		t.pools = append(t.pools, &poolLayer{g: p.g, c: p.c,
-			weight: &Param{Name: p.weight.Name, Shape: p.weight.Shape, Data: append([]float32(nil), p.weight.Data...)},
-			bias:   &Param{Name: p.bias.Name, Shape: p.bias.Shape, Data: append([]float32(nil), p.bias.Data...)}})
+		t.pools = append(t.pools, &poolLayer{g: p.g, c: p.c, weight: clone(p.weight), bias: clone(p.bias)})
 	}
 	t.polConv, t.polOut, t.valConv = fold(n.t.polConv), fold(n.t.polOut), fold(n.t.valConv)
 	t.fc1, t.fc2 = copyDense(n.t.fc1), copyDense(n.t.fc2)
