@@ -152,6 +152,12 @@ func WriteChunk(path string, m ChunkMeta, rows []Row) error {
 	return nil
 }
 
+// corruptChunk is the error of the chunk at path that does not read back
+// as written, saying how.
+func corruptChunk(path, format string, args ...any) error {
+	return fmt.Errorf("chunk %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
+}
+
 // ReadChunk reads the chunk at path and checks it: its format, version,
 // row count and checksum. Every error names the file.
 func ReadChunk(path string) (meta ChunkMeta, rows []Row, err error) {
@@ -159,9 +165,7 @@ func ReadChunk(path string) (meta ChunkMeta, rows []Row, err error) {
 	if err != nil {
 		return ChunkMeta{}, nil, err
 	}
-	corrupt := func(format string, args ...any) error {
-		return fmt.Errorf("chunk %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
-	}
+	corrupt := func(format string, args ...any) error { return corruptChunk(path, format, args...) }
 	defer func() {
 		if p := recover(); p != nil {
 			meta, rows, err = ChunkMeta{}, nil, corrupt("decoding: %v", p)
@@ -210,9 +214,7 @@ func openChunk(path string) (meta ChunkMeta, pf *parquet.File, err error) {
 	if err != nil {
 		return ChunkMeta{}, nil, fmt.Errorf("chunk %s: %w", path, err)
 	}
-	corrupt := func(format string, args ...any) error {
-		return fmt.Errorf("chunk %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
-	}
+	corrupt := func(format string, args ...any) error { return corruptChunk(path, format, args...) }
 	defer func() {
 		if p := recover(); p != nil {
 			meta, pf, err = ChunkMeta{}, nil, corrupt("decoding: %v", p)
