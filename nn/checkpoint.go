@@ -36,7 +36,16 @@ const (
 	// channel) and the network a moves-left head. Version 1 networks cannot
 	// be converted and are refused (ErrOldFormat).
 	checkpointVersion = 2
-	maxHeaderBytes    = 64 << 20
+	// pooledVersion 3: a network with global pooling (Config.GlobalPool
+	// above 0), whose block*.pool tensors a version-2 reader would leave
+	// unread, playing another network without a word: such a reader
+	// refuses version 3. Networks without pooling stay version 2, which
+	// every reader since the moves-left head loads. (Pooled networks
+	// saved before this version was introduced are version 2 and load.)
+	pooledVersion  = 3
+	maxHeaderBytes = 64 << 20
+	// optimizerPrefix begins the names of the optimizer state's tensors.
+	optimizerPrefix = "optimizer."
 )
 
 // Errors a checkpoint load wraps, for errors.Is.
@@ -75,9 +84,9 @@ type safetensorsEntry struct {
 // optimizerTensorNames returns the checkpoint names of p's optimizer state.
 func optimizerTensorNames(kind, param string) []string {
 	if kind == "adam" {
-		return []string{"optimizer.m." + param, "optimizer.v." + param}
+		return []string{optimizerPrefix + "m." + param, optimizerPrefix + "v." + param}
 	}
-	return []string{"optimizer.velocity." + param}
+	return []string{optimizerPrefix + "velocity." + param}
 }
 
 // Save writes the network, its optimizer state and step counter to path as
@@ -142,7 +151,7 @@ func (t *Trainer) Save(path, variant string) error {
 	writeData(h) // a hash's Write never fails
 	header["__metadata__"] = map[string]string{
 		"format":         checkpointFormat,
-		"format_version": strconv.Itoa(checkpointVersion),
+		"format_version": strconv.Itoa(formatVersion(t.net.cfg)),
 		"variant":        variant,
 		"config":         string(cfgJSON),
 		"train_config":   string(trainJSON),
@@ -286,8 +295,9 @@ func parseHeader(js []byte, dataLen int64) (CheckpointHeader, []headerTensor, ma
 	case err == nil && h.Version == 1:
 		return h, nil, nil, fmt.Errorf("%w: format_version 1 networks read no length-cap input plane and have no moves-left head "+
 			"(format_version %d, docs/network.md): they cannot be loaded; train a new network", ErrOldFormat, checkpointVersion)
-	case err != nil || h.Version != checkpointVersion:
-		return h, nil, nil, fmt.Errorf("%w: metadata format_version %q, want %d", ErrCorrupt, meta["format_version"], checkpointVersion)
+	case err != nil || h.Version != checkpointVersion && h.Version != pooledVersion:
+		return h, nil, nil, fmt.Errorf("%w: metadata format_version %q, want %d (or %d, a network with global pooling)",
+			ErrCorrupt, meta["format_version"], checkpointVersion, pooledVersion)
 	}
 	// Save always names one (train's runs their variant's): a network of
 	// no variant would be offered for none, and loaded for none.
@@ -302,6 +312,9 @@ func parseHeader(js []byte, dataLen int64) (CheckpointHeader, []headerTensor, ma
 	}
 	if err := h.Config.Validate(); err != nil {
 		return h, nil, nil, fmt.Errorf("%w: metadata config: %v", ErrCorrupt, err)
+	}
+	if h.Version == pooledVersion && h.Config.GlobalPool == 0 {
+		return h, nil, nil, fmt.Errorf("%w: metadata format_version %d is a pooled network's, but its config has GlobalPool 0", ErrCorrupt, pooledVersion)
 	}
 	for _, d := range []int{h.Config.Channels, h.Config.Height, h.Config.Width, h.Config.PolicyPlanes, h.Config.Blocks,
 		h.Config.Filters, h.Config.PolicyFilters, h.Config.ValueFilters, h.Config.ValueHidden, h.Config.GlobalPool} {
@@ -426,8 +439,19 @@ func configDiff(got, want Config) string {
 	return strings.Join(parts, "; ")
 }
 
+// formatVersion is the format_version a network of shape cfg is saved
+// with.
+func formatVersion(cfg Config) int {
+	if cfg.GlobalPool > 0 {
+		return pooledVersion
+	}
+	return checkpointVersion
+}
+
 // Net returns the checkpoint's network after checking that it has shape
-// cfg and belongs to variant.
+// cfg and belongs to variant. A tensor that is neither one of the
+// network's nor optimizer state is refused: it belongs to a part this
+// build does not know, and loading the rest would be another network.
 func (c *Checkpoint) Net(cfg Config, variant string) (*Net, error) {
 	if err := c.check(cfg, variant); err != nil {
 		return nil, err
@@ -439,6 +463,11 @@ func (c *Checkpoint) Net(cfg Config, variant string) (*Net, error) {
 	for _, p := range n.params {
 		if err := c.load(p.Name, p.Shape, p.Data); err != nil {
 			return nil, err
+		}
+	}
+	for name := range c.Tensors {
+		if !strings.HasPrefix(name, optimizerPrefix) && n.Param(name) == nil {
+			return nil, fmt.Errorf("%w: tensor %q is no part of a network of this shape (%+v)", ErrShapeMismatch, name, cfg)
 		}
 	}
 	return n, nil

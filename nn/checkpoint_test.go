@@ -123,6 +123,47 @@ func TestCheckpointOfAGlobalPoolNetRoundTrips(t *testing.T) {
 	if _, err := LoadNet(path, plain, "flying-bombers"); !errors.Is(err, ErrShapeMismatch) || !strings.Contains(err.Error(), "GlobalPool") {
 		t.Errorf("loaded into a config without pooling: %v, want a shape mismatch naming GlobalPool", err)
 	}
+
+	// Saved as version 3, which a build from before pooling refuses; a
+	// pooled network of version 2 (saved before version 3) still loads.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := ParseCheckpoint(data); err != nil {
+		t.Fatal(err)
+	} else if c.Version != pooledVersion {
+		t.Errorf("a pooled network saved as version %d, want %d", c.Version, pooledVersion)
+	}
+	if _, err := ParseCheckpoint(withMeta(t, data, "format_version", "2")); err != nil {
+		t.Errorf("a pooled network of version 2: %v, want it loaded", err)
+	}
+	// A header that hides the pooling, as a build that does not know it
+	// would read the file: the pooling tensors belong to no part of the
+	// network, and the load is refused rather than play another network.
+	hidden := rewriteHeader(t, withMeta(t, data, "format_version", "2"), func(h map[string]any) {
+		m := h["__metadata__"].(map[string]any)
+		m["config"] = strings.Replace(m["config"].(string), `"GlobalPool":2`, `"GlobalPool":0`, 1)
+	})
+	c, err := ParseCheckpoint(hidden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Net(plain, "flying-bombers"); !errors.Is(err, ErrShapeMismatch) || !strings.Contains(err.Error(), ".pool.") {
+		t.Errorf("pooling tensors under a config without pooling: %v, want them refused by name", err)
+	}
+	if _, err := ParseCheckpoint(rewriteHeader(t, hidden, func(h map[string]any) {
+		h["__metadata__"].(map[string]any)["format_version"] = "3"
+	})); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "GlobalPool 0") {
+		t.Errorf("version 3 without pooling: %v, want it refused as corrupt", err)
+	}
+	// A network without pooling stays version 2.
+	_, p := savedCheckpoint(t, "sgd")
+	if c, err := ReadCheckpoint(p); err != nil {
+		t.Fatal(err)
+	} else if c.Version != checkpointVersion {
+		t.Errorf("a network without pooling saved as version %d, want %d", c.Version, checkpointVersion)
+	}
 }
 
 func TestCheckpointLoadErrorsSayWhatIsWrong(t *testing.T) {
@@ -466,7 +507,8 @@ func TestReadCheckpointHeaderReadsTheMetadataAndRefusesDamagedFiles(t *testing.T
 		{"metadata not strings", rewriteHeader(t, ck, func(h map[string]any) { h["__metadata__"] = []int{1} }), 0, ErrCorrupt, "not a map of strings"},
 		{"another format", withMeta(t, ck, "format", "other"), 0, ErrCorrupt, `metadata format "other", want "bomberzero-nn"`},
 		{"format version 1", withMeta(t, ck, "format_version", "1"), 0, ErrOldFormat, "format_version 1 networks read no length-cap input plane"},
-		{"format version 3", withMeta(t, ck, "format_version", "3"), 0, ErrCorrupt, `metadata format_version "3", want 2`},
+		{"format version 3 without pooling", withMeta(t, ck, "format_version", "3"), 0, ErrCorrupt, "format_version 3 is a pooled network's"},
+		{"format version 4", withMeta(t, ck, "format_version", "4"), 0, ErrCorrupt, `metadata format_version "4", want 2`},
 		{"no variant", withMeta(t, ck, "variant", ""), 0, ErrCorrupt, "metadata names no variant"},
 		{"step not a count", withMeta(t, ck, "step", "-3"), 0, ErrCorrupt, `metadata step "-3" is not a step count`},
 		{"config not JSON", withMeta(t, ck, "config", "{"), 0, ErrCorrupt, "metadata config"},
