@@ -110,6 +110,9 @@ func (c TrainConfig) Validate() error {
 	if !(c.MovesLeftWeight >= 0) || math.IsInf(c.MovesLeftWeight, 0) {
 		return fmt.Errorf("nn: MovesLeftWeight = %v, want a finite weight >= 0", c.MovesLeftWeight)
 	}
+	if !(c.ShortValueWeight >= 0) || math.IsInf(c.ShortValueWeight, 0) {
+		return fmt.Errorf("nn: ShortValueWeight = %v, want a finite weight >= 0", c.ShortValueWeight)
+	}
 	return c.Schedule.Validate()
 }
 

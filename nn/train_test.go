@@ -160,6 +160,9 @@ func TestTrainConfigRejectsUnusableSettings(t *testing.T) {
 		func(c *TrainConfig) { c.MovesLeftWeight = -0.1 },
 		func(c *TrainConfig) { c.MovesLeftWeight = math.NaN() },
 		func(c *TrainConfig) { c.MovesLeftWeight = math.Inf(1) },
+		func(c *TrainConfig) { c.ShortValueWeight = -0.5 },
+		func(c *TrainConfig) { c.ShortValueWeight = math.NaN() },
+		func(c *TrainConfig) { c.ShortValueWeight = math.Inf(1) },
 	}
 	for i, f := range bad {
 		c := DefaultTrainConfig()

@@ -90,8 +90,8 @@ func (r *runner) trainPhase(ctx context.Context) error {
 			return fmt.Errorf("train: step %d: %w", r.trainer.Steps(), err)
 		}
 		if !finiteLosses(l) {
-			return r.diverged(fmt.Sprintf("the loss of step %d is not finite (total %v: policy %v, value %v, moves-left %v, L2 %v)",
-				r.trainer.Steps()-1, l.Total, l.Policy, l.Value, l.MovesLeft, l.L2))
+			return r.diverged(fmt.Sprintf("the loss of step %d is not finite (total %v: policy %v, value %v, moves-left %v, short-term value %v, L2 %v)",
+				r.trainer.Steps()-1, l.Total, l.Policy, l.Value, l.MovesLeft, l.ShortValue, l.L2))
 		}
 		g.Steps++
 		g.Samples += tc.Batch
