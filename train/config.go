@@ -17,7 +17,12 @@ import (
 // changed the config. An invalid config's error says how to repair it
 // with --set; sets may not change what the run's checkpoints and data are
 // made for (the variant, the net table, train.optimizer).
-func loadRunConfig(dir string, sets []string) (setup.Config, bool, error) {
+//
+// gen is the generation in progress (-1 when the caller has no state, as
+// a self-play worker): the teacher's plan of the generations up to it
+// cannot change either, since their games and steps are made or being
+// made.
+func loadRunConfig(dir string, sets []string, gen int) (setup.Config, bool, error) {
 	path := filepath.Join(dir, configName)
 	saved, err := setup.ReadConfig(path, setup.Config{})
 	if err != nil {
@@ -43,7 +48,36 @@ func loadRunConfig(dir string, sets []string) (setup.Config, bool, error) {
 	if err := c.Validate(); err != nil {
 		return setup.Config{}, false, repairHint(dir, err)
 	}
+	if err := sameTeacherPlan(saved.Teacher, c.Teacher, gen); err != nil {
+		return setup.Config{}, false, err
+	}
 	return c, !reflect.DeepEqual(c, saved), nil
+}
+
+// sameTeacherPlan refuses a change of the teacher's keys that changes
+// which of the generations 0 to gen the teacher plays, or its games or
+// steps in one of them: those generations' games are played (or being
+// played) to the saved plan, and a changed one would count a teacher
+// generation's chunks as self-play's or the reverse. Later generations
+// may change (a long teacher phase may grow before it ends).
+func sameTeacherPlan(saved, c setup.TeacherConfig, gen int) error {
+	for g := 0; g <= gen; g++ {
+		if saved.Teaches(g) == c.Teaches(g) && saved.GamesIn(g) == c.GamesIn(g) && saved.StepsIn(g) == c.StepsIn(g) {
+			continue
+		}
+		return fmt.Errorf("train: --set teacher: generation %d is played to the saved teacher plan "+
+			"(%s), and this change makes it %s; a run's teacher keys may change only the generations after the one in progress (%d)",
+			g, teacherRound(saved, g), teacherRound(c, g), gen)
+	}
+	return nil
+}
+
+// teacherRound describes generation g under the teacher plan c.
+func teacherRound(c setup.TeacherConfig, g int) string {
+	if !c.Teaches(g) {
+		return "a self-play generation"
+	}
+	return fmt.Sprintf("teacher round %d of %d: %d games, %d steps", g+1, c.Rounds(), c.GamesIn(g), c.StepsIn(g))
 }
 
 // repairHint wraps the error of a resumed run's invalid config with the

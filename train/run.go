@@ -271,14 +271,15 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 func (r *runner) open(resume bool) error {
 	changed := false
 	if resume {
-		cfg, ch, err := loadRunConfig(r.dir, r.opt.Sets)
+		st, err := loadState(r.dir)
 		if err != nil {
 			return err
 		}
-		r.cfg, changed = cfg, ch
-		if r.st, err = loadState(r.dir); err != nil {
+		cfg, ch, err := loadRunConfig(r.dir, r.opt.Sets, st.Generation)
+		if err != nil {
 			return err
 		}
+		r.cfg, changed, r.st = cfg, ch, st
 	} else {
 		r.cfg = r.opt.Config
 		if err := r.cfg.Validate(); err != nil {

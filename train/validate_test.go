@@ -170,3 +170,48 @@ func TestDivergedTrainingStopsBeforeACheckpointAndResumesWithALowerRate(t *testi
 	fixed.Train.LearningRate, fixed.Train.L2 = 0.02, 0.0001
 	checkRunComplete(t, dir, fixed, 1)
 }
+
+// TestTeacherPlanCannotChangeUpToTheGenerationInProgress checks that a
+// resume's --set of the teacher keys is refused when it changes a
+// generation already played or in progress (which generations teach,
+// their games, their steps), naming the generation, and allowed when it
+// changes only later ones.
+func TestTeacherPlanCannotChangeUpToTheGenerationInProgress(t *testing.T) {
+	saved := setup.TeacherConfig{}
+	saved.Enabled, saved.Games, saved.FirstGames, saved.TrainSteps, saved.FirstSteps, saved.RoundCount = true, 1000, 100, 2000, 500, 10
+	for _, c := range []struct {
+		name string
+		set  func(*setup.TeacherConfig)
+		gen  int
+		want string // "" when allowed
+	}{
+		{"nothing changed", func(*setup.TeacherConfig) {}, 12, ""},
+		{"fewer rounds, the in-progress one dropped", func(c *setup.TeacherConfig) { c.RoundCount = 3 }, 4, "generation 1 is played"},
+		{"more games, a played round's share changes", func(c *setup.TeacherConfig) { c.Games = 2000 }, 2, "generation 1 is played"},
+		{"more rounds after self-play began", func(c *setup.TeacherConfig) { c.RoundCount = 20 }, 11, "generation 1 is played"},
+		{"the teacher off during its first round", func(c *setup.TeacherConfig) { c.Enabled = false }, 0, "a self-play generation"},
+		{"the first round's steps, once it is in progress", func(c *setup.TeacherConfig) { c.FirstSteps = 600 }, 0, "generation 0 is played"},
+		{"a worker without state: nothing to keep", func(c *setup.TeacherConfig) { c.RoundCount = 3 }, -1, ""},
+	} {
+		got := saved
+		c.set(&got)
+		err := sameTeacherPlan(saved, got, c.gen)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v, want it allowed", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--set teacher")):
+			t.Errorf("%s: %v, want an error naming %q", c.name, err, c.want)
+		}
+	}
+	// Growing a teacher phase in progress, the rounds after the current
+	// one only: the first round's 100 games and 500 steps and nothing
+	// else played yet, so the later rounds may be redrawn.
+	grown := saved
+	grown.Games, grown.TrainSteps = 1900, 3500 // rounds 2-10: 200 games, 333-334 steps each, were 100 and 166-167
+	if err := sameTeacherPlan(saved, grown, 0); err != nil {
+		t.Errorf("growing the later rounds during the first: %v", err)
+	}
+	if err := sameTeacherPlan(saved, grown, 1); err == nil {
+		t.Error("growing a round in progress was allowed")
+	}
+}

@@ -157,7 +157,7 @@ func (f *follower) waitConfig(ctx context.Context) (setup.Config, error) {
 		if err := f.opt.Store.Download(ctx, configName, filepath.Join(f.opt.Dir, configName), 1<<20); err != nil {
 			return setup.Config{}, err
 		}
-		cfg, _, err := loadRunConfig(f.opt.Dir, nil)
+		cfg, _, err := loadRunConfig(f.opt.Dir, nil, -1)
 		return cfg, err
 	})
 }
