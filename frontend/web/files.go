@@ -153,15 +153,19 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 // TeacherProgress is a run's progress while its search teacher plays (the
 // generation after metrics.jsonl's last is one the run's config.toml gives
 // the teacher: generation 0, and the later ones of teacher.rounds, or 1
-// when teacher.first_games splits its games in two rounds): the games written so far, counted by their records in
-// data/records (the trainer writes each game's record as the game ends,
-// before the chunk holding it), and the data chunks written, of the games
-// the config asks for.
+// when teacher.first_games splits its games in two rounds): the games of
+// this round written so far, counted by their records in data/records (the
+// trainer writes each game's record as the game ends, before the chunk
+// holding it, and moves the generation's records out when it ends), of the
+// round's share of teacher.games, and the run's data chunks so far.
 type TeacherProgress struct {
-	Games  int    `json:"games"`
-	Total  int    `json:"total"`
-	Chunks int    `json:"chunks"`
-	Player string `json:"player"` // the config's teacher.player ("alphabeta" or "engine")
+	Games      int    `json:"games"`
+	Total      int    `json:"total"`  // this round's games
+	Chunks     int    `json:"chunks"` // the run's, every round's
+	Player     string `json:"player"` // the config's teacher.player ("alphabeta" or "engine")
+	Generation int    `json:"generation"`
+	Round      int    `json:"round"` // from 1
+	Rounds     int    `json:"rounds"`
 }
 
 // teacherProgress reads run name's teacher progress; nil when the run is
@@ -177,8 +181,9 @@ func teacherProgress(root *os.Root, name string, recs []metrics.Record) *Teacher
 	}
 	var cfg struct{ Teacher setup.TeacherConfig }
 	// The trainer's own rule says which generations the teacher plays
-	// (two with teacher.first_games, teacher.rounds when set).
-	if _, err := toml.Decode(string(b), &cfg); err != nil || !cfg.Teacher.Teaches(next) || cfg.Teacher.Games <= 0 {
+	// (two with teacher.first_games, teacher.rounds when set) and how
+	// many games each.
+	if _, err := toml.Decode(string(b), &cfg); err != nil || !cfg.Teacher.Teaches(next) || cfg.Teacher.GamesIn(next) <= 0 {
 		return nil
 	}
 	player := cfg.Teacher.Player
@@ -187,7 +192,8 @@ func teacherProgress(root *os.Root, name string, recs []metrics.Record) *Teacher
 	}
 	records, _ := fs.Glob(root.FS(), name+"/data/records/*.txt")
 	chunks, _ := fs.Glob(root.FS(), name+"/data/*.parquet")
-	return &TeacherProgress{Games: len(records), Total: cfg.Teacher.Games, Chunks: len(chunks), Player: player}
+	return &TeacherProgress{Games: len(records), Total: cfg.Teacher.GamesIn(next), Chunks: len(chunks), Player: player,
+		Generation: next, Round: next + 1, Rounds: cfg.Teacher.Rounds()}
 }
 
 func (s *Server) handleConfig(w http.ResponseWriter, r *http.Request) {

@@ -697,7 +697,7 @@ func TestMetricsOfARunInItsTeacherPhaseCountTheTeachersGames(t *testing.T) {
 	if code, msg := call(t, "GET", f.url+"/api/runs/teaching/metrics", "", &m); code != 200 {
 		t.Fatalf("a run without metrics.jsonl: %d %q", code, msg)
 	}
-	if want := (TeacherProgress{Games: 7, Total: 40, Chunks: 1, Player: "engine"}); m.Teacher == nil || *m.Teacher != want || len(m.Records) != 0 {
+	if want := (TeacherProgress{Games: 7, Total: 40, Chunks: 1, Player: "engine", Generation: 0, Round: 1, Rounds: 1}); m.Teacher == nil || *m.Teacher != want || len(m.Records) != 0 {
 		t.Errorf("teacher progress %+v (records %d), want %+v", m.Teacher, len(m.Records), want)
 	}
 	// Once generation 0 is in the metrics the teacher is done.
@@ -708,13 +708,23 @@ func TestMetricsOfARunInItsTeacherPhaseCountTheTeachersGames(t *testing.T) {
 		t.Errorf("after generation 0: teacher %+v, %d records", m.Teacher, len(m.Records))
 	}
 	// With two teacher rounds (teacher.first_games), generation 1 is the
-	// teacher's too, and its progress shows until generation 1 is recorded.
+	// teacher's too, and its progress (of its 30 games) shows until
+	// generation 1 is recorded.
 	write("config.toml", "variant = \"fbgc\"\n[teacher]\nenabled = true\ngames = 40\nfirst_games = 10\nplayer = \"engine\"\n")
 	m.Teacher = nil
 	call(t, "GET", f.url+"/api/runs/teaching/metrics", "", &m)
-	if want := (TeacherProgress{Games: 7, Total: 40, Chunks: 1, Player: "engine"}); m.Teacher == nil || *m.Teacher != want {
+	if want := (TeacherProgress{Games: 7, Total: 30, Chunks: 1, Player: "engine", Generation: 1, Round: 2, Rounds: 2}); m.Teacher == nil || *m.Teacher != want {
 		t.Errorf("second teacher round: teacher progress %+v, want %+v", m.Teacher, want)
 	}
+	// teacher.rounds = 4: the 30 games after the first round's 10 in
+	// three rounds of 10.
+	write("config.toml", "variant = \"fbgc\"\n[teacher]\nenabled = true\ngames = 40\nfirst_games = 10\nrounds = 4\nplayer = \"engine\"\n")
+	m.Teacher = nil
+	call(t, "GET", f.url+"/api/runs/teaching/metrics", "", &m)
+	if want := (TeacherProgress{Games: 7, Total: 10, Chunks: 1, Player: "engine", Generation: 1, Round: 2, Rounds: 4}); m.Teacher == nil || *m.Teacher != want {
+		t.Errorf("second of four teacher rounds: teacher progress %+v, want %+v", m.Teacher, want)
+	}
+	write("config.toml", "variant = \"fbgc\"\n[teacher]\nenabled = true\ngames = 40\nfirst_games = 10\nplayer = \"engine\"\n")
 	write("metrics.jsonl", metricsLine(0)+metricsLine(1))
 	m.Teacher = nil
 	call(t, "GET", f.url+"/api/runs/teaching/metrics", "", &m)

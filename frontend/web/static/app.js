@@ -1324,18 +1324,20 @@ function runCharts(R) {
     ['length', 'Mean game length (plies)', 'generation', [['plies', sp('mean_plies')]]],
   ];
 }
-// drawTeacher shows a run's teacher phase (its games so far of the
-// config's) in place of the charts, which have no generation yet.
+// drawTeacher shows a run's teacher round (its games so far of the
+// round's): in place of the charts while they have no generation yet,
+// above them in a later round.
 function drawTeacher(tp, empty) {
   const box = $('teacher');
   box.hidden = !tp;
   $('charts').hidden = !!tp && empty;
   if (!tp) return;
   const pct = tp.total ? Math.min(100, 100 * tp.games / tp.total) : 0;
-  box.innerHTML = `<h3>Generation 0: the ${esc(tp.player)} teacher is playing</h3>
+  const round = tp.rounds > 1 ? ` (round ${tp.round} of ${tp.rounds})` : '';
+  box.innerHTML = `<h3>Generation ${tp.generation}: the ${esc(tp.player)} teacher is playing${round}</h3>
     <progress max="${tp.total}" value="${Math.min(tp.games, tp.total)}"></progress>
-    <p><b data-teacher-games>${tp.games}</b> of ${tp.total} games (${pct.toFixed(0)}%) · ${tp.chunks} data chunk${tp.chunks === 1 ? '' : 's'} written.
-    The charts begin when generation 0 ends: the network then trains on these games.</p>`;
+    <p><b data-teacher-games>${tp.games}</b> of ${tp.total} games (${pct.toFixed(0)}%) · ${tp.chunks} data chunk${tp.chunks === 1 ? '' : 's'} in the run.
+    ${empty ? 'The charts begin when generation 0 ends: the network then trains on these games.' : `The network trains on the round's games when generation ${tp.generation} ends.`}</p>`;
 }
 async function refreshRun() {
   if (!runName || G.view !== 'training') return;
