@@ -30,9 +30,11 @@ type keyed struct {
 }
 
 // refresh orders the window's current positions by content: by a 64-bit
-// FNV-1a hash of every field a sample carries, and equal hashes by the
-// fields themselves (positions equal in every field give the same samples,
-// so their order does not matter).
+// FNV-1a hash of every field a chunk's row gives a sample, and equal hashes
+// by the fields themselves, ShortValue (computed from the row's game)
+// included (positions equal in every field give the same samples, so their
+// order does not matter). ShortValue stays out of the hash, so that runs
+// without the short-term head keep the order they had before it.
 func (c *canonicalWindow) refresh() error {
 	n := c.w.Len()
 	if n > math.MaxInt32 {
@@ -102,6 +104,9 @@ func compareSamples(a, b datasets.Sample) int {
 		slices.CompareFunc(a.Visits, b.Visits, func(x, y float32) int {
 			return cmp.Compare(math.Float32bits(x), math.Float32bits(y))
 		}),
+		// Two games through one position give it the same row but may
+		// give it different short-term targets.
+		cmp.Compare(math.Float32bits(a.ShortValue), math.Float32bits(b.ShortValue)),
 	)
 }
 

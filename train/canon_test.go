@@ -114,3 +114,67 @@ func TestCanonicalWindowEmpty(t *testing.T) {
 		t.Error("sampling an empty window succeeded")
 	}
 }
+
+// TestCanonicalOrderSeesTheShortTermTarget: two games through one
+// position give it rows equal in every field of the chunk but different
+// short-term targets (their later values differ); the canonical order
+// must not depend on which game the window lists first.
+func TestCanonicalOrderSeesTheShortTermTarget(t *testing.T) {
+	game := func(id string, later float32) *datasets.GameRecord {
+		g := &datasets.GameRecord{ID: id, Variant: "fbgc", Model: "gen-000", Length: 3, Termination: env.LengthCap}
+		for ply := range 3 {
+			pos, v := "shared start", float32(0.1)
+			if ply > 0 {
+				pos, v = fmt.Sprintf("%s ply %d", id, ply), later
+			}
+			g.Positions = append(g.Positions, datasets.PositionRecord{Ply: ply, Position: pos, WhiteToMove: ply%2 == 0, Value: v,
+				FullSearch: true, Played: "m", PolicyIndex: []int32{1, 2}, MoveText: []string{"a", "b"}, Visits: []float32{0.5, 0.5}})
+		}
+		return g
+	}
+	a, b := game("00000000000000a1", 0.9), game("00000000000000b2", -0.9)
+	order := func(games ...*datasets.GameRecord) []datasets.Sample {
+		dir := t.TempDir()
+		w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range games {
+			if err := w.AddGame(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		win, err := datasets.NewWindow(dir, datasets.WindowConfig{Size: 100, ShortHorizon: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := win.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		c := &canonicalWindow{w: win}
+		if err := c.refresh(); err != nil {
+			t.Fatal(err)
+		}
+		out := make([]datasets.Sample, c.Len())
+		for i, idx := range c.order {
+			out[i] = win.At(int(idx))
+		}
+		return out
+	}
+	ab, ba := order(a, b), order(b, a)
+	var short []float32
+	for _, s := range ab {
+		if s.Position == "shared start" {
+			short = append(short, s.ShortValue)
+		}
+	}
+	if len(short) != 2 || short[0] == short[1] {
+		t.Fatalf("the shared position's short-term targets %v: the test needs two that differ", short)
+	}
+	if !reflect.DeepEqual(ab, ba) {
+		t.Error("the canonical order of the same games depends on the order the window lists them")
+	}
+}
