@@ -28,6 +28,36 @@ func canonGames(n int) []*datasets.GameRecord {
 	return games
 }
 
+// windowOf writes each of chunks as one chunk, in order, in a new
+// directory and returns a refreshed window of cfg over them.
+func windowOf(t *testing.T, cfg datasets.WindowConfig, chunks ...[]*datasets.GameRecord) *datasets.Window {
+	t.Helper()
+	dir := t.TempDir()
+	for _, games := range chunks {
+		w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range games {
+			if err := w.AddGame(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond) // chunks are ordered by creation time
+	}
+	win, err := datasets.NewWindow(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := win.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	return win
+}
+
 // TestCanonicalWindowSamplesByContent: the same games, written as different
 // chunks in a different order (as a killed and resumed run, or self-play
 // workers finishing in another order, write them), give the same samples
@@ -36,30 +66,13 @@ func canonGames(n int) []*datasets.GameRecord {
 func TestCanonicalWindowSamplesByContent(t *testing.T) {
 	games := canonGames(7)
 	write := func(chunks [][]int) *datasets.Window {
-		dir := t.TempDir()
-		for _, nums := range chunks {
-			w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "t"})
-			if err != nil {
-				t.Fatal(err)
-			}
+		recs := make([][]*datasets.GameRecord, len(chunks))
+		for i, nums := range chunks {
 			for _, k := range nums {
-				if err := w.AddGame(games[k]); err != nil {
-					t.Fatal(err)
-				}
+				recs[i] = append(recs[i], games[k])
 			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			time.Sleep(2 * time.Millisecond) // chunks are ordered by creation time
 		}
-		win, err := datasets.NewWindow(dir, datasets.WindowConfig{Size: 1000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := win.Refresh(); err != nil {
-			t.Fatal(err)
-		}
-		return win
+		return windowOf(t, datasets.WindowConfig{Size: 1000}, recs...)
 	}
 	draw := func(c *canonicalWindow) []datasets.Sample {
 		rng := rand.New(rand.NewPCG(1, 2))
@@ -134,26 +147,7 @@ func TestCanonicalOrderSeesTheShortTermTarget(t *testing.T) {
 	}
 	a, b := game("00000000000000a1", 0.9), game("00000000000000b2", -0.9)
 	order := func(games ...*datasets.GameRecord) []datasets.Sample {
-		dir := t.TempDir()
-		w, err := datasets.NewChunkWriter(dir, datasets.ChunkMeta{Writer: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, g := range games {
-			if err := w.AddGame(g); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		win, err := datasets.NewWindow(dir, datasets.WindowConfig{Size: 100, ShortHorizon: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := win.Refresh(); err != nil {
-			t.Fatal(err)
-		}
+		win := windowOf(t, datasets.WindowConfig{Size: 100, ShortHorizon: 3}, games)
 		c := &canonicalWindow{w: win}
 		if err := c.refresh(); err != nil {
 			t.Fatal(err)
