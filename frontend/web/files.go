@@ -180,10 +180,14 @@ func teacherProgress(root *os.Root, name string, recs []metrics.Record) *Teacher
 		return nil
 	}
 	var cfg struct{ Teacher setup.TeacherConfig }
+	if _, err := toml.Decode(string(b), &cfg); err != nil {
+		return nil
+	}
 	// The trainer's own rule says which generations the teacher plays
 	// (two with teacher.first_games, teacher.rounds when set) and how
-	// many games each.
-	if _, err := toml.Decode(string(b), &cfg); err != nil || !cfg.Teacher.Teaches(next) || cfg.Teacher.GamesIn(next) <= 0 {
+	// many games each: none in a generation it does not play.
+	total := cfg.Teacher.GamesIn(next)
+	if total <= 0 {
 		return nil
 	}
 	player := cfg.Teacher.Player
@@ -192,7 +196,7 @@ func teacherProgress(root *os.Root, name string, recs []metrics.Record) *Teacher
 	}
 	records, _ := fs.Glob(root.FS(), name+"/data/records/*.txt")
 	chunks, _ := fs.Glob(root.FS(), name+"/data/*.parquet")
-	return &TeacherProgress{Games: len(records), Total: cfg.Teacher.GamesIn(next), Chunks: len(chunks), Player: player,
+	return &TeacherProgress{Games: len(records), Total: total, Chunks: len(chunks), Player: player,
 		Generation: next, Round: next + 1, Rounds: cfg.Teacher.Rounds()}
 }
 
