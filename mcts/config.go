@@ -51,6 +51,14 @@ type Config struct {
 	// forcing. 0 (the default) turns both off; KataGo uses 2.
 	ForcedPlayouts float64 `toml:"forced_playouts"`
 
+	// PolicyTemp is the policy softmax temperature (Leela Chess Zero's
+	// PolicyTemperature): the search's priors are the network's
+	// probabilities p raised to 1/PolicyTemp and renormalized, the same as
+	// dividing the policy's logits by it, so that above 1 the search
+	// spreads its playouts over more moves than a sharp policy names. 0
+	// and 1 both leave the priors as the network gives them.
+	PolicyTemp float64 `toml:"policy_temp"`
+
 	// TempPlies is the number of plies from the start of a game played at
 	// temperature Temp; later moves use FinalTemp (0 plays the most
 	// visited move).
@@ -146,6 +154,7 @@ func DefaultConfig() Config {
 		RootFPUReduction: 0,
 		DirichletTotal:   10,
 		NoiseFraction:    0.25,
+		PolicyTemp:       1,
 		TempPlies:        30,
 		Temp:             1,
 		FinalTemp:        0,
@@ -199,6 +208,7 @@ func (c Config) Validate() error {
 		keys.FloatIn("dirichlet_total", c.DirichletTotal, 0, 1000),
 		keys.FloatIn("noise_fraction", c.NoiseFraction, 0, 1),
 		keys.FloatIn("forced_playouts", c.ForcedPlayouts, 0, 100),
+		keys.FloatIn("policy_temp", c.PolicyTemp, 0, 100),
 		keys.IntIn("temp_plies", c.TempPlies, 0, 100000),
 		keys.FloatIn("temp", c.Temp, 0, 100),
 		keys.FloatIn("final_temp", c.FinalTemp, 0, 100),

@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -26,6 +27,8 @@ func TestValidateRejectsOutOfRangeParameters(t *testing.T) {
 		{"negative forced playouts", func(c *Config) { c.ForcedPlayouts = -1 }},
 		{"noise without concentration", func(c *Config) { c.DirichletTotal = 0 }},
 		{"negative temperature", func(c *Config) { c.Temp = -1 }},
+		{"negative policy temperature", func(c *Config) { c.PolicyTemp = -1 }},
+		{"policy temperature NaN", func(c *Config) { c.PolicyTemp = math.NaN() }},
 		{"gumbel without moves", func(c *Config) { c.Gumbel, c.GumbelM = true, 0 }},
 		{"no leaves", func(c *Config) { c.LeavesPerGame = 0 }},
 		{"negative cache", func(c *Config) { c.CacheEntries = -1 }},

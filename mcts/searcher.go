@@ -584,14 +584,15 @@ func (s *Searcher) solveChildren(t *tree, i int32, g Game, v float32) float64 {
 }
 
 // priorsOf returns the policy's probabilities of moves, renormalized to
-// sum to 1 (uniform when the policy gives them nothing usable). The slice
-// is reused by the next call.
+// sum to 1 (uniform when the policy gives them nothing usable), each
+// raised to 1/PolicyTemp first when the temperature is set. The slice is
+// reused by the next call.
 func (s *Searcher) priorsOf(policy []float32, moves []int) []float32 {
 	if cap(s.priors) < len(moves) {
 		s.priors = make([]float32, len(moves))
 	}
 	pri := s.priors[:len(moves)]
-	sum := float32(0)
+	sum, top := float32(0), float32(0)
 	for k, m := range moves {
 		p := policy[m]
 		if !(p > 0) || math.IsInf(float64(p), 1) { // negatives and NaN count as 0
@@ -599,6 +600,19 @@ func (s *Searcher) priorsOf(policy []float32, moves []int) []float32 {
 		}
 		pri[k] = p
 		sum += p
+		top = max(top, p)
+	}
+	if t := s.cfg.PolicyTemp; t > 0 && t != 1 && top > 0 {
+		// Raised as ratios to the largest, so that a low temperature
+		// cannot underflow every prior to 0.
+		sum = 0
+		for k, p := range pri {
+			if p > 0 {
+				p = float32(math.Pow(float64(p/top), 1/t))
+			}
+			pri[k] = p
+			sum += p
+		}
 	}
 	for k := range pri {
 		if sum > 0 {

@@ -150,6 +150,12 @@ type EvalConfig struct {
 	// backs up (docs/search.md); self-play has its own,
 	// selfplay.leaf_material_mix. See PlayerSearch.
 	LeafMaterialMix float64 `toml:"leaf_material_mix"`
+	// PolicyTemp is the policy softmax temperature of every searching
+	// player of a match, as LeafMaterialMix is its leaf mix (self-play has
+	// its own, selfplay.policy_temp): the priors are the network's
+	// probabilities raised to 1/PolicyTemp (mcts.Config.PolicyTemp); 0 and
+	// 1 leave them as they are. See PlayerSearch.
+	PolicyTemp float64 `toml:"policy_temp"`
 	// LeafEngine, when set, puts a short search of the alpha-beta engine in
 	// the place of that capture-only material search for the model players
 	// of the run's evaluations and the match-playing commands (not serve,

@@ -183,6 +183,17 @@ func TestPlayerSearchIsSelfPlaysWithTheEvalMix(t *testing.T) {
 			t.Errorf("eval mix %g: PlayerSearch %+v, want %+v", mix, got, want)
 		}
 	}
+	// The policy temperature is the players' own too, self-play's left alone.
+	c.SelfPlay.Search.PolicyTemp = 1
+	for _, temp := range []float64{0, 1, 1.6} {
+		c.Eval.PolicyTemp = temp
+		if got := c.PlayerSearch().PolicyTemp; got != temp {
+			t.Errorf("eval.policy_temp %g: PlayerSearch's policy_temp %g", temp, got)
+		}
+		if c.SelfPlay.Search.PolicyTemp != 1 {
+			t.Errorf("eval.policy_temp %g changed self-play's to %g", temp, c.SelfPlay.Search.PolicyTemp)
+		}
+	}
 	// A run directory's config written before the key loads as it ran:
 	// every search without the mix.
 	old, err := LoadConfig(filepath.Join("testdata", "run-v1-config.toml"), Config{})
@@ -191,6 +202,9 @@ func TestPlayerSearchIsSelfPlaysWithTheEvalMix(t *testing.T) {
 	}
 	if old.PlayerSearch().LeafMaterialMix != 0 {
 		t.Errorf("an old run's config plays matches with mix %g, want 0", old.PlayerSearch().LeafMaterialMix)
+	}
+	if p := old.PlayerSearch().PolicyTemp; p != 0 && p != 1 {
+		t.Errorf("an old run's config plays matches at policy_temp %g, want the priors as they are (0 or 1)", p)
 	}
 }
 

@@ -16,10 +16,12 @@ const MaxSims = mcts.MaxSims
 
 // PlayerSearch returns the search settings a searching player of a match
 // derives its own from (MatchSearch, AnalysisSearch): self-play's
-// [selfplay] search with eval.leaf_material_mix in place of self-play's mix.
+// [selfplay] search with eval.leaf_material_mix and eval.policy_temp in
+// place of self-play's.
 func (c Config) PlayerSearch() mcts.Config {
 	s := c.SelfPlay.Search
 	s.LeafMaterialMix = c.Eval.LeafMaterialMix
+	s.PolicyTemp = c.Eval.PolicyTemp
 	return s
 }
 

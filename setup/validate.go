@@ -72,6 +72,7 @@ func (c Config) Validate() error {
 		keys.IntIn("eval.games", c.Eval.Games, 0, MaxEvalGames),
 		keys.IntIn("eval.sims", c.Eval.Sims, 1, mcts.MaxSims),
 		keys.FloatIn("eval.leaf_material_mix", c.Eval.LeafMaterialMix, 0, 1),
+		keys.FloatIn("eval.policy_temp", c.Eval.PolicyTemp, 0, 100),
 		keys.IntIn("eval.max_plies", c.Eval.MaxPlies, 1, selfplay.MaxMaxPlies),
 		keys.IntIn("eval.workers", c.Eval.Workers, 0, selfplay.MaxWorkers),
 	}
