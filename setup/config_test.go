@@ -175,10 +175,17 @@ func TestPlayerSearchIsSelfPlaysWithTheEvalMix(t *testing.T) {
 	if c.SelfPlay.Search.LeafMaterialMix != 0 || c.Eval.LeafMaterialMix != 0.5 {
 		t.Errorf("embedded mixes: selfplay %g, eval %g; want 0 and 0.5", c.SelfPlay.Search.LeafMaterialMix, c.Eval.LeafMaterialMix)
 	}
+	// And self-play follows the network's policy as it is, the players at
+	// policy temperature 1.5 (docs/RESULTS.md, "A policy temperature for
+	// the players").
+	if c.SelfPlay.Search.PolicyTemp != 1 || c.Eval.PolicyTemp != 1.5 {
+		t.Errorf("embedded policy temperatures: selfplay %g, eval %g; want 1 and 1.5", c.SelfPlay.Search.PolicyTemp, c.Eval.PolicyTemp)
+	}
 	for _, mix := range []float64{0, 0.25, 1} {
 		c.Eval.LeafMaterialMix = mix
 		want := c.SelfPlay.Search
 		want.LeafMaterialMix = mix
+		want.PolicyTemp = c.Eval.PolicyTemp
 		if got := c.PlayerSearch(); got != want {
 			t.Errorf("eval mix %g: PlayerSearch %+v, want %+v", mix, got, want)
 		}
