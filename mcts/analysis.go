@@ -10,7 +10,8 @@ type MoveStats struct {
 	// Visits counts the playouts through the move (reused visits
 	// included).
 	Visits int
-	// Prior is the move's prior in the search (root noise included).
+	// Prior is the move's prior in the search: the network's after the
+	// policy temperature (PolicyTemp), root noise included.
 	Prior float32
 	// Q is the move's mean value for the side to move at the root, in
 	// [-1, 1]; its proven value when Proven; NaN when it has neither.

@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -65,5 +66,57 @@ func TestPolicyTemperatureWidensTheRootsVisits(t *testing.T) {
 	top2, seen2 := spread(2)
 	if top2 >= top1 || seen2 < seen1 {
 		t.Errorf("policy_temp 2: top move %d visits and %d moves visited; at 1: %d and %d; want fewer on the top move and at least as many moves", top2, seen2, top1, seen1)
+	}
+}
+
+// A policy temperature shapes the search, not the training target: a
+// Gumbel search at T = 2 writes the improved policy of the network's own
+// priors, softmax(log p + sigma(completed Q)), computed here by hand from
+// the tree it left, not of the flattened ones its tree holds.
+func TestGumbelTargetUsesTheNetworksPriorsUnderATemperature(t *testing.T) {
+	values := []float32{0.3, -0.2, 0.1, -0.5, 0.6, 0}
+	policy := []float32{0.5, 0.2, 0.1, 0.1, 0.05, 0.05}
+	cfg := testConfig(12)
+	cfg.Gumbel, cfg.GumbelM, cfg.Solver = true, 4, false
+	cfg.PolicyTemp = 2
+	s := searched(t, cfg, &tableEval{shape: pickShape(len(values)), max: 8, policy: policy}, &pick{values: values, picked: -1})
+	r := s.Result(0)
+	tr := &s.slots[0].tree
+	root := tr.root()
+	n := int(root.nChild)
+	prior, visits, q := make([]float64, n), make([]int32, n), make([]float64, n)
+	flat := false
+	for k := 0; k < n; k++ {
+		ch := tr.at(root.first + int32(k))
+		prior[k] = float64(policy[ch.move])
+		flat = flat || math.Abs(float64(ch.prior)-prior[k]) > 1e-3
+		visits[k] = ch.n
+		if ch.n > 0 {
+			q[k] = ch.w / float64(ch.n)
+		}
+	}
+	if !flat {
+		t.Fatalf("the tree's priors equal the network's at policy_temp 2: the test cannot tell the target's priors apart")
+	}
+	want := make([]float32, n)
+	completedQPolicy(prior, visits, q, float64(root.value), cfg.GumbelCVisit, cfg.GumbelCScale, want)
+	for k := range want {
+		if math.Abs(float64(r.Policy[k]-want[k])) > 1e-5 {
+			t.Fatalf("Gumbel target %v, want %v (the network's priors)", r.Policy, want)
+		}
+	}
+}
+
+// powNormalized undoes the temperature's power: tempering and raising
+// back give the priors again.
+func TestPowNormalizedInvertsTheTemperature(t *testing.T) {
+	p := []float64{0.6, 0.25, 0.1, 0.05, 0}
+	got := slices.Clone(p)
+	powNormalized(got, 1/3.0)
+	powNormalized(got, 3)
+	for k := range p {
+		if math.Abs(got[k]-p[k]) > 1e-12 {
+			t.Fatalf("tempered and back: %v, want %v", got, p)
+		}
 	}
 }
