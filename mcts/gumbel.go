@@ -200,7 +200,11 @@ func (gr *gumbelRoot) load(t *tree) {
 func (gr *gumbelRoot) improvedPolicy(t *tree, cfg *Config, out []float32) float64 {
 	gr.load(t)
 	if tp := cfg.PolicyTemp; tp > 0 && tp != 1 {
-		powNormalized(gr.prior, tp)
+		if sum := powRatios(gr.prior, tp); sum > 0 {
+			for k := range gr.prior {
+				gr.prior[k] /= sum
+			}
+		}
 	}
 	return completedQPolicy(gr.prior, gr.visits, gr.q, float64(t.root().value), cfg.GumbelCVisit, cfg.GumbelCScale, out)
 }
@@ -284,30 +288,4 @@ func resizeI(s []int32, n int) []int32 {
 		return make([]int32, n)
 	}
 	return s[:n]
-}
-
-// powNormalized raises each of p to e, as ratios to the largest so that
-// nothing overflows or underflows to all zeros, and renormalizes p to sum
-// to 1. A p with no positive entry is left as it is.
-func powNormalized(p []float64, e float64) {
-	top := 0.0
-	for _, x := range p {
-		top = max(top, x)
-	}
-	if !(top > 0) {
-		return
-	}
-	sum := 0.0
-	for k, x := range p {
-		if x > 0 {
-			x = math.Pow(x/top, e)
-		} else {
-			x = 0
-		}
-		p[k] = x
-		sum += x
-	}
-	for k := range p {
-		p[k] /= sum
-	}
 }

@@ -107,13 +107,19 @@ func TestGumbelTargetUsesTheNetworksPriorsUnderATemperature(t *testing.T) {
 	}
 }
 
-// powNormalized undoes the temperature's power: tempering and raising
-// back give the priors again.
-func TestPowNormalizedInvertsTheTemperature(t *testing.T) {
+// powRatios undoes its own power: tempering and raising back give the
+// priors again once normalized.
+func TestPowRatiosInvertsTheTemperature(t *testing.T) {
 	p := []float64{0.6, 0.25, 0.1, 0.05, 0}
 	got := slices.Clone(p)
-	powNormalized(got, 1/3.0)
-	powNormalized(got, 3)
+	powRatios(got, 1/3.0)
+	sum := powRatios(got, 3)
+	for k := range got {
+		got[k] /= sum
+	}
+	if powRatios([]float64{0, -1}, 2) != 0 {
+		t.Errorf("powRatios of no positive entry: want sum 0")
+	}
 	for k := range p {
 		if math.Abs(got[k]-p[k]) > 1e-12 {
 			t.Fatalf("tempered and back: %v, want %v", got, p)

@@ -603,16 +603,7 @@ func (s *Searcher) priorsOf(policy []float32, moves []int) []float32 {
 		top = max(top, p)
 	}
 	if t := s.cfg.PolicyTemp; t > 0 && t != 1 && top > 0 {
-		// Raised as ratios to the largest, so that a low temperature
-		// cannot underflow every prior to 0.
-		sum = 0
-		for k, p := range pri {
-			if p > 0 {
-				p = float32(math.Pow(float64(p/top), 1/t))
-			}
-			pri[k] = p
-			sum += p
-		}
+		sum = powRatios(pri, 1/t)
 	}
 	for k := range pri {
 		if sum > 0 {
@@ -622,6 +613,32 @@ func (s *Searcher) priorsOf(policy []float32, moves []int) []float32 {
 		}
 	}
 	return pri
+}
+
+// powRatios raises each entry of p to e as a ratio to the largest, so
+// that no exponent overflows or underflows every entry to 0, and returns
+// the new sum (0, p left as it is, when no entry is positive). Entries
+// that are not positive become 0. The policy temperature uses it both ways:
+// to temper the priors (e = 1/T) and to recover the network's from them
+// (e = T).
+func powRatios[F float32 | float64](p []F, e float64) (sum F) {
+	top := F(0)
+	for _, x := range p {
+		top = max(top, x)
+	}
+	if !(top > 0) {
+		return 0
+	}
+	for k, x := range p {
+		if x > 0 {
+			x = F(math.Pow(float64(x/top), e))
+		} else {
+			x = 0
+		}
+		p[k] = x
+		sum += x
+	}
+	return sum
 }
 
 // finish fills slot i's Result and marks it ready.
